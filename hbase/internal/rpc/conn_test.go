@@ -1,0 +1,303 @@
+package rpc
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"io"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rkql/rkql/hbase/internal/pb"
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
+)
+
+// fakeServer is the server end of a pipe. It checks the hello and then
+// returns each request to the test through reqs.
+type fakeServer struct {
+	t    *testing.T
+	nc   net.Conn
+	hdr  *pb.ConnectionHeader
+	reqs chan fakeReq
+}
+
+type fakeReq struct {
+	hdr   *pb.RequestHeader
+	param []byte
+}
+
+func newPair(t *testing.T, opts Options) (*Conn, *fakeServer) {
+	t.Helper()
+	cli, srv := net.Pipe()
+	fs := &fakeServer{t: t, nc: srv, reqs: make(chan fakeReq, 16)}
+	helloDone := make(chan error, 1)
+	go func() { helloDone <- fs.readHello() }()
+	c, err := NewConn(context.Background(), cli, "pipe", opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := <-helloDone; err != nil {
+		t.Fatal(err)
+	}
+	go fs.readRequests()
+	t.Cleanup(func() { c.Close(); srv.Close() })
+	return c, fs
+}
+
+func (fs *fakeServer) readHello() error {
+	pre := make([]byte, 6)
+	if _, err := io.ReadFull(fs.nc, pre); err != nil {
+		return err
+	}
+	if !bytes.Equal(pre, Preamble) {
+		return errors.New("bad preamble")
+	}
+	b, err := readFrame(fs.nc)
+	if err != nil {
+		return err
+	}
+	fs.hdr = &pb.ConnectionHeader{}
+	return proto.Unmarshal(b, fs.hdr)
+}
+
+func readFrame(r io.Reader) ([]byte, error) {
+	var l [4]byte
+	if _, err := io.ReadFull(r, l[:]); err != nil {
+		return nil, err
+	}
+	b := make([]byte, binary.BigEndian.Uint32(l[:]))
+	_, err := io.ReadFull(r, b)
+	return b, err
+}
+
+func (fs *fakeServer) readRequests() {
+	for {
+		b, err := readFrame(fs.nc)
+		if err != nil {
+			close(fs.reqs)
+			return
+		}
+		hb, n := protowire.ConsumeBytes(b)
+		pb2, _ := protowire.ConsumeBytes(b[n:])
+		var h pb.RequestHeader
+		if err := proto.Unmarshal(hb, &h); err != nil {
+			fs.t.Errorf("bad request header: %v", err)
+		}
+		fs.reqs <- fakeReq{hdr: &h, param: pb2}
+	}
+}
+
+// reply writes a response frame: header, optional message, optional cells.
+func (fs *fakeServer) reply(id uint32, ex *pb.ExceptionResponse, msg proto.Message, cells []byte) {
+	hdr := &pb.ResponseHeader{CallId: proto.Uint32(id), Exception: ex}
+	if len(cells) > 0 {
+		hdr.CellBlockMeta = &pb.CellBlockMeta{Length: proto.Uint32(uint32(len(cells)))}
+	}
+	h, _ := proto.Marshal(hdr)
+	frame := make([]byte, 4)
+	frame = protowire.AppendBytes(frame, h)
+	if msg != nil {
+		m, _ := proto.Marshal(msg)
+		frame = protowire.AppendBytes(frame, m)
+	}
+	frame = append(frame, cells...)
+	binary.BigEndian.PutUint32(frame, uint32(len(frame)-4))
+	if _, err := fs.nc.Write(frame); err != nil {
+		fs.t.Errorf("write reply: %v", err)
+	}
+}
+
+func TestHello(t *testing.T) {
+	_, fs := newPair(t, Options{Service: MasterService, User: "alice"})
+	if got := fs.hdr.GetServiceName(); got != MasterService {
+		t.Errorf("service = %q", got)
+	}
+	if got := fs.hdr.GetUserInfo().GetEffectiveUser(); got != "alice" {
+		t.Errorf("user = %q", got)
+	}
+	if got := fs.hdr.GetCellBlockCodecClass(); got != codecClass {
+		t.Errorf("codec = %q", got)
+	}
+}
+
+func TestCallsMatchedByIDOutOfOrder(t *testing.T) {
+	c, fs := newPair(t, Options{})
+	type out struct {
+		name  string
+		cells []byte
+		err   error
+	}
+	results := make(chan out, 2)
+	for _, name := range []string{"a", "b"} {
+		go func() {
+			var resp pb.TableName
+			cells, err := c.Call(context.Background(), "Get", &pb.TableName{Namespace: []byte("ns"), Qualifier: []byte(name)}, 200, &resp)
+			if err == nil && string(resp.GetQualifier()) != name+"-reply" {
+				err = errors.New("reply for " + string(resp.GetQualifier()))
+			}
+			results <- out{name, cells, err}
+		}()
+	}
+	var got []fakeReq
+	for range 2 {
+		got = append(got, <-fs.reqs)
+	}
+	for _, r := range got {
+		if !r.hdr.GetRequestParam() || r.hdr.GetMethodName() != "Get" || r.hdr.GetPriority() != 200 {
+			t.Errorf("bad header %v", r.hdr)
+		}
+	}
+	// Reply in reverse order, with a cellblock on one of them.
+	for i := len(got) - 1; i >= 0; i-- {
+		var p pb.TableName
+		if err := proto.Unmarshal(got[i].param, &p); err != nil {
+			t.Fatal(err)
+		}
+		reply := &pb.TableName{Namespace: []byte("ns"), Qualifier: append(p.Qualifier, "-reply"...)}
+		fs.reply(got[i].hdr.GetCallId(), nil, reply, []byte(string(p.Qualifier)+"-cells"))
+	}
+	for range 2 {
+		o := <-results
+		if o.err != nil {
+			t.Fatal(o.err)
+		}
+		if string(o.cells) != o.name+"-cells" {
+			t.Errorf("%s: cells = %q", o.name, o.cells)
+		}
+	}
+}
+
+func TestRemoteExceptionKeepsConnection(t *testing.T) {
+	c, fs := newPair(t, Options{})
+	errc := make(chan error, 1)
+	go func() {
+		_, err := c.Call(context.Background(), "Get", &pb.TableName{Namespace: []byte("a"), Qualifier: []byte("b")}, 0, &pb.TableName{})
+		errc <- err
+	}()
+	r := <-fs.reqs
+	fs.reply(r.hdr.GetCallId(), &pb.ExceptionResponse{
+		ExceptionClassName: proto.String("org.apache.hadoop.hbase.TableNotFoundException"),
+		StackTrace:         proto.String("org.apache.hadoop.hbase.TableNotFoundException: nope\n\tat x.y(Z.java:1)"),
+		DoNotRetry:         proto.Bool(true),
+	}, nil, nil)
+	err := <-errc
+	var re *RemoteError
+	if !errors.As(err, &re) {
+		t.Fatalf("err = %v, want RemoteError", err)
+	}
+	if re.Message != "nope" || !re.DoNotRetry || re.Error() != "TableNotFoundException: nope" {
+		t.Errorf("remote error = %+v (%q)", re, re.Error())
+	}
+	if c.Err() != nil {
+		t.Errorf("connection failed after a call exception: %v", c.Err())
+	}
+}
+
+func TestCallContextDeadline(t *testing.T) {
+	c, fs := newPair(t, Options{})
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := c.Call(ctx, "Get", &pb.TableName{Namespace: []byte("a"), Qualifier: []byte("b")}, 0, &pb.TableName{})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v", err)
+	}
+	if el := time.Since(start); el > time.Second {
+		t.Errorf("took %v", el)
+	}
+	r := <-fs.reqs
+	if r.hdr.GetTimeout() == 0 || r.hdr.GetTimeout() > 50 {
+		t.Errorf("request timeout = %d ms", r.hdr.GetTimeout())
+	}
+	// A late reply for the abandoned call is dropped; the connection lives.
+	fs.reply(r.hdr.GetCallId(), nil, &pb.TableName{Namespace: []byte("a"), Qualifier: []byte("b")}, nil)
+	time.Sleep(10 * time.Millisecond)
+	if c.Err() != nil {
+		t.Errorf("connection failed: %v", c.Err())
+	}
+}
+
+func TestReadTimeoutFailsConnection(t *testing.T) {
+	c, _ := newPair(t, Options{ReadTimeout: 50 * time.Millisecond})
+	_, err := c.Call(context.Background(), "Get", &pb.TableName{Namespace: []byte("a"), Qualifier: []byte("b")}, 0, &pb.TableName{})
+	var ce *ConnError
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "timed out") {
+		t.Fatalf("err = %v, want a timed-out ConnError", err)
+	}
+	select {
+	case <-c.Done():
+	default:
+		t.Error("Done not closed")
+	}
+}
+
+func TestServerCloseFailsInFlightCalls(t *testing.T) {
+	c, fs := newPair(t, Options{})
+	errc := make(chan error, 1)
+	go func() {
+		_, err := c.Call(context.Background(), "Get", &pb.TableName{Namespace: []byte("a"), Qualifier: []byte("b")}, 0, &pb.TableName{})
+		errc <- err
+	}()
+	<-fs.reqs
+	fs.nc.Close()
+	var ce *ConnError
+	if err := <-errc; !errors.As(err, &ce) {
+		t.Fatalf("err = %v, want ConnError", err)
+	}
+	if _, err := c.Call(context.Background(), "Get", &pb.TableName{Namespace: []byte("a"), Qualifier: []byte("b")}, 0, &pb.TableName{}); !errors.As(err, &ce) {
+		t.Fatalf("call on failed conn: err = %v", err)
+	}
+}
+
+func TestConnectionLevelExceptionIsFatal(t *testing.T) {
+	c, fs := newPair(t, Options{})
+	fs.reply(connErrorCallID, &pb.ExceptionResponse{
+		ExceptionClassName: proto.String("org.apache.hadoop.hbase.ipc.BadAuthException"),
+		StackTrace:         proto.String("org.apache.hadoop.hbase.ipc.BadAuthException: no"),
+	}, nil, nil)
+	select {
+	case <-c.Done():
+	case <-time.After(time.Second):
+		t.Fatal("connection still open")
+	}
+	if !strings.Contains(c.Err().Error(), "BadAuthException: no") {
+		t.Errorf("err = %v", c.Err())
+	}
+}
+
+func TestDialRefused(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	_, err = Dial(ctx, addr, Options{})
+	var ce *ConnError
+	if !errors.As(err, &ce) || !ce.Dial {
+		t.Fatalf("err = %v", err)
+	}
+	want := "cannot reach " + addr + ": connection refused"
+	if err.Error() != want {
+		t.Errorf("err = %q, want %q", err, want)
+	}
+}
+
+func TestDecodeResponseRejectsOverrun(t *testing.T) {
+	hdr, _ := proto.Marshal(&pb.ResponseHeader{CallId: proto.Uint32(1), CellBlockMeta: &pb.CellBlockMeta{Length: proto.Uint32(100)}})
+	frame := protowire.AppendBytes(nil, hdr)
+	frame = protowire.AppendBytes(frame, nil)
+	frame = append(frame, 1, 2, 3)
+	if _, _, err := DecodeResponse(frame); err == nil {
+		t.Error("want an overrun error")
+	}
+	if _, _, err := DecodeResponse([]byte{0xff}); err == nil {
+		t.Error("want a malformed header error")
+	}
+}
