@@ -1,0 +1,441 @@
+package catalog
+
+import (
+	"bytes"
+	"crypto/md5"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/twmb/murmur3"
+)
+
+// KeyError is a value that cannot be written into, or read from, a key.
+type KeyError struct {
+	Field string
+	Msg   string
+}
+
+func (e *KeyError) Error() string {
+	if e.Field == "" {
+		return e.Msg
+	}
+	return fmt.Sprintf("key field %s: %s", e.Field, e.Msg)
+}
+
+func (c *Component) errf(format string, args ...any) error {
+	return &KeyError{Field: c.Field, Msg: fmt.Sprintf(format, args...)}
+}
+
+// decimalMax is 10^w - 1, the largest value w decimal digits hold.
+func decimalMax(w int) int64 {
+	if w >= 19 {
+		return math.MaxInt64
+	}
+	m := int64(1)
+	for i := 0; i < w; i++ {
+		m *= 10
+	}
+	return m - 1
+}
+
+// intOf returns the integer a KeyDecimal or integral binary field writes.
+func (c *Component) intOf(v Value) int64 {
+	if c.typ == TypeDate && c.Enc == KeyDecimal {
+		return ymd(v)
+	}
+	return v.I
+}
+
+// EncodeField appends the key bytes of v for a KindField component.
+func (c *Component) EncodeField(dst []byte, v Value) ([]byte, error) {
+	if v.Null {
+		return nil, c.errf("a key field cannot be NULL")
+	}
+	switch c.Enc {
+	case KeyText:
+		return c.encodeText(dst, v)
+	case KeyDecimal:
+		return c.appendDecimal(dst, c.intOf(v), v)
+	case KeyBinary:
+		return c.encodeBinary(dst, v), nil
+	case KeyJava:
+		if c.Desc && v.I < 0 {
+			return nil, c.errf("%s is negative; MAX - v keeps order only for values >= 0", v)
+		}
+		return c.appendJava(dst, v.I), nil
+	}
+	return nil, c.errf("unknown encoding")
+}
+
+func (c *Component) appendJava(dst []byte, n int64) []byte {
+	if c.Desc {
+		n = c.javaMax() - n
+	}
+	return appendInt(dst, uint64(n), c.Width)
+}
+
+// encodeInt writes the integer n that a decimal, binary or java field
+// holds (a yyyyMMdd number for a decimal DATE). n must be in the domain.
+func (c *Component) encodeInt(n int64) []byte {
+	switch c.Enc {
+	case KeyDecimal:
+		b, _ := c.appendDecimal(nil, n, Bigint(n))
+		return b
+	case KeyJava:
+		return c.appendJava(nil, n)
+	}
+	return c.encodeBinary(nil, Value{Type: TypeBigint, I: n})
+}
+
+func (c *Component) appendDecimal(dst []byte, n int64, v Value) ([]byte, error) {
+	{
+		if n < 0 {
+			return nil, c.errf("%s is negative and cannot be written as zero-padded digits", v)
+		}
+		if c.Width > 0 {
+			max := decimalMax(c.Width)
+			if n > max {
+				return nil, c.errf("%s does not fit in %d digits", v, c.Width)
+			}
+			if c.Desc {
+				n = max - n
+			}
+			s := strconv.FormatInt(n, 10)
+			for i := len(s); i < c.Width; i++ {
+				dst = append(dst, '0')
+			}
+			return append(dst, s...), nil
+		}
+		return strconv.AppendInt(dst, n, 10), nil
+	}
+}
+
+func (c *Component) javaMax() int64 {
+	switch c.Width {
+	case 4:
+		return math.MaxInt32
+	case 2:
+		return math.MaxInt16
+	case 1:
+		return math.MaxInt8
+	}
+	return math.MaxInt64
+}
+
+func appendInt(dst []byte, u uint64, w int) []byte {
+	for i := w - 1; i >= 0; i-- {
+		dst = append(dst, byte(u>>(8*uint(i))))
+	}
+	return dst
+}
+
+func (c *Component) encodeBinary(dst []byte, v Value) []byte {
+	var u uint64
+	switch c.typ {
+	case TypeDouble:
+		u = math.Float64bits(v.F)
+		if u&(1<<63) != 0 {
+			u = ^u
+		} else {
+			u |= 1 << 63
+		}
+	default:
+		u = uint64(v.I) ^ (1 << (uint(c.Width)*8 - 1))
+	}
+	if c.Desc {
+		u = ^u
+	}
+	return appendInt(dst, u, c.Width)
+}
+
+func (c *Component) textBytes(v Value) []byte {
+	if v.Type == TypeBytes {
+		return v.B
+	}
+	return []byte(v.S)
+}
+
+func (c *Component) encodeText(dst []byte, v Value) ([]byte, error) {
+	b := c.textBytes(v)
+	if c.Reverse {
+		b = reverseText(b)
+	}
+	if c.Width > 0 {
+		if len(b) > c.Width {
+			return nil, c.errf("%s is %d bytes, longer than the field's fixed width of %d", v, len(b), c.Width)
+		}
+		if len(b) > 0 && len(b) < c.Width {
+			edge := b[len(b)-1]
+			if c.PadLeft {
+				edge = b[0]
+			}
+			if edge == c.Pad {
+				return nil, c.errf("%s ends with the pad byte '%s' and could not be read back", v, ToStringBinary([]byte{c.Pad}))
+			}
+		}
+		if c.PadLeft {
+			for i := len(b); i < c.Width; i++ {
+				dst = append(dst, c.Pad)
+			}
+			return append(dst, b...), nil
+		}
+		dst = append(dst, b...)
+		for i := len(b); i < c.Width; i++ {
+			dst = append(dst, c.Pad)
+		}
+		return dst, nil
+	}
+	if len(c.delim) > 0 && bytes.Contains(b, c.delim) {
+		return nil, c.errf("%s contains the delimiter '%s'", v, ToStringBinary(c.delim))
+	}
+	return append(dst, b...), nil
+}
+
+// reverseText reverses the characters of b (bytes where b is not UTF-8).
+func reverseText(b []byte) []byte {
+	out := make([]byte, 0, len(b))
+	if !utf8.Valid(b) {
+		out = append(out, b...)
+		slices.Reverse(out)
+		return out
+	}
+	for i := len(b); i > 0; {
+		_, n := utf8.DecodeLastRune(b[:i])
+		out = append(out, b[i-n:i]...)
+		i -= n
+	}
+	return out
+}
+
+// span returns the length of the component's bytes at the start of key.
+func (c *Component) span(key []byte) (int, error) {
+	if w, ok := c.FixedWidth(); ok {
+		if len(key) < w {
+			return 0, c.errf("key ends after %d bytes, inside a %d-byte component", len(key), w)
+		}
+		return w, nil
+	}
+	if len(c.delim) == 0 {
+		return len(key), nil
+	}
+	i := bytes.Index(key, c.delim)
+	if i < 0 {
+		return 0, c.errf("delimiter '%s' not found", ToStringBinary(c.delim))
+	}
+	return i, nil
+}
+
+// DecodeField reads a KindField component's value from the start of key
+// and returns it with the number of bytes read.
+func (c *Component) DecodeField(key []byte) (Value, int, error) {
+	n, err := c.span(key)
+	if err != nil {
+		return Value{}, 0, err
+	}
+	b := key[:n]
+	switch c.Enc {
+	case KeyText:
+		if c.Width > 0 {
+			if c.PadLeft {
+				i := 0
+				for i < len(b) && b[i] == c.Pad {
+					i++
+				}
+				b = b[i:]
+			} else {
+				b = bytes.TrimRight(b, string([]byte{c.Pad}))
+			}
+		}
+		if c.Reverse {
+			b = reverseText(b)
+		}
+		if c.typ == TypeBytes {
+			return Bytes(bytes.Clone(b)), n, nil
+		}
+		return String(string(b)), n, nil
+	case KeyDecimal:
+		u, err := strconv.ParseInt(string(b), 10, 64)
+		if err != nil || len(b) == 0 || b[0] == '-' || b[0] == '+' {
+			return Value{}, 0, c.errf("'%s' is not decimal digits", ToStringBinary(b))
+		}
+		if c.Desc {
+			u = decimalMax(c.Width) - u
+		}
+		return c.fromInt(u)(n)
+	case KeyBinary:
+		u := readUint(b)
+		if c.Desc {
+			u = ^u & widthMask(c.Width)
+		}
+		if c.typ == TypeDouble {
+			if u&(1<<63) != 0 {
+				u &^= 1 << 63
+			} else {
+				u = ^u
+			}
+			return Double(math.Float64frombits(u)), n, nil
+		}
+		u ^= 1 << (uint(c.Width)*8 - 1)
+		return c.fromInt(signExtend(u, c.Width))(n)
+	case KeyJava:
+		s := signExtend(readUint(b), c.Width)
+		if c.Desc {
+			s = c.javaMax() - s
+		}
+		return c.fromInt(s)(n)
+	}
+	return Value{}, 0, c.errf("unknown encoding")
+}
+
+func widthMask(w int) uint64 {
+	if w >= 8 {
+		return math.MaxUint64
+	}
+	return 1<<(uint(w)*8) - 1
+}
+
+func readUint(b []byte) uint64 {
+	var u uint64
+	for _, x := range b {
+		u = u<<8 | uint64(x)
+	}
+	return u
+}
+
+func signExtend(u uint64, w int) int64 {
+	shift := 64 - uint(w)*8
+	return int64(u<<shift) >> shift
+}
+
+// fromInt builds the field's Value from the integer its key holds.
+func (c *Component) fromInt(i int64) func(int) (Value, int, error) {
+	return func(n int) (Value, int, error) {
+		switch c.typ {
+		case TypeDate:
+			if c.Enc == KeyDecimal {
+				v, ok := fromYMD(i)
+				if !ok {
+					return Value{}, 0, c.errf("%d is not a yyyyMMdd date", i)
+				}
+				return v, n, nil
+			}
+			return DateDays(i), n, nil
+		case TypeTimestamp:
+			return TimestampMillis(i), n, nil
+		case TypeInt:
+			return Value{Type: TypeInt, I: i}, n, nil
+		case TypeBoolean:
+			return Bool(i != 0), n, nil
+		}
+		return Bigint(i), n, nil
+	}
+}
+
+// hashInput is the text a hash component hashes: the inputs' text forms,
+// concatenated (String.valueOf for numbers).
+func hashInput(cols []Column, ins []int, row Row) []byte {
+	var b []byte
+	for _, i := range ins {
+		v := row[i]
+		switch cols[i].Type {
+		case TypeString:
+			b = append(b, v.S...)
+		case TypeBytes:
+			b = append(b, v.B...)
+		case TypeDate:
+			b = strconv.AppendInt(b, ymd(v), 10)
+		case TypeDouble:
+			b = strconv.AppendFloat(b, v.F, 'g', -1, 64)
+		default:
+			b = strconv.AppendInt(b, v.I, 10)
+		}
+	}
+	return b
+}
+
+// JavaHashCode is Java's String.hashCode of s.
+func JavaHashCode(s string) int32 {
+	var h int32
+	for _, u := range utf16.Encode([]rune(s)) {
+		h = 31*h + int32(u)
+	}
+	return h
+}
+
+// javaAbsMod is Math.abs(h % n) with Java's truncated remainder.
+func javaAbsMod(h int64, n int64) int64 {
+	r := h % n
+	if r < 0 {
+		r = -r
+	}
+	return r
+}
+
+// Compute returns the bytes of a hash or bucket component for a row whose
+// inputs are set.
+func (c *Component) Compute(cols []Column, row Row) ([]byte, error) {
+	for _, i := range c.InputColumns() {
+		if row[i].Null {
+			return nil, &KeyError{Field: cols[i].Name, Msg: "a key field cannot be NULL"}
+		}
+	}
+	switch c.Kind {
+	case KindBucket:
+		v := row[c.col]
+		n := v.I
+		if c.typ == TypeString {
+			n = int64(JavaHashCode(v.S))
+		}
+		return c.EncodeNumber(((n % c.Mod) + c.Mod) % c.Mod), nil
+	case KindHash:
+		in := hashInput(cols, c.ins, row)
+		switch c.Hash {
+		case HashMD5:
+			sum := md5.Sum(in)
+			return []byte(hex.EncodeToString(sum[:])[:c.Width]), nil
+		case HashJava:
+			return c.EncodeNumber(javaAbsMod(int64(JavaHashCode(string(in))), c.Mod)), nil
+		case HashMurmur3:
+			return c.EncodeNumber(javaAbsMod(int64(int32(murmur3.Sum32(in))), c.Mod)), nil
+		}
+	}
+	return nil, fmt.Errorf("catalog: component %s is not computed", c)
+}
+
+// SaltByte is Phoenix's salt of the rest of a key: the Java byte-array hash
+// (31*h + b over signed bytes, starting at 1), abs of its remainder by n.
+func SaltByte(rest []byte, n int64) byte {
+	h := int32(1)
+	for _, b := range rest {
+		h = 31*h + int32(int8(b))
+	}
+	return byte(javaAbsMod(int64(h), n))
+}
+
+// DecodeNumber reads a hash, bucket, salt or random value from key.
+func (c *Component) DecodeNumber(key []byte) (int64, error) {
+	if len(key) < c.Width {
+		return 0, c.errf("key ends inside %s", c)
+	}
+	b := key[:c.Width]
+	if c.Kind == KindHash && c.Hash == HashMD5 {
+		n, err := strconv.ParseInt(string(b), 16, 64)
+		if err != nil {
+			return 0, &KeyError{Msg: fmt.Sprintf("'%s' is not the hex of %s", ToStringBinary(b), c)}
+		}
+		return n, nil
+	}
+	if c.Binary {
+		return int64(readUint(b)), nil
+	}
+	n, err := strconv.ParseInt(string(b), 10, 64)
+	if err != nil {
+		return 0, &KeyError{Msg: fmt.Sprintf("'%s' is not the digits of %s", ToStringBinary(b), c)}
+	}
+	return n, nil
+}

@@ -1,0 +1,102 @@
+package catalog
+
+import (
+	"bytes"
+	"fmt"
+)
+
+// EncodeKey writes the rowkey of row. Every key field must be set. A random
+// component takes its value from rnd, which returns a number in [0, n).
+func (t *Table) EncodeKey(row Row, rnd func(n int64) int64) ([]byte, error) {
+	comps := t.Key.Components
+	var key []byte
+	salted := len(comps) > 0 && comps[0].Kind == KindSalt
+	start := 0
+	if salted {
+		start = 1
+	}
+	for i := start; i < len(comps); i++ {
+		var err error
+		key, err = t.appendComponent(key, &comps[i], row, rnd)
+		if err != nil {
+			return nil, err
+		}
+	}
+	if salted {
+		key = append([]byte{SaltByte(key, comps[0].Mod)}, key...)
+	}
+	return key, nil
+}
+
+func (t *Table) appendComponent(key []byte, c *Component, row Row, rnd func(int64) int64) ([]byte, error) {
+	switch c.Kind {
+	case KindLiteral:
+		return append(key, c.Literal...), nil
+	case KindField:
+		return c.EncodeField(key, row[c.col])
+	case KindRandom:
+		if rnd == nil {
+			return nil, fmt.Errorf("catalog: %s needs a random source", c)
+		}
+		return append(key, c.EncodeNumber(rnd(c.Mod))...), nil
+	case KindSalt:
+		return nil, fmt.Errorf("catalog: a salt byte must lead the key")
+	default:
+		b, err := c.Compute(t.Columns, row)
+		if err != nil {
+			return nil, err
+		}
+		return append(key, b...), nil
+	}
+}
+
+// DecodeKey reads the key fields of key into row. When offs is not nil it
+// must have room for len(components)+1 entries; it receives the byte offset
+// where each component starts, and the key length last.
+func (t *Table) DecodeKey(key []byte, row Row, offs []int) error {
+	pos := 0
+	for i := range t.Key.Components {
+		c := &t.Key.Components[i]
+		if offs != nil {
+			offs[i] = pos
+		}
+		rest := key[pos:]
+		switch c.Kind {
+		case KindLiteral:
+			if !bytes.HasPrefix(rest, c.Literal) {
+				return &KeyError{Msg: fmt.Sprintf("expected '%s' at byte %d of key '%s'", ToStringBinary(c.Literal), pos, ToStringBinary(key))}
+			}
+			pos += len(c.Literal)
+		case KindField:
+			v, n, err := c.DecodeField(rest)
+			if err != nil {
+				return fmt.Errorf("at byte %d of key '%s': %w", pos, ToStringBinary(key), err)
+			}
+			row[c.col] = v
+			pos += n
+		default:
+			if _, err := c.DecodeNumber(rest); err != nil {
+				return fmt.Errorf("at byte %d of key '%s': %w", pos, ToStringBinary(key), err)
+			}
+			pos += c.Width
+		}
+	}
+	if offs != nil {
+		offs[len(t.Key.Components)] = pos
+	}
+	if pos != len(key) {
+		return &KeyError{Msg: fmt.Sprintf("%d bytes left over after the last component of key '%s'", len(key)-pos, ToStringBinary(key))}
+	}
+	return nil
+}
+
+// KeyColumns lists the column indexes of the key fields in layout order.
+func (t *Table) KeyColumns() []int {
+	var out []int
+	for i := range t.Key.Components {
+		if t.Key.Components[i].Kind == KindField {
+			out = append(out, t.Key.Components[i].col)
+		}
+	}
+	return out
+}

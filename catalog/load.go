@@ -1,0 +1,364 @@
+package catalog
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// LoadError is a catalog that cannot be loaded. Line is 1-based, 0 when
+// unknown.
+type LoadError struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (e *LoadError) Error() string {
+	switch {
+	case e.File != "" && e.Line > 0:
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+	case e.Line > 0:
+		return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
+	case e.File != "":
+		return fmt.Sprintf("%s: %s", e.File, e.Msg)
+	}
+	return e.Msg
+}
+
+// LoadFile reads and validates a YAML catalog file.
+func LoadFile(path string) (*Catalog, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("catalog: %w", err)
+	}
+	c, err := Parse(src)
+	var le *LoadError
+	if errors.As(err, &le) {
+		le.File = path
+	}
+	return c, err
+}
+
+// The YAML shape of a catalog. Field names are the YAML keys.
+type yCatalog struct {
+	Tables []yTable `yaml:"tables"`
+}
+
+type yTable struct {
+	Name     string       `yaml:"name"`
+	HBase    string       `yaml:"hbase"`
+	Doc      string       `yaml:"doc"`
+	Families []yFamily    `yaml:"families"`
+	Columns  []yColumn    `yaml:"columns"`
+	Rowkey   []yComponent `yaml:"rowkey"`
+	Splits   []string     `yaml:"splits"`
+	Split    *ySplit      `yaml:"split"`
+	Indexes  []yIndex     `yaml:"indexes"`
+}
+
+type yFamily struct {
+	Name        string `yaml:"name"`
+	Versions    int    `yaml:"versions"`
+	TTL         int64  `yaml:"ttl"`
+	Compression string `yaml:"compression"`
+	BloomFilter string `yaml:"bloomfilter"`
+	BlockSize   int    `yaml:"blocksize"`
+	BlockCache  *bool  `yaml:"blockcache"`
+	InMemory    bool   `yaml:"in_memory"`
+}
+
+type yColumn struct {
+	Name     string `yaml:"name"`
+	Type     string `yaml:"type"`
+	Column   string `yaml:"column"`
+	Encoding string `yaml:"encoding"`
+}
+
+type yComponent struct {
+	Field    string   `yaml:"field"`
+	Encoding string   `yaml:"encoding"`
+	Width    int      `yaml:"width"`
+	Pad      *string  `yaml:"pad"`
+	Align    string   `yaml:"align"`
+	Order    string   `yaml:"order"`
+	Reverse  bool     `yaml:"reverse"`
+	Hash     string   `yaml:"hash"`
+	Of       []string `yaml:"of"`
+	Mod      int64    `yaml:"mod"`
+	Bucket   string   `yaml:"bucket"`
+	Salt     int64    `yaml:"salt"`
+	Random   int64    `yaml:"random"`
+	Literal  *string  `yaml:"literal"`
+	Binary   bool     `yaml:"binary"`
+}
+
+type ySplit struct {
+	Algorithm string `yaml:"algorithm"`
+	Regions   int    `yaml:"regions"`
+	Buckets   bool   `yaml:"buckets"`
+}
+
+type yIndex struct {
+	Name    string       `yaml:"name"`
+	HBase   string       `yaml:"hbase"`
+	Rowkey  []yComponent `yaml:"rowkey"`
+	Carries []string     `yaml:"carries"`
+	Covers  []string     `yaml:"covers"`
+	Family  string       `yaml:"family"`
+}
+
+// Parse reads and validates a YAML catalog. Unknown keys, duplicate keys
+// and every semantic error are reported with their line.
+func Parse(src []byte) (*Catalog, error) {
+	var y yCatalog
+	dec := yaml.NewDecoder(bytes.NewReader(src))
+	dec.KnownFields(true)
+	if err := dec.Decode(&y); err != nil {
+		return nil, yamlError(err)
+	}
+	var root yaml.Node
+	if err := yaml.Unmarshal(src, &root); err != nil {
+		return nil, yamlError(err)
+	}
+	l := &loader{root: &root}
+	return l.catalog(&y)
+}
+
+// yamlError turns yaml's "yaml: line N: msg" into a LoadError.
+func yamlError(err error) error {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	msg = strings.TrimPrefix(msg, "unmarshal errors:\n")
+	msg = strings.TrimSpace(strings.Split(msg, "\n")[0])
+	var line int
+	if n, _ := fmt.Sscanf(msg, "line %d:", &line); n == 1 {
+		msg = strings.TrimSpace(msg[strings.Index(msg, ":")+1:])
+		msg = strings.Replace(msg, " in type catalog.y", " in ", 1)
+	}
+	return &LoadError{Line: line, Msg: msg}
+}
+
+// loader finds the line of a path in the YAML tree for semantic errors.
+type loader struct {
+	root *yaml.Node
+}
+
+// node walks path: a string selects a mapping key, an int a sequence item.
+func (l *loader) line(path ...any) int {
+	n := l.root
+	if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+		n = n.Content[0]
+	}
+	for _, p := range path {
+		switch p := p.(type) {
+		case string:
+			if n.Kind != yaml.MappingNode {
+				return n.Line
+			}
+			found := false
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if n.Content[i].Value == p {
+					n = n.Content[i+1]
+					found = true
+					break
+				}
+			}
+			if !found {
+				return n.Line
+			}
+		case int:
+			if n.Kind != yaml.SequenceNode || p >= len(n.Content) {
+				return n.Line
+			}
+			n = n.Content[p]
+		}
+	}
+	return n.Line
+}
+
+func (l *loader) errf(path []any, format string, args ...any) error {
+	return &LoadError{Line: l.line(path...), Msg: fmt.Sprintf(format, args...)}
+}
+
+func (l *loader) catalog(y *yCatalog) (*Catalog, error) {
+	c := &Catalog{byName: map[string]*Table{}}
+	physical := map[string]string{}
+	for i := range y.Tables {
+		path := []any{"tables", i}
+		t, err := l.table(&y.Tables[i], path)
+		if err != nil {
+			return nil, err
+		}
+		all := []*Table{t}
+		for _, ix := range t.Indexes {
+			all = append(all, ix.Table)
+		}
+		for _, tt := range all {
+			if _, dup := c.byName[tt.Name]; dup {
+				return nil, l.errf(path, "table %q is defined twice", tt.Name)
+			}
+			if other, dup := physical[tt.Physical]; dup {
+				return nil, l.errf(path, "tables %q and %q both use HBase table %q", other, tt.Name, tt.Physical)
+			}
+			physical[tt.Physical] = tt.Name
+			c.byName[tt.Name] = tt
+		}
+		c.Tables = append(c.Tables, t)
+	}
+	return c, nil
+}
+
+func (l *loader) table(y *yTable, path []any) (*Table, error) {
+	if !isName(y.Name) {
+		return nil, l.errf(path, "table name %q must be letters, digits and underscores", y.Name)
+	}
+	t := &Table{Name: y.Name, Physical: y.HBase, Doc: y.Doc, colByName: map[string]int{}}
+	if t.Physical == "" {
+		t.Physical = y.Name
+	}
+	for i, f := range y.Families {
+		fp := append(path, "families", i)
+		if f.Name == "" {
+			return nil, l.errf(fp, "a family needs a name")
+		}
+		if _, dup := t.Family(f.Name); dup {
+			return nil, l.errf(fp, "family %q is defined twice", f.Name)
+		}
+		if f.Versions < 0 || f.TTL < 0 || f.BlockSize < 0 {
+			return nil, l.errf(fp, "family %q: versions, ttl and blocksize cannot be negative", f.Name)
+		}
+		t.Families = append(t.Families, Family{
+			Name: f.Name, Versions: f.Versions, TTL: f.TTL, Compression: strings.ToUpper(f.Compression),
+			BloomFilter: strings.ToUpper(f.BloomFilter), BlockSize: f.BlockSize, BlockCache: f.BlockCache, InMemory: f.InMemory,
+		})
+	}
+	mapped := map[string]string{}
+	for i, yc := range y.Columns {
+		cp := append(path, "columns", i)
+		col, err := l.column(t, yc, cp)
+		if err != nil {
+			return nil, err
+		}
+		if col.Family != "" {
+			fq := col.Family + ":" + col.Qualifier
+			if other, dup := mapped[fq]; dup {
+				return nil, l.errf(cp, "columns %q and %q are both mapped to %s", other, col.Name, fq)
+			}
+			mapped[fq] = col.Name
+		}
+		t.colByName[col.Name] = len(t.Columns)
+		t.Columns = append(t.Columns, col)
+	}
+	key, err := l.layout(t, y.Rowkey, append(path, "rowkey"))
+	if err != nil {
+		return nil, err
+	}
+	t.Key = key
+	for i, c := range t.Columns {
+		if !c.KeyField && c.Family == "" {
+			return nil, l.errf(append(path, "columns", i), "column %q is neither in the rowkey nor mapped to a family:qualifier", c.Name)
+		}
+	}
+	if err := l.splits(t, y, path); err != nil {
+		return nil, err
+	}
+	for i := range y.Indexes {
+		ix, err := l.index(t, &y.Indexes[i], append(path, "indexes", i))
+		if err != nil {
+			return nil, err
+		}
+		t.Indexes = append(t.Indexes, ix)
+	}
+	return t, nil
+}
+
+func (l *loader) column(t *Table, yc yColumn, cp []any) (Column, error) {
+	if !isName(yc.Name) {
+		return Column{}, l.errf(cp, "column name %q must be letters, digits and underscores", yc.Name)
+	}
+	if _, dup := t.colByName[yc.Name]; dup {
+		return Column{}, l.errf(cp, "column %q is defined twice", yc.Name)
+	}
+	typ, ok := ParseType(yc.Type)
+	if !ok {
+		return Column{}, l.errf(append(cp, "type"), "column %q has unknown type %q (want STRING, BIGINT, INT, DOUBLE, BOOLEAN, TIMESTAMP, DATE or BYTES)", yc.Name, yc.Type)
+	}
+	col := Column{Name: yc.Name, Type: typ}
+	if yc.Column != "" {
+		fam, qual, ok := strings.Cut(yc.Column, ":")
+		if !ok || fam == "" || qual == "" {
+			return Column{}, l.errf(append(cp, "column"), "column %q: %q is not family:qualifier", yc.Name, yc.Column)
+		}
+		if _, ok := t.Family(fam); !ok {
+			return Column{}, l.errf(append(cp, "column"), "column %q: table has no family %q", yc.Name, fam)
+		}
+		col.Family, col.Qualifier = fam, qual
+	}
+	switch strings.ToLower(yc.Encoding) {
+	case "", "binary":
+		col.Encoding = EncBinary
+	case "text":
+		col.Encoding = EncText
+	default:
+		return Column{}, l.errf(append(cp, "encoding"), "column %q: unknown encoding %q (want binary or text)", yc.Name, yc.Encoding)
+	}
+	return col, nil
+}
+
+func (l *loader) splits(t *Table, y *yTable, path []any) error {
+	if len(y.Splits) > 0 && y.Split != nil {
+		return l.errf(append(path, "split"), "give either splits or split, not both")
+	}
+	for i, s := range y.Splits {
+		b, err := ParseBinary(s)
+		if err != nil {
+			return l.errf(append(path, "splits", i), "split %q: %v", s, err)
+		}
+		if i > 0 && bytes.Compare(b, t.Splits.Explicit[i-1]) <= 0 {
+			return l.errf(append(path, "splits", i), "split %q is not after the split before it", s)
+		}
+		t.Splits.Explicit = append(t.Splits.Explicit, b)
+	}
+	if s := y.Split; s != nil {
+		sp := append(path, "split")
+		if s.Buckets {
+			if s.Algorithm != "" {
+				return l.errf(sp, "give either buckets or algorithm, not both")
+			}
+			k := t.Key.Components[0].Kind
+			if k != KindSalt && k != KindBucket && k != KindHash {
+				return l.errf(sp, "split by buckets needs a salt, bucket or hash component first in the rowkey")
+			}
+			if t.Key.Components[0].Cardinality() > 4096 {
+				return l.errf(sp, "split by buckets would make %d regions", t.Key.Components[0].Cardinality())
+			}
+			t.Splits.Buckets = true
+			return nil
+		}
+		if _, err := algorithmSplits(s.Algorithm, 2); err != nil {
+			return l.errf(sp, "%v", err)
+		}
+		if s.Regions < 2 {
+			return l.errf(sp, "split algorithm %s needs regions >= 2", s.Algorithm)
+		}
+		t.Splits.Algorithm, t.Splits.Regions = s.Algorithm, s.Regions
+	}
+	return nil
+}
+
+func isName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		ok := r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (i > 0 && r >= '0' && r <= '9')
+		if !ok {
+			return false
+		}
+	}
+	return true
+}

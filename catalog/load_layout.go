@@ -1,0 +1,322 @@
+package catalog
+
+import (
+	"strings"
+)
+
+func (l *loader) layout(t *Table, ys []yComponent, path []any) (*Layout, error) {
+	if len(ys) == 0 {
+		return nil, l.errf(path, "table %q has no rowkey", t.Name)
+	}
+	key := &Layout{}
+	seen := map[string]bool{}
+	for i := range ys {
+		cp := append(append([]any{}, path...), i)
+		c, err := l.component(t, &ys[i], cp)
+		if err != nil {
+			return nil, err
+		}
+		if c.Kind == KindField {
+			if seen[c.Field] {
+				return nil, l.errf(cp, "field %q appears twice in the rowkey", c.Field)
+			}
+			seen[c.Field] = true
+			t.Columns[c.col].KeyField = true
+		}
+		if c.Kind == KindSalt && i != 0 {
+			return nil, l.errf(cp, "a salt byte must be the first rowkey component")
+		}
+		key.Components = append(key.Components, c)
+	}
+	// A variable-width component ends at the literal after it, or at the end
+	// of the key.
+	for i := range key.Components {
+		c := &key.Components[i]
+		if _, fixed := c.FixedWidth(); fixed {
+			continue
+		}
+		cp := append(append([]any{}, path...), i)
+		if i+1 == len(key.Components) {
+			continue
+		}
+		next := &key.Components[i+1]
+		if next.Kind != KindLiteral {
+			return nil, l.errf(cp, "field %q has no fixed width and is not followed by a literal delimiter, so its end cannot be found: give it a width or put a literal after it", c.Field)
+		}
+		c.delim = next.Literal
+	}
+	return key, nil
+}
+
+// defaultEncoding is the key encoding of a field when the catalog names none.
+func defaultEncoding(t Type) (KeyEncoding, int) {
+	switch t {
+	case TypeString, TypeBytes:
+		return KeyText, 0
+	case TypeInt, TypeDate:
+		return KeyBinary, 4
+	case TypeBoolean:
+		return KeyBinary, 1
+	}
+	return KeyBinary, 8
+}
+
+func (l *loader) component(t *Table, y *yComponent, cp []any) (Component, error) {
+	kinds := 0
+	for _, set := range []bool{y.Field != "", y.Literal != nil, y.Hash != "", y.Bucket != "", y.Salt != 0, y.Random != 0} {
+		if set {
+			kinds++
+		}
+	}
+	if kinds != 1 {
+		return Component{}, l.errf(cp, "a rowkey component needs exactly one of field, literal, hash, bucket, salt or random")
+	}
+	switch {
+	case y.Literal != nil:
+		b, err := ParseBinary(*y.Literal)
+		if err != nil || len(b) == 0 {
+			return Component{}, l.errf(cp, "literal %q must be non-empty text (\\xNN escapes allowed)", *y.Literal)
+		}
+		return Component{Kind: KindLiteral, Literal: b}, nil
+	case y.Field != "":
+		return l.field(t, y, cp)
+	case y.Hash != "":
+		return l.hash(t, y, cp)
+	case y.Bucket != "":
+		i, ok := t.colByName[y.Bucket]
+		if !ok {
+			return Component{}, l.errf(cp, "bucket over unknown column %q", y.Bucket)
+		}
+		typ := t.Columns[i].Type
+		if !typ.integral() && typ != TypeString {
+			return Component{}, l.errf(cp, "bucket over %s column %q: want an integer, timestamp or string", typ, y.Bucket)
+		}
+		c := Component{Kind: KindBucket, Field: y.Bucket, Mod: y.Mod, Binary: y.Binary, col: i, typ: typ}
+		return c, l.number(&c, y, cp)
+	case y.Salt != 0:
+		if y.Salt < 1 || y.Salt > 256 {
+			return Component{}, l.errf(cp, "salt buckets must be 1..256")
+		}
+		return Component{Kind: KindSalt, Mod: y.Salt, Binary: true, Width: 1}, nil
+	default:
+		c := Component{Kind: KindRandom, Mod: y.Random, Binary: y.Binary}
+		return c, l.number(&c, y, cp)
+	}
+}
+
+// number sets the width of a numeric derived component.
+func (l *loader) number(c *Component, y *yComponent, cp []any) error {
+	if c.Kind == KindRandom {
+		y.Mod = c.Mod
+	}
+	if y.Mod < 2 {
+		return l.errf(cp, "%s needs mod >= 2", kindName(c.Kind))
+	}
+	c.Mod = y.Mod
+	need := 0
+	if c.Binary {
+		for v := c.Mod - 1; v > 0; v >>= 8 {
+			need++
+		}
+	} else {
+		for v := c.Mod - 1; v > 0; v /= 10 {
+			need++
+		}
+	}
+	if need == 0 {
+		need = 1
+	}
+	c.Width = y.Width
+	if c.Width == 0 {
+		c.Width = need
+	}
+	if c.Width < need || c.Width > 8 {
+		return l.errf(cp, "width %d cannot hold values up to %d", c.Width, c.Mod-1)
+	}
+	return nil
+}
+
+func kindName(k Kind) string {
+	return [...]string{"field", "literal", "hash", "bucket", "salt", "random"}[k]
+}
+
+func (l *loader) hash(t *Table, y *yComponent, cp []any) (Component, error) {
+	c := Component{Kind: KindHash, Inputs: y.Of, Binary: y.Binary}
+	if len(y.Of) == 0 {
+		return c, l.errf(cp, "hash needs the fields it hashes: of: [field, …]")
+	}
+	for _, f := range y.Of {
+		i, ok := t.colByName[f]
+		if !ok {
+			return c, l.errf(cp, "hash of unknown column %q", f)
+		}
+		c.ins = append(c.ins, i)
+	}
+	switch strings.ToLower(y.Hash) {
+	case "md5":
+		c.Hash = HashMD5
+		c.Width = y.Width
+		if c.Width == 0 {
+			c.Width = 4
+		}
+		if c.Width > 32 || y.Mod != 0 || y.Binary {
+			return c, l.errf(cp, "md5 takes a width of 1..32 hex characters, and no mod or binary")
+		}
+		return c, nil
+	case "java", "hashcode":
+		c.Hash = HashJava
+	case "murmur3":
+		c.Hash = HashMurmur3
+	default:
+		return c, l.errf(cp, "unknown hash %q (want md5, java or murmur3)", y.Hash)
+	}
+	return c, l.number(&c, y, cp)
+}
+
+func (l *loader) field(t *Table, y *yComponent, cp []any) (Component, error) {
+	i, ok := t.colByName[y.Field]
+	if !ok {
+		return Component{}, l.errf(cp, "rowkey field %q is not a column of table %q", y.Field, t.Name)
+	}
+	typ := t.Columns[i].Type
+	c := Component{Kind: KindField, Field: y.Field, col: i, typ: typ, Reverse: y.Reverse, Width: y.Width, Pad: ' '}
+	switch strings.ToLower(y.Order) {
+	case "", "asc":
+	case "desc":
+		c.Desc = true
+	default:
+		return c, l.errf(cp, "order %q: want asc or desc", y.Order)
+	}
+	enc, width := defaultEncoding(typ)
+	switch strings.ToLower(y.Encoding) {
+	case "":
+	case "text":
+		enc = KeyText
+	case "decimal":
+		enc, width = KeyDecimal, 0
+	case "binary":
+		enc = KeyBinary
+	case "java":
+		enc = KeyJava
+	default:
+		return c, l.errf(cp, "field %q: unknown encoding %q (want text, decimal, binary or java)", y.Field, y.Encoding)
+	}
+	c.Enc = enc
+	switch enc {
+	case KeyText:
+		if typ != TypeString && typ != TypeBytes {
+			return c, l.errf(cp, "field %q is %s: text encoding is for STRING and BYTES (use decimal for numbers)", y.Field, typ)
+		}
+		if y.Pad != nil {
+			p, err := ParseBinary(*y.Pad)
+			if err != nil || len(p) != 1 {
+				return c, l.errf(cp, "pad %q must be one byte", *y.Pad)
+			}
+			c.Pad = p[0]
+		}
+		switch strings.ToLower(y.Align) {
+		case "", "left":
+		case "right":
+			c.PadLeft = true
+		default:
+			return c, l.errf(cp, "align %q: want left (pad on the right) or right (pad on the left)", y.Align)
+		}
+		if c.Desc {
+			return c, l.errf(cp, "field %q: descending text is not supported; store a descending number instead", y.Field)
+		}
+	case KeyDecimal:
+		if !typ.integral() {
+			return c, l.errf(cp, "field %q is %s: decimal encoding is for integers, timestamps and dates", y.Field, typ)
+		}
+		if c.Desc && c.Width == 0 {
+			return c, l.errf(cp, "field %q: a descending decimal field needs a width (MAX is 10^width - 1)", y.Field)
+		}
+		if c.Width > 19 {
+			return c, l.errf(cp, "field %q: decimal width %d is over 19 digits", y.Field, c.Width)
+		}
+	case KeyBinary, KeyJava:
+		if typ == TypeString || typ == TypeBytes {
+			return c, l.errf(cp, "field %q is %s: binary encoding is for numbers", y.Field, typ)
+		}
+		if enc == KeyJava && typ == TypeDouble {
+			return c, l.errf(cp, "field %q: java encoding is for integers; use binary for DOUBLE", y.Field)
+		}
+		if y.Width != 0 && y.Width != width {
+			return c, l.errf(cp, "field %q: %s takes %d bytes in binary, not %d", y.Field, typ, width, y.Width)
+		}
+		c.Width = width
+	}
+	if c.Reverse && enc != KeyText {
+		return c, l.errf(cp, "field %q: reverse is for text fields", y.Field)
+	}
+	if (y.Pad != nil || y.Align != "") && !(enc == KeyText && c.Width > 0) {
+		return c, l.errf(cp, "field %q: pad and align need a fixed-width text field (width: N)", y.Field)
+	}
+	return c, nil
+}
+
+func (l *loader) index(t *Table, y *yIndex, path []any) (*Index, error) {
+	if !isName(y.Name) {
+		return nil, l.errf(path, "index name %q must be letters, digits and underscores", y.Name)
+	}
+	ix := &Index{Name: y.Name, Physical: y.HBase, Carries: y.Carries, Covers: y.Covers}
+	if ix.Physical == "" {
+		ix.Physical = y.Name
+	}
+	fam := y.Family
+	if fam == "" {
+		fam = "d"
+	}
+	it := &Table{Name: y.Name, Physical: ix.Physical, colByName: map[string]int{}}
+	it.Families = []Family{{Name: fam}}
+	add := func(name string, stored bool, p []any) error {
+		i, ok := t.colByName[name]
+		if !ok {
+			return l.errf(p, "index %q: %q is not a column of %q", y.Name, name, t.Name)
+		}
+		if j, dup := it.colByName[name]; dup {
+			if stored && it.Columns[j].Family == "" {
+				it.Columns[j].Family, it.Columns[j].Qualifier = fam, name
+			}
+			return nil
+		}
+		col := Column{Name: name, Type: t.Columns[i].Type, Encoding: t.Columns[i].Encoding}
+		if stored {
+			col.Family, col.Qualifier = fam, name
+		}
+		it.colByName[name] = len(it.Columns)
+		it.Columns = append(it.Columns, col)
+		return nil
+	}
+	for i, rc := range y.Rowkey {
+		for _, f := range append([]string{rc.Field, rc.Bucket}, rc.Of...) {
+			if f != "" {
+				if err := add(f, false, append(path, "rowkey", i)); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	for i, f := range y.Carries {
+		if err := add(f, false, append(path, "carries", i)); err != nil {
+			return nil, err
+		}
+	}
+	for i, f := range y.Covers {
+		if err := add(f, true, append(path, "covers", i)); err != nil {
+			return nil, err
+		}
+	}
+	key, err := l.layout(it, y.Rowkey, append(path, "rowkey"))
+	if err != nil {
+		return nil, err
+	}
+	it.Key = key
+	for i, c := range it.Columns {
+		if !c.KeyField && c.Family == "" {
+			it.Columns[i].Family, it.Columns[i].Qualifier = fam, c.Name
+		}
+	}
+	ix.Table = it
+	return ix, nil
+}

@@ -1,0 +1,260 @@
+package catalog
+
+import (
+	"bytes"
+	"math"
+)
+
+// Bound is one end of a range over a field's values.
+type Bound struct {
+	Set       bool
+	Value     Value
+	Inclusive bool
+}
+
+// KeySpan is the bytes one component may span for a set of its values: a
+// key whose component bytes lie in [Start, Stop) may hold a matching value.
+// A nil Start or Stop is open. Exact means every key in the span matches,
+// so no filter is needed. Empty means no value matches.
+type KeySpan struct {
+	Start, Stop []byte
+	Exact       bool
+	Empty       bool
+}
+
+// OrderPreserving reports whether byte order of the component is the order
+// of its values (ascending, or descending when Desc), so that a range of
+// values is a range of bytes and a scan returns rows sorted on the field.
+func (c *Component) OrderPreserving() bool {
+	if c.Kind != KindField {
+		return false
+	}
+	switch c.Enc {
+	case KeyBinary:
+		return true
+	case KeyDecimal:
+		return c.Width > 0
+	case KeyJava:
+		return c.Desc // asc is ordered only for non-negative values
+	case KeyText:
+		return !c.Reverse && c.Width == 0 && len(c.delim) == 0
+	}
+	return false
+}
+
+// Descending reports whether larger values sort first in the key.
+func (c *Component) Descending() bool { return c.Desc }
+
+// FieldSpan returns the key span of a field component for lo <= v <= hi
+// (each end optional, inclusive or not).
+func (c *Component) FieldSpan(lo, hi Bound) KeySpan {
+	if c.typ.integral() && c.Enc != KeyText {
+		return c.intSpan(lo, hi)
+	}
+	switch c.Enc {
+	case KeyBinary: // DOUBLE
+		var lob, hib []byte
+		if lo.Set {
+			lob = c.encodeBinary(nil, lo.Value)
+		}
+		if hi.Set {
+			hib = c.encodeBinary(nil, hi.Value)
+		}
+		return fixedSpan(lob, hib, lo.Inclusive, hi.Inclusive, c.Desc)
+	case KeyText:
+		if c.Reverse || (c.Width > 0 && c.PadLeft) {
+			return KeySpan{}
+		}
+		return c.textSpan(lo, hi)
+	}
+	return KeySpan{}
+}
+
+// intSpan handles the integral types: bounds become inclusive integers,
+// clamped to what the encoding can hold.
+func (c *Component) intSpan(lo, hi Bound) KeySpan {
+	a, b := int64(math.MinInt64), int64(math.MaxInt64)
+	if lo.Set {
+		a = c.intOf(lo.Value)
+		if !lo.Inclusive {
+			if a == math.MaxInt64 {
+				return KeySpan{Empty: true}
+			}
+			a++
+		}
+	}
+	if hi.Set {
+		b = c.intOf(hi.Value)
+		if !hi.Inclusive {
+			if b == math.MinInt64 {
+				return KeySpan{Empty: true}
+			}
+			b--
+		}
+	}
+	dmin, dmax := c.intDomain()
+	if a < dmin {
+		a = dmin
+	}
+	if b > dmax {
+		b = dmax
+	}
+	if a > b {
+		return KeySpan{Empty: true}
+	}
+	if c.Enc == KeyJava && !c.Desc && a < 0 {
+		return KeySpan{} // negative values sort after positive ones
+	}
+	if c.Enc == KeyDecimal && c.Width == 0 {
+		return KeySpan{}
+	}
+	return fixedSpan(c.encodeInt(a), c.encodeInt(b), true, true, c.Desc)
+}
+
+// intDomain is the range of integers the encoding can write.
+func (c *Component) intDomain() (int64, int64) {
+	switch c.Enc {
+	case KeyDecimal:
+		if c.Width == 0 {
+			return 0, math.MaxInt64
+		}
+		return 0, decimalMax(c.Width)
+	case KeyJava:
+		if c.Desc {
+			return 0, c.javaMax()
+		}
+		return -c.javaMax() - 1, c.javaMax()
+	case KeyBinary:
+		if c.Width >= 8 {
+			return math.MinInt64, math.MaxInt64
+		}
+		m := int64(1) << (uint(c.Width)*8 - 1)
+		return -m, m - 1
+	}
+	return math.MinInt64, math.MaxInt64
+}
+
+// fixedSpan is the span of an order-preserving fixed-width encoding
+// between the encodings of the low and high values.
+func fixedSpan(lo, hi []byte, loInc, hiInc, desc bool) KeySpan {
+	s := KeySpan{Exact: true}
+	first, last, firstInc, lastInc := lo, hi, loInc, hiInc
+	if desc {
+		first, last, firstInc, lastInc = hi, lo, hiInc, loInc
+	}
+	if first != nil {
+		if firstInc {
+			s.Start = first
+		} else if s.Start = prefixEnd(first); s.Start == nil {
+			return KeySpan{Empty: true}
+		}
+	}
+	if last != nil {
+		if lastInc {
+			s.Stop = prefixEnd(last)
+		} else {
+			s.Stop = last
+		}
+	}
+	if s.Start != nil && s.Stop != nil && bytes.Compare(s.Start, s.Stop) >= 0 {
+		return KeySpan{Empty: true}
+	}
+	return s
+}
+
+// textSpan covers text and bytes fields written as themselves: at the end
+// of the key (exact), delimited, or right-padded (not exact: a value that
+// is a prefix of another may sort after it, as host1| sorts after host12|).
+func (c *Component) textSpan(lo, hi Bound) KeySpan {
+	var s KeySpan
+	var lob, hib []byte
+	if lo.Set {
+		lob = c.textBytes(lo.Value)
+	}
+	if hi.Set {
+		hib = c.textBytes(hi.Value)
+	}
+	if c.Width == 0 && len(c.delim) == 0 {
+		s.Exact = true
+		if lo.Set {
+			s.Start = bytes.Clone(lob)
+			if !lo.Inclusive {
+				s.Start = append(s.Start, 0)
+			}
+		}
+		if hi.Set {
+			s.Stop = bytes.Clone(hib)
+			if hi.Inclusive {
+				s.Stop = append(s.Stop, 0)
+			}
+		}
+	} else {
+		if lo.Set {
+			s.Start = bytes.Clone(lob)
+		}
+		if hi.Set {
+			s.Stop = c.textStop(lob, hib, lo.Set)
+		}
+	}
+	if s.Start != nil && s.Stop != nil && bytes.Compare(s.Start, s.Stop) >= 0 {
+		return KeySpan{Empty: true}
+	}
+	return s
+}
+
+// textStop is the least exclusive stop covering the encodings of every
+// value v <= hi (and >= lo when hasLo): values below hi that differ from it
+// at some byte sort below hi's prefix there; values that are a prefix of hi
+// are encoded as that prefix plus delimiter or padding, which may sort
+// above hi, so each such prefix is a candidate.
+func (c *Component) textStop(lo, hi []byte, hasLo bool) []byte {
+	enc := func(p []byte) []byte {
+		if c.Width > 0 {
+			out := bytes.Clone(p)
+			for len(out) < c.Width {
+				out = append(out, c.Pad)
+			}
+			return out
+		}
+		return append(bytes.Clone(p), c.delim...)
+	}
+	stop := prefixEnd(enc(hi))
+	if stop == nil {
+		return nil
+	}
+	for n := 0; n < len(hi); n++ {
+		p := hi[:n]
+		if hasLo && bytes.Compare(p, lo) < 0 {
+			continue
+		}
+		e := prefixEnd(enc(p))
+		if e == nil {
+			return nil
+		}
+		if bytes.Compare(e, stop) > 0 {
+			stop = e
+		}
+	}
+	return stop
+}
+
+// PrefixSpan is the key span of a text field whose value starts with p
+// (LIKE 'p%'). On a reversed field it is the span of values ending with p
+// (LIKE '%p'), since the key holds the characters reversed. ok is false
+// when the layout cannot narrow such a match.
+func (c *Component) PrefixSpan(p string, suffix bool) (KeySpan, bool) {
+	if c.Kind != KindField || c.Enc != KeyText || c.Desc || c.Reverse != suffix {
+		return KeySpan{}, false
+	}
+	if c.Width > 0 && c.PadLeft {
+		return KeySpan{}, false
+	}
+	b := []byte(p)
+	if suffix {
+		b = reverseText(b)
+	}
+	if len(b) == 0 {
+		return KeySpan{}, true
+	}
+	return KeySpan{Start: b, Stop: prefixEnd(b)}, true
+}

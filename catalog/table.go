@@ -1,0 +1,178 @@
+package catalog
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Catalog is a set of tables. It is immutable once loaded.
+type Catalog struct {
+	Tables []*Table
+	byName map[string]*Table
+}
+
+// Table returns the table with the given logical name, or an index table by
+// its name.
+func (c *Catalog) Table(name string) (*Table, bool) {
+	t, ok := c.byName[name]
+	return t, ok
+}
+
+// Names returns the logical table names, sorted.
+func (c *Catalog) Names() []string {
+	out := make([]string, 0, len(c.Tables))
+	for _, t := range c.Tables {
+		out = append(out, t.Name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Table is a logical table: a physical HBase table, its families, its
+// logical columns and its rowkey layout.
+type Table struct {
+	Name string
+	// Physical is the HBase table name, with its namespace if any.
+	Physical string
+	Families []Family
+	// Columns are in declaration order; a Row holds values in this order.
+	Columns []Column
+	Key     *Layout
+	Splits  SplitPolicy
+	// Indexes are the index tables that serve this table.
+	Indexes []*Index
+	// Doc is a free-text description shown by DESCRIBE.
+	Doc string
+
+	colByName map[string]int
+}
+
+// Family is a column family and its HBase properties.
+type Family struct {
+	Name        string
+	Versions    int   // 0 means 1
+	TTL         int64 // seconds; 0 means forever
+	Compression string
+	BloomFilter string
+	BlockSize   int
+	BlockCache  *bool
+	InMemory    bool
+}
+
+// Encoding is how a cell value is written.
+type Encoding int
+
+// Cell value encodings.
+const (
+	// EncBinary writes values as Java's Bytes.toBytes does.
+	EncBinary Encoding = iota
+	// EncText writes values as decimal or ISO text.
+	EncText
+)
+
+// Column is a logical column. A column is a key field when the rowkey layout
+// names it, and a stored column when Family is set; it may be both.
+type Column struct {
+	Name      string
+	Type      Type
+	Family    string // "" for key-only columns
+	Qualifier string
+	Encoding  Encoding
+	// KeyField is true when the rowkey layout holds this column.
+	KeyField bool
+}
+
+// Column returns the index of the named column.
+func (t *Table) Column(name string) (int, bool) {
+	i, ok := t.colByName[name]
+	return i, ok
+}
+
+// ColumnNames lists the columns in declaration order.
+func (t *Table) ColumnNames() []string {
+	out := make([]string, len(t.Columns))
+	for i, c := range t.Columns {
+		out[i] = c.Name
+	}
+	return out
+}
+
+// Family returns the named family.
+func (t *Table) Family(name string) (*Family, bool) {
+	for i := range t.Families {
+		if t.Families[i].Name == name {
+			return &t.Families[i], true
+		}
+	}
+	return nil, false
+}
+
+// Index is an index table over a data table.
+type Index struct {
+	Name     string
+	Physical string
+	// Table is the index's own shape: its columns are the data table's
+	// columns it holds, its key is its layout.
+	Table *Table
+	// Carries are the data-table key fields the index holds so it can point
+	// back to the data row.
+	Carries []string
+	// Covers are the data-table stored columns copied into the index.
+	Covers []string
+}
+
+// Row is a logical row: one value per table column, in column order. A
+// column that a row does not have is Null.
+type Row []Value
+
+// NewRow returns a row of Nulls for t.
+func (t *Table) NewRow() Row {
+	r := make(Row, len(t.Columns))
+	for i, c := range t.Columns {
+		r[i] = Null(c.Type)
+	}
+	return r
+}
+
+// Describe renders the table the way DESCRIBE shows it.
+func (t *Table) Describe() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "TABLE %s (HBase %s)\n", t.Name, t.Physical)
+	fmt.Fprintf(&b, "KEY   %s\n", t.Key)
+	for _, f := range t.Families {
+		fmt.Fprintf(&b, "FAMILY %s %s\n", f.Name, f.props())
+	}
+	return b.String()
+}
+
+func (f Family) props() string {
+	var parts []string
+	v := f.Versions
+	if v == 0 {
+		v = 1
+	}
+	parts = append(parts, fmt.Sprintf("VERSIONS => %d", v))
+	if f.TTL > 0 {
+		parts = append(parts, fmt.Sprintf("TTL => %d", f.TTL))
+	}
+	if f.Compression != "" {
+		parts = append(parts, "COMPRESSION => '"+f.Compression+"'")
+	}
+	if f.BloomFilter != "" {
+		parts = append(parts, "BLOOMFILTER => '"+f.BloomFilter+"'")
+	}
+	if f.BlockSize > 0 {
+		parts = append(parts, fmt.Sprintf("BLOCKSIZE => %d", f.BlockSize))
+	}
+	if f.BlockCache != nil {
+		parts = append(parts, fmt.Sprintf("BLOCKCACHE => %t", *f.BlockCache))
+	}
+	if f.InMemory {
+		parts = append(parts, "IN_MEMORY => true")
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Props renders the family's properties in HBase shell style.
+func (f Family) Props() string { return f.props() }
