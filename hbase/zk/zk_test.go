@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
-		"net"
+	"net"
 	"strings"
 	"testing"
 	"time"
