@@ -64,8 +64,8 @@ func (c *Component) EncodeField(dst []byte, v Value) ([]byte, error) {
 	case KeyBinary:
 		return c.encodeBinary(dst, v), nil
 	case KeyJava:
-		if c.Desc && v.I < 0 {
-			return nil, c.errf("%s is negative; MAX - v keeps order only for values >= 0", v)
+		if v.I < 0 {
+			return nil, c.errf("%s is negative; the java encoding keeps order only for values >= 0", v)
 		}
 		return c.appendJava(dst, v.I), nil
 	}

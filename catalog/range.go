@@ -35,7 +35,7 @@ func (c *Component) OrderPreserving() bool {
 	case KeyDecimal:
 		return c.Width > 0
 	case KeyJava:
-		return c.Desc // asc is ordered only for non-negative values
+		return true // values are >= 0, so byte order is value order
 	case KeyText:
 		return !c.Reverse && c.Width == 0 && len(c.delim) == 0
 	}
@@ -102,9 +102,6 @@ func (c *Component) intSpan(lo, hi Bound) KeySpan {
 	if a > b {
 		return KeySpan{Empty: true}
 	}
-	if c.Enc == KeyJava && !c.Desc && a < 0 {
-		return KeySpan{} // negative values sort after positive ones
-	}
 	if c.Enc == KeyDecimal && c.Width == 0 {
 		return KeySpan{}
 	}
@@ -120,10 +117,7 @@ func (c *Component) intDomain() (int64, int64) {
 		}
 		return 0, decimalMax(c.Width)
 	case KeyJava:
-		if c.Desc {
-			return 0, c.javaMax()
-		}
-		return -c.javaMax() - 1, c.javaMax()
+		return 0, c.javaMax()
 	case KeyBinary:
 		if c.Width >= 8 {
 			return math.MinInt64, math.MaxInt64

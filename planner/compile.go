@@ -1,0 +1,317 @@
+package planner
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/parser"
+)
+
+// Error is a statement that cannot be planned. Pos is the offset of the
+// offending text in the statement's source, or parser.NoPos.
+type Error struct {
+	Pos parser.Pos
+	Msg string
+}
+
+func (e *Error) Error() string { return e.Msg }
+
+func errAt(pos parser.Pos, format string, args ...any) error {
+	return &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)}
+}
+
+// TsColumn is the pseudo-column holding a row's newest cell timestamp.
+const TsColumn = "_ts"
+
+// compiler turns WHERE expressions into predicates over a table's rows.
+type compiler struct {
+	t *catalog.Table
+}
+
+func (c *compiler) column(id parser.Pos, name string) (int, error) {
+	if i, ok := c.t.Column(name); ok {
+		return i, nil
+	}
+	if name == TsColumn {
+		return len(c.t.Columns), nil
+	}
+	return 0, errAt(id, "column %q does not exist in table %s (columns: %s)", name, c.t.Name, strings.Join(c.t.ColumnNames(), ", "))
+}
+
+func (c *compiler) colType(i int) catalog.Type {
+	if i == len(c.t.Columns) {
+		return catalog.TypeTimestamp
+	}
+	return c.t.Columns[i].Type
+}
+
+func (c *compiler) colName(i int) string {
+	if i == len(c.t.Columns) {
+		return TsColumn
+	}
+	return c.t.Columns[i].Name
+}
+
+func (c *compiler) pred(e parser.Expr) (Pred, error) {
+	switch e := e.(type) {
+	case *parser.BinaryExpr:
+		switch e.Op {
+		case parser.OpAnd, parser.OpOr:
+			l, err := c.pred(e.LHS)
+			if err != nil {
+				return nil, err
+			}
+			r, err := c.pred(e.RHS)
+			if err != nil {
+				return nil, err
+			}
+			if e.Op == parser.OpAnd {
+				return &And{Terms: append(conjuncts(l), conjuncts(r)...)}, nil
+			}
+			return &Or{Terms: append(disjuncts(l), disjuncts(r)...)}, nil
+		}
+		return c.cmp(e)
+	case *parser.UnaryExpr:
+		if e.Op != parser.OpNot {
+			return nil, errAt(e.Pos(), "%s is not a condition", e)
+		}
+		x, err := c.pred(e.X)
+		if err != nil {
+			return nil, err
+		}
+		return &Not{X: x}, nil
+	case *parser.BetweenExpr:
+		col, err := c.colRef(e.X)
+		if err != nil {
+			return nil, err
+		}
+		lo, err := c.value(col, e.Lo)
+		if err != nil {
+			return nil, err
+		}
+		hi, err := c.value(col, e.Hi)
+		if err != nil {
+			return nil, err
+		}
+		return &Between{Col: col, Name: c.colName(col), Lo: lo, Hi: hi, Not: e.Not}, nil
+	case *parser.InExpr:
+		col, err := c.colRef(e.X)
+		if err != nil {
+			return nil, err
+		}
+		p := &In{Col: col, Name: c.colName(col), Not: e.Not}
+		for _, x := range e.List {
+			v, err := c.value(col, x)
+			if err != nil {
+				return nil, err
+			}
+			p.Vals = append(p.Vals, v)
+		}
+		return p, nil
+	case *parser.LikeExpr:
+		col, err := c.colRef(e.X)
+		if err != nil {
+			return nil, err
+		}
+		if t := c.colType(col); t != catalog.TypeString && t != catalog.TypeBytes {
+			return nil, errAt(e.X.Pos(), "LIKE needs a STRING column, and %s is %s", c.colName(col), t)
+		}
+		s, ok := e.Pattern.(*parser.StringLit)
+		if !ok {
+			return nil, errAt(e.Pattern.Pos(), "LIKE needs a string pattern such as 'abc%%'")
+		}
+		return newLike(col, c.colName(col), s.Val, e.Not), nil
+	case *parser.IsNullExpr:
+		col, err := c.colRef(e.X)
+		if err != nil {
+			return nil, err
+		}
+		return &IsNull{Col: col, Name: c.colName(col), Not: e.Not}, nil
+	case *parser.BoolLit:
+		return &Const{V: triOf(e.Val)}, nil
+	}
+	return nil, errAt(e.Pos(), "%s is not a condition", e)
+}
+
+func disjuncts(p Pred) []Pred {
+	if o, ok := p.(*Or); ok {
+		return o.Terms
+	}
+	return []Pred{p}
+}
+
+func (c *compiler) colRef(e parser.Expr) (int, error) {
+	r, ok := e.(*parser.ColumnRef)
+	if !ok {
+		return 0, errAt(e.Pos(), "expected a column name, found %s", e)
+	}
+	return c.column(r.NamePos, r.Name)
+}
+
+var flipOp = map[parser.BinaryOp]CmpOp{parser.OpEq: Eq, parser.OpNe: Ne, parser.OpLt: Gt, parser.OpLe: Ge, parser.OpGt: Lt, parser.OpGe: Le}
+var sameOp = map[parser.BinaryOp]CmpOp{parser.OpEq: Eq, parser.OpNe: Ne, parser.OpLt: Lt, parser.OpLe: Le, parser.OpGt: Gt, parser.OpGe: Ge}
+
+func (c *compiler) cmp(e *parser.BinaryExpr) (Pred, error) {
+	lref, lok := e.LHS.(*parser.ColumnRef)
+	rref, rok := e.RHS.(*parser.ColumnRef)
+	op := sameOp[e.Op]
+	colExpr, valExpr := e.LHS, e.RHS
+	switch {
+	case lok && rok:
+		return nil, errAt(e.OpPos, "comparing two columns (%s, %s) is not supported", lref.Name, rref.Name)
+	case rok:
+		op = flipOp[e.Op]
+		colExpr, valExpr = e.RHS, e.LHS
+	case !lok:
+		return nil, errAt(e.Pos(), "a comparison needs a column on one side: %s", e)
+	}
+	col, err := c.colRef(colExpr)
+	if err != nil {
+		return nil, err
+	}
+	if _, null := valExpr.(*parser.NullLit); null {
+		return &Const{V: triUnknown}, nil
+	}
+	v, err := c.value(col, valExpr)
+	if err != nil {
+		return nil, err
+	}
+	return &Cmp{Col: col, Name: c.colName(col), Op: op, Val: v}, nil
+}
+
+// value converts a literal to the type of column col.
+func (c *compiler) value(col int, e parser.Expr) (catalog.Value, error) {
+	return Convert(c.colType(col), c.colName(col), e)
+}
+
+// Convert turns a literal into a value of type t for the named column. A
+// string literal is parsed as the column's type.
+func Convert(t catalog.Type, name string, e parser.Expr) (catalog.Value, error) {
+	neg := false
+	if u, ok := e.(*parser.UnaryExpr); ok && u.Op == parser.OpNeg {
+		neg, e = true, u.X
+	}
+	bad := func(what string) (catalog.Value, error) {
+		return catalog.Value{}, errAt(e.Pos(), "column %s is %s, and %s is %s", name, t, e, what)
+	}
+	switch x := e.(type) {
+	case *parser.NullLit:
+		return catalog.Null(t), nil
+	case *parser.IntLit:
+		n := x.Val
+		if neg {
+			n = -n
+		}
+		switch t {
+		case catalog.TypeBigint, catalog.TypeTimestamp:
+			return catalog.Value{Type: t, I: n}, nil
+		case catalog.TypeInt:
+			if n < math.MinInt32 || n > math.MaxInt32 {
+				return catalog.Value{}, errAt(e.Pos(), "%d is out of range for INT column %s", n, name)
+			}
+			return catalog.Value{Type: t, I: n}, nil
+		case catalog.TypeDouble:
+			return catalog.Double(float64(n)), nil
+		}
+		return bad("a number")
+	case *parser.FloatLit:
+		f := x.Val
+		if neg {
+			f = -f
+		}
+		if t == catalog.TypeDouble {
+			return catalog.Double(f), nil
+		}
+		return bad("a decimal number")
+	case *parser.BoolLit:
+		if t == catalog.TypeBoolean && !neg {
+			return catalog.Bool(x.Val), nil
+		}
+		return bad("a boolean")
+	case *parser.BytesLit:
+		if t == catalog.TypeBytes && !neg {
+			return catalog.Bytes(x.Val), nil
+		}
+		return bad("bytes")
+	case *parser.TimestampLit:
+		switch t {
+		case catalog.TypeTimestamp:
+			return catalog.Timestamp(x.Val), nil
+		case catalog.TypeDate:
+			return catalog.Date(x.Val), nil
+		}
+		return bad("a timestamp")
+	case *parser.DateLit:
+		switch t {
+		case catalog.TypeTimestamp:
+			return catalog.Timestamp(x.Val), nil
+		case catalog.TypeDate:
+			return catalog.Date(x.Val), nil
+		}
+		return bad("a date")
+	case *parser.StringLit:
+		if neg {
+			return bad("a string")
+		}
+		return parseAs(t, name, x)
+	}
+	return catalog.Value{}, errAt(e.Pos(), "expected a value for column %s, found %s", name, e)
+}
+
+// parseAs converts a string literal to type t.
+func parseAs(t catalog.Type, name string, x *parser.StringLit) (catalog.Value, error) {
+	s := x.Val
+	fail := func() (catalog.Value, error) {
+		return catalog.Value{}, errAt(x.Pos(), "column %s is %s, and '%s' is not a valid %s", name, t, s, t)
+	}
+	switch t {
+	case catalog.TypeString:
+		return catalog.String(s), nil
+	case catalog.TypeBytes:
+		return catalog.Bytes([]byte(s)), nil
+	case catalog.TypeBigint, catalog.TypeInt:
+		n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+		if err != nil || (t == catalog.TypeInt && (n < math.MinInt32 || n > math.MaxInt32)) {
+			return fail()
+		}
+		return catalog.Value{Type: t, I: n}, nil
+	case catalog.TypeDouble:
+		f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if err != nil {
+			return fail()
+		}
+		return catalog.Double(f), nil
+	case catalog.TypeBoolean:
+		b, err := strconv.ParseBool(strings.TrimSpace(s))
+		if err != nil {
+			return fail()
+		}
+		return catalog.Bool(b), nil
+	case catalog.TypeTimestamp, catalog.TypeDate:
+		tm, ok := ParseTime(s)
+		if !ok {
+			return fail()
+		}
+		if t == catalog.TypeDate {
+			return catalog.Date(tm), nil
+		}
+		return catalog.Timestamp(tm), nil
+	}
+	return fail()
+}
+
+// ParseTime reads the timestamp forms rkql accepts: 'YYYY-MM-DD',
+// 'YYYY-MM-DD HH:MM:SS[.fff]' in UTC, and RFC 3339.
+func ParseTime(s string) (time.Time, bool) {
+	s = strings.TrimSpace(s)
+	for _, layout := range []string{"2006-01-02 15:04:05.999999999", "2006-01-02T15:04:05.999999999", "2006-01-02", time.RFC3339Nano} {
+		if tm, err := time.Parse(layout, s); err == nil {
+			return tm.UTC(), true
+		}
+	}
+	return time.Time{}, false
+}

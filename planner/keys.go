@@ -1,0 +1,537 @@
+package planner
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"sort"
+
+	"github.com/rkql/rkql/catalog"
+)
+
+// KeyRange is one range or point of an access, in key bytes, with its
+// bounds decoded for EXPLAIN.
+type KeyRange struct {
+	// Start and Stop bound the range [Start, Stop); nil is open. For a
+	// point, Start is the whole key and Stop is nil.
+	Start, Stop []byte
+	Point       bool
+	From, To    []string
+}
+
+// fieldCons is what the WHERE clause says about one key field.
+type fieldCons struct {
+	hasEq  bool
+	eq     []catalog.Value
+	lo, hi catalog.Bound
+	like   *Like
+	preds  []Pred // the conjuncts these came from
+	rangeP []Pred // the range conjuncts among them
+}
+
+// Limits caps how far the planner expands keys.
+type Limits struct {
+	// MaxKeys caps the ranges or points one access may enumerate; an IN
+	// list that would exceed it becomes a wider range plus a filter.
+	MaxKeys int
+	// MaxFanout caps the values of one hash, bucket, salt or random
+	// component the planner will fan out over.
+	MaxFanout int64
+}
+
+func (l Limits) withDefaults() Limits {
+	if l.MaxKeys <= 0 {
+		l.MaxKeys = 4096
+	}
+	if l.MaxFanout <= 0 {
+		l.MaxFanout = 1024
+	}
+	return l
+}
+
+// keyPlan is the planner's choice of key ranges for one table.
+type keyPlan struct {
+	ranges   []KeyRange
+	points   bool
+	empty    bool
+	full     bool
+	ways     int64 // ranges per fan-out over derived components
+	skip     bool  // ranges came from IN lists or ORs
+	term     int   // component where ranges start to vary freely
+	absorbed map[Pred]bool
+	notes    []string
+	capped   bool
+}
+
+// alt is one alternative prefix while walking the key.
+type alt struct {
+	key   []byte
+	row   catalog.Row
+	set   []bool
+	shown []string
+}
+
+func (a alt) clone() alt {
+	return alt{key: bytes.Clone(a.key), row: slices.Clone(a.row), set: slices.Clone(a.set), shown: slices.Clone(a.shown)}
+}
+
+// gather collects per-column constraints from the conjuncts.
+func gather(t *catalog.Table, conj []Pred) map[int]*fieldCons {
+	cons := map[int]*fieldCons{}
+	get := func(col int) *fieldCons {
+		if col >= len(t.Columns) {
+			return nil
+		}
+		c := cons[col]
+		if c == nil {
+			c = &fieldCons{}
+			cons[col] = c
+		}
+		return c
+	}
+	addEq := func(c *fieldCons, vals []catalog.Value, p Pred) {
+		if !c.hasEq {
+			c.hasEq, c.eq = true, dedup(vals)
+		} else {
+			c.eq = intersect(c.eq, vals)
+		}
+		c.preds = append(c.preds, p)
+	}
+	tighten := func(c *fieldCons, lo, hi catalog.Bound, p Pred) {
+		if lo.Set && (!c.lo.Set || catalog.Compare(lo.Value, c.lo.Value) > 0 || (catalog.Compare(lo.Value, c.lo.Value) == 0 && !lo.Inclusive)) {
+			c.lo = lo
+		}
+		if hi.Set && (!c.hi.Set || catalog.Compare(hi.Value, c.hi.Value) < 0 || (catalog.Compare(hi.Value, c.hi.Value) == 0 && !hi.Inclusive)) {
+			c.hi = hi
+		}
+		c.preds = append(c.preds, p)
+		c.rangeP = append(c.rangeP, p)
+	}
+	for _, p := range conj {
+		switch p := p.(type) {
+		case *Cmp:
+			c := get(p.Col)
+			if c == nil || p.Val.Null {
+				continue
+			}
+			b := catalog.Bound{Set: true, Value: p.Val}
+			switch p.Op {
+			case Eq:
+				addEq(c, []catalog.Value{p.Val}, p)
+			case Lt, Le:
+				b.Inclusive = p.Op == Le
+				tighten(c, catalog.Bound{}, b, p)
+			case Gt, Ge:
+				b.Inclusive = p.Op == Ge
+				tighten(c, b, catalog.Bound{}, p)
+			}
+		case *Between:
+			if c := get(p.Col); c != nil && !p.Not {
+				tighten(c, catalog.Bound{Set: true, Value: p.Lo, Inclusive: true}, catalog.Bound{Set: true, Value: p.Hi, Inclusive: true}, p)
+			}
+		case *In:
+			if c := get(p.Col); c != nil && !p.Not {
+				addEq(c, nonNull(p.Vals), p)
+			}
+		case *Or:
+			if col, vals, ok := orOfEqualities(p); ok {
+				if c := get(col); c != nil {
+					addEq(c, vals, p)
+				}
+			}
+		case *Like:
+			if c := get(p.Col); c != nil && !p.Not && c.like == nil {
+				if _, pre, suf := likeShape(p.Pattern); pre || suf {
+					c.like = p
+				}
+			}
+		}
+	}
+	// Equality values outside the range cannot match.
+	for _, c := range cons {
+		if c.hasEq && (c.lo.Set || c.hi.Set) {
+			var keep []catalog.Value
+			for _, v := range c.eq {
+				if inBounds(v, c.lo, c.hi) {
+					keep = append(keep, v)
+				}
+			}
+			c.eq = keep
+		}
+	}
+	return cons
+}
+
+func inBounds(v catalog.Value, lo, hi catalog.Bound) bool {
+	if lo.Set {
+		c := catalog.Compare(v, lo.Value)
+		if c < 0 || (c == 0 && !lo.Inclusive) {
+			return false
+		}
+	}
+	if hi.Set {
+		c := catalog.Compare(v, hi.Value)
+		if c > 0 || (c == 0 && !hi.Inclusive) {
+			return false
+		}
+	}
+	return true
+}
+
+func nonNull(vs []catalog.Value) []catalog.Value {
+	var out []catalog.Value
+	for _, v := range vs {
+		if !v.Null {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// orOfEqualities recognises a = 1 OR a = 2 OR a IN (3, 4).
+func orOfEqualities(o *Or) (int, []catalog.Value, bool) {
+	col := -1
+	var vals []catalog.Value
+	for _, t := range o.Terms {
+		switch t := t.(type) {
+		case *Cmp:
+			if t.Op != Eq || (col >= 0 && t.Col != col) {
+				return 0, nil, false
+			}
+			col = t.Col
+			vals = append(vals, t.Val)
+		case *In:
+			if t.Not || (col >= 0 && t.Col != col) {
+				return 0, nil, false
+			}
+			col = t.Col
+			vals = append(vals, t.Vals...)
+		default:
+			return 0, nil, false
+		}
+	}
+	return col, nonNull(vals), col >= 0
+}
+
+func dedup(vs []catalog.Value) []catalog.Value {
+	out := slices.Clone(vs)
+	sort.Slice(out, func(i, j int) bool { return catalog.Compare(out[i], out[j]) < 0 })
+	return slices.CompactFunc(out, catalog.Equal)
+}
+
+func intersect(a, b []catalog.Value) []catalog.Value {
+	var out []catalog.Value
+	for _, x := range a {
+		for _, y := range b {
+			if catalog.Equal(x, y) {
+				out = append(out, x)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// planKeys chooses the key ranges of table t for the conjuncts.
+func planKeys(t *catalog.Table, conj []Pred, lim Limits) (*keyPlan, error) {
+	lim = lim.withDefaults()
+	cons := gather(t, conj)
+	comps := t.Key.Components
+	kp := &keyPlan{ways: 1, absorbed: map[Pred]bool{}, term: len(comps)}
+	n := len(t.Columns)
+	alts := []alt{{row: t.NewRow(), set: make([]bool, n)}}
+	narrowed := false
+	salted := len(comps) > 0 && comps[0].Kind == catalog.KindSalt
+	start := 0
+	if salted {
+		start = 1
+	}
+	var span *catalog.KeySpan
+	var spanCons *fieldCons
+	for ci := start; ci < len(comps) && span == nil; ci++ {
+		c := &comps[ci]
+		switch c.Kind {
+		case catalog.KindLiteral:
+			for i := range alts {
+				alts[i].key = append(alts[i].key, c.Literal...)
+			}
+			continue
+		case catalog.KindField:
+			fc := cons[c.Column()]
+			col := c.Column()
+			if allSet(alts, col) {
+				if err := appendField(alts, c, col); err != nil {
+					return nil, err
+				}
+				narrowed = true
+				markEq(kp, fc)
+				continue
+			}
+			if fc != nil && fc.hasEq {
+				if len(fc.eq) == 0 {
+					kp.empty = true
+					return kp, nil
+				}
+				if len(alts)*len(fc.eq) > lim.MaxKeys {
+					kp.capped = true
+					kp.notes = append(kp.notes, fmt.Sprintf("%d values of %s would make more than %d key ranges, so a wider range is scanned and filtered", len(fc.eq), c.Field, lim.MaxKeys))
+					kp.term = ci
+					span = &catalog.KeySpan{}
+					break
+				}
+				if len(fc.eq) > 1 {
+					kp.skip = true
+				}
+				alts = expand(alts, col, fc.eq)
+				if err := appendField(alts, c, col); err != nil {
+					return nil, err
+				}
+				narrowed = true
+				markEq(kp, fc)
+				continue
+			}
+			kp.term = ci
+			s := fieldSpan(c, fc)
+			span, spanCons = &s, fc
+			if s.Start != nil || s.Stop != nil {
+				narrowed = true
+			}
+		default: // hash, bucket, random
+			if c.Derived() && inputsBound(alts, cons, c) {
+				var err error
+				alts, err = computeDerived(t, alts, cons, c)
+				if err != nil {
+					return nil, err
+				}
+				narrowed = true
+				continue
+			}
+			card := c.Cardinality()
+			if card > lim.MaxFanout || int64(len(alts))*card > int64(lim.MaxKeys) {
+				kp.term = ci
+				span = &catalog.KeySpan{}
+				break
+			}
+			alts = fanOut(alts, c)
+			kp.ways *= card
+		}
+	}
+	if span != nil && span.Empty {
+		kp.empty = true
+		return kp, nil
+	}
+	if !narrowed {
+		kp.full = true
+		kp.ways = 1
+		kp.ranges = []KeyRange{{From: []string{"*"}, To: []string{"*"}}}
+		return kp, nil
+	}
+	if span == nil {
+		kp.points = true
+	} else if span.Exact && spanCons != nil && !kp.capped {
+		for _, p := range spanCons.rangeP {
+			kp.absorbed[p] = true
+		}
+	}
+	desc := kp.term < len(comps) && comps[kp.term].Descending()
+	kp.ranges = buildRanges(alts, span, spanCons, desc)
+	if salted {
+		kp.salt(&comps[0])
+	}
+	sort.SliceStable(kp.ranges, func(i, j int) bool { return bytes.Compare(kp.ranges[i].Start, kp.ranges[j].Start) < 0 })
+	return kp, nil
+}
+
+func allSet(alts []alt, col int) bool {
+	for _, a := range alts {
+		if !a.set[col] {
+			return false
+		}
+	}
+	return true
+}
+
+// markEq records that the equality conjuncts of a field are served by the
+// key bytes.
+func markEq(kp *keyPlan, fc *fieldCons) {
+	if fc == nil || !fc.hasEq {
+		return
+	}
+	for _, p := range fc.preds {
+		kp.absorbed[p] = true
+	}
+}
+
+func expand(alts []alt, col int, vals []catalog.Value) []alt {
+	out := make([]alt, 0, len(alts)*len(vals))
+	for _, a := range alts {
+		for _, v := range vals {
+			b := a.clone()
+			b.row[col], b.set[col] = v, true
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+func appendField(alts []alt, c *catalog.Component, col int) error {
+	for i := range alts {
+		k, err := c.EncodeField(alts[i].key, alts[i].row[col])
+		if err != nil {
+			return err
+		}
+		alts[i].key = k
+		alts[i].shown = append(alts[i].shown, alts[i].row[col].String())
+	}
+	return nil
+}
+
+func inputsBound(alts []alt, cons map[int]*fieldCons, c *catalog.Component) bool {
+	for _, col := range c.InputColumns() {
+		if allSet(alts, col) {
+			continue
+		}
+		if fc := cons[col]; fc == nil || !fc.hasEq {
+			return false
+		}
+	}
+	return true
+}
+
+func computeDerived(t *catalog.Table, alts []alt, cons map[int]*fieldCons, c *catalog.Component) ([]alt, error) {
+	for _, col := range c.InputColumns() {
+		if !allSet(alts, col) {
+			alts = expand(alts, col, cons[col].eq)
+		}
+	}
+	for i := range alts {
+		b, err := c.Compute(t.Columns, alts[i].row)
+		if err != nil {
+			return nil, err
+		}
+		alts[i].key = append(alts[i].key, b...)
+		alts[i].shown = append(alts[i].shown, shownNumber(c, b))
+	}
+	return alts, nil
+}
+
+func shownNumber(c *catalog.Component, b []byte) string {
+	n, err := c.DecodeNumber(b)
+	if err != nil {
+		return catalog.ToStringBinary(b)
+	}
+	if c.Kind == catalog.KindHash && c.Hash == catalog.HashMD5 {
+		return "'" + string(b) + "'"
+	}
+	return fmt.Sprint(n)
+}
+
+func fanOut(alts []alt, c *catalog.Component) []alt {
+	vals := c.ValueBytes()
+	out := make([]alt, 0, len(alts)*len(vals))
+	for _, a := range alts {
+		for _, v := range vals {
+			b := a.clone()
+			b.key = append(b.key, v...)
+			b.shown = append(b.shown, shownNumber(c, v))
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// fieldSpan is the span of the terminating field's range or LIKE pattern.
+func fieldSpan(c *catalog.Component, fc *fieldCons) catalog.KeySpan {
+	if fc == nil {
+		return catalog.KeySpan{}
+	}
+	if fc.lo.Set || fc.hi.Set {
+		s := c.FieldSpan(fc.lo, fc.hi)
+		if s.Start != nil || s.Stop != nil || s.Empty {
+			return s
+		}
+	}
+	if fc.like != nil {
+		text, _, suffix := likeShape(fc.like.Pattern)
+		if s, ok := c.PrefixSpan(text, suffix); ok {
+			return s
+		}
+	}
+	return catalog.KeySpan{}
+}
+
+func buildRanges(alts []alt, span *catalog.KeySpan, fc *fieldCons, desc bool) []KeyRange {
+	out := make([]KeyRange, 0, len(alts))
+	for _, a := range alts {
+		if span == nil {
+			out = append(out, KeyRange{Start: a.key, Point: true, From: a.shown, To: a.shown})
+			continue
+		}
+		r := KeyRange{From: slices.Clone(a.shown), To: slices.Clone(a.shown)}
+		if span.Start != nil {
+			r.Start = append(bytes.Clone(a.key), span.Start...)
+		} else if len(a.key) > 0 {
+			r.Start = bytes.Clone(a.key)
+		}
+		if span.Stop != nil {
+			r.Stop = append(bytes.Clone(a.key), span.Stop...)
+		} else {
+			r.Stop = catalog.PrefixEnd(a.key)
+		}
+		lo, hi := boundText(fc)
+		if desc {
+			lo, hi = hi, lo
+		}
+		r.From, r.To = append(r.From, lo), append(r.To, hi)
+		out = append(out, r)
+	}
+	return out
+}
+
+// boundText shows the terminating field's bounds, "*" when open.
+func boundText(fc *fieldCons) (string, string) {
+	lo, hi := "*", "*"
+	if fc == nil {
+		return lo, hi
+	}
+	if fc.lo.Set {
+		lo = fc.lo.Value.String()
+	}
+	if fc.hi.Set {
+		hi = fc.hi.Value.String()
+	}
+	if fc.like != nil && !fc.lo.Set && !fc.hi.Set {
+		lo = catalog.String(fc.like.Pattern).String()
+		hi = lo
+	}
+	return lo, hi
+}
+
+// salt prefixes every range or point with its salt byte.
+func (kp *keyPlan) salt(c *catalog.Component) {
+	if kp.points {
+		for i := range kp.ranges {
+			r := &kp.ranges[i]
+			s := catalog.SaltByte(r.Start, c.Mod)
+			r.Start = append([]byte{s}, r.Start...)
+			r.From = append([]string{fmt.Sprint(s)}, r.From...)
+			r.To = r.From
+		}
+		return
+	}
+	var out []KeyRange
+	for b := int64(0); b < c.Mod; b++ {
+		for _, r := range kp.ranges {
+			nr := KeyRange{From: append([]string{fmt.Sprint(b)}, r.From...), To: append([]string{fmt.Sprint(b)}, r.To...)}
+			nr.Start = append([]byte{byte(b)}, r.Start...)
+			if r.Stop != nil {
+				nr.Stop = append([]byte{byte(b)}, r.Stop...)
+			} else {
+				nr.Stop = catalog.PrefixEnd([]byte{byte(b)})
+			}
+			out = append(out, nr)
+		}
+	}
+	kp.ranges = out
+	kp.ways *= c.Mod
+}

@@ -1,0 +1,294 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/parser"
+)
+
+// Plan is a planned statement. The set is sealed.
+type Plan interface{ plan() }
+
+// Planner plans statements against a catalog. It holds no mutable state
+// and is safe for concurrent use.
+type Planner struct {
+	cat  *catalog.Catalog
+	opts Options
+}
+
+// New returns a planner for the catalog.
+func New(cat *catalog.Catalog, opts Options) *Planner {
+	return &Planner{cat: cat, opts: opts}
+}
+
+// Catalog returns the planner's catalog.
+func (pl *Planner) Catalog() *catalog.Catalog { return pl.cat }
+
+// Explain is EXPLAIN [ANALYZE] of a SELECT.
+type Explain struct {
+	Select  *Select
+	Analyze bool
+	JSON    bool
+}
+
+// Insert writes rows.
+type Insert struct {
+	Table *catalog.Table
+	Rows  []catalog.Row
+	// Timestamp is the cell timestamp in ms; 0 means the time of the write.
+	Timestamp int64
+}
+
+// ShowTables lists the catalog's tables.
+type ShowTables struct{}
+
+// ShowRegions lists a table's regions.
+type ShowRegions struct{ Table *catalog.Table }
+
+// Describe shows a table's layout.
+type Describe struct{ Table *catalog.Table }
+
+// CreateTable creates a table's physical HBase table.
+type CreateTable struct{ Table *catalog.Table }
+
+// EncodeKey shows the key of a set of field values.
+type EncodeKey struct {
+	Table *catalog.Table
+	Key   []byte
+	Row   catalog.Row
+}
+
+// DecodeKey shows the field values of a key.
+type DecodeKey struct {
+	Table *catalog.Table
+	Key   []byte
+	Row   catalog.Row
+	// Offsets is where each key component starts.
+	Offsets []int
+}
+
+func (*Explain) plan()     {}
+func (*Insert) plan()      {}
+func (*ShowTables) plan()  {}
+func (*ShowRegions) plan() {}
+func (*Describe) plan()    {}
+func (*CreateTable) plan() {}
+func (*EncodeKey) plan()   {}
+func (*DecodeKey) plan()   {}
+
+// Plan plans one statement.
+func (pl *Planner) Plan(stmt parser.Stmt) (Plan, error) {
+	switch s := stmt.(type) {
+	case *parser.SelectStmt:
+		return pl.selectPlan(s)
+	case *parser.ExplainStmt:
+		inner, ok := s.Stmt.(*parser.SelectStmt)
+		if !ok {
+			return nil, errAt(s.Stmt.Pos(), "EXPLAIN takes a SELECT")
+		}
+		sel, err := pl.selectPlan(inner)
+		if err != nil {
+			return nil, err
+		}
+		return &Explain{Select: sel, Analyze: s.Analyze, JSON: strings.EqualFold(s.Format, "JSON")}, nil
+	case *parser.InsertStmt:
+		return pl.insert(s)
+	case *parser.ShowTablesStmt:
+		return &ShowTables{}, nil
+	case *parser.ShowRegionsStmt:
+		t, err := pl.table(s.Table)
+		return &ShowRegions{Table: t}, err
+	case *parser.DescribeStmt:
+		t, err := pl.table(s.Table)
+		return &Describe{Table: t}, err
+	case *parser.CreateTableStmt:
+		t, err := pl.table(s.Table)
+		return &CreateTable{Table: t}, err
+	case *parser.EncodeKeyStmt:
+		return pl.encodeKey(s)
+	case *parser.DecodeKeyStmt:
+		return pl.decodeKey(s)
+	}
+	return nil, errAt(stmt.Pos(), "%s is not supported yet", strings.SplitN(stmt.String(), " ", 2)[0])
+}
+
+func (pl *Planner) table(id parser.Ident) (*catalog.Table, error) {
+	t, ok := pl.cat.Table(id.Name)
+	if !ok {
+		return nil, errAt(id.NamePos, "table %q does not exist (tables: %s)", id.Name, strings.Join(pl.cat.Names(), ", "))
+	}
+	return t, nil
+}
+
+func (pl *Planner) insert(s *parser.InsertStmt) (*Insert, error) {
+	t, err := pl.table(s.Table)
+	if err != nil {
+		return nil, err
+	}
+	c := &compiler{t: t}
+	cols := make([]int, len(s.Columns))
+	seen := map[int]bool{}
+	for i, id := range s.Columns {
+		col, err := c.column(id.NamePos, id.Name)
+		if err != nil {
+			return nil, err
+		}
+		if col == len(t.Columns) {
+			return nil, errAt(id.NamePos, "%s cannot be written; use INSERT … TIMESTAMP t", TsColumn)
+		}
+		if seen[col] {
+			return nil, errAt(id.NamePos, "column %s is listed twice", id.Name)
+		}
+		seen[col], cols[i] = true, col
+	}
+	for _, k := range t.KeyColumns() {
+		if !seen[k] {
+			return nil, errAt(s.Table.NamePos, "INSERT INTO %s must set key field %s", t.Name, t.Columns[k].Name)
+		}
+	}
+	ins := &Insert{Table: t}
+	for _, vals := range s.Rows {
+		if len(vals) != len(cols) {
+			pos := s.Table.NamePos
+			if len(vals) > 0 {
+				pos = vals[0].Pos()
+			}
+			return nil, errAt(pos, "%d values for %d columns", len(vals), len(cols))
+		}
+		row := t.NewRow()
+		for i, e := range vals {
+			v, err := c.value(cols[i], e)
+			if err != nil {
+				return nil, err
+			}
+			row[cols[i]] = v
+		}
+		if _, err := t.EncodeKey(row, func(int64) int64 { return 0 }); err != nil {
+			return nil, errAt(vals[0].Pos(), "%v", err)
+		}
+		ins.Rows = append(ins.Rows, row)
+	}
+	if s.Timestamp != nil {
+		v, err := Convert(catalog.TypeTimestamp, "TIMESTAMP", s.Timestamp)
+		if err != nil {
+			return nil, err
+		}
+		if v.I <= 0 {
+			return nil, errAt(s.Timestamp.Pos(), "a cell timestamp must be after 1970-01-01")
+		}
+		ins.Timestamp = v.I
+	}
+	return ins, nil
+}
+
+func (pl *Planner) encodeKey(s *parser.EncodeKeyStmt) (*EncodeKey, error) {
+	t, err := pl.table(s.Table)
+	if err != nil {
+		return nil, err
+	}
+	c := &compiler{t: t}
+	row := t.NewRow()
+	for _, a := range s.Fields {
+		col, err := c.column(a.Column.NamePos, a.Column.Name)
+		if err != nil {
+			return nil, err
+		}
+		if col == len(t.Columns) || !t.Columns[col].KeyField && !isHashInput(t, col) {
+			return nil, errAt(a.Column.NamePos, "%s is not a key field of %s (key: %s)", a.Column.Name, t.Name, t.Key)
+		}
+		if row[col], err = c.value(col, a.Value); err != nil {
+			return nil, err
+		}
+	}
+	for _, k := range t.KeyColumns() {
+		if row[k].Null {
+			return nil, errAt(s.Table.NamePos, "ENCODE KEY %s needs key field %s", t.Name, t.Columns[k].Name)
+		}
+	}
+	key, err := t.EncodeKey(row, func(int64) int64 { return 0 })
+	if err != nil {
+		return nil, errAt(s.Table.NamePos, "%v", err)
+	}
+	return &EncodeKey{Table: t, Key: key, Row: row}, nil
+}
+
+func isHashInput(t *catalog.Table, col int) bool {
+	for i := range t.Key.Components {
+		for _, in := range t.Key.Components[i].InputColumns() {
+			if t.Key.Components[i].Derived() && in == col {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (pl *Planner) decodeKey(s *parser.DecodeKeyStmt) (*DecodeKey, error) {
+	t, err := pl.table(s.Table)
+	if err != nil {
+		return nil, err
+	}
+	var key []byte
+	switch k := s.Key.(type) {
+	case *parser.StringLit:
+		if key, err = catalog.ParseBinary(k.Val); err != nil {
+			return nil, errAt(k.Pos(), "%v", err)
+		}
+	case *parser.BytesLit:
+		key = k.Val
+	default:
+		return nil, errAt(s.Key.Pos(), "DECODE KEY takes a string such as '9~79809782~05~0008839540' or bytes such as x'00ff'")
+	}
+	row := t.NewRow()
+	offs := make([]int, len(t.Key.Components)+1)
+	if err := t.DecodeKey(key, row, offs); err != nil {
+		return nil, errAt(s.Key.Pos(), "%v", err)
+	}
+	return &DecodeKey{Table: t, Key: key, Row: row, Offsets: offs}, nil
+}
+
+// notes explains the costs the layout forces on this query.
+func notes(sel *Select, kp *keyPlan) []string {
+	t, acc := sel.Table, sel.Access
+	var out []string
+	for i := range t.Key.Components {
+		c := &t.Key.Components[i]
+		if acc.Ways <= 1 || i >= kp.term {
+			break
+		}
+		switch c.Kind {
+		case catalog.KindBucket, catalog.KindHash:
+			if acc.Kind != PointLookup || c.Kind == catalog.KindBucket {
+				out = append(out, fmt.Sprintf("%s needs %s, which the query does not pin to values, so all %d of its values are read.", c, strings.Join(inputNames(t, c), ","), c.Cardinality()))
+			}
+		case catalog.KindSalt:
+			if acc.Kind != PointLookup {
+				out = append(out, fmt.Sprintf("the salt byte depends on the whole key, so all %d salt buckets are read.", c.Mod))
+			}
+		case catalog.KindRandom:
+			out = append(out, fmt.Sprintf("random(%d) cannot be known at read time, so each key is tried with all %d suffixes (%d reads); an index table avoids this.", c.Mod, c.Mod, len(acc.Ranges)))
+		}
+	}
+	if sel.Sort != nil {
+		keys := orderNames(sel.Sort.Keys)
+		msg := fmt.Sprintf("the key order does not give ORDER BY %s, so the client sorts", strings.Join(keys, ", "))
+		if sel.Sort.Limit >= 0 {
+			msg += fmt.Sprintf(" and keeps the top %d", sel.Sort.Limit)
+		}
+		out = append(out, msg+".")
+	}
+	if acc.Kind == FullScan {
+		out = append(out, "nothing binds the start of the key, so every row is read.")
+	}
+	return out
+}
+
+func inputNames(t *catalog.Table, c *catalog.Component) []string {
+	var out []string
+	for _, i := range c.InputColumns() {
+		out = append(out, t.Columns[i].Name)
+	}
+	return out
+}
