@@ -1,0 +1,259 @@
+package hbase
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rkql/rkql/hbase/internal/pb"
+	"github.com/rkql/rkql/hbase/internal/rpc"
+	"google.golang.org/protobuf/proto"
+)
+
+// Admin runs table operations through the active master. Get one from
+// Client.Admin; it shares the client's connections and retry settings.
+type Admin struct{ c *Client }
+
+// Admin returns the client's table administration interface.
+func (c *Client) Admin() *Admin { return &Admin{c: c} }
+
+// TableSpec describes a table to create.
+type TableSpec struct {
+	// Name is "namespace:qualifier" or a qualifier in the default namespace.
+	Name     string
+	Families []FamilySpec
+	// SplitKeys pre-split the table: n keys make n+1 regions.
+	SplitKeys [][]byte
+}
+
+// FamilySpec describes a column family. Zero fields take the server's
+// defaults.
+type FamilySpec struct {
+	Name string
+	// Versions is how many versions of a cell to keep (VERSIONS).
+	Versions int
+	// TTL is how long cells live, in whole seconds (TTL); 0 is forever.
+	TTL time.Duration
+	// Compression is NONE, GZ, SNAPPY, LZ4, LZO, ZSTD or BZIP2.
+	Compression string
+	// BloomFilter is NONE, ROW, ROWCOL or ROWPREFIX_FIXED_LENGTH.
+	BloomFilter string
+	// BlockSize is the HFile block size in bytes (BLOCKSIZE).
+	BlockSize int
+	// BlockCache, when set, turns the block cache on or off (BLOCKCACHE).
+	BlockCache *bool
+	// InMemory asks for the in-memory block cache priority (IN_MEMORY).
+	InMemory bool
+	// Attributes are further attributes by their HBase names, e.g.
+	// DATA_BLOCK_ENCODING; they override the fields above.
+	Attributes map[string]string
+}
+
+func (f FamilySpec) attributes() map[string]string {
+	a := map[string]string{}
+	if f.Versions > 0 {
+		a["VERSIONS"] = strconv.Itoa(f.Versions)
+	}
+	if f.TTL > 0 {
+		a["TTL"] = strconv.FormatInt(int64(max(f.TTL/time.Second, 1)), 10)
+	}
+	if f.Compression != "" {
+		a["COMPRESSION"] = strings.ToUpper(f.Compression)
+	}
+	if f.BloomFilter != "" {
+		a["BLOOMFILTER"] = strings.ToUpper(f.BloomFilter)
+	}
+	if f.BlockSize > 0 {
+		a["BLOCKSIZE"] = strconv.Itoa(f.BlockSize)
+	}
+	if f.BlockCache != nil {
+		a["BLOCKCACHE"] = strconv.FormatBool(*f.BlockCache)
+	}
+	if f.InMemory {
+		a["IN_MEMORY"] = "true"
+	}
+	for k, v := range f.Attributes {
+		a[k] = v
+	}
+	return a
+}
+
+func (t TableSpec) proto() (*pb.TableSchema, error) {
+	if t.Name == "" {
+		return nil, errors.New("hbase: create table: empty table name")
+	}
+	if len(t.Families) == 0 {
+		return nil, fmt.Errorf("hbase: create table %s: no column families", t.Name)
+	}
+	s := &pb.TableSchema{TableName: tableName(t.Name)}
+	for _, f := range t.Families {
+		if f.Name == "" {
+			return nil, fmt.Errorf("hbase: create table %s: empty family name", t.Name)
+		}
+		cf := &pb.ColumnFamilySchema{Name: []byte(f.Name)}
+		attrs := f.attributes()
+		keys := make([]string, 0, len(attrs))
+		for k := range attrs {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			cf.Attributes = append(cf.Attributes, &pb.BytesBytesPair{First: []byte(k), Second: []byte(attrs[k])})
+		}
+		s.ColumnFamilies = append(s.ColumnFamilies, cf)
+	}
+	return s, nil
+}
+
+// callMaster sends one MasterService call, retrying as errors demand.
+func (a *Admin) callMaster(ctx context.Context, what, method string, req, resp proto.Message) error {
+	return a.c.retry(ctx, what, func(ctx context.Context) error {
+		addr, err := a.c.masterAddr(ctx)
+		if err != nil {
+			return err
+		}
+		conn, err := a.c.conn(ctx, addr, rpc.MasterService, "master")
+		if err == nil {
+			_, err = conn.Call(ctx, method, req, 0, resp)
+			err = wrapCallError(err, "master", addr, "")
+		}
+		var srvErr *ServerError
+		if errors.As(err, &srvErr) {
+			a.c.dropConn(addr)
+			a.c.forgetMaster()
+		}
+		return err
+	})
+}
+
+func (a *Admin) nonces() (group, nonce *uint64) {
+	return proto.Uint64(rand.Uint64()), proto.Uint64(rand.Uint64())
+}
+
+// CreateTable creates a table and waits until its regions are online.
+func (a *Admin) CreateTable(ctx context.Context, t TableSpec) error {
+	schema, err := t.proto()
+	if err != nil {
+		return err
+	}
+	g, n := a.nonces()
+	req := &pb.CreateTableRequest{TableSchema: schema, SplitKeys: t.SplitKeys, NonceGroup: g, Nonce: n}
+	var resp pb.CreateTableResponse
+	what := "create table " + t.Name
+	if err := a.callMaster(ctx, what, "CreateTable", req, &resp); err != nil {
+		return err
+	}
+	a.c.cache.removeTable(t.Name)
+	return a.waitProcedure(ctx, what, resp.GetProcId())
+}
+
+// tableOp runs DisableTable, EnableTable or DeleteTable and waits for it.
+func (a *Admin) tableOp(ctx context.Context, method, verb, table string) error {
+	g, n := a.nonces()
+	req := &pb.TableRequest{TableName: tableName(table), NonceGroup: g, Nonce: n}
+	var resp pb.ProcResponse
+	what := verb + " table " + table
+	if err := a.callMaster(ctx, what, method, req, &resp); err != nil {
+		return err
+	}
+	a.c.cache.removeTable(table)
+	return a.waitProcedure(ctx, what, resp.GetProcId())
+}
+
+// DisableTable disables a table and waits until it is disabled.
+func (a *Admin) DisableTable(ctx context.Context, table string) error {
+	return a.tableOp(ctx, "DisableTable", "disable", table)
+}
+
+// EnableTable enables a table and waits until it is enabled.
+func (a *Admin) EnableTable(ctx context.Context, table string) error {
+	return a.tableOp(ctx, "EnableTable", "enable", table)
+}
+
+// DeleteTable deletes a disabled table and waits until it is gone.
+func (a *Admin) DeleteTable(ctx context.Context, table string) error {
+	return a.tableOp(ctx, "DeleteTable", "delete", table)
+}
+
+// waitProcedure polls the master until procedure id finishes.
+func (a *Admin) waitProcedure(ctx context.Context, what string, id uint64) error {
+	pause := 20 * time.Millisecond
+	for {
+		var resp pb.GetProcedureResultResponse
+		req := &pb.GetProcedureResultRequest{ProcId: proto.Uint64(id)}
+		if err := a.callMaster(ctx, what, "getProcedureResult", req, &resp); err != nil {
+			return err
+		}
+		switch resp.GetState() {
+		case pb.GetProcedureResultResponse_FINISHED:
+			if ex := resp.GetException(); ex != nil {
+				ge := ex.GetGenericException()
+				e := toException(rpc.NewRemoteError(ge.GetClassName(), ge.GetMessage()))
+				if e.Message == "" {
+					e.Message = ge.GetMessage()
+				}
+				return fmt.Errorf("hbase: %s: %w", what, e)
+			}
+			return nil
+		case pb.GetProcedureResultResponse_NOT_FOUND:
+			return fmt.Errorf("hbase: %s: master lost procedure %d", what, id)
+		}
+		t := time.NewTimer(pause)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return fmt.Errorf("hbase: %s: waiting for procedure %d: %w", what, id, ctx.Err())
+		}
+		pause = min(pause*2, time.Second)
+	}
+}
+
+// ListTables returns the names of the user tables, sorted.
+func (a *Admin) ListTables(ctx context.Context) ([]string, error) {
+	var resp pb.GetTableNamesResponse
+	req := &pb.GetTableNamesRequest{IncludeSysTables: proto.Bool(false)}
+	if err := a.callMaster(ctx, "list tables", "GetTableNames", req, &resp); err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, tn := range resp.GetTableNames() {
+		out = append(out, tableString(tn))
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// TableExists reports whether table exists.
+func (a *Admin) TableExists(ctx context.Context, table string) (bool, error) {
+	var resp pb.GetTableDescriptorsResponse
+	req := &pb.GetTableDescriptorsRequest{TableNames: []*pb.TableName{tableName(table)}}
+	err := a.callMaster(ctx, "describe table "+table, "GetTableDescriptors", req, &resp)
+	if errors.Is(err, ErrTableNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return len(resp.GetTableSchema()) > 0, nil
+}
+
+// TableEnabled reports whether table is enabled.
+func (a *Admin) TableEnabled(ctx context.Context, table string) (bool, error) {
+	var resp pb.GetTableStateResponse
+	req := &pb.GetTableStateRequest{TableName: tableName(table)}
+	if err := a.callMaster(ctx, "get state of table "+table, "GetTableState", req, &resp); err != nil {
+		return false, err
+	}
+	return resp.GetTableState().GetState() == pb.TableState_ENABLED, nil
+}
+
+// Regions lists the regions of table in key order.
+func (a *Admin) Regions(ctx context.Context, table string) ([]*Region, error) {
+	return a.c.Regions(ctx, table)
+}

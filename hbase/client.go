@@ -1,0 +1,330 @@
+package hbase
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os/user"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rkql/rkql/hbase/internal/pb"
+	"github.com/rkql/rkql/hbase/internal/rpc"
+	"github.com/rkql/rkql/hbase/zk"
+	"google.golang.org/protobuf/proto"
+)
+
+// Config configures a Client. The zero value of every field means its
+// default.
+type Config struct {
+	// ZKQuorum is "host[:port][,host[:port]]". Default "127.0.0.1:2181".
+	ZKQuorum string
+	// ZKRoot is the cluster's root znode. Default "/hbase".
+	ZKRoot string
+	// User is the effective user sent to the servers. Default: the
+	// current OS user.
+	User string
+	// RPCTimeout bounds the wait for a server's next response while calls
+	// are in flight on a connection. Default 60s.
+	RPCTimeout time.Duration
+	// DialTimeout bounds setting up a connection. Default 5s.
+	DialTimeout time.Duration
+	// MaxAttempts bounds the tries of one operation. Default 20.
+	MaxAttempts int
+	// RetryBackoff is the first pause between tries; it doubles up to
+	// MaxBackoff. Defaults 20ms and 2s.
+	RetryBackoff time.Duration
+	MaxBackoff   time.Duration
+	// ScanCaching is the default rows per scan RPC. Default 100.
+	ScanCaching int
+	// ScanMaxResultSize is the default bytes per scan RPC. Default 2 MiB.
+	ScanMaxResultSize int64
+}
+
+func (c Config) withDefaults() Config {
+	if c.ZKQuorum == "" {
+		c.ZKQuorum = "127.0.0.1:2181"
+	}
+	if c.ZKRoot == "" {
+		c.ZKRoot = zk.DefaultRoot
+	}
+	if c.User == "" {
+		c.User = "hbase"
+		if u, err := user.Current(); err == nil && u.Username != "" {
+			c.User = u.Username
+		}
+	}
+	if c.RPCTimeout <= 0 {
+		c.RPCTimeout = 60 * time.Second
+	}
+	if c.DialTimeout <= 0 {
+		c.DialTimeout = 5 * time.Second
+	}
+	if c.MaxAttempts <= 0 {
+		c.MaxAttempts = 20
+	}
+	if c.RetryBackoff <= 0 {
+		c.RetryBackoff = 20 * time.Millisecond
+	}
+	if c.MaxBackoff <= 0 {
+		c.MaxBackoff = 2 * time.Second
+	}
+	if c.ScanCaching <= 0 {
+		c.ScanCaching = 100
+	}
+	if c.ScanMaxResultSize <= 0 {
+		c.ScanMaxResultSize = 2 << 20
+	}
+	return c
+}
+
+// Client talks to one HBase cluster. It is safe for concurrent use. It
+// routes each request to the region server holding its row, caches region
+// locations, and retries with backoff until the request succeeds, fails
+// for good, or its context ends.
+type Client struct {
+	cfg   Config
+	zk    zk.Locator
+	cache *regionCache
+
+	mu struct {
+		sync.Mutex
+		closed bool
+		conns  map[connKey]*rpc.Conn
+		meta   string // address of the hbase:meta server; "" = ask ZooKeeper
+		master string // address of the master; "" = ask ZooKeeper
+	}
+}
+
+type connKey struct{ addr, service string }
+
+// NewClient connects to the cluster whose ZooKeeper quorum cfg names. It
+// reads the location of hbase:meta to check that the cluster is there.
+func NewClient(ctx context.Context, cfg Config) (*Client, error) {
+	cfg = cfg.withDefaults()
+	quorum, err := zk.ParseQuorum(cfg.ZKQuorum)
+	if err != nil {
+		return nil, fmt.Errorf("hbase: %w", err)
+	}
+	c := &Client{cfg: cfg, zk: zk.Locator{Quorum: quorum, Root: cfg.ZKRoot}, cache: newRegionCache()}
+	c.mu.conns = make(map[connKey]*rpc.Conn)
+	if _, err := c.metaAddr(ctx); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Close closes every connection. Calls in flight fail.
+func (c *Client) Close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.mu.closed = true
+	for k, conn := range c.mu.conns {
+		conn.Close()
+		delete(c.mu.conns, k)
+	}
+	return nil
+}
+
+// Config returns the client's configuration, with defaults filled in.
+func (c *Client) Config() Config { return c.cfg }
+
+// conn returns a live connection to addr for service, dialing if needed.
+func (c *Client) conn(ctx context.Context, addr, service, role string) (*rpc.Conn, error) {
+	k := connKey{addr, service}
+	c.mu.Lock()
+	if c.mu.closed {
+		c.mu.Unlock()
+		return nil, ErrClosed
+	}
+	if conn := c.mu.conns[k]; conn != nil && conn.Err() == nil {
+		c.mu.Unlock()
+		return conn, nil
+	}
+	c.mu.Unlock()
+
+	conn, err := rpc.Dial(ctx, addr, rpc.Options{
+		Service: service, User: c.cfg.User,
+		ReadTimeout: c.cfg.RPCTimeout, DialTimeout: c.cfg.DialTimeout,
+	})
+	if err != nil {
+		if isCtxErr(err) && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, wrapCallError(err, role, addr, "")
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.mu.closed {
+		conn.Close()
+		return nil, ErrClosed
+	}
+	if old := c.mu.conns[k]; old != nil && old.Err() == nil {
+		conn.Close() // another caller won the race
+		return old, nil
+	}
+	c.mu.conns[k] = conn
+	return conn, nil
+}
+
+// dropConn forgets a failed connection so the next call dials anew.
+func (c *Client) dropConn(addr string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k, conn := range c.mu.conns {
+		if k.addr == addr {
+			conn.Close()
+			delete(c.mu.conns, k)
+		}
+	}
+}
+
+// callRegion sends one ClientService call for region r.
+func (c *Client) callRegion(ctx context.Context, r *Region, method string, req, resp proto.Message) ([]byte, error) {
+	if r.Server == "" {
+		return nil, &RegionError{Region: string(r.Name), Err: fmt.Errorf("hbase: region %s is not assigned to a server", r.Name)}
+	}
+	conn, err := c.conn(ctx, r.Server, rpc.ClientService, "region server")
+	if err != nil {
+		return nil, err
+	}
+	var prio uint32
+	if strings.HasPrefix(r.Table, "hbase:") {
+		prio = 200 // system tables use the high-priority handlers
+	}
+	cells, err := conn.Call(ctx, method, req, prio, resp)
+	return cells, wrapCallError(err, "region server", r.Server, string(r.Name))
+}
+
+// noteError updates the region cache after a failed call to region r.
+func (c *Client) noteError(r *Region, err error) {
+	var regErr *RegionError
+	var srvErr *ServerError
+	switch {
+	case err == nil:
+	case errors.As(err, &srvErr):
+		c.dropConn(srvErr.Addr)
+		c.cache.removeServer(srvErr.Addr)
+		if r.Table == metaTable {
+			c.forgetMeta()
+		}
+	case errors.As(err, &regErr):
+		if r.Table == metaTable {
+			c.forgetMeta()
+			return
+		}
+		if addr, ok := movedTo(err); ok {
+			moved := *r
+			moved.Server = addr
+			c.cache.add(&moved)
+			return
+		}
+		c.cache.remove(r)
+	case exceptionClass(err) == clsServerNotRunningYet:
+		c.dropConn(r.Server)
+	}
+}
+
+// retry runs op until it succeeds, fails with an error that retrying cannot
+// fix, runs out of attempts, or ctx ends. what names the operation in the
+// final error.
+func (c *Client) retry(ctx context.Context, what string, op func(ctx context.Context) error) error {
+	var last error
+	for attempt := 0; ; attempt++ {
+		if err := ctx.Err(); err != nil {
+			return giveUp(what, err, last)
+		}
+		err := op(ctx)
+		if err == nil {
+			return nil
+		}
+		if isCtxErr(err) && ctx.Err() != nil {
+			return giveUp(what, ctx.Err(), last)
+		}
+		if !isRetryable(err) {
+			return err
+		}
+		last = err
+		if attempt+1 >= c.cfg.MaxAttempts {
+			return fmt.Errorf("hbase: %s: giving up after %d attempts: %w", what, attempt+1, err)
+		}
+		t := time.NewTimer(c.backoff(attempt))
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return giveUp(what, ctx.Err(), last)
+		}
+	}
+}
+
+func giveUp(what string, ctxErr, last error) error {
+	if last == nil {
+		return fmt.Errorf("hbase: %s: %w", what, ctxErr)
+	}
+	return fmt.Errorf("hbase: %s: %w (last error: %w)", what, ctxErr, last)
+}
+
+// backoff is the pause before try attempt+1: exponential, capped, jittered.
+func (c *Client) backoff(attempt int) time.Duration {
+	d := c.cfg.RetryBackoff << min(attempt, 20)
+	if d <= 0 || d > c.cfg.MaxBackoff {
+		d = c.cfg.MaxBackoff
+	}
+	return d/2 + rand.N(d/2+1)
+}
+
+// withRegion runs op against the region holding key, relocating and
+// retrying as errors demand.
+func (c *Client) withRegion(ctx context.Context, what, table string, key []byte, op func(ctx context.Context, r *Region) error) error {
+	return c.retry(ctx, what, func(ctx context.Context) error {
+		r, err := c.locate(ctx, table, key, false)
+		if err != nil {
+			return err
+		}
+		err = op(ctx, r)
+		c.noteError(r, err)
+		return err
+	})
+}
+
+func regionSpec(r *Region) *pb.RegionSpecifier {
+	return &pb.RegionSpecifier{Type: pb.RegionSpecifier_REGION_NAME.Enum(), Value: r.Name}
+}
+
+// Get reads one row. A missing row gives a Result with no cells.
+func (c *Client) Get(ctx context.Context, g *Get) (*Result, error) {
+	if g == nil {
+		return nil, errNilRequest
+	}
+	var res *Result
+	err := c.withRegion(ctx, fmt.Sprintf("get %q from %s", g.key, g.table), g.table, g.key,
+		func(ctx context.Context, r *Region) error {
+			var resp pb.GetResponse
+			cells, err := c.callRegion(ctx, r, "Get", &pb.GetRequest{Region: regionSpec(r), Get: g.pb}, &resp)
+			if err != nil {
+				return err
+			}
+			res, _, err = newResult(resp.GetResult(), cells)
+			return err
+		})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// Mutate applies one Put or Delete.
+func (c *Client) Mutate(ctx context.Context, m Mutation) error {
+	if m == nil {
+		return errNilRequest
+	}
+	return c.withRegion(ctx, fmt.Sprintf("mutate %q in %s", m.Key(), m.Table()), m.Table(), m.Key(),
+		func(ctx context.Context, r *Region) error {
+			var resp pb.MutateResponse
+			_, err := c.callRegion(ctx, r, "Mutate", &pb.MutateRequest{Region: regionSpec(r), Mutation: m.proto()}, &resp)
+			return err
+		})
+}

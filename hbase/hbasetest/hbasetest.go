@@ -1,0 +1,78 @@
+package hbasetest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rkql/rkql/hbase/zk"
+)
+
+// Environment variables read here.
+const (
+	EnvQuorum  = "RKQL_HBASE_ZK"
+	EnvRequire = "RKQL_REQUIRE_HBASE"
+	// EnvRoot optionally names the root znode (default /hbase).
+	EnvRoot = "RKQL_HBASE_ZK_ROOT"
+)
+
+// DefaultQuorum is used when $RKQL_HBASE_ZK is unset.
+const DefaultQuorum = "127.0.0.1:2181"
+
+// Quorum returns the ZooKeeper quorum of a reachable HBase, or skips the
+// test (fails it when $RKQL_REQUIRE_HBASE=1).
+func Quorum(t testing.TB) string {
+	t.Helper()
+	q := os.Getenv(EnvQuorum)
+	if q == "" {
+		q = DefaultQuorum
+	}
+	if err := probe(q, Root()); err != nil {
+		if os.Getenv(EnvRequire) == "1" {
+			t.Fatalf("HBase is required (%s=1) but not reachable at %s: %v", EnvRequire, q, err)
+		}
+		t.Skipf("no HBase at %s (set %s to point elsewhere): %v", q, EnvQuorum, err)
+	}
+	return q
+}
+
+// Root returns the root znode to use: $RKQL_HBASE_ZK_ROOT or /hbase.
+func Root() string {
+	if r := os.Getenv(EnvRoot); r != "" {
+		return r
+	}
+	return zk.DefaultRoot
+}
+
+// probe checks that ZooKeeper names a meta region server and a master.
+func probe(quorum, root string) error {
+	servers, err := zk.ParseQuorum(quorum)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	l := zk.Locator{Quorum: servers, Root: root}
+	if _, err := l.Meta(ctx); err != nil {
+		return err
+	}
+	_, err = l.Master(ctx)
+	return err
+}
+
+// TableName returns "<prefix>_<random hex>", unique per call.
+func TableName(prefix string) string {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	prefix = strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' {
+			return r
+		}
+		return '_'
+	}, prefix)
+	return prefix + "_" + hex.EncodeToString(b[:])
+}

@@ -1,0 +1,171 @@
+package hbase_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/rkql/rkql/hbase"
+	"github.com/rkql/rkql/hbase/hbasetest"
+)
+
+// testEnv is a client and a fresh pre-split table, deleted at the end.
+type testEnv struct {
+	c     *hbase.Client
+	table string
+}
+
+// splitKeys divide the keys "r000".."r099" into five regions.
+var splitKeys = [][]byte{[]byte("r020"), []byte("r040"), []byte("r060"), []byte("r080")}
+
+func newEnv(t *testing.T) *testEnv {
+	t.Helper()
+	q := hbasetest.Quorum(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, err := hbase.NewClient(ctx, hbase.Config{ZKQuorum: q, ZKRoot: hbasetest.Root()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	table := hbasetest.TableName("hbase_it")
+	spec := hbase.TableSpec{
+		Name: table,
+		Families: []hbase.FamilySpec{
+			{Name: "cf", Versions: 3, BloomFilter: "ROW", BlockSize: 32768, InMemory: true},
+			{Name: "meta", TTL: 24 * time.Hour, Compression: "NONE", BlockCache: new(bool)},
+		},
+		SplitKeys: splitKeys,
+	}
+	if err := c.Admin().CreateTable(ctx, spec); err != nil {
+		c.Close()
+		t.Fatalf("create table: %v", err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if err := c.Admin().DisableTable(ctx, table); err != nil {
+			t.Errorf("disable %s: %v", table, err)
+		}
+		if err := c.Admin().DeleteTable(ctx, table); err != nil {
+			t.Errorf("delete %s: %v", table, err)
+		}
+		c.Close()
+	})
+	return &testEnv{c: c, table: table}
+}
+
+func rowKey(i int) []byte { return []byte(fmt.Sprintf("r%03d", i)) }
+
+func ctxT(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func mustPut(t *testing.T, e *testEnv, key []byte, cells ...hbase.Cell) {
+	t.Helper()
+	p, err := hbase.NewPut(e.table, key, cells)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.c.Mutate(ctxT(t), p); err != nil {
+		t.Fatalf("put %q: %v", key, err)
+	}
+}
+
+func cell(fam, qual, val string) hbase.Cell {
+	return hbase.Cell{Family: []byte(fam), Qualifier: []byte(qual), Value: []byte(val)}
+}
+
+func TestIntegrationAdminAndPutGet(t *testing.T) {
+	e := newEnv(t)
+	ctx := ctxT(t)
+	regions, err := e.c.Admin().Regions(ctx, e.table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(regions) != 5 {
+		t.Fatalf("got %d regions, want 5", len(regions))
+	}
+	for i, r := range regions {
+		if r.Server == "" || r.Table != e.table {
+			t.Errorf("region %d: %+v", i, r)
+		}
+		if i > 0 && string(r.StartKey) != string(splitKeys[i-1]) {
+			t.Errorf("region %d starts at %q", i, r.StartKey)
+		}
+	}
+	tables, err := e.c.Admin().ListTables(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(tables, e.table) {
+		t.Errorf("ListTables = %v, missing %s", tables, e.table)
+	}
+	ok, err := e.c.Admin().TableExists(ctx, e.table)
+	if err != nil || !ok {
+		t.Errorf("TableExists = %v, %v", ok, err)
+	}
+	ok, err = e.c.Admin().TableExists(ctx, e.table+"_nope")
+	if err != nil || ok {
+		t.Errorf("TableExists(missing) = %v, %v", ok, err)
+	}
+
+	mustPut(t, e, rowKey(42), cell("cf", "a", "v1"), cell("cf", "b", "v2"), cell("meta", "m", "x"))
+	g, err := hbase.NewGet(e.table, rowKey(42))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.c.Get(ctx, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(res.Row) != "r042" || len(res.Cells) != 3 || string(res.Value("cf", "b")) != "v2" {
+		t.Errorf("get = %+v", res)
+	}
+	g, _ = hbase.NewGet(e.table, rowKey(43))
+	if res, err = e.c.Get(ctx, g); err != nil || res.Row != nil || len(res.Cells) != 0 {
+		t.Errorf("get missing row = %+v, %v", res, err)
+	}
+
+	d, _ := hbase.NewDelete(e.table, rowKey(42), hbase.Columns("cf", "a"))
+	if err := e.c.Mutate(ctx, d); err != nil {
+		t.Fatal(err)
+	}
+	g, _ = hbase.NewGet(e.table, rowKey(42))
+	if res, err = e.c.Get(ctx, g); err != nil || len(res.Cells) != 2 || res.Value("cf", "a") != nil {
+		t.Errorf("after column delete: %+v, %v", res, err)
+	}
+	d, _ = hbase.NewDelete(e.table, rowKey(42))
+	if err := e.c.Mutate(ctx, d); err != nil {
+		t.Fatal(err)
+	}
+	if res, err = e.c.Get(ctx, g); err != nil || len(res.Cells) != 0 {
+		t.Errorf("after row delete: %+v, %v", res, err)
+	}
+}
+
+func TestIntegrationErrors(t *testing.T) {
+	e := newEnv(t)
+	ctx := ctxT(t)
+	g, _ := hbase.NewGet(e.table+"_missing", []byte("k"))
+	if _, err := e.c.Get(ctx, g); !errors.Is(err, hbase.ErrTableNotFound) {
+		t.Errorf("get from missing table: %v", err)
+	}
+	p, _ := hbase.NewPut(e.table, []byte("k"), []hbase.Cell{cell("nosuch", "q", "v")})
+	err := e.c.Mutate(ctx, p)
+	if !errors.Is(err, hbase.ErrNoSuchFamily) {
+		t.Errorf("put to missing family: %v", err)
+	}
+	g, _ = hbase.NewGet(e.table, []byte("k"), hbase.Families("nosuch"))
+	if _, err := e.c.Get(ctx, g); !errors.Is(err, hbase.ErrNoSuchFamily) {
+		t.Errorf("get of missing family: %v", err)
+	}
+	err = e.c.Admin().CreateTable(ctx, hbase.TableSpec{Name: e.table, Families: []hbase.FamilySpec{{Name: "cf"}}})
+	if !errors.Is(err, hbase.ErrTableExists) {
+		t.Errorf("create existing table: %v", err)
+	}
+}
