@@ -1,0 +1,139 @@
+package embedded
+
+import (
+	"github.com/rkql/rkql/exec"
+)
+
+// Chunk sizes of rowBuilder's allocations.
+const (
+	byteChunk = 64 << 10
+	cellChunk = 512
+	rowChunk  = 128
+	// maxQuals bounds the qualifier strings a builder interns.
+	maxQuals = 4096
+)
+
+// rowBuilder turns stored rows into exec.StoreRows: it hides cells past
+// their TTL and versions beyond the requested number, and copies what is
+// left out of bbolt's memory. Rows are carved out of shared chunks to keep
+// allocations few; each handed-out slice has its capacity capped, so a
+// caller appending to one cannot overwrite another row.
+type rowBuilder struct {
+	t        *table
+	versions int
+	cutoffs  []int64
+	quals    map[string]string
+	scratch  []exec.Cell
+	bytes    []byte
+	cells    []exec.Cell
+	rows     []exec.StoreRow
+}
+
+func newRowBuilder(t *table, versions int, now int64) *rowBuilder {
+	if versions <= 0 {
+		versions = 1
+	}
+	return &rowBuilder{
+		t:        t,
+		versions: versions,
+		cutoffs:  t.cutoffs(now),
+		quals:    make(map[string]string),
+	}
+}
+
+// build returns the visible part of the row stored under key, or nil if no
+// cell is visible. ok is false if the row is malformed.
+func (b *rowBuilder) build(key, raw []byte) (row *exec.StoreRow, ok bool) {
+	cells, size, ok := b.decode(raw)
+	if !ok {
+		return nil, false
+	}
+	if len(cells) == 0 {
+		return nil, true
+	}
+	buf := b.alloc(len(key) + size)
+	n := copy(buf, key)
+	rowKey := buf[:n:n]
+	for i := range cells {
+		v := cells[i].Value
+		m := copy(buf[n:], v)
+		cells[i].Value = buf[n : n+m : n+m]
+		n += m
+	}
+	if cap(b.cells)-len(b.cells) < len(cells) {
+		b.cells = make([]exec.Cell, 0, max(cellChunk, len(cells)))
+	}
+	start := len(b.cells)
+	b.cells = append(b.cells, cells...)
+	if len(b.rows) == cap(b.rows) {
+		b.rows = make([]exec.StoreRow, 0, rowChunk)
+	}
+	b.rows = append(b.rows, exec.StoreRow{
+		Key:   rowKey,
+		Cells: b.cells[start:len(b.cells):len(b.cells)],
+	})
+	return &b.rows[len(b.rows)-1], true
+}
+
+// decode collects the visible cells of raw into b.scratch, with values that
+// alias raw, and returns them with the total size of their values.
+func (b *rowBuilder) decode(raw []byte) (cells []exec.Cell, size int, ok bool) {
+	cells = b.scratch[:0]
+	defer func() { b.scratch = cells[:0] }()
+	r := newCellReader(raw)
+	fi := -1
+	var famName, qual string
+	var cutoff int64
+	kept := 0
+	for {
+		val, more := r.next()
+		if !more {
+			return cells, size, !r.bad
+		}
+		if r.newFam {
+			if fi = b.t.familyBytes(r.fam); fi < 0 {
+				return nil, 0, false
+			}
+			famName, cutoff = b.t.fams[fi].name, b.cutoffs[fi]
+		}
+		if r.newCol {
+			kept = 0
+			qual = b.intern(r.qual)
+		}
+		// Versions are newest first: once one is too old or one too
+		// many, the rest of the column is hidden too.
+		if kept >= b.versions || r.ts < cutoff {
+			continue
+		}
+		kept++
+		size += len(val)
+		cells = append(cells, exec.Cell{Family: famName, Qualifier: qual, Timestamp: r.ts, Value: val})
+	}
+}
+
+// intern returns q as a string, sharing one string per distinct qualifier
+// while there are few of them.
+func (b *rowBuilder) intern(q []byte) string {
+	if s, ok := b.quals[string(q)]; ok {
+		return s
+	}
+	s := string(q)
+	if len(b.quals) < maxQuals {
+		b.quals[s] = s
+	}
+	return s
+}
+
+// alloc returns n bytes from the current chunk, starting a new one if it
+// has no room.
+func (b *rowBuilder) alloc(n int) []byte {
+	if cap(b.bytes)-len(b.bytes) < n {
+		if n > byteChunk/4 {
+			return make([]byte, n)
+		}
+		b.bytes = make([]byte, 0, byteChunk)
+	}
+	start := len(b.bytes)
+	b.bytes = b.bytes[:start+n]
+	return b.bytes[start : start+n : start+n]
+}

@@ -1,0 +1,60 @@
+// Package embedded is rkql's default Store: HBase-shaped tables kept in one
+// local bbolt file, so the shell works without a cluster.
+//
+//	Mutate ──sort by key──> write tx per ~10k rows ──> bbolt
+//	Get ─────────────────> one read tx per call ────> bbolt
+//	Scan ─> RowIter.Next ─> one read tx per batch ──> bbolt
+//	                        (≤1024 rows, re-seek after the last key)
+//
+// # On-disk layout
+//
+// The store is a directory holding one file, rkql.db. Inside it:
+//
+//   - the bucket "#meta" maps each physical table name ("ns:table" or
+//     "table") to the JSON form of its metadata: the exec.TableSpec it was
+//     created with (families with VERSIONS and TTL, split keys) and its
+//     creation time in milliseconds, which becomes the region id. The key
+//     "#format" holds the format version, currently "1". Neither '#' nor the
+//     byte 0x00 may appear in a table name, so meta keys never collide.
+//   - one top-level bucket per table, named like the table. Its keys are the
+//     HBase rowkeys, byte for byte; its values hold all the cells of a row.
+//
+// A row value is
+//
+//	row     = 0x01 family+
+//	family  = uvarint(len) name  uvarint(ncolumns) column+
+//	column  = uvarint(len) qualifier  uvarint(nversions) version+
+//	version = uvarint(ts or delta) uvarint(len) value
+//
+// The first version of a column stores its timestamp (milliseconds since the
+// epoch); each later one stores how much older it is than the one before.
+//
+// # Invariants
+//
+//   - Families are sorted by name, qualifiers by bytes within a family, and
+//     versions by timestamp, newest first, with no two versions of a column
+//     sharing a timestamp. Readers rely on this to stop early.
+//   - A column holds at most its family's VERSIONS versions; older versions
+//     are trimmed when the row is written. Cells already past their family's
+//     TTL are dropped on write as well; reads hide the ones that expire later.
+//   - A row with no cells is not stored: its key is deleted.
+//   - A row is one bbolt value, so each row's mutation is atomic. A Mutate
+//     call is not: it commits in transactions of up to Options.RowsPerTx rows.
+//   - Cells written with timestamp 0 get the write time. All cells of one
+//     Mutate call share one timestamp, and successive calls get strictly
+//     increasing ones, even within one millisecond.
+//
+// # Reads
+//
+// A scan holds no transaction between calls to Next: each refill opens a read
+// transaction, copies up to a batch of rows out of it, and closes it. A scan
+// left open therefore never blocks a writer, not even one in the same
+// goroutine that makes the file grow (bbolt remaps the file only when no
+// read transaction is open). The price is that a scan is not one snapshot:
+// rows written after it started may or may not be seen, as with an HBase scan
+// that spans regions. Stats count rows walked up to the last row handed out,
+// so LIMIT and early Close report what was really read.
+//
+// A Filter runs while the read transaction is open and must not call back
+// into the Store.
+package embedded

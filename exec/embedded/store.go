@@ -1,0 +1,336 @@
+package embedded
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
+
+	"github.com/rkql/rkql/exec"
+)
+
+// FileName is the name of the bbolt file inside a store directory.
+const FileName = "rkql.db"
+
+const (
+	metaBucket    = "#meta"
+	formatKey     = "#format"
+	formatVersion = "1"
+
+	defaultLockTimeout = time.Second
+	defaultRowsPerTx   = 10000
+	defaultScanBatch   = 1024
+)
+
+// ErrInUse is returned by Open when another process holds the store's lock.
+// The error Open returns names the directory and matches ErrInUse with
+// errors.Is.
+var ErrInUse = errors.New("embedded: store is in use by another rkql process")
+
+// errClosed is returned by calls on a closed Store.
+var errClosed = errors.New("embedded: store is closed")
+
+type inUseError struct{ dir string }
+
+func (e *inUseError) Error() string {
+	return fmt.Sprintf("embedded: store %s is in use by another rkql process", e.dir)
+}
+
+func (e *inUseError) Is(target error) bool { return target == ErrInUse }
+
+// Options tune a Store. The zero value means the defaults.
+type Options struct {
+	// Clock returns the current time. It stamps cells written with
+	// timestamp 0 and decides which cells have outlived their TTL.
+	// nil means time.Now.
+	Clock func() time.Time
+	// LockTimeout is how long Open waits for another process to release
+	// the store. 0 means one second; a negative value means not at all.
+	LockTimeout time.Duration
+	// NoSync skips fsync on commit. A crash may then lose or corrupt the
+	// store; use it only for throwaway stores such as tests.
+	NoSync bool
+	// RowsPerTx is the number of rows Mutate writes per transaction.
+	// 0 means 10000.
+	RowsPerTx int
+	// ScanBatch is the most rows a scan reads per read transaction.
+	// 0 means 1024.
+	ScanBatch int
+}
+
+// Store is an exec.Store over a local bbolt file. It is safe for concurrent
+// use by several goroutines.
+type Store struct {
+	db        *bolt.DB
+	dir       string
+	clock     func() time.Time
+	rowsPerTx int
+	scanBatch int
+
+	mu struct {
+		sync.RWMutex
+		// tables caches the meta bucket: name -> table.
+		tables map[string]*table
+		// lastTS is the last write timestamp handed out, in ms.
+		lastTS int64
+	}
+}
+
+var _ exec.Store = (*Store)(nil)
+
+// Open opens the store in directory path, creating the directory and the
+// store if they do not exist.
+func Open(path string, opts Options) (*Store, error) {
+	if err := os.MkdirAll(path, 0o755); err != nil {
+		return nil, fmt.Errorf("embedded: open store: %w", err)
+	}
+	timeout := opts.LockTimeout
+	if timeout == 0 {
+		timeout = defaultLockTimeout
+	}
+	db, err := bolt.Open(filepath.Join(path, FileName), 0o644, &bolt.Options{
+		Timeout:      timeout,
+		NoSync:       opts.NoSync,
+		FreelistType: bolt.FreelistMapType,
+	})
+	if errors.Is(err, berrors.ErrTimeout) {
+		return nil, &inUseError{dir: path}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("embedded: open store %s: %w", path, err)
+	}
+	s := &Store{
+		db:        db,
+		dir:       path,
+		clock:     opts.Clock,
+		rowsPerTx: opts.RowsPerTx,
+		scanBatch: opts.ScanBatch,
+	}
+	if s.clock == nil {
+		s.clock = time.Now
+	}
+	if s.rowsPerTx <= 0 {
+		s.rowsPerTx = defaultRowsPerTx
+	}
+	if s.scanBatch <= 0 {
+		s.scanBatch = defaultScanBatch
+	}
+	tables, err := loadMeta(db)
+	if err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("embedded: open store %s: %w", path, err)
+	}
+	s.mu.tables = tables
+	return s, nil
+}
+
+// loadMeta creates or checks the meta bucket and reads every table's
+// metadata.
+func loadMeta(db *bolt.DB) (map[string]*table, error) {
+	tables := make(map[string]*table)
+	err := db.Update(func(tx *bolt.Tx) error {
+		meta, err := tx.CreateBucketIfNotExists([]byte(metaBucket))
+		if err != nil {
+			return err
+		}
+		switch v := meta.Get([]byte(formatKey)); {
+		case v == nil:
+			if err := meta.Put([]byte(formatKey), []byte(formatVersion)); err != nil {
+				return err
+			}
+		case string(v) != formatVersion:
+			return fmt.Errorf("unsupported format version %q", v)
+		}
+		return meta.ForEach(func(k, v []byte) error {
+			if string(k) == formatKey {
+				return nil
+			}
+			var m tableMeta
+			if err := json.Unmarshal(v, &m); err != nil {
+				return fmt.Errorf("table %s: corrupt metadata: %w", k, err)
+			}
+			if tx.Bucket(k) == nil {
+				return fmt.Errorf("table %s: bucket is missing", k)
+			}
+			tables[string(k)] = newTable(m)
+			return nil
+		})
+	})
+	return tables, err
+}
+
+// Close releases the store. It waits for running calls to finish. Scans
+// still open fail on their next refill.
+func (s *Store) Close() error {
+	if err := s.db.Close(); err != nil {
+		return fmt.Errorf("embedded: close: %w", err)
+	}
+	return nil
+}
+
+// Dir returns the store's directory.
+func (s *Store) Dir() string { return s.dir }
+
+// now returns the clock's time in milliseconds.
+func (s *Store) now() int64 { return s.clock().UnixMilli() }
+
+// writeTimestamp returns the timestamp for one Mutate call: the clock's time
+// in milliseconds, or one more than the previous call's if the clock has not
+// moved past it.
+func (s *Store) writeTimestamp() int64 {
+	now := s.now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if now <= s.mu.lastTS {
+		now = s.mu.lastTS + 1
+	}
+	s.mu.lastTS = now
+	return now
+}
+
+// table returns the cached metadata of a table.
+func (s *Store) table(name string) (*table, error) {
+	s.mu.RLock()
+	t := s.mu.tables[name]
+	s.mu.RUnlock()
+	if t == nil {
+		return nil, notFound(name)
+	}
+	return t, nil
+}
+
+func notFound(name string) error {
+	return fmt.Errorf("embedded: table %s: %w", name, exec.ErrTableNotFound)
+}
+
+// CreateTable creates a physical table. It returns an error matching
+// exec.ErrTableExists if the table exists.
+func (s *Store) CreateTable(ctx context.Context, spec exec.TableSpec) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := validateSpec(spec); err != nil {
+		return err
+	}
+	m := tableMeta{Spec: cloneSpec(spec), Created: s.now()}
+	enc, err := json.Marshal(m)
+	if err != nil {
+		return fmt.Errorf("embedded: create table %s: %w", spec.Name, err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	err = s.db.Update(func(tx *bolt.Tx) error {
+		meta := tx.Bucket([]byte(metaBucket))
+		if meta.Get([]byte(spec.Name)) != nil {
+			return fmt.Errorf("embedded: create table %s: %w", spec.Name, exec.ErrTableExists)
+		}
+		if _, err := tx.CreateBucket([]byte(spec.Name)); err != nil {
+			return fmt.Errorf("embedded: create table %s: %w", spec.Name, err)
+		}
+		return meta.Put([]byte(spec.Name), enc)
+	})
+	if err != nil {
+		return wrapDB(err)
+	}
+	s.mu.tables[spec.Name] = newTable(m)
+	return nil
+}
+
+// DropTable deletes a table and all its rows. It returns an error matching
+// exec.ErrTableNotFound if there is no such table.
+func (s *Store) DropTable(ctx context.Context, name string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.mu.tables[name] == nil {
+		return notFound(name)
+	}
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		if err := tx.DeleteBucket([]byte(name)); err != nil {
+			return fmt.Errorf("embedded: drop table %s: %w", name, err)
+		}
+		return tx.Bucket([]byte(metaBucket)).Delete([]byte(name))
+	})
+	if err != nil {
+		return wrapDB(err)
+	}
+	delete(s.mu.tables, name)
+	return nil
+}
+
+// Tables lists the physical tables, sorted by name.
+func (s *Store) Tables(ctx context.Context) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	names := make([]string, 0, len(s.mu.tables))
+	for name := range s.mu.tables {
+		names = append(names, name)
+	}
+	s.mu.RUnlock()
+	slices.Sort(names)
+	return names, nil
+}
+
+// Spec returns the spec a table was created with.
+func (s *Store) Spec(ctx context.Context, name string) (exec.TableSpec, error) {
+	if err := ctx.Err(); err != nil {
+		return exec.TableSpec{}, err
+	}
+	t, err := s.table(name)
+	if err != nil {
+		return exec.TableSpec{}, err
+	}
+	return cloneSpec(t.spec), nil
+}
+
+// Regions lists a table's regions in key order, one per split plus one.
+func (s *Store) Regions(ctx context.Context, name string) ([]exec.Region, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	t, err := s.table(name)
+	if err != nil {
+		return nil, err
+	}
+	return t.regionList(), nil
+}
+
+// Count returns the number of rows stored in a table, expired or not.
+func (s *Store) Count(ctx context.Context, name string) (int64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	if _, err := s.table(name); err != nil {
+		return 0, err
+	}
+	var n int64
+	err := s.db.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket([]byte(name))
+		if b == nil {
+			return notFound(name)
+		}
+		n = int64(b.Stats().KeyN)
+		return nil
+	})
+	return n, wrapDB(err)
+}
+
+// wrapDB turns bbolt's "database not open" into errClosed.
+func wrapDB(err error) error {
+	if errors.Is(err, berrors.ErrDatabaseNotOpen) {
+		return errClosed
+	}
+	return err
+}

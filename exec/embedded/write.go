@@ -1,0 +1,160 @@
+package embedded
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"slices"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/rkql/rkql/exec"
+)
+
+// maxKeySize is HBase's limit on a rowkey (Short.MAX_VALUE); bbolt's is one
+// byte more.
+const maxKeySize = 1<<15 - 1
+
+// encChunk is the size of the buffers row values are encoded into. bbolt
+// keeps a reference to every value until the transaction commits, so a
+// buffer is never reused within one.
+const encChunk = 256 << 10
+
+// Mutate applies the mutations. Each row's mutation is atomic; the call
+// commits in transactions of Options.RowsPerTx rows, in key order, and stops
+// between two of them if ctx is done. Mutations of the same key apply in the
+// order given. Nothing is written if any mutation is invalid.
+func (s *Store) Mutate(ctx context.Context, tableName string, muts []exec.Mutation) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	t, err := s.table(tableName)
+	if err != nil {
+		return err
+	}
+	if err := validateMutations(t, muts); err != nil {
+		return err
+	}
+	if len(muts) == 0 {
+		return nil
+	}
+	ts := s.writeTimestamp()
+	cutoffs := t.cutoffs(s.now())
+	order := sortedOrder(muts)
+	for len(order) > 0 {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		n := min(len(order), s.rowsPerTx)
+		err := s.db.Update(func(tx *bolt.Tx) error {
+			b := tx.Bucket([]byte(tableName))
+			if b == nil {
+				return notFound(tableName)
+			}
+			w := rowWriter{t: t, b: b, ts: ts, cutoffs: cutoffs}
+			for _, i := range order[:n] {
+				if err := w.apply(&muts[i]); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return wrapDB(err)
+		}
+		order = order[n:]
+	}
+	return nil
+}
+
+// validateMutations checks every mutation before anything is written.
+func validateMutations(t *table, muts []exec.Mutation) error {
+	for i := range muts {
+		m := &muts[i]
+		if len(m.Key) == 0 {
+			return fmt.Errorf("embedded: table %s: empty row key", t.spec.Name)
+		}
+		if len(m.Key) > maxKeySize {
+			return fmt.Errorf("embedded: table %s: row key of %d bytes is longer than %d",
+				t.spec.Name, len(m.Key), maxKeySize)
+		}
+		for _, c := range m.Cells {
+			if t.family(c.Family) < 0 {
+				return fmt.Errorf("embedded: table %s has no family %s", t.spec.Name, c.Family)
+			}
+			if c.Timestamp < 0 {
+				return fmt.Errorf("embedded: table %s: row %s: negative timestamp %d",
+					t.spec.Name, binaryString(m.Key), c.Timestamp)
+			}
+		}
+	}
+	return nil
+}
+
+// sortedOrder returns the indexes of muts in key order, keeping the given
+// order among mutations of one key.
+func sortedOrder(muts []exec.Mutation) []int {
+	order := make([]int, len(muts))
+	sorted := true
+	for i := range order {
+		order[i] = i
+		if i > 0 && bytes.Compare(muts[i-1].Key, muts[i].Key) > 0 {
+			sorted = false
+		}
+	}
+	if !sorted {
+		slices.SortStableFunc(order, func(a, b int) int {
+			return bytes.Compare(muts[a].Key, muts[b].Key)
+		})
+	}
+	return order
+}
+
+// rowWriter applies mutations inside one write transaction.
+type rowWriter struct {
+	t       *table
+	b       *bolt.Bucket
+	ts      int64   // timestamp for cells written with 0
+	cutoffs []int64 // per family, the oldest timestamp kept
+	cells   []wcell // scratch
+	enc     []byte  // encode buffer; see encChunk
+}
+
+// apply merges one mutation into its stored row.
+func (w *rowWriter) apply(m *exec.Mutation) error {
+	w.cells = w.cells[:0]
+	var old []byte
+	if !m.DeleteRow {
+		old = w.b.Get(m.Key)
+	}
+	if old != nil {
+		var ok bool
+		if w.cells, ok = decodeRow(w.t, old, w.cells); !ok {
+			return corrupt(w.t.spec.Name, m.Key)
+		}
+	}
+	for _, c := range m.Cells {
+		ts := c.Timestamp
+		if ts == 0 {
+			ts = w.ts
+		}
+		w.cells = append(w.cells, wcell{fam: w.t.family(c.Family), qual: c.Qualifier, ts: ts, val: c.Value})
+	}
+	w.cells = normalize(w.t, w.cells, w.cutoffs)
+	if len(w.cells) == 0 {
+		if err := w.b.Delete(m.Key); err != nil {
+			return fmt.Errorf("embedded: table %s: %w", w.t.spec.Name, err)
+		}
+		return nil
+	}
+	if cap(w.enc)-len(w.enc) < 4096 {
+		w.enc = make([]byte, 0, encChunk)
+	}
+	start := len(w.enc)
+	w.enc = appendRow(w.enc, w.t, w.cells)
+	val := w.enc[start:len(w.enc):len(w.enc)]
+	if err := w.b.Put(m.Key, val); err != nil {
+		return fmt.Errorf("embedded: table %s: %w", w.t.spec.Name, err)
+	}
+	return nil
+}
