@@ -322,7 +322,7 @@ func planKeys(t *catalog.Table, conj []Pred, lim Limits) (*keyPlan, error) {
 	}
 	if !narrowed {
 		kp.full = true
-		kp.ways = 1
+		kp.ways, kp.term = 1, 0
 		kp.ranges = []KeyRange{{From: []string{"*"}, To: []string{"*"}}}
 		return kp, nil
 	}
@@ -338,8 +338,37 @@ func planKeys(t *catalog.Table, conj []Pred, lim Limits) (*keyPlan, error) {
 	if salted {
 		kp.salt(&comps[0])
 	}
-	sort.SliceStable(kp.ranges, func(i, j int) bool { return bytes.Compare(kp.ranges[i].Start, kp.ranges[j].Start) < 0 })
+	kp.ranges = mergeRanges(kp.ranges)
 	return kp, nil
+}
+
+// mergeRanges sorts ranges by start and merges overlapping ones and equal
+// points, so that no row is read twice.
+func mergeRanges(rs []KeyRange) []KeyRange {
+	sort.SliceStable(rs, func(i, j int) bool { return bytes.Compare(rs[i].Start, rs[j].Start) < 0 })
+	out := rs[:0]
+	for _, r := range rs {
+		if len(out) == 0 {
+			out = append(out, r)
+			continue
+		}
+		last := &out[len(out)-1]
+		switch {
+		case r.Point && last.Point:
+			if bytes.Equal(r.Start, last.Start) {
+				continue
+			}
+		case !r.Point && !last.Point:
+			if last.Stop == nil || bytes.Compare(r.Start, last.Stop) < 0 {
+				if last.Stop != nil && (r.Stop == nil || bytes.Compare(r.Stop, last.Stop) > 0) {
+					last.Stop, last.To = r.Stop, r.To
+				}
+				continue
+			}
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 func allSet(alts []alt, col int) bool {

@@ -77,6 +77,9 @@ type Select struct {
 	Sort   *Sort      // nil unless the client must sort
 	Limit  int64      // -1 when none
 	Output []Output
+	// Order is the ORDER BY the query asked for, less the columns the
+	// WHERE clause pins to one value.
+	Order []SortKey
 	// Count is SELECT COUNT(*): one row with the number of matches.
 	Count bool
 	Notes []string
@@ -89,6 +92,10 @@ type Options struct {
 	// AllowFullScan permits plans that read the whole table.
 	AllowFullScan bool
 	Limits        Limits
+	// BruteForce plans every SELECT as a full scan with every predicate as
+	// a filter and a client sort: the reference the differential tests
+	// compare planned queries against.
+	BruteForce bool
 }
 
 func (pl *Planner) selectPlan(s *parser.SelectStmt) (*Select, error) {
@@ -112,7 +119,11 @@ func (pl *Planner) selectPlan(s *parser.SelectStmt) (*Select, error) {
 	if err != nil {
 		return nil, errAt(s.Table.NamePos, "%v", err)
 	}
-	if kp.full && !(pl.opts.AllowFullScan || s.AllowFullScan) {
+	if pl.opts.BruteForce {
+		kp = &keyPlan{full: true, ways: 1, absorbed: map[Pred]bool{}, term: len(t.Key.Components),
+			ranges: []KeyRange{{From: []string{"*"}, To: []string{"*"}}}}
+	}
+	if kp.full && !(pl.opts.AllowFullScan || s.AllowFullScan || pl.opts.BruteForce) {
 		return nil, errAt(s.Table.NamePos, "%s", fullScanMessage(t, where))
 	}
 	var residual []Pred
@@ -129,7 +140,7 @@ func (pl *Planner) selectPlan(s *parser.SelectStmt) (*Select, error) {
 		acc.Kind = FullScan
 	case kp.points:
 		acc.Kind = PointLookup
-	case kp.skip || len(kp.ranges) > 1 && kp.ways == 1:
+	case len(kp.ranges) > 1 && (kp.skip || kp.ways == 1):
 		acc.Kind = SkipScan
 	default:
 		acc.Kind = RangeScan
@@ -140,6 +151,7 @@ func (pl *Planner) selectPlan(s *parser.SelectStmt) (*Select, error) {
 	if err != nil {
 		return nil, err
 	}
+	sel.Order = order
 	pl.order(sel, kp, order)
 	if sel.Sort == nil && s.Limit >= 0 && !sel.Count {
 		acc.Limit = s.Limit
@@ -237,7 +249,7 @@ func (pl *Planner) order(sel *Select, kp *keyPlan, want []SortKey) {
 		return
 	}
 	natural := keyOrder(sel.Table, kp.term)
-	if kp.points {
+	if kp.points || pl.opts.BruteForce {
 		natural = nil
 	}
 	multi := len(acc.Ranges) > 1

@@ -1,0 +1,38 @@
+# rkql: an SQL-like query shell over HBase rowkey schemas.
+
+GO        ?= go
+DEMO_DIR  ?= .cache/demo
+export GOFLAGS ?= -buildvcs=false
+
+.PHONY: all build test test-short demo bench lint fuzz clean
+
+all: build
+
+build: ## build bin/rkql
+	$(GO) build -o bin/rkql ./cmd/rkql
+
+test: ## run every test; starts a local HBase when Java and Maven are present
+	@scripts/test.sh
+
+test-short: ## unit tests only, with smaller differential runs, no HBase
+	$(GO) test -short ./...
+
+demo: build ## the REPL on the embedded store, with the examples loaded
+	$(GO) run ./examples/load --store $(DEMO_DIR) --catalog examples/catalog.yaml
+	bin/rkql --store $(DEMO_DIR) --catalog examples/catalog.yaml
+
+bench: ## benchmarks, each with its raw baseline in the same run
+	$(GO) test -run '^$$' -bench . -benchtime 2s ./...
+
+lint: ## gofmt and go vet
+	@test -z "$$(gofmt -l . | tee /dev/stderr)" || (echo "gofmt would change the files above" && exit 1)
+	$(GO) vet ./...
+
+fuzz: ## each fuzz target for 30 seconds
+	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 30s ./parser
+	$(GO) test -run '^$$' -fuzz FuzzDecodeKey -fuzztime 30s ./catalog
+
+clean:
+	rm -rf bin $(DEMO_DIR)
+
+include scripts/hbase/hbase.mk

@@ -1,0 +1,128 @@
+// Package examples holds the example catalog and deterministic data for
+// its tables, one table per rowkey pattern of the seed documents.
+package examples
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/rkql/rkql/catalog"
+)
+
+// Epoch is the start of the generated data's time window.
+var Epoch = time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC)
+
+// Window is the length of the generated data's time window.
+const Window = 7 * 24 * time.Hour
+
+// Domain draws values for one column. Data and random queries draw from
+// the same domains, so queries hit rows.
+type Domain func(r *rand.Rand) catalog.Value
+
+// pool draws one of a fixed set of strings.
+func pool(vals ...string) Domain {
+	return func(r *rand.Rand) catalog.Value { return catalog.String(vals[r.IntN(len(vals))]) }
+}
+
+// names draws prefix + a number below n.
+func names(prefix string, n int) Domain {
+	return func(r *rand.Rand) catalog.Value { return catalog.String(fmt.Sprintf("%s%d", prefix, r.IntN(n))) }
+}
+
+func ints(lo, hi int64) Domain {
+	return func(r *rand.Rand) catalog.Value { return catalog.Bigint(lo + r.Int64N(hi-lo)) }
+}
+
+func timestamps() Domain {
+	return func(r *rand.Rand) catalog.Value {
+		return catalog.TimestampMillis(Epoch.UnixMilli() + r.Int64N(Window.Milliseconds()))
+	}
+}
+
+// hosts holds the seeds' trap: host1 is a prefix of host12.
+var hosts = pool("host1", "host12", "host2", "host", "web1", "web10", "db1", "h")
+
+// domains are the value domains of the example tables' columns.
+var domains = map[string]map[string]Domain{
+	"orders": {
+		"seller":   names("s", 40),
+		"buyer":    names("b", 300),
+		"order_id": ints(1, 1_000_000),
+		"ts":       timestamps(),
+		"amount": func(r *rand.Rand) catalog.Value {
+			return catalog.Double(float64(r.IntN(100000)) / 100)
+		},
+		"status": pool("new", "paid", "shipped", "cancelled"),
+	},
+	"user_calendar_record": {
+		"uid": ints(1, 5000),
+		"date": func(r *rand.Rand) catalog.Value {
+			return catalog.DateDays(Epoch.Unix()/86400 - 200 + r.Int64N(400))
+		},
+		"type": func(r *rand.Rand) catalog.Value { return catalog.Int(int32(r.IntN(100))) },
+		"data": names("record-", 1000),
+	},
+	"logs": {
+		"hostname":  hosts,
+		"log_event": pool("login", "logout", "error", "warn", "gc"),
+		"ts":        timestamps(),
+		"message":   names("message ", 500),
+	},
+}
+
+// DomainOf returns the domain of a column of an example table, or a
+// generic one drawn from its type.
+func DomainOf(t *catalog.Table, col int) Domain {
+	c := t.Columns[col]
+	if d, ok := domains[t.Name][c.Name]; ok {
+		return d
+	}
+	switch c.Type {
+	case catalog.TypeString:
+		return names(c.Name+"-", 50)
+	case catalog.TypeInt:
+		return func(r *rand.Rand) catalog.Value { return catalog.Int(int32(r.IntN(100))) }
+	case catalog.TypeDouble:
+		return func(r *rand.Rand) catalog.Value { return catalog.Double(float64(r.IntN(10000)) / 10) }
+	case catalog.TypeBoolean:
+		return func(r *rand.Rand) catalog.Value { return catalog.Bool(r.IntN(2) == 0) }
+	case catalog.TypeTimestamp:
+		return timestamps()
+	case catalog.TypeDate:
+		return func(r *rand.Rand) catalog.Value { return catalog.DateDays(Epoch.Unix()/86400 + r.Int64N(60)) }
+	case catalog.TypeBytes:
+		return func(r *rand.Rand) catalog.Value { return catalog.Bytes([]byte{byte(r.IntN(4)), byte(r.IntN(256))}) }
+	}
+	return ints(0, 1000)
+}
+
+// Rows returns n deterministic rows for t. Stored columns are NULL in about
+// one row in twenty, so NULL handling is exercised.
+func Rows(t *catalog.Table, n int, seed uint64) []catalog.Row {
+	r := rand.New(rand.NewPCG(seed, uint64(len(t.Name))))
+	doms := make([]Domain, len(t.Columns))
+	for i := range t.Columns {
+		doms[i] = DomainOf(t, i)
+	}
+	out := make([]catalog.Row, n)
+	for i := range out {
+		row := make(catalog.Row, len(t.Columns))
+		for j, c := range t.Columns {
+			if !c.KeyField && r.IntN(20) == 0 {
+				row[j] = catalog.Null(c.Type)
+				continue
+			}
+			row[j] = doms[j](r)
+		}
+		out[i] = row
+	}
+	return out
+}
+
+// DemoRows is how many rows `make demo` loads into each example table.
+var DemoRows = map[string]int{
+	"orders":               50_000,
+	"user_calendar_record": 30_000,
+	"logs":                 40_000,
+}

@@ -1,0 +1,66 @@
+// Command load fills an embedded store with the example tables' generated
+// rows, for `make demo`. It does nothing for a table that already has rows.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/examples"
+	"github.com/rkql/rkql/exec"
+	"github.com/rkql/rkql/exec/embedded"
+)
+
+func main() {
+	store := flag.String("store", "", "embedded store directory")
+	cat := flag.String("catalog", "examples/catalog.yaml", "catalog file")
+	flag.Parse()
+	if err := run(*store, *cat); err != nil {
+		fmt.Fprintln(os.Stderr, "load:", err)
+		os.Exit(1)
+	}
+}
+
+func run(dir, catFile string) error {
+	if dir == "" {
+		return fmt.Errorf("--store is required")
+	}
+	c, err := catalog.LoadFile(catFile)
+	if err != nil {
+		return err
+	}
+	st, err := embedded.Open(dir, embedded.Options{})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	ctx := context.Background()
+	x := &exec.Executor{Store: st}
+	for _, t := range c.Tables {
+		n := examples.DemoRows[t.Name]
+		if n == 0 {
+			n = 10_000
+		}
+		if err := x.EnsureTable(ctx, t); err != nil {
+			return err
+		}
+		if have, err := st.Count(ctx, t.Physical); err != nil {
+			return err
+		} else if have > 0 {
+			fmt.Printf("%-22s already has %d rows\n", t.Name, have)
+			continue
+		}
+		rows := examples.Rows(t, n, 1)
+		err := x.Insert(ctx, t, rows, 0, func(done int) {
+			fmt.Printf("\r%-22s %d/%d rows", t.Name, done, n)
+		})
+		fmt.Println()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,28 @@
+package embedded_test
+
+import (
+	"testing"
+
+	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/exec/embedded"
+	"github.com/rkql/rkql/exec/exectest"
+)
+
+// TestDifferential runs the differential suite over the example catalog
+// on the embedded store.
+func TestDifferential(t *testing.T) {
+	cat, err := catalog.LoadFile("../../examples/catalog.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := embedded.Open(t.TempDir(), embedded.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	o := exectest.Options{}
+	if testing.Short() {
+		o.Rows, o.Queries = 2000, 100
+	}
+	exectest.Run(t, st, cat, o)
+}
