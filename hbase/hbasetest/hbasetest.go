@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"net"
 	"os"
 	"strings"
 	"testing"
@@ -54,14 +55,40 @@ func probe(quorum, root string) error {
 	if err != nil {
 		return err
 	}
+	// A plain dial first: it fails fast where ZooKeeper is absent.
+	var dialErr error
+	for _, s := range servers {
+		c, err := net.DialTimeout("tcp", s, time.Second)
+		if err == nil {
+			c.Close()
+			dialErr = nil
+			break
+		}
+		dialErr = err
+	}
+	if dialErr != nil {
+		return dialErr
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	l := zk.Locator{Quorum: servers, Root: root}
-	if _, err := l.Meta(ctx); err != nil {
+	meta, err := l.Meta(ctx)
+	if err != nil {
 		return err
 	}
-	_, err = l.Master(ctx)
-	return err
+	master, err := l.Master(ctx)
+	if err != nil {
+		return err
+	}
+	// ZooKeeper may name servers that are gone: check that they listen.
+	for _, addr := range []string{meta, master} {
+		c, err := net.DialTimeout("tcp", addr, 2*time.Second)
+		if err != nil {
+			return err
+		}
+		c.Close()
+	}
+	return nil
 }
 
 // TableName returns "<prefix>_<random hex>", unique per call.
