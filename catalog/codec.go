@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -51,25 +52,92 @@ func (c *Component) intOf(v Value) int64 {
 	return v.I
 }
 
-// EncodeField appends the key bytes of v for a KindField component.
+// EncodeField appends the key bytes of v for a KindField component. It
+// refuses a value that could not be read back as itself: a value of the
+// wrong kind or out of the encoding's range, NaN, text holding the
+// delimiter that ends it, or fixed-width text that ends with its pad byte.
 func (c *Component) EncodeField(dst []byte, v Value) ([]byte, error) {
 	if v.Null {
 		return nil, c.errf("a key field cannot be NULL")
 	}
+	if c.Enc == KeyJava && v.I < 0 {
+		return nil, c.errf("%s is negative; the java encoding keeps order only for values >= 0", v)
+	}
+	if err := c.checkValue(v); err != nil {
+		return nil, err
+	}
+	start := len(dst)
+	var out []byte
+	var err error
 	switch c.Enc {
 	case KeyText:
-		return c.encodeText(dst, v)
+		out, err = c.encodeText(dst, v)
 	case KeyDecimal:
-		return c.appendDecimal(dst, c.intOf(v), v)
+		out, err = c.appendDecimal(dst, c.intOf(v), v)
 	case KeyBinary:
-		return c.encodeBinary(dst, v), nil
+		out = c.encodeBinary(dst, v)
 	case KeyJava:
-		if v.I < 0 {
-			return nil, c.errf("%s is negative; the java encoding keeps order only for values >= 0", v)
-		}
-		return c.appendJava(dst, v.I), nil
+		out = c.appendJava(dst, v.I)
+	default:
+		return nil, c.errf("unknown encoding")
 	}
-	return nil, c.errf("unknown encoding")
+	if err != nil {
+		return nil, err
+	}
+	// A variable-width field ends at the first occurrence of its
+	// delimiter, so the delimiter must first occur right after the value.
+	if c.Width == 0 && len(c.delim) > 0 {
+		probe := append(bytes.Clone(out[start:]), c.delim...)
+		if bytes.Index(probe, c.delim) != len(out)-start {
+			return nil, c.errf("%s contains the delimiter '%s'", v, ToStringBinary(c.delim))
+		}
+	}
+	return out, nil
+}
+
+// checkValue refuses a value that the field's encoding cannot hold.
+func (c *Component) checkValue(v Value) error {
+	switch {
+	case c.Enc == KeyText:
+		if v.Type != TypeString && v.Type != TypeBytes {
+			return c.errf("%s is %s, not text", v, v.Type)
+		}
+		if c.Reverse && c.typ != TypeBytes && !utf8.Valid(c.textBytes(v)) {
+			return c.errf("%s is not UTF-8 text and cannot be reversed", v)
+		}
+		return nil
+	case c.typ == TypeDouble:
+		if v.Type != TypeDouble {
+			return c.errf("%s is %s, not DOUBLE", v, v.Type)
+		}
+		if math.IsNaN(v.F) {
+			return c.errf("NaN cannot be written into a key")
+		}
+		return nil
+	}
+	if !v.Type.integral() {
+		return c.errf("%s is %s, not %s", v, v.Type, c.typ)
+	}
+	lo, hi := typeRange(c.typ)
+	if c.Enc == KeyBinary || c.Enc == KeyJava {
+		dlo, dhi := c.intDomain()
+		lo, hi = max(lo, dlo), min(hi, dhi)
+	}
+	if v.I < lo || v.I > hi {
+		return c.errf("%s is out of range for %s in %d bytes", v, c.typ, c.Width)
+	}
+	return nil
+}
+
+// typeRange is the range of Value.I for an integral type.
+func typeRange(t Type) (int64, int64) {
+	switch t {
+	case TypeInt:
+		return math.MinInt32, math.MaxInt32
+	case TypeBoolean:
+		return 0, 1
+	}
+	return math.MinInt64, math.MaxInt64
 }
 
 func (c *Component) appendJava(dst []byte, n int64) []byte {
@@ -163,13 +231,15 @@ func (c *Component) textBytes(v Value) []byte {
 func (c *Component) encodeText(dst []byte, v Value) ([]byte, error) {
 	b := c.textBytes(v)
 	if c.Reverse {
-		b = reverseText(b)
+		b = reverseText(b, c.typ != TypeBytes)
 	}
 	if c.Width > 0 {
 		if len(b) > c.Width {
 			return nil, c.errf("%s is %d bytes, longer than the field's fixed width of %d", v, len(b), c.Width)
 		}
-		if len(b) > 0 && len(b) < c.Width {
+		// Decoding strips every pad byte at the padded edge, so a value
+		// may not have one there, even when it fills the width.
+		if len(b) > 0 {
 			edge := b[len(b)-1]
 			if c.PadLeft {
 				edge = b[0]
@@ -190,16 +260,15 @@ func (c *Component) encodeText(dst []byte, v Value) ([]byte, error) {
 		}
 		return dst, nil
 	}
-	if len(c.delim) > 0 && bytes.Contains(b, c.delim) {
-		return nil, c.errf("%s contains the delimiter '%s'", v, ToStringBinary(c.delim))
-	}
 	return append(dst, b...), nil
 }
 
-// reverseText reverses the characters of b (bytes where b is not UTF-8).
-func reverseText(b []byte) []byte {
+// reverseText reverses the characters of b when runes is set, and its
+// bytes otherwise (BYTES fields). Text is reversed only when it is valid
+// UTF-8, so that reversing twice gives b back.
+func reverseText(b []byte, runes bool) []byte {
 	out := make([]byte, 0, len(b))
-	if !utf8.Valid(b) {
+	if !runes || !utf8.Valid(b) {
 		out = append(out, b...)
 		slices.Reverse(out)
 		return out
@@ -252,7 +321,10 @@ func (c *Component) DecodeField(key []byte) (Value, int, error) {
 			}
 		}
 		if c.Reverse {
-			b = reverseText(b)
+			if c.typ != TypeBytes && !utf8.Valid(b) {
+				return Value{}, 0, c.errf("reversed text '%s' is not UTF-8", ToStringBinary(b))
+			}
+			b = reverseText(b, c.typ != TypeBytes)
 		}
 		if c.typ == TypeBytes {
 			return Bytes(bytes.Clone(b)), n, nil
@@ -262,6 +334,9 @@ func (c *Component) DecodeField(key []byte) (Value, int, error) {
 		u, err := strconv.ParseInt(string(b), 10, 64)
 		if err != nil || len(b) == 0 || b[0] == '-' || b[0] == '+' {
 			return Value{}, 0, c.errf("'%s' is not decimal digits", ToStringBinary(b))
+		}
+		if c.Width == 0 && len(b) > 1 && b[0] == '0' {
+			return Value{}, 0, c.errf("'%s' has a leading zero, which this variable-width field never writes", ToStringBinary(b))
 		}
 		if c.Desc {
 			u = decimalMax(c.Width) - u
@@ -278,12 +353,19 @@ func (c *Component) DecodeField(key []byte) (Value, int, error) {
 			} else {
 				u = ^u
 			}
-			return Double(math.Float64frombits(u)), n, nil
+			f := math.Float64frombits(u)
+			if math.IsNaN(f) {
+				return Value{}, 0, c.errf("the key holds NaN")
+			}
+			return Double(f), n, nil
 		}
 		u ^= 1 << (uint(c.Width)*8 - 1)
 		return c.fromInt(signExtend(u, c.Width))(n)
 	case KeyJava:
 		s := signExtend(readUint(b), c.Width)
+		if s < 0 {
+			return Value{}, 0, c.errf("'%s' is negative, which the java encoding never writes", ToStringBinary(b))
+		}
 		if c.Desc {
 			s = c.javaMax() - s
 		}
@@ -315,6 +397,9 @@ func signExtend(u uint64, w int) int64 {
 // fromInt builds the field's Value from the integer its key holds.
 func (c *Component) fromInt(i int64) func(int) (Value, int, error) {
 	return func(n int) (Value, int, error) {
+		if lo, hi := typeRange(c.typ); i < lo || i > hi {
+			return Value{}, 0, c.errf("%d is out of range for %s", i, c.typ)
+		}
 		switch c.typ {
 		case TypeDate:
 			if c.Enc == KeyDecimal {
@@ -350,7 +435,9 @@ func hashInput(cols []Column, ins []int, row Row) []byte {
 		case TypeDate:
 			b = strconv.AppendInt(b, ymd(v), 10)
 		case TypeDouble:
-			b = strconv.AppendFloat(b, v.F, 'g', -1, 64)
+			b = append(b, javaDouble(v.F)...)
+		case TypeBoolean:
+			b = strconv.AppendBool(b, v.I != 0)
 		default:
 			b = strconv.AppendInt(b, v.I, 10)
 		}
@@ -417,25 +504,75 @@ func SaltByte(rest []byte, n int64) byte {
 	return byte(javaAbsMod(int64(h), n))
 }
 
-// DecodeNumber reads a hash, bucket, salt or random value from key.
+// DecodeNumber reads a hash, bucket, salt or random value from key. It
+// refuses bytes that EncodeNumber never writes: anything but lower-case hex
+// for md5, anything but digits for decimal values, and values outside
+// [0, Mod). An md5 prefix longer than 15 hex characters reads as the value
+// of its first 15.
 func (c *Component) DecodeNumber(key []byte) (int64, error) {
 	if len(key) < c.Width {
 		return 0, c.errf("key ends inside %s", c)
 	}
 	b := key[:c.Width]
+	var n int64
 	if c.Kind == KindHash && c.Hash == HashMD5 {
-		n, err := strconv.ParseInt(string(b), 16, 64)
-		if err != nil {
-			return 0, &KeyError{Msg: fmt.Sprintf("'%s' is not the hex of %s", ToStringBinary(b), c)}
+		for i, x := range b {
+			d := strings.IndexByte("0123456789abcdef", x)
+			if d < 0 {
+				return 0, &KeyError{Msg: fmt.Sprintf("'%s' is not the lower-case hex of %s", ToStringBinary(b), c)}
+			}
+			if i < 15 {
+				n = n<<4 | int64(d)
+			}
 		}
 		return n, nil
 	}
 	if c.Binary {
-		return int64(readUint(b)), nil
+		u := readUint(b)
+		if u >= uint64(c.Mod) {
+			return 0, &KeyError{Msg: fmt.Sprintf("%d is not a value of %s", u, c)}
+		}
+		return int64(u), nil
 	}
-	n, err := strconv.ParseInt(string(b), 10, 64)
-	if err != nil {
-		return 0, &KeyError{Msg: fmt.Sprintf("'%s' is not the digits of %s", ToStringBinary(b), c)}
+	for _, x := range b {
+		if x < '0' || x > '9' {
+			return 0, &KeyError{Msg: fmt.Sprintf("'%s' is not the digits of %s", ToStringBinary(b), c)}
+		}
+		n = n*10 + int64(x-'0')
+		if n >= c.Mod {
+			return 0, &KeyError{Msg: fmt.Sprintf("'%s' is not a value of %s", ToStringBinary(b), c)}
+		}
 	}
 	return n, nil
+}
+
+// javaDouble is Java's Double.toString of f: plain decimals with at least
+// one fractional digit for 1e-3 <= |f| < 1e7, and d.dddEn otherwise.
+func javaDouble(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "NaN"
+	case math.IsInf(f, 1):
+		return "Infinity"
+	case math.IsInf(f, -1):
+		return "-Infinity"
+	case f == 0:
+		if math.Signbit(f) {
+			return "-0.0"
+		}
+		return "0.0"
+	}
+	if a := math.Abs(f); a >= 1e-3 && a < 1e7 {
+		s := strconv.FormatFloat(f, 'f', -1, 64)
+		if !strings.Contains(s, ".") {
+			s += ".0"
+		}
+		return s
+	}
+	mant, exp, _ := strings.Cut(strconv.FormatFloat(f, 'e', -1, 64), "e")
+	if !strings.Contains(mant, ".") {
+		mant += ".0"
+	}
+	e, _ := strconv.Atoi(exp)
+	return mant + "E" + strconv.Itoa(e)
 }

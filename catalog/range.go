@@ -53,14 +53,7 @@ func (c *Component) FieldSpan(lo, hi Bound) KeySpan {
 	}
 	switch c.Enc {
 	case KeyBinary: // DOUBLE
-		var lob, hib []byte
-		if lo.Set {
-			lob = c.encodeBinary(nil, lo.Value)
-		}
-		if hi.Set {
-			hib = c.encodeBinary(nil, hi.Value)
-		}
-		return fixedSpan(lob, hib, lo.Inclusive, hi.Inclusive, c.Desc)
+		return c.doubleSpan(lo, hi)
 	case KeyText:
 		if c.Reverse || (c.Width > 0 && c.PadLeft) {
 			return KeySpan{}
@@ -68,6 +61,40 @@ func (c *Component) FieldSpan(lo, hi Bound) KeySpan {
 		return c.textSpan(lo, hi)
 	}
 	return KeySpan{}
+}
+
+// doubleSpan handles DOUBLE. -0 and +0 are equal values with different
+// bytes (-0 sorts just below +0), so a bound at zero takes the sign that
+// keeps both zeros on the side the bound puts them. NaN compares below
+// every number and is never written into a key.
+func (c *Component) doubleSpan(lo, hi Bound) KeySpan {
+	var lob, hib []byte
+	if lo.Set && !math.IsNaN(lo.Value.F) {
+		f := lo.Value.F
+		if f == 0 {
+			f = signedZero(lo.Inclusive)
+		}
+		lob = c.encodeBinary(nil, Double(f))
+	}
+	if hi.Set {
+		f := hi.Value.F
+		if math.IsNaN(f) {
+			return KeySpan{Empty: true}
+		}
+		if f == 0 {
+			f = signedZero(!hi.Inclusive)
+		}
+		hib = c.encodeBinary(nil, Double(f))
+	}
+	return fixedSpan(lob, hib, lo.Inclusive, hi.Inclusive, c.Desc)
+}
+
+// signedZero returns -0 when neg is set, else +0.
+func signedZero(neg bool) float64 {
+	if neg {
+		return math.Copysign(0, -1)
+	}
+	return 0
 }
 
 // intSpan handles the integral types: bounds become inclusive integers,
@@ -245,7 +272,7 @@ func (c *Component) PrefixSpan(p string, suffix bool) (KeySpan, bool) {
 	}
 	b := []byte(p)
 	if suffix {
-		b = reverseText(b)
+		b = reverseText(b, c.typ != TypeBytes)
 	}
 	if len(b) == 0 {
 		return KeySpan{}, true
