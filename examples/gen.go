@@ -63,6 +63,44 @@ var domains = map[string]map[string]Domain{
 		"type": func(r *rand.Rand) catalog.Value { return catalog.Int(int32(r.IntN(100))) },
 		"data": names("record-", 1000),
 	},
+	"logs_by_host": {
+		"hostname":  hosts,
+		"log_event": pool("login", "logout", "error", "warn", "gc"),
+		"ts":        timestamps(),
+		"message":   names("message ", 500),
+	},
+	"device_metrics": {
+		"device_id": names("dev-", 200),
+		"ts":        timestamps(),
+		"model":     pool("t100", "t200", "h9"),
+		"firmware":  pool("1.0.3", "1.1.0", "2.0.0"),
+		"temperature": func(r *rand.Rand) catalog.Value {
+			return catalog.Double(float64(r.IntN(600)-100) / 10)
+		},
+		"humidity": func(r *rand.Rand) catalog.Value { return catalog.Double(float64(r.IntN(1000)) / 10) },
+	},
+	"phone_users": {
+		"phone": func(r *rand.Rand) catalog.Value {
+			prefixes := []string{"152", "185", "139", "177"}
+			return catalog.String(fmt.Sprintf("%s%08d", prefixes[r.IntN(len(prefixes))], r.IntN(5000)*7919%100000000))
+		},
+		"user_id": ints(1, 100000),
+		"name":    names("user", 5000),
+	},
+	"sites": {
+		"domain": func(r *rand.Rand) catalog.Value {
+			subs := []string{"", "www.", "shop.", "api.", "m."}
+			return catalog.String(fmt.Sprintf("%ssite%d.%s", subs[r.IntN(len(subs))], r.IntN(800), []string{"com", "org", "cn", "com.br"}[r.IntN(4)]))
+		},
+		"owner":  names("owner", 100),
+		"visits": ints(0, 1_000_000),
+	},
+	"order_events": {
+		"user_id":  ints(1, 200),
+		"order_id": ints(1, 3000),
+		"event":    pool("created", "paid", "shipped", "delivered", "refunded"),
+		"ts":       timestamps(),
+	},
 	"logs": {
 		"hostname":  hosts,
 		"log_event": pool("login", "logout", "error", "warn", "gc"),
@@ -125,4 +163,9 @@ var DemoRows = map[string]int{
 	"orders":               50_000,
 	"user_calendar_record": 30_000,
 	"logs":                 40_000,
+	"logs_by_host":         40_000,
+	"device_metrics":       30_000,
+	"phone_users":          20_000,
+	"sites":                4_000,
+	"order_events":         20_000,
 }

@@ -31,7 +31,7 @@ func (p *printer) line(indent int, format string, args ...any) {
 // Header is the access path's first EXPLAIN line, without bounds.
 func (a *Access) Header() string {
 	var parts []string
-	if a.Ways > 1 {
+	if a.Ways > 1 && a.Kind != PointLookup {
 		parts = append(parts, fmt.Sprintf("PARALLEL %d-WAY", a.Ways))
 	}
 	switch a.Kind {
