@@ -316,7 +316,7 @@ func planKeys(t *catalog.Table, conj []Pred, lim Limits) (*keyPlan, error) {
 			kp.ways *= card
 		}
 	}
-	if span != nil && span.Empty {
+	if (span != nil && span.Empty) || len(alts) == 0 {
 		kp.empty = true
 		return kp, nil
 	}

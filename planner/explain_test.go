@@ -1,0 +1,94 @@
+package planner_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/cockroachdb/datadriven"
+
+	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/parser"
+	"github.com/rkql/rkql/planner"
+)
+
+func exampleCatalog(t testing.TB) *catalog.Catalog {
+	t.Helper()
+	c, err := catalog.LoadFile("../examples/catalog.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// plan parses and plans one statement, as text or an error.
+func plan(pl *planner.Planner, src string) string {
+	stmt, err := parser.ParseOne(src)
+	if err != nil {
+		return "parse error: " + err.Error() + "\n"
+	}
+	p, err := pl.Plan(stmt)
+	if err != nil {
+		var pe *planner.Error
+		if e, ok := err.(*planner.Error); ok {
+			pe = e
+			line, col := parser.Position(src, pe.Pos)
+			return fmt.Sprintf("error: %d:%d: %s\n", line, col, pe.Msg)
+		}
+		return "error: " + err.Error() + "\n"
+	}
+	switch p := p.(type) {
+	case *planner.Select:
+		return p.Text(nil)
+	case *planner.Explain:
+		if p.JSON {
+			return p.Select.JSON(nil)
+		}
+		return p.Select.Text(nil)
+	case *planner.EncodeKey:
+		return catalog.ToStringBinary(p.Key) + "\n"
+	}
+	return fmt.Sprintf("%T\n", p)
+}
+
+// TestExplain checks EXPLAIN output against testdata/explain; regenerate
+// with go test ./planner -run TestExplain -rewrite.
+func TestExplain(t *testing.T) {
+	cat := exampleCatalog(t)
+	datadriven.RunTest(t, "testdata/explain", func(t *testing.T, d *datadriven.TestData) string {
+		opts := planner.Options{}
+		if d.HasArg("allow-full-scan") {
+			opts.AllowFullScan = true
+		}
+		switch d.Cmd {
+		case "plan":
+			return plan(planner.New(cat, opts), d.Input)
+		}
+		return "unknown command " + d.Cmd
+	})
+}
+
+// BenchmarkParsePlan measures parse + plan of the orders query,
+// beside parse alone in the same run.
+func BenchmarkParsePlan(b *testing.B) {
+	cat := exampleCatalog(b)
+	pl := planner.New(cat, planner.Options{})
+	const q = "SELECT * FROM orders WHERE seller = 's1' AND ts BETWEEN TIMESTAMP '2024-05-01 00:00:00' AND TIMESTAMP '2024-05-02 00:00:00'"
+	b.Run("parse", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := parser.ParseOne(q); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("parse+plan", func(b *testing.B) {
+		for b.Loop() {
+			stmt, err := parser.ParseOne(q)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := pl.Plan(stmt); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
