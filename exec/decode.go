@@ -1,7 +1,9 @@
 package exec
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 
 	"github.com/rkql/rkql/catalog"
 )
@@ -65,4 +67,62 @@ func (d *decoder) decode(sr *StoreRow) (*Row, error) {
 	}
 	vals[n] = catalog.TimestampMillis(newest)
 	return &Row{Vals: vals, Key: sr.Key, Offs: offs}, nil
+}
+
+// decodeVersions returns the row as it stood at each of its newest n
+// distinct cell timestamps, newest first: each column holds its newest
+// value written at or before that timestamp, and _ts is the timestamp.
+func (d *decoder) decodeVersions(sr *StoreRow, n int) ([]*Row, error) {
+	base, err := d.decode(sr)
+	if err != nil || n <= 1 {
+		return []*Row{base}, err
+	}
+	var stamps []int64
+	for _, c := range sr.Cells {
+		if !slices.Contains(stamps, c.Timestamp) {
+			stamps = append(stamps, c.Timestamp)
+		}
+	}
+	slices.SortFunc(stamps, func(a, b int64) int { return cmp.Compare(b, a) })
+	if len(stamps) > n {
+		stamps = stamps[:n]
+	}
+	nc := len(d.t.Columns)
+	out := make([]*Row, 0, len(stamps))
+	var fq []byte
+	for _, ts := range stamps {
+		vals := slices.Clone(base.Vals)
+		for _, i := range d.stored() {
+			vals[i] = catalog.Null(d.t.Columns[i].Type)
+		}
+		seen := make([]bool, nc)
+		for _, c := range sr.Cells {
+			if c.Timestamp > ts {
+				continue
+			}
+			fq = append(append(append(fq[:0], c.Family...), ':'), c.Qualifier...)
+			i, ok := d.cols[string(fq)]
+			if !ok || seen[i] {
+				continue
+			}
+			seen[i] = true
+			if vals[i], err = d.t.Columns[i].DecodeCell(c.Value); err != nil {
+				return nil, err
+			}
+		}
+		vals[nc] = catalog.TimestampMillis(ts)
+		out = append(out, &Row{Vals: vals, Key: base.Key, Offs: base.Offs})
+	}
+	return out, nil
+}
+
+// stored lists the columns read from cells rather than the key.
+func (d *decoder) stored() []int {
+	out := make([]int, 0, len(d.cols))
+	for _, i := range d.cols {
+		if !d.t.Columns[i].KeyField {
+			out = append(out, i)
+		}
+	}
+	return out
 }

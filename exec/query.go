@@ -93,12 +93,14 @@ func (x *Executor) points(ctx context.Context, acc *planner.Access, stats *Stats
 	dec := newDecoder(acc.Table)
 	var out []*Row
 	for _, sr := range srs {
-		r, err := dec.decode(sr)
+		rs, err := dec.decodeVersions(sr, acc.Versions)
 		if err != nil {
 			return nil, err
 		}
-		if planner.Match(acc.Filter, r.Vals) {
-			out = append(out, r)
+		for _, r := range rs {
+			if planner.Match(acc.Filter, r.Vals) {
+				out = append(out, r)
+			}
 		}
 	}
 	if acc.Reverse {
@@ -111,11 +113,13 @@ func (x *Executor) points(ctx context.Context, acc *planner.Access, stats *Stats
 
 // rangeIter reads one key range: decode, filter, limit.
 type rangeIter struct {
-	it    RowIter
-	dec   *decoder
-	pred  planner.Pred
-	limit int64
-	n     int64
+	it       RowIter
+	versions int
+	pending  []*Row
+	dec      *decoder
+	pred     planner.Pred
+	limit    int64
+	n        int64
 }
 
 func (x *Executor) openRange(ctx context.Context, acc *planner.Access, r planner.KeyRange, stats *Stats, dec *decoder) (*rangeIter, error) {
@@ -123,7 +127,7 @@ func (x *Executor) openRange(ctx context.Context, acc *planner.Access, r planner
 	if err != nil {
 		return nil, err
 	}
-	return &rangeIter{it: it, dec: dec, pred: acc.Filter, limit: acc.Limit}, nil
+	return &rangeIter{it: it, dec: dec, pred: acc.Filter, limit: acc.Limit, versions: acc.Versions}, nil
 }
 
 func (r *rangeIter) next(ctx context.Context) (*Row, error) {
@@ -131,14 +135,17 @@ func (r *rangeIter) next(ctx context.Context) (*Row, error) {
 		if r.limit > 0 && r.n >= r.limit {
 			return nil, io.EOF
 		}
-		sr, err := r.it.Next(ctx)
-		if err != nil {
-			return nil, err
+		if len(r.pending) == 0 {
+			sr, err := r.it.Next(ctx)
+			if err != nil {
+				return nil, err
+			}
+			if r.pending, err = r.dec.decodeVersions(sr, r.versions); err != nil {
+				return nil, err
+			}
 		}
-		row, err := r.dec.decode(sr)
-		if err != nil {
-			return nil, err
-		}
+		row := r.pending[0]
+		r.pending = r.pending[1:]
 		if planner.Match(r.pred, row.Vals) {
 			r.n++
 			return row, nil

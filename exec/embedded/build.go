@@ -11,6 +11,8 @@ const (
 	rowChunk  = 128
 	// maxQuals bounds the qualifier strings a builder interns.
 	maxQuals = 4096
+	// maxRecent bounds the column positions rowBuilder.recent tracks.
+	maxRecent = 64
 )
 
 // rowBuilder turns stored rows into exec.StoreRows: it hides cells past
@@ -23,7 +25,7 @@ type rowBuilder struct {
 	versions int
 	cutoffs  []int64
 	quals    map[string]string
-	scratch  []exec.Cell
+	recent   []string // per column position, the last qualifier seen
 	bytes    []byte
 	cells    []exec.Cell
 	rows     []exec.StoreRow
@@ -44,61 +46,53 @@ func newRowBuilder(t *table, versions int, now int64) *rowBuilder {
 // build returns the visible part of the row stored under key, or nil if no
 // cell is visible. ok is false if the row is malformed.
 func (b *rowBuilder) build(key, raw []byte) (row *exec.StoreRow, ok bool) {
-	cells, size, ok := b.decode(raw)
-	if !ok {
-		return nil, false
+	start, size, ok := b.decode(raw)
+	if !ok || len(b.cells) == start {
+		b.cells = b.cells[:start]
+		return nil, ok
 	}
-	if len(cells) == 0 {
-		return nil, true
-	}
+	cells := b.cells[start:len(b.cells):len(b.cells)]
 	buf := b.alloc(len(key) + size)
 	n := copy(buf, key)
 	rowKey := buf[:n:n]
 	for i := range cells {
-		v := cells[i].Value
-		m := copy(buf[n:], v)
+		m := copy(buf[n:], cells[i].Value)
 		cells[i].Value = buf[n : n+m : n+m]
 		n += m
 	}
-	if cap(b.cells)-len(b.cells) < len(cells) {
-		b.cells = make([]exec.Cell, 0, max(cellChunk, len(cells)))
-	}
-	start := len(b.cells)
-	b.cells = append(b.cells, cells...)
 	if len(b.rows) == cap(b.rows) {
 		b.rows = make([]exec.StoreRow, 0, rowChunk)
 	}
-	b.rows = append(b.rows, exec.StoreRow{
-		Key:   rowKey,
-		Cells: b.cells[start:len(b.cells):len(b.cells)],
-	})
+	b.rows = append(b.rows, exec.StoreRow{Key: rowKey, Cells: cells})
 	return &b.rows[len(b.rows)-1], true
 }
 
-// decode collects the visible cells of raw into b.scratch, with values that
-// alias raw, and returns them with the total size of their values.
-func (b *rowBuilder) decode(raw []byte) (cells []exec.Cell, size int, ok bool) {
-	cells = b.scratch[:0]
-	defer func() { b.scratch = cells[:0] }()
+// decode appends the visible cells of raw to b.cells, with values that
+// alias raw. It returns where they start in b.cells and the total size of
+// their values. The cells of one row stay contiguous: if the chunk fills
+// up, the row moves to a new one.
+func (b *rowBuilder) decode(raw []byte) (start, size int, ok bool) {
+	start = len(b.cells)
 	r := newCellReader(raw)
 	fi := -1
 	var famName, qual string
 	var cutoff int64
-	kept := 0
+	kept, col := 0, -1
 	for {
 		val, more := r.next()
 		if !more {
-			return cells, size, !r.bad
+			return start, size, !r.bad
 		}
 		if r.newFam {
 			if fi = b.t.familyBytes(r.fam); fi < 0 {
-				return nil, 0, false
+				return start, 0, false
 			}
 			famName, cutoff = b.t.fams[fi].name, b.cutoffs[fi]
 		}
 		if r.newCol {
 			kept = 0
-			qual = b.intern(r.qual)
+			col++
+			qual = b.qualifier(col, r.qual)
 		}
 		// Versions are newest first: once one is too old or one too
 		// many, the rest of the column is hidden too.
@@ -107,8 +101,30 @@ func (b *rowBuilder) decode(raw []byte) (cells []exec.Cell, size int, ok bool) {
 		}
 		kept++
 		size += len(val)
-		cells = append(cells, exec.Cell{Family: famName, Qualifier: qual, Timestamp: r.ts, Value: val})
+		if len(b.cells) == cap(b.cells) {
+			partial := b.cells[start:]
+			b.cells = make([]exec.Cell, 0, max(cellChunk, 2*len(partial)))
+			b.cells = append(b.cells, partial...)
+			start = 0
+		}
+		b.cells = append(b.cells, exec.Cell{Family: famName, Qualifier: qual, Timestamp: r.ts, Value: val})
 	}
+}
+
+// qualifier returns q, the qualifier of the col-th column of a row, as a
+// string. Rows of a table tend to have the same columns, so it first tries
+// the col-th qualifier of the previous rows, then the interned ones.
+func (b *rowBuilder) qualifier(col int, q []byte) string {
+	if col < len(b.recent) && b.recent[col] == string(q) {
+		return b.recent[col]
+	}
+	s := b.intern(q)
+	if col < len(b.recent) {
+		b.recent[col] = s
+	} else if col == len(b.recent) && col < maxRecent {
+		b.recent = append(b.recent, s)
+	}
+	return s
 }
 
 // intern returns q as a string, sharing one string per distinct qualifier

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	bolt "go.etcd.io/bbolt"
+
 	"github.com/rkql/rkql/exec"
 )
 
@@ -184,5 +186,39 @@ func TestMutateCancelled(t *testing.T) {
 	err := s.Mutate(ctx, "t1", []exec.Mutation{put("a", cell("cf:q", 1, "x"))})
 	if err != context.Canceled {
 		t.Errorf("got %v, want context.Canceled", err)
+	}
+}
+
+func TestMutateAppendPath(t *testing.T) {
+	// Each step is one Mutate call; the first two append past the table's
+	// end, the third lands between existing keys, the fourth repeats a key
+	// in an appending batch.
+	s := newTestStore(t, Options{})
+	mustMutate(t, s, "t1", put("m", cell("cf:q", 1, "m1")))
+	mustMutate(t, s, "t1", put("n", cell("cf:q", 1, "n1")), put("o", cell("cf:q", 1, "o1")))
+	mustMutate(t, s, "t1", put("a", cell("cf:q", 1, "a1")), put("m", cell("cf:q", 2, "m2")), put("z", cell("cf:q", 1, "z1")))
+	mustMutate(t, s, "t1", put("zz", cell("cf:q", 1, "zz1")), put("zz", cell("cf:q", 2, "zz2")), put("zzz", cell("cf:r", 1, "zzz1")))
+	got := scanRows(t, s, "t1", exec.Range{}, exec.ReadOptions{Versions: 3})
+	want := []string{
+		"a cf:q@1=a1", "m cf:q@2=m2 cf:q@1=m1", "n cf:q@1=n1", "o cf:q@1=o1",
+		"z cf:q@1=z1", "zz cf:q@2=zz2 cf:q@1=zz1", "zzz cf:r@1=zzz1",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
+
+func TestMutateAppendFillsPages(t *testing.T) {
+	s := newTestStore(t, Options{})
+	mustMutate(t, s, "t1", benchMutations(20000)...)
+	err := s.db.View(func(tx *bolt.Tx) error {
+		st := tx.Bucket([]byte("t1")).Stats()
+		if fill := float64(st.LeafInuse) / float64(st.LeafAlloc); fill < 0.8 {
+			t.Errorf("leaf pages %.0f%% full after a sorted load, want >= 80%%", 100*fill)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
