@@ -433,7 +433,7 @@ func hashInput(cols []Column, ins []int, row Row) []byte {
 		case TypeBytes:
 			b = append(b, v.B...)
 		case TypeDate:
-			b = strconv.AppendInt(b, ymd(v), 10)
+			b = fmt.Appendf(b, "%08d", ymd(v)) // yyyyMMdd
 		case TypeDouble:
 			b = append(b, javaDouble(v.F)...)
 		case TypeBoolean:
@@ -569,9 +569,17 @@ func javaDouble(f float64) string {
 		}
 		return s
 	}
-	mant, exp, _ := strings.Cut(strconv.FormatFloat(f, 'e', -1, 64), "e")
+	s := strconv.FormatFloat(f, 'e', -1, 64)
+	mant, exp, _ := strings.Cut(s, "e")
 	if !strings.Contains(mant, ".") {
-		mant += ".0"
+		// Java (JDK 19 and later) picks, among the decimals of one or two
+		// digits that read back as f, the one closest to f: 4.9E-324,
+		// not 5.0E-324.
+		two := strconv.FormatFloat(f, 'e', 1, 64)
+		if g, err := strconv.ParseFloat(two, 64); err == nil && g == f {
+			s = two
+		}
+		mant, exp, _ = strings.Cut(s, "e")
 	}
 	e, _ := strconv.Atoi(exp)
 	return mant + "E" + strconv.Itoa(e)

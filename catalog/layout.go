@@ -52,14 +52,25 @@ func (t *Table) appendComponent(key []byte, c *Component, row Row, rnd func(int6
 
 // DecodeKey reads the key fields of key into row. When offs is not nil it
 // must have room for len(components)+1 entries; it receives the byte offset
-// where each component starts, and the key length last.
+// where each component starts, and the key length last. A key is refused
+// unless EncodeKey could have written it: its hash, bucket and salt bytes
+// must be the ones its fields give (when the key holds every input), and a
+// random component must be in [0, N).
 func (t *Table) DecodeKey(key []byte, row Row, offs []int) error {
+	if offs == nil {
+		offs = make([]int, len(t.Key.Components)+1)
+	}
+	if err := t.decodeKey(key, row, offs); err != nil {
+		return err
+	}
+	return t.checkDerived(key, row, offs)
+}
+
+func (t *Table) decodeKey(key []byte, row Row, offs []int) error {
 	pos := 0
 	for i := range t.Key.Components {
 		c := &t.Key.Components[i]
-		if offs != nil {
-			offs[i] = pos
-		}
+		offs[i] = pos
 		rest := key[pos:]
 		switch c.Kind {
 		case KindLiteral:
@@ -81,13 +92,51 @@ func (t *Table) DecodeKey(key []byte, row Row, offs []int) error {
 			pos += c.Width
 		}
 	}
-	if offs != nil {
-		offs[len(t.Key.Components)] = pos
-	}
+	offs[len(t.Key.Components)] = pos
 	if pos != len(key) {
 		return &KeyError{Msg: fmt.Sprintf("%d bytes left over after the last component of key '%s'", len(key)-pos, ToStringBinary(key))}
 	}
 	return nil
+}
+
+// checkDerived compares each hash, bucket and salt component of a decoded
+// key with the bytes its inputs give.
+func (t *Table) checkDerived(key []byte, row Row, offs []int) error {
+	for i := range t.Key.Components {
+		c := &t.Key.Components[i]
+		got := key[offs[i]:offs[i+1]]
+		var want []byte
+		switch c.Kind {
+		case KindSalt:
+			want = []byte{SaltByte(key[offs[i+1]:], c.Mod)}
+		case KindHash, KindBucket:
+			if !t.keyHolds(c.InputColumns()) {
+				continue
+			}
+			b, err := c.Compute(t.Columns, row)
+			if err != nil {
+				return err
+			}
+			want = b
+		default:
+			continue
+		}
+		if !bytes.Equal(got, want) {
+			return &KeyError{Msg: fmt.Sprintf("%s is '%s' in key '%s', but the key's fields give '%s'",
+				c, ToStringBinary(got), ToStringBinary(key), ToStringBinary(want))}
+		}
+	}
+	return nil
+}
+
+// keyHolds reports whether every column in cols is a key field.
+func (t *Table) keyHolds(cols []int) bool {
+	for _, i := range cols {
+		if !t.Columns[i].KeyField {
+			return false
+		}
+	}
+	return true
 }
 
 // KeyColumns lists the column indexes of the key fields in layout order.
