@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/rkql/rkql/hbase/internal/pb"
 	"google.golang.org/protobuf/proto"
@@ -62,14 +63,21 @@ func (c *Client) masterAddr(ctx context.Context) (string, error) {
 	return addr, nil
 }
 
-// zkError keeps ZooKeeper failures retryable (HBase may be starting) but
-// lets context errors through.
+// zkError makes ZooKeeper failures retryable (HBase may be starting) and
+// words them for an operator.
 func (c *Client) zkError(ctx context.Context, err error) error {
+	e := &zkError{err: err}
 	if ctx.Err() != nil {
-		return fmt.Errorf("hbase: %w", err)
+		return e
 	}
-	return &ServerError{Role: "zookeeper", Addr: c.cfg.ZKQuorum, Unreachable: true, Err: err}
+	return &RetryableError{Err: e}
 }
+
+// zkError is a failure of a ZooKeeper lookup.
+type zkError struct{ err error }
+
+func (e *zkError) Error() string { return "hbase: " + strings.TrimPrefix(e.err.Error(), "zk: ") }
+func (e *zkError) Unwrap() error { return e.err }
 
 func (c *Client) forgetMeta() {
 	c.mu.Lock()
