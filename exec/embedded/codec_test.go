@@ -14,7 +14,7 @@ func codecTable() *table {
 	m := tableMeta{Spec: spec}
 	m.Spec.Families = append(m.Spec.Families,
 		familySpec("c", 2, 1), familySpec("a", 3, 0), familySpec("b", 0, 0))
-	return newTable(m)
+	return newTable(m, nil)
 }
 
 func TestRowRoundTrip(t *testing.T) {

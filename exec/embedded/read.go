@@ -29,9 +29,9 @@ func (s *Store) Get(ctx context.Context, tableName string, keys [][]byte, opts e
 	var rows []*exec.StoreRow
 	var read int64
 	err = s.db.View(func(tx *bolt.Tx) error {
-		bk := tx.Bucket([]byte(tableName))
-		if bk == nil {
-			return notFound(tableName)
+		bk, err := t.bucket(tx)
+		if err != nil {
+			return err
 		}
 		for _, k := range keys {
 			if err := ctx.Err(); err != nil {
@@ -205,9 +205,9 @@ func (it *scanIter) refill(ctx context.Context) error {
 		return wrapDB(err)
 	}
 	defer func() { _ = tx.Rollback() }()
-	bk := tx.Bucket([]byte(it.t.spec.Name))
-	if bk == nil {
-		return notFound(it.t.spec.Name)
+	bk, err := it.t.bucket(tx)
+	if err != nil {
+		return err
 	}
 	c := bk.Cursor()
 	done := ctx.Done()

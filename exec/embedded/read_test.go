@@ -285,7 +285,7 @@ func TestFilterAndStats(t *testing.T) {
 }
 
 func TestRegionsTouched(t *testing.T) {
-	tb := newTable(tableMeta{Spec: testSpec("t1")})
+	tb := newTable(tableMeta{Spec: testSpec("t1")}, nil)
 	tests := []struct {
 		start, stop string
 		want        int

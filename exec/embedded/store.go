@@ -1,6 +1,7 @@
 package embedded
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -160,7 +161,7 @@ func loadMeta(db *bolt.DB) (map[string]*table, error) {
 			if tx.Bucket(k) == nil {
 				return fmt.Errorf("table %s: bucket is missing", k)
 			}
-			tables[string(k)] = newTable(m)
+			tables[string(k)] = newTable(m, bytes.Clone(v))
 			return nil
 		})
 	})
@@ -240,7 +241,7 @@ func (s *Store) CreateTable(ctx context.Context, spec exec.TableSpec) error {
 	if err != nil {
 		return wrapDB(err)
 	}
-	s.mu.tables[spec.Name] = newTable(m)
+	s.mu.tables[spec.Name] = newTable(m, enc)
 	return nil
 }
 
@@ -312,14 +313,15 @@ func (s *Store) Count(ctx context.Context, name string) (int64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	if _, err := s.table(name); err != nil {
+	t, err := s.table(name)
+	if err != nil {
 		return 0, err
 	}
 	var n int64
-	err := s.db.View(func(tx *bolt.Tx) error {
-		b := tx.Bucket([]byte(name))
-		if b == nil {
-			return notFound(name)
+	err = s.db.View(func(tx *bolt.Tx) error {
+		b, err := t.bucket(tx)
+		if err != nil {
+			return err
 		}
 		n = int64(b.Stats().KeyN)
 		return nil

@@ -113,6 +113,30 @@ func TestDropTable(t *testing.T) {
 	if n, err := s.Count(ctx, "t1"); err != nil || n != 0 {
 		t.Errorf("count after re-create = %d, %v", n, err)
 	}
+
+	// A scan opened before a drop and re-create does not read the new
+	// table with the old one's families.
+	putKeys(t, s, "t1", "a", "b", "c", "d", "e")
+	it, err = s.Scan(ctx, "t1", exec.Range{}, exec.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer it.Close()
+	if _, err := it.Next(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DropTable(ctx, "t1"); err != nil {
+		t.Fatal(err)
+	}
+	other := exec.TableSpec{Name: "t1", Families: []exec.FamilySpec{{Name: "other"}}}
+	if err := s.CreateTable(ctx, other); err != nil {
+		t.Fatal(err)
+	}
+	_, _ = it.Next(ctx) // the buffered row
+	want := "embedded: table t1 was dropped and created again"
+	if _, err := it.Next(ctx); err == nil || err.Error() != want {
+		t.Errorf("scan across re-create: %v, want %q", err, want)
+	}
 }
 
 func TestRegions(t *testing.T) {

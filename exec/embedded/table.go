@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	bolt "go.etcd.io/bbolt"
+
 	"github.com/rkql/rkql/exec"
 )
 
@@ -21,6 +23,10 @@ type tableMeta struct {
 type table struct {
 	spec    exec.TableSpec
 	created int64
+	// meta is the table's entry in the meta bucket. A transaction that
+	// finds another one there is looking at a different table of the
+	// same name.
+	meta []byte
 	// fams are the families sorted by name.
 	fams []family
 }
@@ -33,8 +39,8 @@ type family struct {
 	ttlMs    int64 // 0 means forever
 }
 
-func newTable(m tableMeta) *table {
-	t := &table{spec: m.Spec, created: m.Created}
+func newTable(m tableMeta, raw []byte) *table {
+	t := &table{spec: m.Spec, created: m.Created, meta: raw}
 	for _, f := range m.Spec.Families {
 		v := f.Versions
 		if v <= 0 {
@@ -44,6 +50,21 @@ func newTable(m tableMeta) *table {
 	}
 	sort.Slice(t.fams, func(i, j int) bool { return t.fams[i].name < t.fams[j].name })
 	return t
+}
+
+// bucket returns the table's bucket in tx. It fails if the table has been
+// dropped since t was looked up, or dropped and created again.
+func (t *table) bucket(tx *bolt.Tx) (*bolt.Bucket, error) {
+	name := []byte(t.spec.Name)
+	b := tx.Bucket(name)
+	meta := tx.Bucket([]byte(metaBucket)).Get(name)
+	switch {
+	case b == nil || meta == nil:
+		return nil, notFound(t.spec.Name)
+	case !bytes.Equal(meta, t.meta):
+		return nil, fmt.Errorf("embedded: table %s was dropped and created again", t.spec.Name)
+	}
+	return b, nil
 }
 
 // family returns the index in t.fams of the family named name, or -1.

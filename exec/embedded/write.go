@@ -52,9 +52,9 @@ func (s *Store) Mutate(ctx context.Context, tableName string, muts []exec.Mutati
 		}
 		n := min(len(order), s.rowsPerTx)
 		err := s.db.Update(func(tx *bolt.Tx) error {
-			b := tx.Bucket([]byte(tableName))
-			if b == nil {
-				return notFound(tableName)
+			b, err := t.bucket(tx)
+			if err != nil {
+				return err
 			}
 			w := rowWriter{t: t, b: b, ts: ts, cutoffs: cutoffs}
 			w.appending = appendsOnly(b, muts[order[0]].Key)
