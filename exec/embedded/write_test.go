@@ -17,12 +17,15 @@ func put(key string, cells ...exec.Cell) exec.Mutation {
 	return exec.Mutation{Key: []byte(key), Cells: cells}
 }
 
-func TestMutate(t *testing.T) {
-	tests := []struct {
-		name  string
-		calls [][]exec.Mutation // each inner slice is one Mutate call
-		want  []string          // scan with 3 versions
-	}{
+// mutateCase is a sequence of Mutate calls and the rows they leave.
+type mutateCase struct {
+	name  string
+	calls [][]exec.Mutation // each inner slice is one Mutate call
+	want  []string          // scan with 3 versions
+}
+
+func mutateCases() []mutateCase {
+	return []mutateCase{
 		{
 			name:  "cells sorted by family, qualifier, newest first",
 			calls: [][]exec.Mutation{{put("r", cell("one:b", 1, "1"), cell("cf:z", 2, "2"), cell("cf:a", 1, "3"), cell("cf:a", 7, "4"))}},
@@ -90,7 +93,10 @@ func TestMutate(t *testing.T) {
 			want:  []string{"\x00\xff cf:@1= cf:\x00@1=\x00\x01"},
 		},
 	}
-	for _, tc := range tests {
+}
+
+func TestMutate(t *testing.T) {
+	for _, tc := range mutateCases() {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newTestStore(t, Options{})
 			for _, muts := range tc.calls {
