@@ -1,0 +1,91 @@
+// Package parser turns rkql text into an AST.
+//
+// The pipeline is:
+//
+//	text ──tokenize──▶ tokens ──split at ';'──▶ statements
+//	     ──participle grammar (grammar.go)──▶ grammar structs
+//	     ──convert (convert.go)──▶ AST (ast.go)
+//
+// The lexer is hand-written (lexer.go); the grammar is declared as
+// participle struct tags on unexported structs, which are converted once into
+// the exported AST. Nothing outside this package sees participle's types.
+//
+// # API
+//
+//   - Parse parses a script of statements separated by ';'. A ';' inside a
+//     string, quoted name or comment does not split; empty statements are
+//     ignored and the last ';' is optional.
+//   - ParseOne parses exactly one statement.
+//   - Complete reports whether text ends with a ';' outside any string or
+//     comment, so that a shell knows a statement is finished.
+//   - Every error is an *Error carrying a byte offset and its 1-based line and
+//     column (columns count characters). Error() prints "line:col: message";
+//     Context prints the source line with a caret under the column.
+//   - Every node's String prints canonical rkql that parses back to an equal
+//     tree, positions aside.
+//
+// # Grammar
+//
+// Keywords are case-insensitive. Names are case-sensitive: letters, digits
+// and '_', not starting with a digit, or any text in double quotes ("" for
+// a quote). The reserved words AND AS BETWEEN BY DELETE EXPLAIN FALSE FROM IN
+// INSERT INTO IS LIKE LIMIT NOT NULL OR ORDER SELECT TRUE VALUES WHERE must be
+// quoted to be used as names; the other words of the grammar are names
+// wherever the grammar expects a name.
+//
+//	stmt     = select | insert | delete | explain
+//	         | SHOW TABLES | SHOW REGIONS name | (DESCRIBE | DESC) name
+//	         | CREATE TABLE name
+//	         | ENCODE KEY name "(" name "=" expr {"," name "=" expr} ")"
+//	         | DECODE KEY name (string | hex)
+//	         | BUILD INDEX name ON name | CHECK INDEX name [REPAIR] .
+//	select   = SELECT ("*" | item {"," item}) FROM name
+//	           [USE INDEX "(" name ")" | NO INDEX] [WHERE expr]
+//	           [ORDER BY name [ASC | DESC] {"," name [ASC | DESC]}]
+//	           [LIMIT int] [VERSIONS int] [ALLOW FULL SCAN] .
+//	item     = (name | COUNT "(" "*" ")") [[AS] name] .
+//	insert   = INSERT INTO name "(" name {"," name} ")"
+//	           VALUES row {"," row} [TIMESTAMP expr] .
+//	row      = "(" expr {"," expr} ")" .
+//	delete   = DELETE FROM name WHERE expr .
+//	explain  = EXPLAIN [ANALYZE] ["(" option {"," option} ")"]
+//	           (select | insert | delete) .
+//	option   = ANALYZE | FORMAT (JSON | TEXT) .
+//
+// Expressions, loosest binding first:
+//
+//	expr     = and {OR and} .
+//	and      = not {AND not} .
+//	not      = NOT not | cmp .
+//	cmp      = neg [("=" | "!=" | "<>" | "<" | "<=" | ">" | ">=") neg
+//	               | IS [NOT] NULL
+//	               | [NOT] BETWEEN neg AND neg
+//	               | [NOT] IN "(" expr {"," expr} ")"
+//	               | [NOT] LIKE neg] .
+//	neg      = "-" neg | primary .
+//	primary  = name | literal | COUNT "(" "*" ")" | "(" expr ")" .
+//
+// Comparisons do not chain: a = b = c is an error, (a = b) = c is not.
+//
+// Literals:
+//
+//   - 'text'; a quote inside the text is written twice;
+//   - integers (int64; a leading '-' is a UnaryExpr, so the smallest int64
+//     cannot be written) and floats such as 1.5, .5, 1e3, 2.5E-3;
+//   - TRUE, FALSE, NULL;
+//   - x'00ff', an even number of hex digits;
+//   - TIMESTAMP 'YYYY-MM-DD[ HH:MM:SS[.fff]]' in UTC, or RFC 3339 text such as
+//     '2024-05-01T12:00:00+02:00', converted to UTC and truncated to
+//     milliseconds;
+//   - DATE 'YYYY-MM-DD'.
+//
+// Comments run from "--" to the end of the line, or between "/*" and "*/".
+//
+// # Invariants
+//
+// Positions (Pos) are byte offsets into the text given to Parse; a node's
+// Pos is the offset of its first byte, and BinaryExpr.OpPos that of its
+// operator. Parse never panics, whatever its input: nesting deeper than 200
+// parentheses or unary operators is an error, and FuzzParse checks the rest.
+// The parser keeps no state between calls and is safe for concurrent use.
+package parser

@@ -1,0 +1,397 @@
+package parser
+
+import (
+	"encoding/hex"
+	"strconv"
+	"strings"
+)
+
+// Printing: every node's String renders canonical rkql text. Keywords are
+// upper case, names are double-quoted when they are not plain or are spelled
+// like a keyword, strings are re-escaped, and parentheses appear only where a
+// child binds less tightly than its parent needs. Parsing the text again
+// gives an equal tree (ignoring positions) for every tree the parser builds.
+
+// Binding strength of expressions, loosest first.
+const (
+	precOr = iota + 1
+	precAnd
+	precNot
+	precCmp
+	precNeg
+	precPrimary
+)
+
+func precedence(e Expr) int {
+	switch e := e.(type) {
+	case *BinaryExpr:
+		switch e.Op {
+		case OpOr:
+			return precOr
+		case OpAnd:
+			return precAnd
+		}
+		return precCmp
+	case *UnaryExpr:
+		if e.Op == OpNot {
+			return precNot
+		}
+		return precNeg
+	case *BetweenExpr, *InExpr, *LikeExpr, *IsNullExpr:
+		return precCmp
+	case *IntLit:
+		if e.Val < 0 {
+			return precNeg
+		}
+	case *FloatLit:
+		if e.Val < 0 {
+			return precNeg
+		}
+	}
+	return precPrimary
+}
+
+var binaryOpText = [...]string{
+	OpEq: "=", OpNe: "!=", OpLt: "<", OpLe: "<=", OpGt: ">", OpGe: ">=",
+	OpAnd: "AND", OpOr: "OR",
+}
+
+// String returns the operator as written in rkql.
+func (op BinaryOp) String() string {
+	if op >= 0 && int(op) < len(binaryOpText) {
+		return binaryOpText[op]
+	}
+	return "BinaryOp(" + strconv.Itoa(int(op)) + ")"
+}
+
+// String returns the operator as written in rkql.
+func (op UnaryOp) String() string {
+	switch op {
+	case OpNot:
+		return "NOT"
+	case OpNeg:
+		return "-"
+	}
+	return "UnaryOp(" + strconv.Itoa(int(op)) + ")"
+}
+
+// QuoteIdent returns name as it must be written in rkql: unchanged when it is
+// plain (letters, digits and underscores, not starting with a digit) and not
+// spelled like a keyword; otherwise double-quoted.
+func QuoteIdent(name string) string {
+	if name == "" || !isIdentStart(name[0]) || isKeyword(name) {
+		return quote(name, '"')
+	}
+	for i := 1; i < len(name); i++ {
+		if !isIdentChar(name[i]) {
+			return quote(name, '"')
+		}
+	}
+	return name
+}
+
+// QuoteString returns s as an rkql string literal.
+func QuoteString(s string) string { return quote(s, '\'') }
+
+// String returns the name as written in rkql.
+func (id Ident) String() string { return QuoteIdent(id.Name) }
+
+// ---- expressions ----
+
+func exprString(e Expr) string {
+	var b strings.Builder
+	writeExpr(&b, e)
+	return b.String()
+}
+
+func writeOperand(b *strings.Builder, e Expr, min int) {
+	if e != nil && precedence(e) < min {
+		b.WriteByte('(')
+		writeExpr(b, e)
+		b.WriteByte(')')
+		return
+	}
+	writeExpr(b, e)
+}
+
+func writeExprs(b *strings.Builder, es []Expr) {
+	for i, e := range es {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		writeExpr(b, e)
+	}
+}
+
+func writeExpr(b *strings.Builder, e Expr) {
+	switch e := e.(type) {
+	case nil:
+		b.WriteString("<nil>")
+	case *BinaryExpr:
+		writeBinary(b, e)
+	case *UnaryExpr:
+		writeUnary(b, e)
+	case *BetweenExpr:
+		writeOperand(b, e.X, precNeg)
+		b.WriteString(not(e.Not, " NOT BETWEEN ", " BETWEEN "))
+		writeOperand(b, e.Lo, precNeg)
+		b.WriteString(" AND ")
+		writeOperand(b, e.Hi, precNeg)
+	case *InExpr:
+		writeOperand(b, e.X, precNeg)
+		b.WriteString(not(e.Not, " NOT IN (", " IN ("))
+		writeExprs(b, e.List)
+		b.WriteByte(')')
+	case *LikeExpr:
+		writeOperand(b, e.X, precNeg)
+		b.WriteString(not(e.Not, " NOT LIKE ", " LIKE "))
+		writeOperand(b, e.Pattern, precNeg)
+	case *IsNullExpr:
+		writeOperand(b, e.X, precNeg)
+		b.WriteString(not(e.Not, " IS NOT NULL", " IS NULL"))
+	case *CallExpr:
+		b.WriteString(e.Name)
+		b.WriteByte('(')
+		if e.Star {
+			b.WriteByte('*')
+		} else {
+			writeExprs(b, e.Args)
+		}
+		b.WriteByte(')')
+	default:
+		b.WriteString(e.String())
+	}
+}
+
+func not(cond bool, yes, no string) string {
+	if cond {
+		return yes
+	}
+	return no
+}
+
+func writeBinary(b *strings.Builder, e *BinaryExpr) {
+	// AND and OR associate to the left; comparisons do not associate.
+	lmin, rmin := precNeg, precNeg
+	switch e.Op {
+	case OpOr:
+		lmin, rmin = precOr, precAnd
+	case OpAnd:
+		lmin, rmin = precAnd, precNot
+	}
+	writeOperand(b, e.LHS, lmin)
+	b.WriteByte(' ')
+	b.WriteString(e.Op.String())
+	b.WriteByte(' ')
+	writeOperand(b, e.RHS, rmin)
+}
+
+func writeUnary(b *strings.Builder, e *UnaryExpr) {
+	if e.Op == OpNot {
+		b.WriteString("NOT ")
+		writeOperand(b, e.X, precNot)
+		return
+	}
+	b.WriteString(e.Op.String())
+	// "--" would start a comment, so a negative operand gets parentheses.
+	if x := exprString(e.X); strings.HasPrefix(x, "-") || precedence(e.X) < precNeg {
+		b.WriteByte('(')
+		b.WriteString(x)
+		b.WriteByte(')')
+	} else {
+		b.WriteString(x)
+	}
+}
+
+func (e *BinaryExpr) String() string  { return exprString(e) }
+func (e *UnaryExpr) String() string   { return exprString(e) }
+func (e *BetweenExpr) String() string { return exprString(e) }
+func (e *InExpr) String() string      { return exprString(e) }
+func (e *LikeExpr) String() string    { return exprString(e) }
+func (e *IsNullExpr) String() string  { return exprString(e) }
+func (e *CallExpr) String() string    { return exprString(e) }
+
+func (e *ColumnRef) String() string { return QuoteIdent(e.Name) }
+func (e *StringLit) String() string { return QuoteString(e.Val) }
+func (e *IntLit) String() string    { return strconv.FormatInt(e.Val, 10) }
+func (e *NullLit) String() string   { return "NULL" }
+
+// String prints the value so that it lexes as a float again: with a point or
+// an exponent.
+func (e *FloatLit) String() string {
+	s := strconv.FormatFloat(e.Val, 'g', -1, 64)
+	if !strings.ContainsAny(s, ".eIN") {
+		s += ".0"
+	}
+	return s
+}
+
+func (e *BoolLit) String() string {
+	if e.Val {
+		return "TRUE"
+	}
+	return "FALSE"
+}
+
+func (e *BytesLit) String() string { return "x'" + hex.EncodeToString(e.Val) + "'" }
+
+func (e *TimestampLit) String() string {
+	return "TIMESTAMP '" + formatTimestamp(e.Val) + "'"
+}
+
+func (e *DateLit) String() string {
+	return "DATE '" + e.Val.UTC().Format(datePrintLayout) + "'"
+}
+
+// ---- statements ----
+
+// String returns the item as written in a select list.
+func (it SelectItem) String() string {
+	s := exprString(it.Expr)
+	if it.Alias != "" {
+		s += " AS " + QuoteIdent(it.Alias)
+	}
+	return s
+}
+
+// String returns the hint as written after a table name.
+func (h *IndexHint) String() string {
+	if h.NoIndex {
+		return "NO INDEX"
+	}
+	return "USE INDEX (" + h.Index.String() + ")"
+}
+
+// String returns the term as written in ORDER BY.
+func (o OrderItem) String() string {
+	if o.Desc {
+		return o.Column.String() + " DESC"
+	}
+	return o.Column.String()
+}
+
+// String returns the assignment as written in ENCODE KEY.
+func (a Assignment) String() string {
+	return a.Column.String() + " = " + exprString(a.Value)
+}
+
+func (s *SelectStmt) String() string {
+	var b strings.Builder
+	b.WriteString("SELECT ")
+	if s.Star {
+		b.WriteByte('*')
+	}
+	for i, it := range s.Items {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(it.String())
+	}
+	b.WriteString(" FROM ")
+	b.WriteString(s.Table.String())
+	if s.Hint != nil {
+		b.WriteByte(' ')
+		b.WriteString(s.Hint.String())
+	}
+	if s.Where != nil {
+		b.WriteString(" WHERE ")
+		writeExpr(&b, s.Where)
+	}
+	for i, o := range s.Order {
+		b.WriteString(not(i == 0, " ORDER BY ", ", "))
+		b.WriteString(o.String())
+	}
+	if s.Limit >= 0 {
+		b.WriteString(" LIMIT ")
+		b.WriteString(strconv.FormatInt(s.Limit, 10))
+	}
+	if s.Versions > 0 {
+		b.WriteString(" VERSIONS ")
+		b.WriteString(strconv.Itoa(s.Versions))
+	}
+	if s.AllowFullScan {
+		b.WriteString(" ALLOW FULL SCAN")
+	}
+	return b.String()
+}
+
+func (s *ExplainStmt) String() string {
+	var b strings.Builder
+	b.WriteString("EXPLAIN ")
+	if s.Analyze {
+		b.WriteString("ANALYZE ")
+	}
+	if s.Format != "" {
+		b.WriteString("(FORMAT " + s.Format + ") ")
+	}
+	if s.Stmt != nil {
+		b.WriteString(s.Stmt.String())
+	}
+	return b.String()
+}
+
+func (s *InsertStmt) String() string {
+	var b strings.Builder
+	b.WriteString("INSERT INTO ")
+	b.WriteString(s.Table.String())
+	b.WriteString(" (")
+	for i, c := range s.Columns {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(c.String())
+	}
+	b.WriteString(") VALUES ")
+	for i, row := range s.Rows {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteByte('(')
+		writeExprs(&b, row)
+		b.WriteByte(')')
+	}
+	if s.Timestamp != nil {
+		b.WriteString(" TIMESTAMP ")
+		writeExpr(&b, s.Timestamp)
+	}
+	return b.String()
+}
+
+func (s *DeleteStmt) String() string {
+	return "DELETE FROM " + s.Table.String() + " WHERE " + exprString(s.Where)
+}
+
+func (s *ShowTablesStmt) String() string  { return "SHOW TABLES" }
+func (s *ShowRegionsStmt) String() string { return "SHOW REGIONS " + s.Table.String() }
+func (s *DescribeStmt) String() string    { return "DESCRIBE " + s.Table.String() }
+func (s *CreateTableStmt) String() string { return "CREATE TABLE " + s.Table.String() }
+
+func (s *EncodeKeyStmt) String() string {
+	var b strings.Builder
+	b.WriteString("ENCODE KEY ")
+	b.WriteString(s.Table.String())
+	b.WriteString(" (")
+	for i, f := range s.Fields {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(f.String())
+	}
+	b.WriteByte(')')
+	return b.String()
+}
+
+func (s *DecodeKeyStmt) String() string {
+	return "DECODE KEY " + s.Table.String() + " " + exprString(s.Key)
+}
+
+func (s *BuildIndexStmt) String() string {
+	return "BUILD INDEX " + s.Index.String() + " ON " + s.Table.String()
+}
+
+func (s *CheckIndexStmt) String() string {
+	if s.Repair {
+		return "CHECK INDEX " + s.Index.String() + " REPAIR"
+	}
+	return "CHECK INDEX " + s.Index.String()
+}
