@@ -1,0 +1,246 @@
+package parser
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// converter turns one statement's grammar structs into AST nodes, checking
+// what the grammar cannot: literal values, ranges and counts.
+type converter struct {
+	src  string
+	toks []lexer.Token // the statement's tokens, to recover positions
+}
+
+func pos(p lexer.Position) Pos { return Pos(p.Offset) }
+
+func (c *converter) errorf(p lexer.Position, format string, args ...any) *Error {
+	return newError(c.src, pos(p), fmt.Sprintf(format, args...))
+}
+
+func (c *converter) stmt(g *gStmt) (Stmt, *Error) {
+	switch {
+	case g.Explain != nil:
+		return c.explain(g.Explain)
+	case g.Select != nil:
+		return c.selectStmt(g.Select)
+	case g.Insert != nil:
+		return c.insert(g.Insert)
+	case g.Delete != nil:
+		return c.delete(g.Delete)
+	case g.Show != nil:
+		if g.Show.Tables {
+			return &ShowTablesStmt{Show: pos(g.Show.Pos)}, nil
+		}
+		return &ShowRegionsStmt{Show: pos(g.Show.Pos), Table: ident(g.Show.Regions)}, nil
+	case g.Describe != nil:
+		return &DescribeStmt{Describe: pos(g.Describe.Pos), Table: ident(g.Describe.Table)}, nil
+	case g.Create != nil:
+		return &CreateTableStmt{Create: pos(g.Create.Pos), Table: ident(g.Create.Table)}, nil
+	case g.Encode != nil:
+		return c.encode(g.Encode)
+	case g.Decode != nil:
+		return c.decode(g.Decode)
+	case g.Build != nil:
+		return &BuildIndexStmt{Build: pos(g.Build.Pos), Index: ident(g.Build.Index), Table: ident(g.Build.Table)}, nil
+	case g.Check != nil:
+		return &CheckIndexStmt{Check: pos(g.Check.Pos), Index: ident(g.Check.Index), Repair: g.Check.Repair}, nil
+	}
+	return nil, newError(c.src, NoPos, "empty statement")
+}
+
+// namer is any of the name types of the grammar.
+type namer interface{ gIdent() *gIdent }
+
+func (t *gTable) gIdent() *gIdent  { return (*gIdent)(t) }
+func (t *gColumn) gIdent() *gIdent { return (*gIdent)(t) }
+func (t *gIndex) gIdent() *gIdent  { return (*gIdent)(t) }
+func (t *gAlias) gIdent() *gIdent  { return (*gIdent)(t) }
+
+func ident(n namer) Ident {
+	g := n.gIdent()
+	name := g.Name
+	if name[0] == '"' {
+		name = unquote(name, '"')
+	}
+	return Ident{NamePos: pos(g.Pos), Name: name}
+}
+
+func (c *converter) explain(g *gExplain) (Stmt, *Error) {
+	s := &ExplainStmt{Explain: pos(g.Pos), Analyze: g.Analyze}
+	seenFormat := false
+	for _, o := range g.Options {
+		if o.Analyze {
+			if s.Analyze {
+				return nil, c.errorf(o.Pos, "ANALYZE given twice")
+			}
+			s.Analyze = true
+			continue
+		}
+		if seenFormat {
+			return nil, c.errorf(o.Pos, "FORMAT given twice")
+		}
+		seenFormat = true
+		if strings.EqualFold(o.Format, "JSON") {
+			s.Format = "JSON"
+		}
+	}
+	var err *Error
+	switch in := g.Stmt; {
+	case in.Select != nil:
+		s.Stmt, err = c.selectStmt(in.Select)
+	case in.Insert != nil:
+		s.Stmt, err = c.insert(in.Insert)
+	case in.Delete != nil:
+		s.Stmt, err = c.delete(in.Delete)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func (c *converter) selectStmt(g *gSelect) (Stmt, *Error) {
+	s := &SelectStmt{
+		Select:        pos(g.Pos),
+		Star:          g.Star,
+		Table:         ident(g.Table),
+		Limit:         -1,
+		AllowFullScan: g.Allow,
+	}
+	for _, it := range g.Items {
+		var item SelectItem
+		if it.Count != nil {
+			item.Expr = countStar(it.Count)
+		} else {
+			id := ident(&gColumn{Pos: it.Col.Pos, Name: it.Col.Value})
+			item.Expr = &ColumnRef{NamePos: id.NamePos, Name: id.Name}
+		}
+		if it.Alias != "" {
+			item.Alias = ident(&gAlias{Name: it.Alias}).Name
+		}
+		s.Items = append(s.Items, item)
+	}
+	switch {
+	case g.Index != nil:
+		s.Hint = &IndexHint{HintPos: pos(g.UseIndex[0].Pos), Index: ident(g.Index)}
+	case len(g.NoIndex) > 0:
+		s.Hint = &IndexHint{HintPos: pos(g.NoIndex[0].Pos), NoIndex: true}
+	}
+	var err *Error
+	if g.Where != nil {
+		if s.Where, err = c.expr(g.Where); err != nil {
+			return nil, err
+		}
+	}
+	for _, o := range g.Order {
+		s.Order = append(s.Order, OrderItem{Column: ident(o.Col), Desc: strings.EqualFold(o.Dir, "DESC")})
+	}
+	if g.Limit != nil {
+		if s.Limit, err = c.int64(g.Limit.Pos, g.Limit.Text); err != nil {
+			return nil, err
+		}
+	}
+	if g.Versions != nil {
+		n, err := c.int64(g.Versions.Pos, g.Versions.Text)
+		if err != nil {
+			return nil, err
+		}
+		if n < 1 || n > math.MaxInt32 {
+			return nil, c.errorf(g.Versions.Pos, "VERSIONS must be between 1 and %d", math.MaxInt32)
+		}
+		s.Versions = int(n)
+	}
+	return s, nil
+}
+
+func countStar(g *gCount) *CallExpr {
+	return &CallExpr{NamePos: pos(g.Pos), Name: "COUNT", Star: true}
+}
+
+func (c *converter) insert(g *gInsert) (Stmt, *Error) {
+	s := &InsertStmt{Insert: pos(g.Pos), Table: ident(g.Table)}
+	for _, col := range g.Columns {
+		s.Columns = append(s.Columns, ident(col))
+	}
+	for _, r := range g.Rows {
+		if len(r.Values) != len(s.Columns) {
+			return nil, c.errorf(r.Pos, "row has %s, expected %d", plural(len(r.Values), "value"), len(s.Columns))
+		}
+		row, err := c.exprs(r.Values)
+		if err != nil {
+			return nil, err
+		}
+		s.Rows = append(s.Rows, row)
+	}
+	if g.TS != nil {
+		ts, err := c.expr(g.TS)
+		if err != nil {
+			return nil, err
+		}
+		s.Timestamp = ts
+	}
+	return s, nil
+}
+
+func (c *converter) delete(g *gDelete) (Stmt, *Error) {
+	where, err := c.expr(g.Where)
+	if err != nil {
+		return nil, err
+	}
+	return &DeleteStmt{Delete: pos(g.Pos), Table: ident(g.Table), Where: where}, nil
+}
+
+func (c *converter) encode(g *gEncode) (Stmt, *Error) {
+	s := &EncodeKeyStmt{Encode: pos(g.Pos), Table: ident(g.Table)}
+	for _, f := range g.Fields {
+		v, err := c.expr(f.Value)
+		if err != nil {
+			return nil, err
+		}
+		s.Fields = append(s.Fields, Assignment{Column: ident(f.Col), Value: v})
+	}
+	return s, nil
+}
+
+func (c *converter) decode(g *gDecode) (Stmt, *Error) {
+	s := &DecodeKeyStmt{Decode: pos(g.Pos), Table: ident(g.Table)}
+	if g.Key.Bytes != "" {
+		b, err := c.bytes(g.Key.Pos, g.Key.Bytes)
+		if err != nil {
+			return nil, err
+		}
+		s.Key = b
+	} else {
+		s.Key = &StringLit{ValuePos: pos(g.Key.Pos), Val: unquote(g.Key.Str, '\'')}
+	}
+	return s, nil
+}
+
+func (c *converter) int64(p lexer.Position, text string) (int64, *Error) {
+	n, err := strconv.ParseInt(text, 10, 64)
+	if err != nil {
+		return 0, c.errorf(p, "integer literal %s out of range", text)
+	}
+	return n, nil
+}
+
+func (c *converter) bytes(p lexer.Position, raw string) (*BytesLit, *Error) {
+	b, err := decodeHex(raw)
+	if err != nil {
+		return nil, c.errorf(p, "invalid hex literal %s", raw)
+	}
+	return &BytesLit{ValuePos: pos(p), Val: b}, nil
+}
+
+// plural returns "1 value", "2 values".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}

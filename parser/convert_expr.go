@@ -1,0 +1,192 @@
+package parser
+
+import (
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+func (c *converter) exprs(gs []*gExpr) ([]Expr, *Error) {
+	out := make([]Expr, 0, len(gs))
+	for _, g := range gs {
+		x, err := c.expr(g)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, x)
+	}
+	return out, nil
+}
+
+// expr converts a chain of AND and OR into left-associated BinaryExprs,
+// AND binding tighter than OR.
+func (c *converter) expr(g *gExpr) (Expr, *Error) {
+	acc, err := c.unary(g.Left)
+	if err != nil {
+		return nil, err
+	}
+	var or Expr
+	orPos := NoPos
+	for i, u := range g.Rest {
+		x, err := c.unary(u)
+		if err != nil {
+			return nil, err
+		}
+		opPos := c.tokenBefore(c.unaryStart(u))
+		if strings.EqualFold(g.Ops[i], "AND") {
+			acc = &BinaryExpr{OpPos: opPos, Op: OpAnd, LHS: acc, RHS: x}
+			continue
+		}
+		if or == nil {
+			or = acc
+		} else {
+			or = &BinaryExpr{OpPos: orPos, Op: OpOr, LHS: or, RHS: acc}
+		}
+		acc, orPos = x, opPos
+	}
+	if or == nil {
+		return acc, nil
+	}
+	return &BinaryExpr{OpPos: orPos, Op: OpOr, LHS: or, RHS: acc}, nil
+}
+
+// tokenIndex returns the index of the token at offset off.
+func (c *converter) tokenIndex(off Pos) int {
+	return sort.Search(len(c.toks), func(i int) bool { return c.toks[i].Pos.Offset >= int(off) })
+}
+
+// tokenBefore returns the position of the token before the one at off.
+func (c *converter) tokenBefore(off Pos) Pos {
+	i := c.tokenIndex(off) - 1
+	if i < 0 || i >= len(c.toks) {
+		return NoPos
+	}
+	return Pos(c.toks[i].Pos.Offset)
+}
+
+// unaryStart is the offset of the first token of u: its first NOT, or X.
+func (c *converter) unaryStart(u *gUnary) Pos {
+	i := c.tokenIndex(pos(u.X.Pos)) - len(u.Not)
+	if i < 0 || i >= len(c.toks) {
+		return pos(u.X.Pos)
+	}
+	return Pos(c.toks[i].Pos.Offset)
+}
+
+var cmpOps = map[string]BinaryOp{
+	"=": OpEq, "!=": OpNe, "<>": OpNe, "<": OpLt, "<=": OpLe, ">": OpGt, ">=": OpGe,
+}
+
+// unary converts NOT… X [comparison or predicate].
+func (c *converter) unary(g *gUnary) (Expr, *Error) {
+	x, err := c.cmp(g)
+	if err != nil {
+		return nil, err
+	}
+	first := c.tokenIndex(pos(g.X.Pos)) - len(g.Not)
+	for i := len(g.Not) - 1; i >= 0; i-- {
+		p := NoPos
+		if k := first + i; k >= 0 && k < len(c.toks) {
+			p = Pos(c.toks[k].Pos.Offset)
+		}
+		x = &UnaryExpr{OpPos: p, Op: OpNot, X: x}
+	}
+	return x, nil
+}
+
+func (c *converter) cmp(g *gUnary) (Expr, *Error) {
+	x, err := c.neg(g.X)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case g.RHS != nil:
+		y, err := c.neg(g.RHS)
+		if err != nil {
+			return nil, err
+		}
+		return &BinaryExpr{OpPos: c.tokenBefore(pos(g.RHS.Pos)), Op: cmpOps[g.Op], LHS: x, RHS: y}, nil
+	case g.Is:
+		return &IsNullExpr{X: x, Not: g.IsNot}, nil
+	case g.Lo != nil:
+		lo, err := c.neg(g.Lo)
+		if err != nil {
+			return nil, err
+		}
+		hi, err := c.neg(g.Hi)
+		if err != nil {
+			return nil, err
+		}
+		return &BetweenExpr{X: x, Lo: lo, Hi: hi, Not: g.PredNot}, nil
+	case g.Like != nil:
+		pat, err := c.neg(g.Like)
+		if err != nil {
+			return nil, err
+		}
+		return &LikeExpr{X: x, Pattern: pat, Not: g.PredNot}, nil
+	case len(g.In) > 0:
+		list, err := c.exprs(g.In)
+		if err != nil {
+			return nil, err
+		}
+		return &InExpr{X: x, List: list, Not: g.PredNot}, nil
+	}
+	return x, nil
+}
+
+func (c *converter) neg(g *gNeg) (Expr, *Error) {
+	p := pos(g.Pos)
+	switch {
+	case g.Col != "":
+		id := ident(&gColumn{Pos: g.Pos, Name: g.Col})
+		return &ColumnRef{NamePos: id.NamePos, Name: id.Name}, nil
+	case g.Str != "":
+		return &StringLit{ValuePos: p, Val: unquote(g.Str, '\'')}, nil
+	case g.Int != "":
+		n, err := c.int64(g.Pos, g.Int)
+		if err != nil {
+			return nil, err
+		}
+		return &IntLit{ValuePos: p, Val: n}, nil
+	case g.Typed != nil:
+		return c.typed(g.Typed)
+	case g.Neg != nil:
+		x, err := c.neg(g.Neg)
+		if err != nil {
+			return nil, err
+		}
+		return &UnaryExpr{OpPos: p, Op: OpNeg, X: x}, nil
+	case g.Paren != nil:
+		return c.expr(g.Paren)
+	case g.Float != "":
+		f, err := strconv.ParseFloat(g.Float, 64)
+		if err != nil || math.IsInf(f, 0) {
+			return nil, c.errorf(g.Pos, "float literal %s out of range", g.Float)
+		}
+		return &FloatLit{ValuePos: p, Val: f}, nil
+	case g.Bytes != "":
+		return c.bytes(g.Pos, g.Bytes)
+	case g.Bool != "":
+		return &BoolLit{ValuePos: p, Val: strings.EqualFold(g.Bool, "TRUE")}, nil
+	case g.Count != nil:
+		return countStar(g.Count), nil
+	}
+	return &NullLit{ValuePos: p}, nil
+}
+
+func (c *converter) typed(g *gTyped) (Expr, *Error) {
+	text := unquote(g.Text.Raw, '\'')
+	if strings.EqualFold(g.Kind, "DATE") {
+		t, ok := parseDate(text)
+		if !ok {
+			return nil, c.errorf(g.Text.Pos, "invalid date literal %s, expected 'YYYY-MM-DD'", quote(text, '\''))
+		}
+		return &DateLit{ValuePos: pos(g.Pos), Val: t}, nil
+	}
+	t, ok := parseTimestamp(text)
+	if !ok {
+		return nil, c.errorf(g.Text.Pos, "invalid timestamp literal %s", quote(text, '\''))
+	}
+	return &TimestampLit{ValuePos: pos(g.Pos), Val: t}, nil
+}

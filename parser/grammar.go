@@ -1,0 +1,245 @@
+package parser
+
+import (
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// The grammar structs below are participle's view of the language. They never
+// leave the package: convert.go turns them into the AST of ast.go once.
+//
+// Keyword literals are matched case-insensitively on word tokens. String and
+// quoted-identifier tokens keep their quotes, so a literal in the grammar can
+// never match one of them by accident.
+//
+// The grammar is LL(1) and is parsed without lookahead: once a branch has
+// consumed a token it is committed, so an error is reported where it
+// happens, not where the parser last backtracked to. The lexer makes this
+// possible by retyping the words that start a literal (TIMESTAMP and DATE
+// before a string, COUNT before "("); such words are still names where the
+// grammar wants a name.
+
+// stmtParser parses one statement. It is built once and never modified.
+var stmtParser = participle.MustBuild[gStmt](
+	participle.Lexer(lexDef{}),
+	participle.CaseInsensitive("Keyword", "Ident", "Typed", "Func"),
+	participle.UseLookahead(0),
+)
+
+// gStmt lists the statements, the most frequent first: every alternative
+// tried costs time.
+type gStmt struct {
+	Select   *gSelect   `parser:"  @@"`
+	Insert   *gInsert   `parser:"| @@"`
+	Delete   *gDelete   `parser:"| @@"`
+	Explain  *gExplain  `parser:"| @@"`
+	Show     *gShow     `parser:"| @@"`
+	Describe *gDescribe `parser:"| @@"`
+	Create   *gCreate   `parser:"| @@"`
+	Encode   *gEncode   `parser:"| @@"`
+	Decode   *gDecode   `parser:"| @@"`
+	Build    *gBuild    `parser:"| @@"`
+	Check    *gCheck    `parser:"| @@"`
+}
+
+// gExplainable lists the statements EXPLAIN accepts.
+type gExplainable struct {
+	Select *gSelect `parser:"  @@"`
+	Insert *gInsert `parser:"| @@"`
+	Delete *gDelete `parser:"| @@"`
+}
+
+type gExplain struct {
+	Pos     lexer.Position
+	Analyze bool           `parser:"'EXPLAIN' @'ANALYZE'?"`
+	Options []*gExplainOpt `parser:"( '(' @@ ( ',' @@ )* ')' )?"`
+	Stmt    *gExplainable  `parser:"@@"`
+}
+
+type gExplainOpt struct {
+	Pos     lexer.Position
+	Analyze bool   `parser:"  @'ANALYZE'"`
+	Format  string `parser:"| 'FORMAT' @( 'JSON' | 'TEXT' )"`
+}
+
+type gIdent struct {
+	Pos  lexer.Position
+	Name string `parser:"@( Ident | QIdent | Typed | Func )"`
+}
+
+// Names in different roles get their own types so that an error can say
+// which kind of name it expected.
+type (
+	gTable  gIdent
+	gColumn gIdent
+	gIndex  gIdent
+	gAlias  gIdent
+)
+
+type gInt struct {
+	Pos  lexer.Position
+	Text string `parser:"@Int"`
+}
+
+type gSelect struct {
+	Pos      lexer.Position
+	Star     bool          `parser:"'SELECT' ( @'*'"`
+	Items    []*gItem      `parser:"         | @@ ( ',' @@ )* )"`
+	Table    *gTable       `parser:"'FROM' @@"`
+	UseIndex []lexer.Token `parser:"( @( 'USE' 'INDEX' )"`
+	Index    *gIndex       `parser:"  '(' @@ ')'"`
+	NoIndex  []lexer.Token `parser:"| @( 'NO' 'INDEX' ) )?"`
+	Where    *gExpr        `parser:"( 'WHERE' @@ )?"`
+	Order    []*gOrder     `parser:"( 'ORDER' 'BY' @@ ( ',' @@ )* )?"`
+	Limit    *gInt         `parser:"( 'LIMIT' @@ )?"`
+	Versions *gInt         `parser:"( 'VERSIONS' @@ )?"`
+	Allow    bool          `parser:"@( 'ALLOW' 'FULL' 'SCAN' )?"`
+}
+
+// gItem is a select item. Its column is a plain Ident or QIdent: a Func
+// word here always starts COUNT(*).
+type gItem struct {
+	Col   *lexer.Token `parser:"( @( Ident | QIdent )"`
+	Count *gCount      `parser:"| @@ )"`
+	As    bool         `parser:"( @'AS'?"`
+	Alias string       `parser:"  @( Ident | QIdent | Typed | Func ) )?"`
+}
+
+type gCount struct {
+	Pos  lexer.Position
+	Name string `parser:"@'COUNT':Func '(' '*' ')'"`
+}
+
+type gOrder struct {
+	Col *gColumn `parser:"@@"`
+	Dir string   `parser:"@( 'ASC' | 'DESC' )?"`
+}
+
+type gInsert struct {
+	Pos     lexer.Position
+	Table   *gTable    `parser:"'INSERT' 'INTO' @@"`
+	Columns []*gColumn `parser:"'(' @@ ( ',' @@ )* ')'"`
+	Rows    []*gRow    `parser:"'VALUES' @@ ( ',' @@ )*"`
+	TS      *gExpr     `parser:"( 'TIMESTAMP' @@ )?"`
+}
+
+type gRow struct {
+	Pos    lexer.Position
+	Values []*gExpr `parser:"'(' @@ ( ',' @@ )* ')'"`
+}
+
+type gDelete struct {
+	Pos   lexer.Position
+	Table *gTable `parser:"'DELETE' 'FROM' @@"`
+	Where *gExpr  `parser:"'WHERE' @@"`
+}
+
+type gShow struct {
+	Pos     lexer.Position
+	Tables  bool    `parser:"'SHOW' ( @'TABLES'"`
+	Regions *gTable `parser:"       | 'REGIONS' @@ )"`
+}
+
+type gDescribe struct {
+	Pos   lexer.Position
+	Table *gTable `parser:"( 'DESCRIBE' | 'DESC' ) @@"`
+}
+
+type gCreate struct {
+	Pos   lexer.Position
+	Table *gTable `parser:"'CREATE' 'TABLE' @@"`
+}
+
+type gEncode struct {
+	Pos    lexer.Position
+	Table  *gTable    `parser:"'ENCODE' 'KEY' @@"`
+	Fields []*gAssign `parser:"'(' @@ ( ',' @@ )* ')'"`
+}
+
+type gAssign struct {
+	Col   *gColumn `parser:"@@ '='"`
+	Value *gExpr   `parser:"@@"`
+}
+
+type gDecode struct {
+	Pos   lexer.Position
+	Table *gTable `parser:"'DECODE' 'KEY' @@"`
+	Key   *gKey   `parser:"@@"`
+}
+
+// gKey is the key of DECODE KEY: a string or a hex literal.
+type gKey struct {
+	Pos   lexer.Position
+	Str   string `parser:"  @String"`
+	Bytes string `parser:"| @Bytes"`
+}
+
+type gBuild struct {
+	Pos   lexer.Position
+	Index *gIndex `parser:"'BUILD' 'INDEX' @@"`
+	Table *gTable `parser:"'ON' @@"`
+}
+
+type gCheck struct {
+	Pos    lexer.Position
+	Index  *gIndex `parser:"'CHECK' 'INDEX' @@"`
+	Repair bool    `parser:"@'REPAIR'?"`
+}
+
+// ---- expressions, lowest precedence first ----
+
+// gExpr is a chain of operands joined by AND and OR; convert.go applies
+// their precedence. An operator's position is that of the token before its
+// right operand.
+type gExpr struct {
+	Left *gUnary   `parser:"@@"`
+	Ops  []string  `parser:"( @( 'AND' | 'OR' )"`
+	Rest []*gUnary `parser:"  @@ )*"`
+}
+
+// gUnary is NOT… applied to an operand and its optional comparison or
+// predicate. The NOT tokens are the ones before X.
+type gUnary struct {
+	Not     []string `parser:"@'NOT'*"`
+	X       *gNeg    `parser:"@@"`
+	Op      string   `parser:"( @( '=' | '!=' | '<>' | '<=' | '>=' | '<' | '>' )"`
+	RHS     *gNeg    `parser:"  @@"`
+	Is      bool     `parser:"| @'IS'"`
+	IsNot   bool     `parser:"  @'NOT'? 'NULL'"`
+	PredNot bool     `parser:"| @'NOT'?"`
+	Lo      *gNeg    `parser:"  ( 'BETWEEN' @@"`
+	Hi      *gNeg    `parser:"    'AND' @@"`
+	In      []*gExpr `parser:"  | 'IN' '(' @@ ( ',' @@ )* ')'"`
+	Like    *gNeg    `parser:"  | 'LIKE' @@ ) )?"`
+}
+
+// gNeg is a unary minus or a primary expression. Its alternatives are
+// ordered by how often they occur, since each one tried costs time. A
+// column here is only Ident or QIdent: a Typed or Func word in this place
+// always starts a literal or COUNT(*).
+type gNeg struct {
+	Pos   lexer.Position
+	Col   string  `parser:"  @( Ident | QIdent )"`
+	Str   string  `parser:"| @String"`
+	Int   string  `parser:"| @Int"`
+	Typed *gTyped `parser:"| @@"`
+	Neg   *gNeg   `parser:"| '-' @@"`
+	Paren *gExpr  `parser:"| '(' @@ ')'"`
+	Float string  `parser:"| @Float"`
+	Bytes string  `parser:"| @Bytes"`
+	Bool  string  `parser:"| @( 'TRUE' | 'FALSE' )"`
+	Null  bool    `parser:"| @'NULL'"`
+	Count *gCount `parser:"| @@"`
+}
+
+// gTyped is TIMESTAMP 'text' or DATE 'text'.
+type gTyped struct {
+	Pos  lexer.Position
+	Kind string `parser:"@( 'TIMESTAMP':Typed | 'DATE':Typed )"`
+	Text *gStr  `parser:"@@"`
+}
+
+type gStr struct {
+	Pos lexer.Position
+	Raw string `parser:"@String"`
+}
