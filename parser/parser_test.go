@@ -1,0 +1,94 @@
+package parser
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cockroachdb/datadriven"
+)
+
+// TestParse runs the datadriven files in testdata/. Commands:
+//
+//	parse      Parse the input as a script; print each statement's canonical
+//	           text and AST, or the error with its source context.
+//	parse-one  The same through ParseOne.
+//
+// Regenerate the expected output with: go test ./parser -run TestParse -rewrite
+func TestParse(t *testing.T) {
+	datadriven.Walk(t, "testdata", func(t *testing.T, path string) {
+		if strings.Contains(path, string(filepath.Separator)+"fuzz") {
+			return
+		}
+		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
+			switch d.Cmd {
+			case "parse":
+				stmts, err := Parse(d.Input)
+				if err != nil {
+					return errorText(t, d.Input, err)
+				}
+				return dumpStmts(d.Input, stmts)
+			case "parse-one":
+				stmt, err := ParseOne(d.Input)
+				if err != nil {
+					return errorText(t, d.Input, err)
+				}
+				return dumpStmts(d.Input, []Stmt{stmt})
+			}
+			t.Fatalf("%s: unknown command %q", d.Pos, d.Cmd)
+			return ""
+		})
+	})
+}
+
+// errorText prints an error and its context, checking that it is an *Error
+// whose line and column agree with its offset.
+func errorText(t *testing.T, src string, err error) string {
+	t.Helper()
+	var perr *Error
+	if !errors.As(err, &perr) {
+		t.Fatalf("error %v is %T, not *Error", err, err)
+	}
+	if line, col := Position(src, perr.Pos); line != perr.Line || col != perr.Col {
+		t.Fatalf("error %v: Line:Col %d:%d, but offset %d is at %d:%d", err, perr.Line, perr.Col, perr.Pos, line, col)
+	}
+	return fmt.Sprintf("error: %s\n%s\n", err, perr.Context(src))
+}
+
+// testInputs returns the input of every parse command in the datadriven
+// files, keyed by "file:line".
+func testInputs(t testing.TB) map[string]string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("testdata", "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inputs := map[string]string{}
+	for _, f := range files {
+		if fi, err := os.Stat(f); err != nil || fi.IsDir() {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(string(b), "\n")
+		for i := 0; i < len(lines); i++ {
+			cmd := strings.Fields(lines[i])
+			if len(cmd) == 0 || (cmd[0] != "parse" && cmd[0] != "parse-one") {
+				continue
+			}
+			start := i + 1
+			for i++; i < len(lines) && lines[i] != "----"; i++ {
+			}
+			inputs[fmt.Sprintf("%s:%d", filepath.Base(f), start)] = strings.Join(lines[start:i], "\n")
+		}
+	}
+	if len(inputs) == 0 {
+		t.Fatal("no test inputs found in testdata")
+	}
+	return inputs
+}
