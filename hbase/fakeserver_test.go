@@ -1,0 +1,407 @@
+package hbase
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"net"
+	"sort"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rkql/rkql/hbase/internal/pb"
+	"github.com/rkql/rkql/hbase/internal/rpc"
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
+)
+
+// fakeServer is an in-process stand-in for a region server that also hosts
+// hbase:meta. It keeps table "t" as rows with one cell each (f:q = row)
+// and serves Get, Mutate, Multi and Scan, with hooks to inject faults.
+type fakeServer struct {
+	t    *testing.T
+	addr string
+
+	mu       sync.Mutex
+	regions  []*Region // of table "t", sorted
+	rows     []string  // sorted
+	scanners map[uint64]*fakeScanner
+	nextID   uint64
+	calls    map[string]int // method (or "Scan.open" etc.) -> count
+	// Fault hooks, consumed as they fire.
+	lostScannerAfter int  // fail the n-th next call with UnknownScannerException
+	partial          bool // send each row as two partial pieces
+	ttlMillis        uint32
+	nsreRows         map[string]int // Get/Multi of row -> NSRE count
+}
+
+type fakeScanner struct {
+	region   *Region
+	reversed bool
+	stop     []byte
+	next     int // index into rows of the next row to return
+	seq      uint64
+}
+
+func newFakeServer(t *testing.T, splits []string, rows []string) *fakeServer {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := &fakeServer{t: t, addr: l.Addr().String(), scanners: map[uint64]*fakeScanner{},
+		calls: map[string]int{}, nsreRows: map[string]int{}, ttlMillis: 60000}
+	fs.rows = append(fs.rows, rows...)
+	sort.Strings(fs.rows)
+	fs.setRegions(splits, 1)
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			t.Cleanup(func() { c.Close() })
+			go fs.serve(c)
+		}
+	}()
+	return fs
+}
+
+// setRegions replaces the table's regions with ones split at splits.
+func (fs *fakeServer) setRegions(splits []string, id uint64) {
+	bounds := append(append([]string{""}, splits...), "")
+	fs.regions = nil
+	for i := 0; i+1 < len(bounds); i++ {
+		fs.regions = append(fs.regions, &Region{
+			Table: "t", Name: metaKey("t", []byte(bounds[i]), fmt.Sprintf("%d.e%d.", id, i)),
+			StartKey: []byte(bounds[i]), EndKey: []byte(bounds[i+1]), ID: id, Server: fs.addr,
+		})
+	}
+}
+
+func (fs *fakeServer) count(name string) int {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	return fs.calls[name]
+}
+
+func (fs *fakeServer) serve(c net.Conn) {
+	pre := make([]byte, 6)
+	if _, err := io.ReadFull(c, pre); err != nil || !bytes.Equal(pre, rpc.Preamble) {
+		return
+	}
+	if _, err := readFakeFrame(c); err != nil {
+		return
+	}
+	for {
+		frame, err := readFakeFrame(c)
+		if err != nil {
+			return
+		}
+		hb, n := protowire.ConsumeBytes(frame)
+		param, _ := protowire.ConsumeBytes(frame[n:])
+		var hdr pb.RequestHeader
+		if err := proto.Unmarshal(hb, &hdr); err != nil {
+			fs.t.Errorf("fake server: bad header: %v", err)
+			return
+		}
+		msg, cells, ex := fs.handle(hdr.GetMethodName(), param)
+		if _, err := c.Write(fakeResponse(hdr.GetCallId(), msg, cells, ex)); err != nil {
+			return
+		}
+	}
+}
+
+func readFakeFrame(r io.Reader) ([]byte, error) {
+	var l [4]byte
+	if _, err := io.ReadFull(r, l[:]); err != nil {
+		return nil, err
+	}
+	b := make([]byte, binary.BigEndian.Uint32(l[:]))
+	_, err := io.ReadFull(r, b)
+	return b, err
+}
+
+func fakeResponse(id uint32, msg proto.Message, cells []byte, ex *pb.ExceptionResponse) []byte {
+	hdr := &pb.ResponseHeader{CallId: proto.Uint32(id), Exception: ex}
+	if len(cells) > 0 {
+		hdr.CellBlockMeta = &pb.CellBlockMeta{Length: proto.Uint32(uint32(len(cells)))}
+	}
+	h, _ := proto.Marshal(hdr)
+	out := protowire.AppendBytes(make([]byte, 4), h)
+	if ex == nil {
+		m, _ := proto.Marshal(msg)
+		out = protowire.AppendBytes(out, m)
+		out = append(out, cells...)
+	}
+	binary.BigEndian.PutUint32(out, uint32(len(out)-4))
+	return out
+}
+
+func exception(class, msg string) *pb.ExceptionResponse {
+	return &pb.ExceptionResponse{ExceptionClassName: proto.String(class), StackTrace: proto.String(class + ": " + msg)}
+}
+
+func (fs *fakeServer) handle(method string, param []byte) (proto.Message, []byte, *pb.ExceptionResponse) {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	fs.calls[method]++
+	switch method {
+	case "Get":
+		var req pb.GetRequest
+		_ = proto.Unmarshal(param, &req)
+		res, ex := fs.get(req.GetRegion().GetValue(), req.GetGet().GetRow())
+		return &pb.GetResponse{Result: res}, nil, ex
+	case "Mutate":
+		var req pb.MutateRequest
+		_ = proto.Unmarshal(param, &req)
+		return &pb.MutateResponse{}, nil, fs.put(req.GetRegion().GetValue(), req.GetMutation().GetRow())
+	case "Multi":
+		var req pb.MultiRequest
+		_ = proto.Unmarshal(param, &req)
+		return fs.multi(&req), nil, nil
+	case "Scan":
+		var req pb.ScanRequest
+		_ = proto.Unmarshal(param, &req)
+		if string(req.GetRegion().GetValue()) == metaRegionName {
+			fs.calls["Scan.meta"]++
+			return fs.metaScan(&req)
+		}
+		return fs.scan(&req)
+	}
+	return nil, nil, exception(pkgHBase+"DoNotRetryIOException", "unknown method "+method)
+}
+
+func (fs *fakeServer) region(name []byte, row []byte) (*Region, *pb.ExceptionResponse) {
+	for _, r := range fs.regions {
+		if bytes.Equal(r.Name, name) && (row == nil || r.Contains(row)) {
+			return r, nil
+		}
+	}
+	return nil, exception(clsNotServingRegion, fmt.Sprintf("%s is not online", name))
+}
+
+func (fs *fakeServer) nsre(row []byte) *pb.ExceptionResponse {
+	if fs.nsreRows[string(row)] > 0 {
+		fs.nsreRows[string(row)]--
+		return exception(clsNotServingRegion, "injected")
+	}
+	return nil
+}
+
+func rowResult(row string) *pb.Result {
+	return &pb.Result{Cell: []*pb.Cell{{Row: []byte(row), Family: []byte("f"), Qualifier: []byte("q"),
+		Timestamp: proto.Uint64(1), CellType: pb.CellType_PUT.Enum(), Value: []byte(row)}}}
+}
+
+func (fs *fakeServer) get(region, row []byte) (*pb.Result, *pb.ExceptionResponse) {
+	if _, ex := fs.region(region, row); ex != nil {
+		return nil, ex
+	}
+	if ex := fs.nsre(row); ex != nil {
+		return nil, ex
+	}
+	i := sort.SearchStrings(fs.rows, string(row))
+	if i < len(fs.rows) && fs.rows[i] == string(row) {
+		return rowResult(string(row)), nil
+	}
+	return &pb.Result{}, nil
+}
+
+func (fs *fakeServer) put(region, row []byte) *pb.ExceptionResponse {
+	if _, ex := fs.region(region, row); ex != nil {
+		return ex
+	}
+	if ex := fs.nsre(row); ex != nil {
+		return ex
+	}
+	i := sort.SearchStrings(fs.rows, string(row))
+	if i == len(fs.rows) || fs.rows[i] != string(row) {
+		fs.rows = append(fs.rows[:i], append([]string{string(row)}, fs.rows[i:]...)...)
+	}
+	return nil
+}
+
+func exPair(ex *pb.ExceptionResponse) *pb.NameBytesPair {
+	return &pb.NameBytesPair{Name: ex.ExceptionClassName, Value: []byte(ex.GetStackTrace())}
+}
+
+func (fs *fakeServer) multi(req *pb.MultiRequest) *pb.MultiResponse {
+	resp := &pb.MultiResponse{}
+	for _, ra := range req.GetRegionAction() {
+		rar := &pb.RegionActionResult{}
+		if _, ex := fs.region(ra.GetRegion().GetValue(), nil); ex != nil {
+			rar.Exception = exPair(ex)
+			resp.RegionActionResult = append(resp.RegionActionResult, rar)
+			continue
+		}
+		for _, a := range ra.GetAction() {
+			roe := &pb.ResultOrException{Index: a.Index}
+			var ex *pb.ExceptionResponse
+			if a.Get != nil {
+				roe.Result, ex = fs.get(ra.GetRegion().GetValue(), a.GetGet().GetRow())
+			} else {
+				ex = fs.put(ra.GetRegion().GetValue(), a.GetMutation().GetRow())
+				roe.Result = &pb.Result{}
+			}
+			if ex != nil {
+				roe.Result, roe.Exception = nil, exPair(ex)
+			}
+			rar.ResultOrException = append(rar.ResultOrException, roe)
+		}
+		resp.RegionActionResult = append(resp.RegionActionResult, rar)
+	}
+	return resp
+}
+
+// metaScan answers the client's one-shot meta lookups and listings.
+func (fs *fakeServer) metaScan(req *pb.ScanRequest) (proto.Message, []byte, *pb.ExceptionResponse) {
+	start := req.GetScan().GetStartRow()
+	n := int(req.GetNumberOfRows())
+	var picked []*Region
+	if !req.GetScan().GetReversed() {
+		for _, r := range fs.regions {
+			if bytes.Compare(r.Name, start) >= 0 {
+				picked = append(picked, r)
+			}
+		}
+	} else {
+		first := bytes.IndexByte(start, ',')
+		last := bytes.LastIndexByte(start, ',')
+		found := -1
+		for i, r := range fs.regions {
+			switch {
+			case first < 0: // "<table>\x00": the last region
+				found = len(fs.regions) - 1
+			case bytes.HasSuffix(start, []byte(metaZeroes)) && r.containsBefore(start[first+1:last]):
+				found = i
+			case bytes.HasSuffix(start, []byte(metaNines)) && r.Contains(start[first+1:last]):
+				found = i
+			}
+		}
+		for i := found; i >= 0 && len(picked) < n; i-- {
+			picked = append(picked, fs.regions[i])
+		}
+	}
+	if len(picked) > n {
+		picked = picked[:n]
+	}
+	resp := &pb.ScanResponse{MoreResults: proto.Bool(false)}
+	var cells []byte
+	for _, r := range picked {
+		ri, _ := proto.Marshal(&pb.RegionInfo{RegionId: proto.Uint64(r.ID), TableName: tableName(r.Table),
+			StartKey: r.StartKey, EndKey: r.EndKey})
+		cells = appendCell(cells, Cell{Row: r.Name, Family: metaFamily, Qualifier: regionInfoQual, Type: CellPut, Value: append([]byte("PBUF"), ri...)})
+		cells = appendCell(cells, Cell{Row: r.Name, Family: metaFamily, Qualifier: serverQual, Type: CellPut, Value: []byte(r.Server)})
+		resp.CellsPerResult = append(resp.CellsPerResult, 2)
+		resp.PartialFlagPerResult = append(resp.PartialFlagPerResult, false)
+	}
+	return resp, cells, nil
+}
+
+// scan serves opens, nexts, renewals and closes of data scanners.
+func (fs *fakeServer) scan(req *pb.ScanRequest) (proto.Message, []byte, *pb.ExceptionResponse) {
+	var sc *fakeScanner
+	resp := &pb.ScanResponse{Ttl: proto.Uint32(fs.ttlMillis)}
+	if req.ScannerId == nil {
+		fs.calls["Scan.open"]++
+		r, ex := fs.region(req.GetRegion().GetValue(), nil)
+		if ex != nil {
+			return nil, nil, ex
+		}
+		s := req.GetScan()
+		sc = &fakeScanner{region: r, reversed: s.GetReversed(), stop: s.GetStopRow()}
+		start := string(s.GetStartRow())
+		if !sc.reversed {
+			sc.next = sort.SearchStrings(fs.rows, start)
+			if !s.GetIncludeStartRow() && sc.next < len(fs.rows) && fs.rows[sc.next] == start {
+				sc.next++
+			}
+		} else {
+			if start == "" {
+				sc.next = len(fs.rows) - 1
+			} else {
+				sc.next = sort.SearchStrings(fs.rows, start) // first row >= start
+				if sc.next == len(fs.rows) || fs.rows[sc.next] != start || !s.GetIncludeStartRow() {
+					sc.next--
+				}
+			}
+		}
+		fs.nextID++
+		fs.scanners[fs.nextID] = sc
+		resp.ScannerId = proto.Uint64(fs.nextID)
+	} else {
+		sc = fs.scanners[req.GetScannerId()]
+		if sc == nil {
+			return nil, nil, exception(clsUnknownScanner, "unknown scanner")
+		}
+		switch {
+		case req.GetCloseScanner():
+			fs.calls["Scan.close"]++
+			delete(fs.scanners, req.GetScannerId())
+			return resp, nil, nil
+		case req.GetRenew():
+			fs.calls["Scan.renew"]++
+			return resp, nil, nil
+		}
+		fs.calls["Scan.next"]++
+		if fs.lostScannerAfter > 0 {
+			fs.lostScannerAfter--
+			if fs.lostScannerAfter == 0 {
+				delete(fs.scanners, req.GetScannerId())
+				return nil, nil, exception(clsUnknownScanner, "lease expired")
+			}
+		}
+		if req.GetNextCallSeq() != sc.seq {
+			return nil, nil, exception(clsOutOfOrderScannerNext, "seq")
+		}
+		sc.seq++
+		resp.ScannerId = req.ScannerId
+	}
+	var cells []byte
+	inRegion := true
+	for n := 0; n < int(req.GetNumberOfRows()); n++ {
+		if sc.next < 0 || sc.next >= len(fs.rows) || !sc.region.Contains([]byte(fs.rows[sc.next])) ||
+			(len(sc.stop) > 0 && (!sc.reversed && fs.rows[sc.next] >= string(sc.stop) || sc.reversed && fs.rows[sc.next] <= string(sc.stop))) {
+			inRegion = false
+			break
+		}
+		row := fs.rows[sc.next]
+		if fs.partial {
+			for i, q := range []string{"q1", "q2"} {
+				cells = appendCell(cells, Cell{Row: []byte(row), Family: []byte("f"), Qualifier: []byte(q), Type: CellPut, Value: []byte(row)})
+				resp.CellsPerResult = append(resp.CellsPerResult, 1)
+				resp.PartialFlagPerResult = append(resp.PartialFlagPerResult, i == 0)
+			}
+		} else {
+			cells = appendCell(cells, Cell{Row: []byte(row), Family: []byte("f"), Qualifier: []byte("q"), Timestamp: 1, Type: CellPut, Value: []byte(row)})
+			resp.CellsPerResult = append(resp.CellsPerResult, 1)
+			resp.PartialFlagPerResult = append(resp.PartialFlagPerResult, false)
+		}
+		if sc.reversed {
+			sc.next--
+		} else {
+			sc.next++
+		}
+	}
+	if inRegion && (sc.next < 0 || sc.next >= len(fs.rows) || !sc.region.Contains([]byte(fs.rows[sc.next]))) {
+		inRegion = false
+	}
+	resp.MoreResultsInRegion = proto.Bool(inRegion)
+	resp.MoreResults = proto.Bool(true)
+	if !inRegion {
+		delete(fs.scanners, resp.GetScannerId())
+	}
+	return resp, cells, nil
+}
+
+// fakeClient is a client whose meta location is the fake server.
+func fakeClient(fs *fakeServer) *Client {
+	c := testClient(Config{RetryBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond})
+	c.mu.meta = fs.addr
+	fs.t.Cleanup(func() { c.Close() })
+	return c
+}
