@@ -1,4 +1,80 @@
-// Package hbase is a native client for Apache HBase 2.x: ZooKeeper
-// bootstrap, region location through hbase:meta, Get, Put/Delete, Scan,
-// Multi and table administration through the master.
+// Package hbase is a native Go client for Apache HBase 2.x. It speaks the
+// HBase RPC protocol directly (protobuf over TCP, SIMPLE authentication)
+// and needs nothing but a ZooKeeper quorum to find the cluster.
+//
+// # Use
+//
+//	c, err := hbase.NewClient(ctx, hbase.Config{ZKQuorum: "127.0.0.1:2181"})
+//	g, err := hbase.NewGet("t", []byte("row"), hbase.Versions(3))
+//	res, err := c.Get(ctx, g)
+//
+//	s, err := hbase.NewScan("t", start, stop, hbase.Reversed(), hbase.Caching(500),
+//		hbase.WithFilter(filter.Prefix{Prefix: p}))
+//	sc := c.Scan(s)
+//	defer sc.Close()
+//	for {
+//		row, err := sc.Next(ctx)
+//		if err == io.EOF {
+//			break
+//		}
+//		...
+//	}
+//
+// Writes are NewPut and NewDelete values applied with Client.Mutate, or in
+// bulk with Client.MultiMutate; Client.MultiGet reads many rows. Tables are
+// created, listed, disabled and deleted through Client.Admin.
+//
+// # Layers
+//
+//	request values      Get, Scan, Put, Delete: built by constructors with
+//	  (request.go)      functional options; they hold their protobuf and do
+//	                    no I/O
+//	        |
+//	client              Client: finds the region for each row through
+//	  (client.go,       hbase:meta, caches locations, groups Multi actions by
+//	   locate.go,       server, drives Scanners region by region, retries
+//	   scanner.go,      with backoff, and turns server exceptions into the
+//	   multi.go,        error groups below; Admin talks to the master
+//	   admin.go)
+//	        |
+//	region connection   internal/rpc: one TCP connection per server and
+//	                    service; preamble, ConnectionHeader, length-framed
+//	                    calls matched by call id, many in flight, cellblocks
+//	                    handed back raw, every read bounded
+//
+//	leaves              zk (where hbase:meta and the master are), filter
+//	                    (server-side filters and comparators), internal/pb
+//	                    (generated protobuf messages)
+//
+// Cells arrive either inline in protobuf Results or in a KeyValue cellblock
+// after the response message; the client decodes both (cell.go). Cells in
+// results point into the response buffer.
+//
+// # Errors
+//
+// Errors are grouped by what the caller must do, and every group wraps its
+// cause (errors.Is and errors.As see through them):
+//
+//   - *RegionError: the region is not where the cache said
+//     (NotServingRegionException, RegionMovedException). The client drops
+//     the location, looks it up again and retries.
+//   - *RetryableError: the server is busy or the region is in transition
+//     (RegionOpening, RegionTooBusy, PleaseHold, CallQueueTooBig, ...). The
+//     client backs off and retries at the same place.
+//   - *ServerError: a server could not be reached or the connection broke
+//     ("hbase: cannot reach region server 127.0.0.1:16020: connection
+//     refused"). The client forgets the server's regions and connection,
+//     relocates and retries with backoff.
+//   - anything else fails at once: *Exception for a server exception the
+//     server marked final, unwrapping to ErrTableNotFound, ErrNoSuchFamily,
+//     ErrTableExists, ErrTableNotEnabled or ErrTableNotDisabled where one
+//     applies; validation errors from the constructors.
+//
+// Retries stop after Config.MaxAttempts or when the caller's context ends,
+// whichever is first; the error then wraps both the context's error and
+// the last failure. No call waits longer than its context: every wait on
+// the network is bounded by the context and, while calls are in flight, by
+// a read deadline (Config.RPCTimeout) on the socket.
+//
+// A Client is safe for concurrent use; a Scanner is not.
 package hbase
