@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"reflect"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -129,17 +131,93 @@ func Parse(src []byte) (*Catalog, error) {
 	return l.catalog(&y)
 }
 
-// yamlError turns yaml's "yaml: line N: msg" into a LoadError.
+// yamlError turns yaml's "yaml: line N: msg" into a LoadError whose
+// message an operator can act on.
 func yamlError(err error) error {
+	if errors.Is(err, io.EOF) {
+		return &LoadError{Msg: "the catalog is empty: it needs a tables: list"}
+	}
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	msg = strings.TrimPrefix(msg, "unmarshal errors:\n")
 	msg = strings.TrimSpace(strings.Split(msg, "\n")[0])
 	var line int
 	if n, _ := fmt.Sscanf(msg, "line %d:", &line); n == 1 {
 		msg = strings.TrimSpace(msg[strings.Index(msg, ":")+1:])
-		msg = strings.Replace(msg, " in type catalog.y", " in ", 1)
 	}
-	return &LoadError{Line: line, Msg: msg}
+	return &LoadError{Line: line, Msg: yamlMessage(msg)}
+}
+
+// yamlMessage rewords the decoder's messages about unknown keys, duplicate
+// keys and values of the wrong kind.
+func yamlMessage(msg string) string {
+	var key, typ string
+	if n, _ := fmt.Sscanf(msg, "field %s not found in type %s", &key, &typ); n == 2 {
+		what, known := yamlSection(typ)
+		return fmt.Sprintf("unknown key %q in %s (known keys: %s)", key, what, known)
+	}
+	var first int
+	if n, _ := fmt.Sscanf(msg, "mapping key %q already defined at line %d", &key, &first); n == 2 {
+		return fmt.Sprintf("key %q is given twice (first at line %d)", key, first)
+	}
+	if rest, ok := strings.CutPrefix(msg, "cannot unmarshal "); ok {
+		got, into, _ := strings.Cut(rest, " into ")
+		switch {
+		case strings.HasPrefix(got, "!!map"):
+			got = "a mapping"
+		case strings.HasPrefix(got, "!!seq"):
+			got = "a list"
+		case strings.Contains(got, "`"):
+			got = "\"" + strings.Trim(got[strings.Index(got, "`"):], "`") + "\""
+		}
+		return fmt.Sprintf("want %s, not %s", yamlWant(into), got)
+	}
+	return msg
+}
+
+// yamlWant names what a Go type of the YAML shape expects.
+func yamlWant(goType string) string {
+	switch strings.TrimPrefix(goType, "*") {
+	case "int", "int64":
+		return "a whole number"
+	case "bool":
+		return "true or false"
+	case "string":
+		return "a single value"
+	}
+	if strings.HasPrefix(goType, "[]") {
+		return "a list"
+	}
+	return "a mapping"
+}
+
+// yamlSection names a YAML shape type and lists its keys.
+func yamlSection(goType string) (string, string) {
+	var v any
+	what := ""
+	switch strings.TrimPrefix(goType, "catalog.") {
+	case "yCatalog":
+		v, what = yCatalog{}, "the catalog"
+	case "yTable":
+		v, what = yTable{}, "a table"
+	case "yFamily":
+		v, what = yFamily{}, "a family"
+	case "yColumn":
+		v, what = yColumn{}, "a column"
+	case "yComponent":
+		v, what = yComponent{}, "a rowkey component"
+	case "ySplit":
+		v, what = ySplit{}, "split"
+	case "yIndex":
+		v, what = yIndex{}, "an index"
+	default:
+		return goType, "?"
+	}
+	t := reflect.TypeOf(v)
+	keys := make([]string, 0, t.NumField())
+	for i := 0; i < t.NumField(); i++ {
+		keys = append(keys, t.Field(i).Tag.Get("yaml"))
+	}
+	return what, strings.Join(keys, ", ")
 }
 
 // loader finds the line of a path in the YAML tree for semantic errors.
@@ -294,7 +372,7 @@ func (l *loader) column(t *Table, yc yColumn, cp []any) (Column, error) {
 			return Column{}, l.errf(append(cp, "column"), "column %q: %q is not family:qualifier", yc.Name, yc.Column)
 		}
 		if _, ok := t.Family(fam); !ok {
-			return Column{}, l.errf(append(cp, "column"), "column %q: table has no family %q", yc.Name, fam)
+			return Column{}, l.errf(append(cp, "column"), "column %q: table %q has no family %q (families: %s)", yc.Name, t.Name, fam, familyNames(t))
 		}
 		col.Family, col.Qualifier = fam, qual
 	}
@@ -314,12 +392,15 @@ func (l *loader) splits(t *Table, y *yTable, path []any) error {
 		return l.errf(append(path, "split"), "give either splits or split, not both")
 	}
 	for i, s := range y.Splits {
-		b, err := ParseBinary(s)
+		b, err := parseYAMLBinary(s)
 		if err != nil {
-			return l.errf(append(path, "splits", i), "split %q: %v", s, err)
+			return l.errf(append(path, "splits", i), "split '%s': %v", s, err)
+		}
+		if len(b) == 0 {
+			return l.errf(append(path, "splits", i), "a split key cannot be empty")
 		}
 		if i > 0 && bytes.Compare(b, t.Splits.Explicit[i-1]) <= 0 {
-			return l.errf(append(path, "splits", i), "split %q is not after the split before it", s)
+			return l.errf(append(path, "splits", i), "split %q is not after the split before it (%q): splits must be in increasing byte order", s, y.Splits[i-1])
 		}
 		t.Splits.Explicit = append(t.Splits.Explicit, b)
 	}
@@ -339,16 +420,49 @@ func (l *loader) splits(t *Table, y *yTable, path []any) error {
 			t.Splits.Buckets = true
 			return nil
 		}
+		if s.Algorithm == "" {
+			return l.errf(sp, "split needs an algorithm (HexStringSplit, DecimalStringSplit or UniformSplit) with regions, or buckets: true")
+		}
 		if _, err := algorithmSplits(s.Algorithm, 2); err != nil {
 			return l.errf(sp, "%v", err)
 		}
-		if s.Regions < 2 {
-			return l.errf(sp, "split algorithm %s needs regions >= 2", s.Algorithm)
+		if s.Regions < 2 || s.Regions > maxRegions {
+			return l.errf(sp, "split algorithm %s needs regions between 2 and %d, not %d", s.Algorithm, maxRegions, s.Regions)
+		}
+		if _, err := algorithmSplits(s.Algorithm, s.Regions); err != nil {
+			return l.errf(sp, "%v", err)
 		}
 		t.Splits.Algorithm, t.Splits.Regions = s.Algorithm, s.Regions
 	}
 	return nil
 }
+
+// parseYAMLBinary is ParseBinary for a YAML string. In double quotes YAML
+// reads "\xFF" itself, as the character U+00FF, which is two bytes in
+// UTF-8; such a character is refused so that nobody gets those two bytes
+// when they meant one.
+func parseYAMLBinary(s string) ([]byte, error) {
+	for _, r := range s {
+		if r >= 0x80 && r <= 0xFF {
+			return nil, fmt.Errorf("holds %U, which is how YAML reads \\x%02X in double quotes (two bytes in UTF-8): write bytes in single quotes, as '\\x%02X'", r, r, r)
+		}
+	}
+	return ParseBinary(s)
+}
+
+func familyNames(t *Table) string {
+	if len(t.Families) == 0 {
+		return "none"
+	}
+	names := make([]string, len(t.Families))
+	for i, f := range t.Families {
+		names[i] = f.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// maxRegions bounds the regions a split algorithm may make.
+const maxRegions = 65536
 
 func isName(s string) bool {
 	if s == "" {

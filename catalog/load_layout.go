@@ -62,6 +62,12 @@ func defaultEncoding(t Type) (KeyEncoding, int) {
 }
 
 func (l *loader) component(t *Table, y *yComponent, cp []any) (Component, error) {
+	if y.Width < 0 {
+		return Component{}, l.errf(cp, "width %d cannot be negative", y.Width)
+	}
+	if y.Width > maxKeyLen {
+		return Component{}, l.errf(cp, "width %d is over %d, HBase's longest rowkey", y.Width, maxKeyLen)
+	}
 	kinds := 0
 	for _, set := range []bool{y.Field != "", y.Literal != nil, y.Hash != "", y.Bucket != "", y.Salt != 0, y.Random != 0} {
 		if set {
@@ -73,8 +79,11 @@ func (l *loader) component(t *Table, y *yComponent, cp []any) (Component, error)
 	}
 	switch {
 	case y.Literal != nil:
-		b, err := ParseBinary(*y.Literal)
-		if err != nil || len(b) == 0 {
+		b, err := parseYAMLBinary(*y.Literal)
+		if err != nil {
+			return Component{}, l.errf(cp, "literal %q: %v", *y.Literal, err)
+		}
+		if len(b) == 0 {
 			return Component{}, l.errf(cp, "literal %q must be non-empty text (\\xNN escapes allowed)", *y.Literal)
 		}
 		return Component{Kind: KindLiteral, Literal: b}, nil
@@ -130,11 +139,17 @@ func (l *loader) number(c *Component, y *yComponent, cp []any) error {
 	if c.Width == 0 {
 		c.Width = need
 	}
-	if c.Width < need || c.Width > 8 {
-		return l.errf(cp, "width %d cannot hold values up to %d", c.Width, c.Mod-1)
+	if c.Width < need {
+		return l.errf(cp, "width %d is too small: %s %% %d needs %d to hold values up to %d", c.Width, kindName(c.Kind), c.Mod, need, c.Mod-1)
+	}
+	if c.Width > 8 {
+		return l.errf(cp, "width %d is over 8: a %s value takes at most 8 bytes or digits", c.Width, kindName(c.Kind))
 	}
 	return nil
 }
+
+// maxKeyLen is the longest rowkey HBase accepts (Short.MAX_VALUE).
+const maxKeyLen = 32767
 
 func kindName(k Kind) string {
 	return [...]string{"field", "literal", "hash", "bucket", "salt", "random"}[k]
@@ -159,8 +174,11 @@ func (l *loader) hash(t *Table, y *yComponent, cp []any) (Component, error) {
 		if c.Width == 0 {
 			c.Width = 4
 		}
-		if c.Width > 32 || y.Mod != 0 || y.Binary {
-			return c, l.errf(cp, "md5 takes a width of 1..32 hex characters, and no mod or binary")
+		if c.Width > 32 {
+			return c, l.errf(cp, "md5 takes a width of 1..32 hex characters, not %d", c.Width)
+		}
+		if y.Mod != 0 || y.Binary {
+			return c, l.errf(cp, "md5 writes hex characters: it takes a width, and no mod or binary")
 		}
 		return c, nil
 	case "java", "hashcode":
@@ -208,9 +226,12 @@ func (l *loader) field(t *Table, y *yComponent, cp []any) (Component, error) {
 			return c, l.errf(cp, "field %q is %s: text encoding is for STRING and BYTES (use decimal for numbers)", y.Field, typ)
 		}
 		if y.Pad != nil {
-			p, err := ParseBinary(*y.Pad)
-			if err != nil || len(p) != 1 {
-				return c, l.errf(cp, "pad %q must be one byte", *y.Pad)
+			p, err := parseYAMLBinary(*y.Pad)
+			if err != nil {
+				return c, l.errf(cp, "field %q: pad %q: %v", y.Field, *y.Pad, err)
+			}
+			if len(p) != 1 {
+				return c, l.errf(cp, "field %q: pad %q must be one byte: a character or \\xNN", y.Field, *y.Pad)
 			}
 			c.Pad = p[0]
 		}
@@ -272,7 +293,7 @@ func (l *loader) index(t *Table, y *yIndex, path []any) (*Index, error) {
 	add := func(name string, stored bool, p []any) error {
 		i, ok := t.colByName[name]
 		if !ok {
-			return l.errf(p, "index %q: %q is not a column of %q", y.Name, name, t.Name)
+			return l.errf(p, "index %q: %q is not a column of table %q", y.Name, name, t.Name)
 		}
 		if j, dup := it.colByName[name]; dup {
 			if stored && it.Columns[j].Family == "" {

@@ -3,7 +3,6 @@ package catalog
 import (
 	"fmt"
 	"math/big"
-	"sort"
 	"strings"
 )
 
@@ -38,41 +37,47 @@ func (t *Table) SplitKeys() [][]byte {
 	return nil
 }
 
-// algorithmSplits computes HBase's RegionSplitter splits: for the string
-// algorithms, first + i*(last-first)/n for i in 1..n-1, printed in the
-// radix and left-padded to 8 characters; for UniformSplit, the same over
-// 8 raw bytes.
+// algorithmSplits computes the split keys of HBase's RegionSplitter
+// algorithms for n regions.
+//
+// HexStringSplit and DecimalStringSplit (NumberStringSplit) take the range
+// of "00000000".."FFFFFFFF" (or .."99999999") inclusive, so its size is
+// last-first+1, and split at first + i*(size/n) for i in 1..n-1, printed in
+// lower-case in the radix and left-padded with '0' to 8 characters.
+//
+// UniformSplit calls Bytes.split(empty, 8 x 0xFF, inclusive, n-1): the
+// inclusive range over 8 bytes has 2^64 values, the interval is 2^64/n and
+// the keys are the 8 big-endian bytes of i*interval.
 func algorithmSplits(alg string, n int) ([][]byte, error) {
-	if n < 2 {
-		return nil, nil
-	}
-	var first, last *big.Int
+	var size *big.Int
 	radix := 16
 	switch strings.ToLower(alg) {
 	case "hexstringsplit":
-		first, last = big.NewInt(0), big.NewInt(0xFFFFFFFF)
+		size = big.NewInt(0x100000000)
 	case "decimalstringsplit":
-		first, last, radix = big.NewInt(0), big.NewInt(99999999), 10
+		size, radix = big.NewInt(100000000), 10
 	case "uniformsplit":
-		first = big.NewInt(0)
-		last = new(big.Int).SetUint64(^uint64(0))
-		radix = 0
+		size, radix = new(big.Int).Lsh(big.NewInt(1), 64), 0
 	default:
 		return nil, fmt.Errorf("unknown split algorithm %q (want HexStringSplit, DecimalStringSplit or UniformSplit)", alg)
 	}
-	size := new(big.Int).Div(new(big.Int).Sub(last, first), big.NewInt(int64(n)))
+	if n < 2 {
+		return nil, nil
+	}
+	if size.Cmp(big.NewInt(int64(n))) < 0 {
+		return nil, fmt.Errorf("%s cannot make %d regions", alg, n)
+	}
+	step := new(big.Int).Div(size, big.NewInt(int64(n)))
 	out := make([][]byte, 0, n-1)
 	for i := 1; i < n; i++ {
-		v := new(big.Int).Add(first, new(big.Int).Mul(size, big.NewInt(int64(i))))
+		v := new(big.Int).Mul(step, big.NewInt(int64(i)))
 		if radix == 0 {
-			b := v.FillBytes(make([]byte, 8))
-			out = append(out, b)
+			out = append(out, v.FillBytes(make([]byte, 8)))
 			continue
 		}
 		s := v.Text(radix)
 		out = append(out, []byte(strings.Repeat("0", 8-len(s))+s))
 	}
-	sort.Slice(out, func(i, j int) bool { return string(out[i]) < string(out[j]) })
 	return out, nil
 }
 
@@ -85,21 +90,33 @@ func ParseBinary(s string) ([]byte, error) {
 			out = append(out, s[i])
 			continue
 		}
-		if i+3 < len(s)+0 && (s[i+1] == 'x' || s[i+1] == 'X') && i+3 <= len(s)-1 {
-			var b byte
-			if _, err := fmt.Sscanf(s[i+2:i+4], "%02x", &b); err != nil {
-				return nil, fmt.Errorf("bad escape %q", s[i:i+4])
-			}
-			out = append(out, b)
-			i += 3
-			continue
-		}
 		if i+1 < len(s) && s[i+1] == '\\' {
 			out = append(out, '\\')
 			i++
 			continue
 		}
-		return nil, fmt.Errorf("bad escape at byte %d of %q (want \\xNN)", i, s)
+		if i+3 < len(s) && (s[i+1] == 'x' || s[i+1] == 'X') {
+			hi, lo := unhex(s[i+2]), unhex(s[i+3])
+			if hi < 0 || lo < 0 {
+				return nil, fmt.Errorf("bad escape '%s' (want \\xNN with two hex digits)", s[i:i+4])
+			}
+			out = append(out, byte(hi<<4|lo))
+			i += 3
+			continue
+		}
+		return nil, fmt.Errorf("bad escape at byte %d of '%s' (want \\xNN, or \\\\ for a backslash)", i, s)
 	}
 	return out, nil
+}
+
+func unhex(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'f':
+		return int(c-'a') + 10
+	case c >= 'A' && c <= 'F':
+		return int(c-'A') + 10
+	}
+	return -1
 }
