@@ -224,6 +224,9 @@ func (c *Client) noteError(r *Region, err error) {
 		c.cache.remove(r)
 	case exceptionClass(err) == clsServerNotRunningYet:
 		c.dropConn(r.Server)
+	case exceptionClass(err) == clsRegionOpening:
+		// Back off, then look again: the region may open elsewhere.
+		c.cache.remove(r)
 	}
 }
 

@@ -158,3 +158,36 @@ func TestRetry(t *testing.T) {
 		t.Errorf("took %v", el)
 	}
 }
+
+func TestNoteErrorUpdatesCache(t *testing.T) {
+	region := func() *Region {
+		return &Region{Table: "t", Name: []byte("t,,1.x."), Server: "h1:16020"}
+	}
+	tests := []struct {
+		name   string
+		err    error
+		server string // cached server afterwards; "" = evicted
+	}{
+		{"nsre", remote(clsNotServingRegion, "x"), ""},
+		{"opening", remote(clsRegionOpening, "x"), ""},
+		{"moved", &rpc.RemoteError{Class: clsRegionMoved, Host: "h2", Port: 16020}, "h2:16020"},
+		{"busy", remote(pkgHBase+"RegionTooBusyException", "x"), "h1:16020"},
+		{"refused", &rpc.ConnError{Addr: "h1:16020", Dial: true, Err: syscall.ECONNREFUSED}, ""},
+		{"final", &rpc.RemoteError{Class: clsTableNotFound, DoNotRetry: true}, "h1:16020"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := testClient(Config{})
+			r := region()
+			c.cache.add(r)
+			c.noteError(r, wrapCallError(tt.err, "region server", r.Server, string(r.Name)))
+			got := ""
+			if hit := c.cache.lookup("t", []byte("k"), false); hit != nil {
+				got = hit.Server
+			}
+			if got != tt.server {
+				t.Errorf("cached server %q, want %q", got, tt.server)
+			}
+		})
+	}
+}
