@@ -304,82 +304,107 @@ func (fs *fakeServer) metaScan(req *pb.ScanRequest) (proto.Message, []byte, *pb.
 
 // scan serves opens, nexts, renewals and closes of data scanners.
 func (fs *fakeServer) scan(req *pb.ScanRequest) (proto.Message, []byte, *pb.ExceptionResponse) {
-	var sc *fakeScanner
 	resp := &pb.ScanResponse{Ttl: proto.Uint32(fs.ttlMillis)}
+	var sc *fakeScanner
+	var ex *pb.ExceptionResponse
 	if req.ScannerId == nil {
-		fs.calls["Scan.open"]++
-		r, ex := fs.region(req.GetRegion().GetValue(), nil)
-		if ex != nil {
-			return nil, nil, ex
-		}
-		s := req.GetScan()
-		sc = &fakeScanner{region: r, reversed: s.GetReversed(), stop: s.GetStopRow()}
-		start := string(s.GetStartRow())
-		if !sc.reversed {
-			sc.next = sort.SearchStrings(fs.rows, start)
-			if !s.GetIncludeStartRow() && sc.next < len(fs.rows) && fs.rows[sc.next] == start {
-				sc.next++
-			}
-		} else {
-			if start == "" {
-				sc.next = len(fs.rows) - 1
-			} else {
-				sc.next = sort.SearchStrings(fs.rows, start) // first row >= start
-				if sc.next == len(fs.rows) || fs.rows[sc.next] != start || !s.GetIncludeStartRow() {
-					sc.next--
-				}
-			}
-		}
-		fs.nextID++
-		fs.scanners[fs.nextID] = sc
-		resp.ScannerId = proto.Uint64(fs.nextID)
+		sc, ex = fs.scanOpen(req, resp)
 	} else {
-		sc = fs.scanners[req.GetScannerId()]
-		if sc == nil {
-			return nil, nil, exception(clsUnknownScanner, "unknown scanner")
+		sc, ex = fs.scanContinue(req, resp)
+	}
+	if ex != nil || sc == nil {
+		return resp, nil, ex
+	}
+	cells := fs.scanRows(sc, int(req.GetNumberOfRows()), resp)
+	if !resp.GetMoreResultsInRegion() {
+		delete(fs.scanners, resp.GetScannerId())
+	}
+	return resp, cells, nil
+}
+
+func (fs *fakeServer) scanOpen(req *pb.ScanRequest, resp *pb.ScanResponse) (*fakeScanner, *pb.ExceptionResponse) {
+	fs.calls["Scan.open"]++
+	r, ex := fs.region(req.GetRegion().GetValue(), nil)
+	if ex != nil {
+		return nil, ex
+	}
+	s := req.GetScan()
+	sc := &fakeScanner{region: r, reversed: s.GetReversed(), stop: s.GetStopRow()}
+	start := string(s.GetStartRow())
+	switch {
+	case !sc.reversed:
+		sc.next = sort.SearchStrings(fs.rows, start)
+		if !s.GetIncludeStartRow() && sc.next < len(fs.rows) && fs.rows[sc.next] == start {
+			sc.next++
 		}
-		switch {
-		case req.GetCloseScanner():
-			fs.calls["Scan.close"]++
+	case start == "":
+		sc.next = len(fs.rows) - 1
+	default:
+		sc.next = sort.SearchStrings(fs.rows, start) // first row >= start
+		if sc.next == len(fs.rows) || fs.rows[sc.next] != start || !s.GetIncludeStartRow() {
+			sc.next--
+		}
+	}
+	fs.nextID++
+	fs.scanners[fs.nextID] = sc
+	resp.ScannerId = proto.Uint64(fs.nextID)
+	return sc, nil
+}
+
+// scanContinue handles a call on an open scanner; it returns a nil scanner
+// when there are no rows to send.
+func (fs *fakeServer) scanContinue(req *pb.ScanRequest, resp *pb.ScanResponse) (*fakeScanner, *pb.ExceptionResponse) {
+	sc := fs.scanners[req.GetScannerId()]
+	if sc == nil {
+		return nil, exception(clsUnknownScanner, "unknown scanner")
+	}
+	switch {
+	case req.GetCloseScanner():
+		fs.calls["Scan.close"]++
+		delete(fs.scanners, req.GetScannerId())
+		return nil, nil
+	case req.GetRenew():
+		fs.calls["Scan.renew"]++
+		return nil, nil
+	}
+	fs.calls["Scan.next"]++
+	if fs.lostScannerAfter > 0 {
+		fs.lostScannerAfter--
+		if fs.lostScannerAfter == 0 {
 			delete(fs.scanners, req.GetScannerId())
-			return resp, nil, nil
-		case req.GetRenew():
-			fs.calls["Scan.renew"]++
-			return resp, nil, nil
+			return nil, exception(clsUnknownScanner, "lease expired")
 		}
-		fs.calls["Scan.next"]++
-		if fs.lostScannerAfter > 0 {
-			fs.lostScannerAfter--
-			if fs.lostScannerAfter == 0 {
-				delete(fs.scanners, req.GetScannerId())
-				return nil, nil, exception(clsUnknownScanner, "lease expired")
-			}
+	}
+	if req.GetNextCallSeq() != sc.seq {
+		return nil, exception(clsOutOfOrderScannerNext, "seq")
+	}
+	sc.seq++
+	resp.ScannerId = req.ScannerId
+	return sc, nil
+}
+
+// scanRows moves sc over up to n rows, encoding them as a cellblock.
+func (fs *fakeServer) scanRows(sc *fakeScanner, n int, resp *pb.ScanResponse) []byte {
+	valid := func() bool {
+		if sc.next < 0 || sc.next >= len(fs.rows) || !sc.region.Contains([]byte(fs.rows[sc.next])) {
+			return false
 		}
-		if req.GetNextCallSeq() != sc.seq {
-			return nil, nil, exception(clsOutOfOrderScannerNext, "seq")
-		}
-		sc.seq++
-		resp.ScannerId = req.ScannerId
+		row, stop := fs.rows[sc.next], string(sc.stop)
+		return stop == "" || (!sc.reversed && row < stop) || (sc.reversed && row > stop)
 	}
 	var cells []byte
-	inRegion := true
-	for n := 0; n < int(req.GetNumberOfRows()); n++ {
-		if sc.next < 0 || sc.next >= len(fs.rows) || !sc.region.Contains([]byte(fs.rows[sc.next])) ||
-			(len(sc.stop) > 0 && (!sc.reversed && fs.rows[sc.next] >= string(sc.stop) || sc.reversed && fs.rows[sc.next] <= string(sc.stop))) {
-			inRegion = false
-			break
-		}
+	add := func(row, qual string, partial bool) {
+		cells = appendCell(cells, Cell{Row: []byte(row), Family: []byte("f"), Qualifier: []byte(qual), Timestamp: 1, Type: CellPut, Value: []byte(row)})
+		resp.CellsPerResult = append(resp.CellsPerResult, 1)
+		resp.PartialFlagPerResult = append(resp.PartialFlagPerResult, partial)
+	}
+	for i := 0; i < n && valid(); i++ {
 		row := fs.rows[sc.next]
 		if fs.partial {
-			for i, q := range []string{"q1", "q2"} {
-				cells = appendCell(cells, Cell{Row: []byte(row), Family: []byte("f"), Qualifier: []byte(q), Type: CellPut, Value: []byte(row)})
-				resp.CellsPerResult = append(resp.CellsPerResult, 1)
-				resp.PartialFlagPerResult = append(resp.PartialFlagPerResult, i == 0)
-			}
+			add(row, "q1", true)
+			add(row, "q2", false)
 		} else {
-			cells = appendCell(cells, Cell{Row: []byte(row), Family: []byte("f"), Qualifier: []byte("q"), Timestamp: 1, Type: CellPut, Value: []byte(row)})
-			resp.CellsPerResult = append(resp.CellsPerResult, 1)
-			resp.PartialFlagPerResult = append(resp.PartialFlagPerResult, false)
+			add(row, "q", false)
 		}
 		if sc.reversed {
 			sc.next--
@@ -387,15 +412,9 @@ func (fs *fakeServer) scan(req *pb.ScanRequest) (proto.Message, []byte, *pb.Exce
 			sc.next++
 		}
 	}
-	if inRegion && (sc.next < 0 || sc.next >= len(fs.rows) || !sc.region.Contains([]byte(fs.rows[sc.next]))) {
-		inRegion = false
-	}
-	resp.MoreResultsInRegion = proto.Bool(inRegion)
+	resp.MoreResultsInRegion = proto.Bool(valid())
 	resp.MoreResults = proto.Bool(true)
-	if !inRegion {
-		delete(fs.scanners, resp.GetScannerId())
-	}
-	return resp, cells, nil
+	return cells
 }
 
 // fakeClient is a client whose meta location is the fake server.

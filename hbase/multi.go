@@ -154,45 +154,58 @@ func (c *Client) multiServer(ctx context.Context, addr string, batches []*region
 	var failed []int
 	var firstErr error
 	for bi, rar := range rars {
-		b := batches[bi]
-		if ex := rar.GetException(); ex != nil {
+		bad, err := c.regionResults(addr, batches[bi], rar, &cells, len(acts), results)
+		if err != nil && !isRetryable(err) && bad == nil {
+			return all(), err // a malformed response
+		}
+		failed = append(failed, bad...)
+		firstErr = cmpErr(firstErr, err)
+	}
+	return failed, firstErr
+}
+
+// regionResults files the results of one region's actions, consuming
+// their cells from *cells. It returns the failed actions and the most
+// serious of their errors; a nil list with an error means the response
+// cannot be trusted.
+func (c *Client) regionResults(addr string, b *regionBatch, rar *pb.RegionActionResult, cells *[]byte, nActs int, results []*Result) ([]int, error) {
+	if ex := rar.GetException(); ex != nil {
+		err := multiException(ex, b.region)
+		c.noteError(b.region, err)
+		return b.idx, err
+	}
+	var failed []int
+	var firstErr error
+	seen := map[int]bool{}
+	for _, roe := range rar.GetResultOrException() {
+		i := int(roe.GetIndex()) - 1
+		if i < 0 || i >= nActs {
+			return nil, fmt.Errorf("hbase: multi response from %s names unknown action %d", addr, i+1)
+		}
+		seen[i] = true
+		if ex := roe.GetException(); ex != nil {
 			err := multiException(ex, b.region)
 			c.noteError(b.region, err)
-			failed = append(failed, b.idx...)
+			failed = append(failed, i)
 			firstErr = cmpErr(firstErr, err)
 			continue
 		}
-		seen := map[int]bool{}
-		for _, roe := range rar.GetResultOrException() {
-			i := int(roe.GetIndex()) - 1
-			if i < 0 || i >= len(acts) {
-				return all(), fmt.Errorf("hbase: multi response from %s names unknown action %d", addr, i+1)
-			}
-			seen[i] = true
-			if ex := roe.GetException(); ex != nil {
-				err := multiException(ex, b.region)
-				c.noteError(b.region, err)
-				failed = append(failed, i)
-				firstErr = cmpErr(firstErr, err)
-				continue
-			}
-			if roe.Result == nil {
-				continue
-			}
-			res, rest, err := newResult(roe.GetResult(), cells)
-			if err != nil {
-				return all(), err
-			}
-			cells = rest
-			if results != nil {
-				results[i] = res
-			}
+		if roe.Result == nil {
+			continue
 		}
-		for _, i := range b.idx {
-			if !seen[i] {
-				failed = append(failed, i)
-				firstErr = cmpErr(firstErr, &RetryableError{Err: fmt.Errorf("hbase: multi response from %s lacks action %d", addr, i+1)})
-			}
+		res, rest, err := newResult(roe.GetResult(), *cells)
+		if err != nil {
+			return nil, err
+		}
+		*cells = rest
+		if results != nil {
+			results[i] = res
+		}
+	}
+	for _, i := range b.idx {
+		if !seen[i] {
+			failed = append(failed, i)
+			firstErr = cmpErr(firstErr, &RetryableError{Err: fmt.Errorf("hbase: multi response from %s lacks action %d", addr, i+1)})
 		}
 	}
 	return failed, firstErr
