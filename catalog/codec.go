@@ -23,9 +23,25 @@ type KeyError struct {
 
 func (e *KeyError) Error() string {
 	if e.Field == "" {
-		return e.Msg
+		return escapeControl(e.Msg)
 	}
-	return fmt.Sprintf("key field %s: %s", e.Field, e.Msg)
+	return escapeControl(fmt.Sprintf("key field %s: %s", e.Field, e.Msg))
+}
+
+// escapeControl writes control bytes and invalid UTF-8 as \xNN, so that an
+// error quoting a value prints on one line and never drives the terminal.
+func escapeControl(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r < 0x20 || r == 0x7F || (r == utf8.RuneError && n == 1) {
+			fmt.Fprintf(&b, "\\x%02X", s[i])
+		} else {
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
 }
 
 func (c *Component) errf(format string, args ...any) error {
@@ -285,7 +301,7 @@ func reverseText(b []byte, runes bool) []byte {
 func (c *Component) span(key []byte) (int, error) {
 	if w, ok := c.FixedWidth(); ok {
 		if len(key) < w {
-			return 0, c.errf("key ends after %d bytes, inside a %d-byte component", len(key), w)
+			return 0, c.errf("key ends after %d bytes, inside a component of %d bytes", len(key), w)
 		}
 		return w, nil
 	}
