@@ -156,10 +156,34 @@ func wrapCallError(err error, role, addr, region string) error {
 }
 
 func toException(re *rpc.RemoteError) *Exception {
-	return &Exception{
+	e := &Exception{
 		Class: re.Class, Message: re.Message, DoNotRetry: re.DoNotRetry,
 		Host: re.Host, Port: re.Port, sentinel: sentinels[re.Class],
 	}
+	if e.sentinel == ErrNoSuchFamily {
+		e.Message = shortFamilyMessage(e.Message)
+	}
+	return e
+}
+
+// shortFamilyMessage shortens the server's NoSuchColumnFamilyException
+// text, which carries the whole table descriptor, to "<family> in table
+// <table>".
+func shortFamilyMessage(msg string) string {
+	const famPrefix, famSuffix, tablePrefix = "Column family ", " does not exist", "in table '"
+	fam, rest, ok := strings.Cut(strings.TrimPrefix(msg, famPrefix), famSuffix)
+	if !ok || !strings.HasPrefix(msg, famPrefix) {
+		if i := strings.Index(msg, ", {"); i >= 0 {
+			return msg[:i]
+		}
+		return msg
+	}
+	if _, t, ok := strings.Cut(rest, tablePrefix); ok {
+		if table, _, ok := strings.Cut(t, "'"); ok {
+			return fam + " in table " + table
+		}
+	}
+	return fam
 }
 
 // classifyException puts a server exception into its group.

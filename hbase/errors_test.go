@@ -76,6 +76,19 @@ func TestClassify(t *testing.T) {
 	}
 }
 
+func TestShortFamilyMessage(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"Column family zz does not exist in region t,,1.abc. in table 'ns:t', {NAME => 'f'}", "zz in table ns:t"},
+		{"Column family zz does not exist in region t,,1.abc.", "zz"},
+		{"something else, {NAME => 'f'}", "something else"},
+		{"plain", "plain"},
+	} {
+		if got := shortFamilyMessage(tt.in); got != tt.want {
+			t.Errorf("shortFamilyMessage(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
 func TestMovedTo(t *testing.T) {
 	re := remote(clsRegionMoved, "moved")
 	re.Host, re.Port = "h2", 16021
