@@ -176,17 +176,21 @@ func (c *converter) neg(g *gNeg) (Expr, *Error) {
 }
 
 func (c *converter) typed(g *gTyped) (Expr, *Error) {
-	text := unquote(g.Text.Raw, '\'')
+	text := unquote(g.Raw, '\'')
+	textPos := g.Pos
+	if i := c.tokenIndex(pos(g.Pos)) + 1; i < len(c.toks) {
+		textPos = c.toks[i].Pos
+	}
 	if strings.EqualFold(g.Kind, "DATE") {
 		t, ok := parseDate(text)
 		if !ok {
-			return nil, c.errorf(g.Text.Pos, "invalid date literal %s, expected 'YYYY-MM-DD'", quote(text, '\''))
+			return nil, c.errorf(textPos, "invalid date literal %s, expected 'YYYY-MM-DD'", quote(text, '\''))
 		}
 		return &DateLit{ValuePos: pos(g.Pos), Val: t}, nil
 	}
 	t, ok := parseTimestamp(text)
 	if !ok {
-		return nil, c.errorf(g.Text.Pos, "invalid timestamp literal %s", quote(text, '\''))
+		return nil, c.errorf(textPos, "invalid timestamp literal %s", quote(text, '\''))
 	}
 	return &TimestampLit{ValuePos: pos(g.Pos), Val: t}, nil
 }

@@ -12,6 +12,10 @@ import (
 // quoted-identifier tokens keep their quotes, so a literal in the grammar can
 // never match one of them by accident.
 //
+// Operators that can follow an operand have token types of their own (Cmp,
+// Logic), so that the grammar tests for them with one match instead of one
+// branch per operator.
+//
 // The grammar is LL(1) and is parsed without lookahead: once a branch has
 // consumed a token it is committed, so an error is reported where it
 // happens, not where the parser last backtracked to. The lexer makes this
@@ -22,7 +26,7 @@ import (
 // stmtParser parses one statement. It is built once and never modified.
 var stmtParser = participle.MustBuild[gStmt](
 	participle.Lexer(lexDef{}),
-	participle.CaseInsensitive("Keyword", "Ident", "Typed", "Func"),
+	participle.CaseInsensitive("Keyword", "Ident", "Typed", "Func", "Logic"),
 	participle.UseLookahead(0),
 )
 
@@ -64,7 +68,7 @@ type gExplainOpt struct {
 
 type gIdent struct {
 	Pos  lexer.Position
-	Name string `parser:"@( Ident | QIdent | Typed | Func )"`
+	Name string `parser:"@( Ident | Typed | Func )"`
 }
 
 // Names in different roles get their own types so that an error can say
@@ -96,13 +100,13 @@ type gSelect struct {
 	Allow    bool          `parser:"@( 'ALLOW' 'FULL' 'SCAN' )?"`
 }
 
-// gItem is a select item. Its column is a plain Ident or QIdent: a Func
+// gItem is a select item. Its column is an Ident: a Func
 // word here always starts COUNT(*).
 type gItem struct {
-	Col   *lexer.Token `parser:"( @( Ident | QIdent )"`
+	Col   *lexer.Token `parser:"( @Ident"`
 	Count *gCount      `parser:"| @@ )"`
 	As    bool         `parser:"( @'AS'?"`
-	Alias string       `parser:"  @( Ident | QIdent | Typed | Func ) )?"`
+	Alias string       `parser:"  @( Ident | Typed | Func ) )?"`
 }
 
 type gCount struct {
@@ -193,7 +197,7 @@ type gCheck struct {
 // right operand.
 type gExpr struct {
 	Left *gUnary   `parser:"@@"`
-	Ops  []string  `parser:"( @( 'AND' | 'OR' )"`
+	Ops  []string  `parser:"( @Logic"`
 	Rest []*gUnary `parser:"  @@ )*"`
 }
 
@@ -202,7 +206,7 @@ type gExpr struct {
 type gUnary struct {
 	Not     []string `parser:"@'NOT'*"`
 	X       *gNeg    `parser:"@@"`
-	Op      string   `parser:"( @( '=' | '!=' | '<>' | '<=' | '>=' | '<' | '>' )"`
+	Op      string   `parser:"( @Cmp"`
 	RHS     *gNeg    `parser:"  @@"`
 	Is      bool     `parser:"| @'IS'"`
 	IsNot   bool     `parser:"  @'NOT'? 'NULL'"`
@@ -215,11 +219,11 @@ type gUnary struct {
 
 // gNeg is a unary minus or a primary expression. Its alternatives are
 // ordered by how often they occur, since each one tried costs time. A
-// column here is only Ident or QIdent: a Typed or Func word in this place
+// column here is only an Ident: a Typed or Func word in this place
 // always starts a literal or COUNT(*).
 type gNeg struct {
 	Pos   lexer.Position
-	Col   string  `parser:"  @( Ident | QIdent )"`
+	Col   string  `parser:"  @Ident"`
 	Str   string  `parser:"| @String"`
 	Int   string  `parser:"| @Int"`
 	Typed *gTyped `parser:"| @@"`
@@ -232,14 +236,10 @@ type gNeg struct {
 	Count *gCount `parser:"| @@"`
 }
 
-// gTyped is TIMESTAMP 'text' or DATE 'text'.
+// gTyped is TIMESTAMP 'text' or DATE 'text'. The text's position is that of
+// the token after the keyword.
 type gTyped struct {
 	Pos  lexer.Position
-	Kind string `parser:"@( 'TIMESTAMP':Typed | 'DATE':Typed )"`
-	Text *gStr  `parser:"@@"`
-}
-
-type gStr struct {
-	Pos lexer.Position
-	Raw string `parser:"@String"`
+	Kind string `parser:"@Typed"`
+	Raw  string `parser:"@String"`
 }

@@ -12,15 +12,16 @@ import (
 // Token types produced by the lexer. EOF is participle's lexer.EOF.
 const (
 	tokKeyword lexer.TokenType = -(iota + 2) // a reserved word, as written
-	tokIdent                                 // an unquoted name or a non-reserved word
-	tokQIdent                                // "quoted name", raw with its quotes
+	tokIdent                                 // a name or a non-reserved word; "quoted" names keep their quotes
 	tokString                                // 'text', raw with its quotes
 	tokBytes                                 // x'00ff', raw
 	tokInt                                   // 123
 	tokFloat                                 // 1.5, 1e3
-	tokPunct                                 // ( ) , ; * = != <> < <= > >= -
+	tokPunct                                 // ( ) , ; * -
 	tokTyped                                 // TIMESTAMP or DATE before a string
 	tokFunc                                  // COUNT before "("
+	tokCmp                                   // = != <> < <= > >=
+	tokLogic                                 // AND, OR (reserved words)
 )
 
 // tokenSymbols names the token types for participle's grammar tags. It is a
@@ -30,7 +31,6 @@ func tokenSymbols() map[string]lexer.TokenType {
 		"EOF":     lexer.EOF,
 		"Keyword": tokKeyword,
 		"Ident":   tokIdent,
-		"QIdent":  tokQIdent,
 		"String":  tokString,
 		"Bytes":   tokBytes,
 		"Int":     tokInt,
@@ -38,6 +38,8 @@ func tokenSymbols() map[string]lexer.TokenType {
 		"Punct":   tokPunct,
 		"Typed":   tokTyped,
 		"Func":    tokFunc,
+		"Cmp":     tokCmp,
+		"Logic":   tokLogic,
 	}
 }
 
@@ -197,6 +199,15 @@ func indexFrom(s string, from int, sub string) int {
 	return -1
 }
 
+// wordType is the token type of a reserved word. AND and OR have a type of
+// their own so that the grammar matches them with one test.
+func wordType(word string) lexer.TokenType {
+	if strings.EqualFold(word, "AND") || strings.EqualFold(word, "OR") {
+		return tokLogic
+	}
+	return tokKeyword
+}
+
 // next scans one token starting at a non-space byte.
 func (s *scanner) next() *Error {
 	src, start := s.src, s.off
@@ -209,7 +220,7 @@ func (s *scanner) next() *Error {
 			s.off++
 		}
 		if res, _ := keywordClass(src[start:s.off]); res {
-			s.emit(tokKeyword, start)
+			s.emit(wordType(src[start:s.off]), start)
 		} else {
 			s.emit(tokIdent, start)
 		}
@@ -229,7 +240,7 @@ func (s *scanner) next() *Error {
 		if s.off-start == 2 {
 			return s.errorf(start, "zero-length quoted identifier")
 		}
-		s.emit(tokQIdent, start)
+		s.emit(tokIdent, start)
 		return nil
 	}
 	return s.scanPunct()
@@ -323,8 +334,12 @@ func (s *scanner) scanPunct() *Error {
 	if start+1 < len(src) {
 		next = src[start+1]
 	}
+	typ := tokCmp
 	switch c {
-	case '(', ')', ',', ';', '*', '=', '-':
+	case '(', ')', ',', ';', '*', '-':
+		typ = tokPunct
+		s.off++
+	case '=':
 		s.off++
 	case '<':
 		s.off++
@@ -345,7 +360,7 @@ func (s *scanner) scanPunct() *Error {
 		r, _ := utf8.DecodeRuneInString(src[start:])
 		return s.errorf(start, "unexpected character %s", quoteRune(r))
 	}
-	s.emit(tokPunct, start)
+	s.emit(typ, start)
 	return nil
 }
 

@@ -42,15 +42,15 @@ var productionLabels = map[string][]string{
 	"GUnary":       {"expression"},
 	"GNeg":         {"expression"},
 	"GTyped":       {"TIMESTAMP", "DATE"},
-	"GStr":         {"string literal"},
 	"<string>":     {"string literal"},
 	"<int>":        {"integer"},
 	"<float>":      {"number"},
 	"<bytes>":      {"hex literal"},
 	"<ident>":      {"name"},
-	"<qident>":     {"name"},
 	"<typed>":      {"name"},
 	"<func>":       {"name"},
+	"<cmp>":        {"comparison operator"},
+	"<logic>":      {"AND", "OR"},
 }
 
 // syntaxError turns an error from participle into an *Error with a readable
@@ -80,7 +80,7 @@ func syntaxError(src string, err error, g *gStmt) *Error {
 // hint explains two common surprises: a reserved word where a name was
 // expected, and a misspelt FROM that was read as a column alias.
 func hint(tok lexer.Token, expected []string, g *gStmt) string {
-	if tok.Type == tokKeyword && len(expected) > 0 {
+	if (tok.Type == tokKeyword || tok.Type == tokLogic) && len(expected) > 0 {
 		names := true
 		for _, e := range expected {
 			names = names && strings.HasSuffix(e, "name")
@@ -116,8 +116,10 @@ func describeToken(t lexer.Token) string {
 		return "string " + text
 	case tokBytes:
 		return "hex literal " + text
-	case tokQIdent:
-		return "name " + text
+	case tokIdent:
+		if text[0] == '"' {
+			return "name " + text
+		}
 	case tokInt, tokFloat:
 		return "number " + text
 	}
