@@ -1,0 +1,206 @@
+package shell
+
+import (
+	"bytes"
+	"context"
+	"encoding/hex"
+	"fmt"
+	"strings"
+
+	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/planner"
+)
+
+func strCols(names ...string) []column {
+	cols := make([]column, len(names))
+	for i, n := range names {
+		cols[i] = column{Name: n, Type: catalog.TypeString}
+	}
+	return cols
+}
+
+// showTables lists the catalog's tables and their index tables, and
+// whether each physical table exists in the store.
+func (s *Session) showTables(ctx context.Context) (*result, error) {
+	st, err := s.Store(ctx)
+	if err != nil {
+		return nil, err
+	}
+	names, err := st.Tables(ctx)
+	if err != nil {
+		return nil, err
+	}
+	exists := map[string]bool{}
+	for _, n := range names {
+		exists[n] = true
+	}
+	cols := append(strCols("name", "hbase_table", "key"), column{Name: "exists", Type: catalog.TypeBoolean})
+	var rows []catalog.Row
+	add := func(t *catalog.Table) {
+		rows = append(rows, catalog.Row{
+			catalog.String(t.Name), catalog.String(t.Physical), catalog.String(t.Key.String()), catalog.Bool(exists[t.Physical]),
+		})
+	}
+	for _, t := range s.cfg.Catalog.Tables {
+		add(t)
+		for _, ix := range t.Indexes {
+			add(ix.Table)
+		}
+	}
+	return rowsResult(cols, rows), nil
+}
+
+// showRegions lists a table's regions with their keys, and each start key
+// decoded through the layout as far as it goes.
+func (s *Session) showRegions(ctx context.Context, t *catalog.Table) (*result, error) {
+	x, err := s.executor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.ensure(ctx, x, t); err != nil {
+		return nil, err
+	}
+	regions, err := x.Store.Regions(ctx, t.Physical)
+	if err != nil {
+		return nil, err
+	}
+	var rows []catalog.Row
+	for _, r := range regions {
+		rows = append(rows, catalog.Row{
+			catalog.String(r.Name), catalog.String(catalog.ToStringBinary(r.StartKey)),
+			catalog.String(catalog.ToStringBinary(r.EndKey)), catalog.String(decodePrefix(t, r.StartKey)),
+		})
+	}
+	return rowsResult(strCols("region", "start_key", "end_key", "start_decoded"), rows), nil
+}
+
+// decodePrefix reads the components a key, or a key prefix such as a split
+// point, holds in full: "seller='ab', ts=…". It stops at the first
+// component the bytes do not hold.
+func decodePrefix(t *catalog.Table, key []byte) string {
+	var parts []string
+	pos := 0
+	for i := range t.Key.Components {
+		if pos >= len(key) {
+			break
+		}
+		text, n, ok := decodeComponent(t, &t.Key.Components[i], key[pos:])
+		if !ok {
+			break
+		}
+		if text != "" {
+			parts = append(parts, text)
+		}
+		pos += n
+	}
+	return strings.Join(parts, ", ")
+}
+
+// decodeComponent reads one component at the start of b: a field shows its
+// value, a literal nothing, an md5 prefix its hex text and other derived
+// components their number.
+func decodeComponent(t *catalog.Table, c *catalog.Component, b []byte) (string, int, bool) {
+	switch c.Kind {
+	case catalog.KindLiteral:
+		return "", len(c.Literal), bytes.HasPrefix(b, c.Literal)
+	case catalog.KindField:
+		v, n, err := c.DecodeField(b)
+		if err != nil {
+			return "", 0, false
+		}
+		return t.Columns[c.Column()].Name + "=" + v.String(), n, true
+	}
+	w, _ := c.FixedWidth()
+	if w == 0 || len(b) < w {
+		return "", 0, false
+	}
+	if c.Kind == catalog.KindHash && c.Hash == catalog.HashMD5 {
+		return fmt.Sprintf("%s='%s'", c, catalog.ToStringBinary(b[:w])), w, true
+	}
+	n, err := c.DecodeNumber(b)
+	if err != nil {
+		return "", 0, false
+	}
+	return fmt.Sprintf("%s=%d", c, n), w, true
+}
+
+// describe shows a table's columns; its key layout, families, splits and
+// indexes follow as notes.
+func describe(t *catalog.Table) *result {
+	var rows []catalog.Row
+	for _, c := range t.Columns {
+		var where []string
+		if c.KeyField {
+			where = append(where, "key")
+		}
+		if c.Family != "" {
+			where = append(where, c.Family+":"+c.Qualifier)
+		}
+		rows = append(rows, catalog.Row{catalog.String(c.Name), catalog.String(c.Type.String()), catalog.String(strings.Join(where, ", "))})
+	}
+	res := rowsResult(strCols("column", "type", "stored"), rows)
+	res.notes, res.noFooter = describeNotes(t), true
+	return res
+}
+
+func describeNotes(t *catalog.Table) []string {
+	notes := []string{
+		fmt.Sprintf("Table %s, HBase table %s", t.Name, t.Physical),
+		"Rowkey: " + t.Key.String(),
+	}
+	for _, f := range t.Families {
+		notes = append(notes, fmt.Sprintf("Family %s: %s", f.Name, f.Props()))
+	}
+	notes = append(notes, "Splits: "+splitsText(t))
+	for _, ix := range t.Indexes {
+		notes = append(notes, fmt.Sprintf("Index %s (HBase table %s): %s", ix.Name, ix.Physical, ix.Table.Key))
+	}
+	if t.Doc != "" {
+		notes = append(notes, strings.TrimSpace(t.Doc))
+	}
+	return append(notes, "")
+}
+
+// maxSplitsShown bounds the split keys DESCRIBE lists.
+const maxSplitsShown = 20
+
+func splitsText(t *catalog.Table) string {
+	keys := t.SplitKeys()
+	if len(keys) == 0 {
+		return "none (1 region)"
+	}
+	how := "explicit"
+	switch {
+	case t.Splits.Algorithm != "":
+		how = t.Splits.Algorithm
+	case t.Splits.Buckets:
+		how = "one per value of " + t.Key.Components[0].String()
+	}
+	var shown []string
+	for i, k := range keys {
+		if i == maxSplitsShown {
+			shown = append(shown, fmt.Sprintf("… (%d more)", len(keys)-i))
+			break
+		}
+		shown = append(shown, "'"+catalog.ToStringBinary(k)+"'")
+	}
+	return fmt.Sprintf("%d regions, %s: %s", len(keys)+1, how, strings.Join(shown, ", "))
+}
+
+// encodeKey shows a key as toStringBinary text and as hex.
+func encodeKey(e *planner.EncodeKey) *result {
+	row := catalog.Row{catalog.String(catalog.ToStringBinary(e.Key)), catalog.String(hex.EncodeToString(e.Key))}
+	return rowsResult(strCols("key", "hex"), []catalog.Row{row})
+}
+
+// decodeKey shows a key's field values, one column per key field.
+func decodeKey(d *planner.DecodeKey) *result {
+	var cols []column
+	var row catalog.Row
+	for _, i := range d.Table.KeyColumns() {
+		c := d.Table.Columns[i]
+		cols = append(cols, column{Name: c.Name, Type: c.Type})
+		row = append(row, d.Row[i])
+	}
+	return rowsResult(cols, []catalog.Row{row})
+}

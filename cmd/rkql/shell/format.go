@@ -1,0 +1,100 @@
+package shell
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/rkql/rkql/catalog"
+)
+
+// Format is an output format.
+type Format int
+
+// The output formats.
+const (
+	FormatTable Format = iota
+	FormatCSV
+	FormatTSV
+	FormatJSON
+	FormatJSONL
+	FormatMarkdown
+)
+
+var formatNames = [...]string{
+	FormatTable:    "table",
+	FormatCSV:      "csv",
+	FormatTSV:      "tsv",
+	FormatJSON:     "json",
+	FormatJSONL:    "jsonl",
+	FormatMarkdown: "markdown",
+}
+
+func (f Format) String() string {
+	if f < 0 || int(f) >= len(formatNames) {
+		return "unknown"
+	}
+	return formatNames[f]
+}
+
+// FormatNames lists the formats, for usage messages.
+func FormatNames() string { return strings.Join(formatNames[:], "|") }
+
+// ParseFormat returns the named format, case-insensitively.
+func ParseFormat(s string) (Format, error) {
+	for i, n := range formatNames {
+		if strings.EqualFold(s, n) {
+			return Format(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown format %q (want %s)", s, FormatNames())
+}
+
+// column is one column of a result.
+type column struct {
+	Name string
+	Type catalog.Type
+}
+
+// rowWriter writes one result set. begin is called once, then row for each
+// row, then end with the row count. A writer holds at most a bounded number
+// of rows.
+type rowWriter interface {
+	begin(cols []column) error
+	row(r catalog.Row) error
+	end(n int64) error
+}
+
+// newRowWriter returns the writer of format f. footer adds "(n rows)" after
+// a table.
+func newRowWriter(f Format, w io.Writer, footer bool) rowWriter {
+	switch f {
+	case FormatCSV:
+		return &csvWriter{w: w}
+	case FormatTSV:
+		return &tsvWriter{w: w}
+	case FormatJSON:
+		return &jsonWriter{w: w, array: true}
+	case FormatJSONL:
+		return &jsonWriter{w: w}
+	case FormatMarkdown:
+		return &markdownWriter{w: w}
+	}
+	return &tableWriter{w: w, footer: footer, chunk: tableChunk}
+}
+
+// cellText is a value as the text formats show it; NULL is shown as null.
+func cellText(v catalog.Value, null string) string {
+	if v.Null {
+		return null
+	}
+	return v.Text()
+}
+
+// rowCount is psql's footer: "(1 row)", "(3 rows)".
+func rowCount(n int64) string {
+	if n == 1 {
+		return "(1 row)"
+	}
+	return fmt.Sprintf("(%d rows)", n)
+}

@@ -1,0 +1,344 @@
+package shell
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/rkql/rkql/catalog"
+)
+
+// ImportOptions say what to import and where.
+type ImportOptions struct {
+	// Table is the logical table to load.
+	Table string
+	// Name names the input in messages ("orders.jsonl"; "stdin" for -).
+	// Its extension chooses the input format: .csv, or .jsonl, .ndjson and
+	// .json for JSON; without one the first byte decides ('{' or '[' for
+	// JSON, anything else for CSV).
+	Name string
+	// Batch is the number of rows written at once; 0 means 5000. A batch
+	// is written whole or, if a line of it is bad, not at all.
+	Batch int
+	// Progress, when set, is told the rows written so far after each batch.
+	Progress func(rows int64)
+}
+
+// ImportError is an import that stopped: at a line of the input, or while
+// writing. Written rows were committed before the failure.
+type ImportError struct {
+	Name    string
+	Line    int // 0 when the failure is not about a line
+	Written int64
+	Err     error
+}
+
+func (e *ImportError) Error() string {
+	where := e.Name
+	if e.Line > 0 {
+		where = fmt.Sprintf("%s:%d", e.Name, e.Line)
+	}
+	return fmt.Sprintf("%s: %v (%d %s written)", where, e.Err, e.Written, plural(e.Written, "row", "rows"))
+}
+
+func (e *ImportError) Unwrap() error { return e.Err }
+
+func plural(n int64, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// rowSource yields converted rows with their line (for a JSON array, the
+// line where the object ends); io.EOF ends it. An error about a line comes
+// with that line.
+type rowSource interface {
+	next() (catalog.Row, int, error)
+}
+
+// Import loads logical rows into a table, creating its physical table on
+// demand. It returns the number of rows written.
+func (s *Session) Import(ctx context.Context, r io.Reader, opts ImportOptions) (int64, error) {
+	t, ok := s.cfg.Catalog.Table(opts.Table)
+	if !ok {
+		return 0, fmt.Errorf("table %q does not exist (tables: %s)", opts.Table, strings.Join(s.cfg.Catalog.Names(), ", "))
+	}
+	x, err := s.executor(ctx)
+	if err != nil {
+		return 0, err
+	}
+	if err := s.ensure(ctx, x, t); err != nil {
+		return 0, err
+	}
+	src, err := newRowSource(t, opts.Name, r)
+	if err != nil {
+		return 0, &ImportError{Name: opts.Name, Line: 1, Err: err}
+	}
+	size := opts.Batch
+	if size <= 0 {
+		size = 5000
+	}
+	var written int64
+	batch := make([]catalog.Row, 0, size)
+	flushBatch := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		if err := x.Insert(ctx, t, batch, 0, nil); err != nil {
+			return &ImportError{Name: opts.Name, Written: written, Err: err}
+		}
+		written += int64(len(batch))
+		batch = batch[:0]
+		if opts.Progress != nil {
+			opts.Progress(written)
+		}
+		return nil
+	}
+	zero := func(int64) int64 { return 0 }
+	for {
+		row, line, err := src.next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err == nil {
+			_, err = t.EncodeKey(row, zero)
+		}
+		if err != nil {
+			return written, &ImportError{Name: opts.Name, Line: line, Written: written, Err: err}
+		}
+		if err := ctx.Err(); err != nil {
+			return written, &ImportError{Name: opts.Name, Written: written, Err: err}
+		}
+		batch = append(batch, row)
+		if len(batch) == size {
+			if err := flushBatch(); err != nil {
+				return written, err
+			}
+		}
+	}
+	return written, flushBatch()
+}
+
+// newRowSource picks the reader for the input's format.
+func newRowSource(t *catalog.Table, name string, r io.Reader) (rowSource, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	if bom, _ := br.Peek(3); bytes.Equal(bom, []byte("\xEF\xBB\xBF")) {
+		_, _ = br.Discard(3)
+	}
+	first := firstByte(br)
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".csv":
+		return newCSVSource(t, br)
+	case ".jsonl", ".ndjson", ".json":
+		if first == '[' {
+			return newJSONArraySource(t, br)
+		}
+		return &jsonLinesSource{t: t, r: br}, nil
+	}
+	switch first {
+	case '{':
+		return &jsonLinesSource{t: t, r: br}, nil
+	case '[':
+		return newJSONArraySource(t, br)
+	}
+	return newCSVSource(t, br)
+}
+
+// firstByte is the first byte that is not white space, without consuming it.
+func firstByte(br *bufio.Reader) byte {
+	for n := 1; ; n++ {
+		b, err := br.Peek(n)
+		if len(b) < n || err != nil {
+			return 0
+		}
+		switch c := b[n-1]; c {
+		case ' ', '\t', '\r', '\n':
+		default:
+			return c
+		}
+		if n >= br.Size() {
+			return 0
+		}
+	}
+}
+
+// rowFromObject converts one JSON object to a row of t.
+func rowFromObject(t *catalog.Table, obj map[string]any) (catalog.Row, error) {
+	row := t.NewRow()
+	for k, v := range obj {
+		i, ok := t.Column(k)
+		if !ok {
+			return nil, fmt.Errorf("column %q does not exist in table %s (columns: %s)", k, t.Name, strings.Join(t.ColumnNames(), ", "))
+		}
+		val, err := convertJSON(&t.Columns[i], v)
+		if err != nil {
+			return nil, err
+		}
+		row[i] = val
+	}
+	return row, nil
+}
+
+// jsonLinesSource reads one JSON object per line; blank lines are skipped.
+type jsonLinesSource struct {
+	t    *catalog.Table
+	r    *bufio.Reader
+	line int
+}
+
+func (j *jsonLinesSource) next() (catalog.Row, int, error) {
+	for {
+		text, err := j.r.ReadString('\n')
+		if text == "" && err != nil {
+			return nil, j.line + 1, err
+		}
+		j.line++
+		if strings.TrimSpace(text) == "" {
+			continue
+		}
+		dec := json.NewDecoder(strings.NewReader(text))
+		dec.UseNumber()
+		var obj map[string]any
+		if err := dec.Decode(&obj); err != nil {
+			return nil, j.line, fmt.Errorf("not a JSON object: %w", err)
+		}
+		if dec.More() {
+			return nil, j.line, errors.New("more than one JSON value on the line")
+		}
+		if obj == nil {
+			return nil, j.line, errors.New("not a JSON object: null")
+		}
+		row, err := rowFromObject(j.t, obj)
+		return row, j.line, err
+	}
+}
+
+// jsonArraySource reads one JSON array of objects, as --format json
+// writes it.
+type jsonArraySource struct {
+	t     *catalog.Table
+	dec   *json.Decoder
+	lines *lineTracker
+	done  bool
+}
+
+func newJSONArraySource(t *catalog.Table, r io.Reader) (*jsonArraySource, error) {
+	lt := &lineTracker{r: r}
+	dec := json.NewDecoder(lt)
+	dec.UseNumber()
+	if _, err := dec.Token(); err != nil {
+		return nil, fmt.Errorf("not a JSON array: %w", err)
+	}
+	return &jsonArraySource{t: t, dec: dec, lines: lt}, nil
+}
+
+func (j *jsonArraySource) next() (catalog.Row, int, error) {
+	if j.done || !j.dec.More() {
+		j.done = true
+		return nil, j.lines.lineAt(j.dec.InputOffset()), io.EOF
+	}
+	var obj map[string]any
+	err := j.dec.Decode(&obj)
+	line := j.lines.lineAt(j.dec.InputOffset())
+	if err != nil {
+		j.done = true
+		return nil, line, fmt.Errorf("not a JSON object: %w", err)
+	}
+	row, err := rowFromObject(j.t, obj)
+	return row, line, err
+}
+
+// lineTracker counts the lines of what passes through it, so that a byte
+// offset can be turned into a line number. Offsets must be asked for in
+// increasing order; it keeps only the newlines not yet passed.
+type lineTracker struct {
+	r    io.Reader
+	read int64
+	nl   []int64 // offsets of newlines not yet counted
+	base int     // newlines before nl
+}
+
+func (l *lineTracker) Read(p []byte) (int, error) {
+	n, err := l.r.Read(p)
+	for i := 0; i < n; i++ {
+		if p[i] == '\n' {
+			l.nl = append(l.nl, l.read+int64(i))
+		}
+	}
+	l.read += int64(n)
+	return n, err
+}
+
+// lineAt is the 1-based line holding the byte just before offset off.
+func (l *lineTracker) lineAt(off int64) int {
+	i := 0
+	for i < len(l.nl) && l.nl[i] < off-1 {
+		i++
+	}
+	l.base += i
+	l.nl = l.nl[i:]
+	return l.base + 1
+}
+
+// csvSource reads CSV with a header row of column names. An empty field is
+// NULL.
+type csvSource struct {
+	t    *catalog.Table
+	r    *csv.Reader
+	cols []int
+}
+
+func newCSVSource(t *catalog.Table, r io.Reader) (*csvSource, error) {
+	cr := csv.NewReader(r)
+	cr.ReuseRecord = true
+	hdr, err := cr.Read()
+	if errors.Is(err, io.EOF) {
+		return nil, errors.New("the CSV input is empty: it needs a header row of column names")
+	}
+	if err != nil {
+		return nil, err
+	}
+	src := &csvSource{t: t, r: cr}
+	for _, h := range hdr {
+		name := strings.TrimSpace(h)
+		i, ok := t.Column(name)
+		if !ok {
+			return nil, fmt.Errorf("header: column %q does not exist in table %s (columns: %s)", name, t.Name, strings.Join(t.ColumnNames(), ", "))
+		}
+		src.cols = append(src.cols, i)
+	}
+	return src, nil
+}
+
+func (c *csvSource) next() (catalog.Row, int, error) {
+	rec, err := c.r.Read()
+	if err != nil {
+		var pe *csv.ParseError
+		if errors.As(err, &pe) {
+			return nil, pe.Line, pe.Err
+		}
+		return nil, 0, err
+	}
+	line, _ := c.r.FieldPos(0)
+	row := c.t.NewRow()
+	for i, f := range rec {
+		if f == "" {
+			continue
+		}
+		col := &c.t.Columns[c.cols[i]]
+		v, err := convertText(col, f)
+		if err != nil {
+			return nil, line, err
+		}
+		row[c.cols[i]] = v
+	}
+	return row, line, nil
+}

@@ -1,0 +1,189 @@
+package shell
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/rkql/rkql/parser"
+)
+
+// source is where a chunk of statements came from, for error positions.
+type source struct {
+	// name is the file name, or "" for -e, stdin and the REPL.
+	name string
+	// line is the line of the input where the chunk starts; positions in an
+	// interactive chunk are relative to the chunk, so it is then 1.
+	line int
+	// text is the chunk: one or more statements as read.
+	text string
+	// caret adds the source line and a caret under an error.
+	caret bool
+}
+
+// Run reads lines from in and runs them until the end of input or a quit.
+// It returns ErrFailed if a statement failed, and an error of in otherwise.
+func (s *Session) Run(ctx context.Context, in IO) error {
+	return s.RunNamed(ctx, in, "")
+}
+
+// RunNamed is Run for input read from the named file: error positions
+// start with the name.
+func (s *Session) RunNamed(ctx context.Context, in IO, name string) error {
+	s.failed = false
+	inter := in.Interactive()
+	var buf strings.Builder
+	lineNo, start := 0, 1
+	for {
+		prompt := PromptMain
+		if buf.Len() > 0 {
+			prompt = PromptCont
+		}
+		flush(in.Stdout())
+		line, err := in.ReadLine(prompt)
+		if errors.Is(err, io.EOF) {
+			if strings.TrimSpace(buf.String()) != "" {
+				s.runChunk(ctx, in, source{name: name, line: start, text: buf.String(), caret: s.set.Caret})
+			}
+			break
+		}
+		if err != nil {
+			return err
+		}
+		lineNo++
+		if buf.Len() == 0 {
+			if strings.TrimSpace(line) == "" {
+				continue
+			}
+			if isMeta(line) {
+				if s.meta(ctx, in, line) {
+					break
+				}
+				if s.stop() {
+					break
+				}
+				continue
+			}
+			start = lineNo
+			if inter {
+				start = 1
+			}
+		}
+		buf.WriteString(line)
+		buf.WriteByte('\n')
+		if parser.Complete(buf.String()) {
+			s.runChunk(ctx, in, source{name: name, line: start, text: buf.String(), caret: s.set.Caret})
+			buf.Reset()
+			if s.stop() {
+				break
+			}
+		}
+	}
+	flush(in.Stdout())
+	if s.failed {
+		return ErrFailed
+	}
+	return nil
+}
+
+func (s *Session) stop() bool { return s.failed && s.set.StopOnError }
+
+// meta carries out a meta-command line; it reports whether to quit.
+func (s *Session) meta(ctx context.Context, in IO, line string) bool {
+	it, err := parseMeta(line)
+	if err != nil {
+		s.fail(in, err.Error(), "")
+		return false
+	}
+	out := in.Stdout()
+	switch it.kind {
+	case intentQuit:
+		return true
+	case intentHelp:
+		_, _ = io.WriteString(out, helpText())
+	case intentExec:
+		s.runChunk(ctx, in, source{line: 1, text: it.sql, caret: s.set.Caret})
+	case intentSet:
+		it.set(&s.set)
+		switch it.text {
+		case "timing":
+			fmt.Fprintf(out, "Timing is %s.\n", onOff(s.set.Timing))
+		case "format":
+			fmt.Fprintf(out, "Output format is %s.\n", s.set.Format)
+		}
+	}
+	return false
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+// fail reports a failed statement as one line, with an optional context
+// block (source line and caret) under it.
+func (s *Session) fail(in IO, msg, context string) {
+	s.failed = true
+	flush(in.Stdout())
+	w := in.Stderr()
+	msg = strings.ReplaceAll(strings.TrimRight(msg, "\n"), "\n", " ")
+	fmt.Fprintf(w, "rkql: %s\n", msg)
+	if context != "" {
+		fmt.Fprintf(w, "%s\n", context)
+	}
+	flush(w)
+}
+
+// runChunk splits a chunk into statements at each ';' that ends one and
+// runs them in order.
+func (s *Session) runChunk(ctx context.Context, in IO, src source) {
+	text := src.text
+	from := 0
+	for i := 0; i < len(text); i++ {
+		if text[i] != ';' || !parser.Complete(text[from:i+1]) {
+			continue
+		}
+		s.runStatement(ctx, in, src, from, text[from:i+1])
+		from = i + 1
+		if s.stop() {
+			return
+		}
+	}
+	if strings.TrimSpace(text[from:]) != "" {
+		s.runStatement(ctx, in, src, from, text[from:])
+	}
+}
+
+// position renders offset off of the chunk as "[name:]line:col".
+func (src source) position(off int) string {
+	line, col := parser.Position(src.text, parser.Pos(off))
+	line += src.line - 1
+	if src.name != "" {
+		return fmt.Sprintf("%s:%d:%d", src.name, line, col)
+	}
+	return fmt.Sprintf("%d:%d", line, col)
+}
+
+// prefix is what a message without a position starts with: the file and
+// line of the statement for a file, nothing otherwise.
+func (src source) prefix(off int) string {
+	if src.name == "" {
+		return ""
+	}
+	line, _ := parser.Position(src.text, parser.Pos(off))
+	return fmt.Sprintf("%s:%d: ", src.name, line+src.line-1)
+}
+
+// context is the source line and a caret under offset off, when carets
+// are on.
+func (src source) context(off int) string {
+	if !src.caret {
+		return ""
+	}
+	e := &parser.Error{Pos: parser.Pos(off)}
+	return e.Context(src.text)
+}
