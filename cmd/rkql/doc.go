@@ -1,0 +1,41 @@
+// Command rkql is an SQL-like query shell over HBase tables whose rowkeys
+// were designed by hand.
+//
+//	rkql [flags]                  REPL on a terminal; otherwise reads statements from stdin
+//	rkql -e 'STMT; STMT' [-e …]   run statements, print the results, exit
+//	rkql -f script.sql            run a file (- is stdin)
+//	rkql import --table T FILE    bulk-load logical rows (JSON lines, a JSON array, or CSV with a header)
+//
+// -e and -f may be repeated and mixed; they run in the order given.
+//
+// # Exit status and errors
+//
+// The exit status is 0 when every statement succeeded, 1 when one failed,
+// and 2 for a usage error. Each failure is one line on stderr,
+// "rkql: message", with "line:col: " before the message of a parse or plan
+// error (and "file:" before that for -f). When stderr is a terminal, the
+// source line and a caret under the error follow.
+//
+// An -e stops at its first failed statement and no later -e or -f runs.
+// A file (-f) and stdin run every statement, like psql, and exit 1 at the
+// end if one failed; --stop-on-error makes them stop at the first.
+//
+// Ctrl-C cancels the running statement, not the shell; --timeout bounds
+// each statement.
+//
+// # Output
+//
+// --format is table on a terminal and tsv otherwise. csv and tsv print a
+// header and an empty field for NULL; json prints one array of objects per
+// result, jsonl one object per line. In JSON, timestamps are RFC 3339 UTC
+// strings with milliseconds, dates YYYY-MM-DD, numbers numbers and BYTES
+// toStringBinary text. EXPLAIN prints its plan as text in every format;
+// DESCRIBE's key, families and splits follow its table in the table and
+// markdown formats only.
+//
+// # Store
+//
+// Without --zk, rkql uses the embedded store in --store (default
+// $XDG_DATA_HOME/rkql, else the user cache directory's rkql), and creates a
+// table's physical table the first time a statement or an import uses it.
+package main

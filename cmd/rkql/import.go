@@ -1,0 +1,127 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+
+	"github.com/rkql/rkql/cmd/rkql/shell"
+)
+
+const importSynopsis = `usage: rkql import --table T [flags] FILE
+  FILE is JSON lines (one object per line, keyed by column name), a JSON
+  array of such objects, or CSV with a header row of column names; - is
+  stdin. The extension (.csv, .jsonl, .json) or else the first byte decides.
+flags:
+`
+
+// parseImportFlags parses import's flags, which may come before or after
+// FILE.
+func parseImportFlags(args []string, w io.Writer) (*options, string, error) {
+	o := &options{progressInterval: time.Second}
+	fs := flag.NewFlagSet("rkql import", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	commonFlags(fs, o)
+	fs.StringVar(&o.table, "table", "", "the logical `table` to load (required)")
+	// The flag package calls Usage on every error; only -h prints it.
+	fs.Usage = func() {}
+	var files []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				usageFunc(fs, w, importSynopsis)()
+				return nil, "", err
+			}
+			return nil, "", &usageError{msg: "import: " + err.Error() + " (rkql import -h for help)"}
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		files = append(files, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	switch {
+	case o.table == "":
+		return nil, "", &usageError{msg: "import: --table is required (rkql import --table T FILE)"}
+	case len(files) != 1:
+		return nil, "", &usageError{msg: fmt.Sprintf("import: want one FILE (or - for stdin), got %d", len(files))}
+	}
+	return o, files[0], nil
+}
+
+// runImport is `rkql import`.
+func runImport(ctx context.Context, args []string, e env) int {
+	o, file, err := parseImportFlags(args, e.stderr)
+	if err != nil {
+		return reportStartup(e, err)
+	}
+	sess, err := newSession(o, e, true)
+	if err != nil {
+		return reportStartup(e, err)
+	}
+	defer sess.Close()
+	var in io.Reader = e.stdin
+	name := "stdin"
+	if file != "-" {
+		f, err := os.Open(file)
+		if err != nil {
+			return reportStartup(e, err)
+		}
+		defer f.Close()
+		in, name = f, file
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
+	defer stop()
+	p := &progress{w: e.stderr, on: e.term.stderr, every: o.progressInterval, last: time.Now()}
+	n, err := sess.Import(ctx, in, shell.ImportOptions{Table: o.table, Name: name, Progress: p.report})
+	p.clear()
+	if err != nil {
+		if ctx.Err() != nil {
+			err = fmt.Errorf("import cancelled (%d rows written)", n)
+		}
+		return reportStartup(e, err)
+	}
+	fmt.Fprintf(e.stdout, "imported %d %s into %s\n", n, plural(n), o.table)
+	return exitOK
+}
+
+func plural(n int64) string {
+	if n == 1 {
+		return "row"
+	}
+	return "rows"
+}
+
+// progress prints "imported N rows…" on a terminal at most once per
+// interval, overwriting itself.
+type progress struct {
+	w     io.Writer
+	on    bool
+	every time.Duration
+	last  time.Time
+	width int
+}
+
+func (p *progress) report(n int64) {
+	if !p.on || time.Since(p.last) < p.every {
+		return
+	}
+	p.last = time.Now()
+	msg := fmt.Sprintf("imported %d rows…", n)
+	fmt.Fprintf(p.w, "\r%s", msg)
+	p.width = len(msg)
+}
+
+// clear erases the progress line, if one was printed.
+func (p *progress) clear() {
+	if p.width > 0 {
+		fmt.Fprintf(p.w, "\r%s\r", strings.Repeat(" ", p.width))
+		p.width = 0
+	}
+}

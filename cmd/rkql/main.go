@@ -1,0 +1,317 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mattn/go-isatty"
+
+	"github.com/rkql/rkql/cmd/rkql/shell"
+	"github.com/rkql/rkql/exec"
+	"github.com/rkql/rkql/planner"
+)
+
+// Exit statuses.
+const (
+	exitOK    = 0
+	exitFail  = 1
+	exitUsage = 2
+)
+
+// script is one -e or -f, in command-line order.
+type script struct {
+	text string // for -e
+	file string // for -f; "-" is stdin
+}
+
+// options are the command-line flags.
+type options struct {
+	catalog, store   string
+	zk, zkRoot       string
+	format           string
+	allowFullScan    bool
+	timeout          time.Duration
+	sortBudget       int
+	quiet            bool
+	stopOnError      bool
+	scripts          []script
+	table            string // import only
+	progressInterval time.Duration
+}
+
+// terminals says which of the standard streams are terminals; it is
+// decided once, up front.
+type terminals struct{ stdin, stdout, stderr bool }
+
+// env is the process's outside world, so that run can be tested.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	term           terminals
+}
+
+func main() {
+	e := env{
+		stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr,
+		term: terminals{
+			stdin:  isatty.IsTerminal(os.Stdin.Fd()),
+			stdout: isatty.IsTerminal(os.Stdout.Fd()),
+			stderr: isatty.IsTerminal(os.Stderr.Fd()),
+		},
+	}
+	os.Exit(run(context.Background(), os.Args[1:], e))
+}
+
+// usageError is a bad command line: exit status 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+// scriptFlag appends -e or -f to the ordered list of scripts.
+type scriptFlag struct {
+	o    *options
+	file bool
+}
+
+func (f scriptFlag) String() string { return "" }
+
+func (f scriptFlag) Set(v string) error {
+	if f.file {
+		f.o.scripts = append(f.o.scripts, script{file: v})
+	} else {
+		f.o.scripts = append(f.o.scripts, script{text: v})
+	}
+	return nil
+}
+
+// commonFlags registers the flags the shell and import share.
+func commonFlags(fs *flag.FlagSet, o *options) {
+	fs.StringVar(&o.catalog, "catalog", "", "catalog `file` (YAML); default: the built-in example catalog")
+	fs.StringVar(&o.store, "store", "", "embedded store `dir`ectory (default $XDG_DATA_HOME/rkql, else the user cache dir's rkql)")
+	fs.StringVar(&o.zk, "zk", "", "ZooKeeper quorum of a real HBase cluster, host:port[,host:port]")
+	fs.StringVar(&o.zkRoot, "zk-root", "/hbase", "HBase's root znode")
+}
+
+func usageFunc(fs *flag.FlagSet, w io.Writer, synopsis string) func() {
+	return func() {
+		fmt.Fprint(w, synopsis)
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+	}
+}
+
+const shellSynopsis = `usage:
+  rkql [flags]                  REPL on a terminal; otherwise reads statements from stdin
+  rkql -e 'STMT; STMT' [-e …]   run statements, print the results, exit
+  rkql -f script.sql            run a file (- is stdin)
+  rkql import --table T FILE    bulk-load rows (JSON lines, a JSON array, or CSV with a header)
+flags:
+`
+
+// parseShellFlags parses the flags of the shell (not import).
+func parseShellFlags(args []string, w io.Writer) (*options, error) {
+	o := &options{}
+	fs := flag.NewFlagSet("rkql", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	commonFlags(fs, o)
+	fs.Var(scriptFlag{o: o}, "e", "run `statements` and exit (repeatable)")
+	fs.Var(scriptFlag{o: o, file: true}, "f", "run the statements of `file` and exit (repeatable; - is stdin)")
+	fs.StringVar(&o.format, "format", "", "output `format`: "+shell.FormatNames()+" (default table on a terminal, tsv otherwise)")
+	fs.BoolVar(&o.allowFullScan, "allow-full-scan", false, "allow plans that read a whole table")
+	fs.DurationVar(&o.timeout, "timeout", 30*time.Second, "statement timeout (0 for none)")
+	fs.IntVar(&o.sortBudget, "sort-budget", 0, "most `rows` a client sort may hold (default 1000000)")
+	fs.BoolVar(&o.quiet, "q", false, "quiet: leave out command tags such as INSERT 3")
+	fs.BoolVar(&o.stopOnError, "stop-on-error", false, "stop a -f script or stdin at the first failed statement")
+	// The flag package calls Usage on every error; only -h prints it.
+	fs.Usage = func() {}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			usageFunc(fs, w, shellSynopsis)()
+			return nil, err
+		}
+		return nil, &usageError{msg: err.Error() + " (rkql -h for help)"}
+	}
+	if fs.NArg() > 0 {
+		return nil, &usageError{msg: fmt.Sprintf("unexpected argument %q (statements go in -e, files in -f)", fs.Arg(0))}
+	}
+	if o.sortBudget < 0 {
+		return nil, &usageError{msg: "--sort-budget must not be negative"}
+	}
+	if o.timeout < 0 {
+		return nil, &usageError{msg: "--timeout must not be negative"}
+	}
+	return o, nil
+}
+
+// run is the whole program; it returns the exit status.
+func run(ctx context.Context, args []string, e env) int {
+	if len(args) > 0 && args[0] == "import" {
+		return runImport(ctx, args[1:], e)
+	}
+	o, err := parseShellFlags(args, e.stderr)
+	if err != nil {
+		return reportStartup(e, err)
+	}
+	out := bufio.NewWriterSize(e.stdout, 64<<10)
+	defer out.Flush()
+	sess, err := newSession(o, e, false)
+	if err != nil {
+		return reportStartup(e, err)
+	}
+	defer sess.Close()
+	if len(o.scripts) > 0 {
+		return runScripts(ctx, sess, o, e, out)
+	}
+	interactive := e.term.stdin
+	in := shell.NewReaderIO(e.stdin, out, e.stderr, interactive)
+	if interactive {
+		fmt.Fprintf(out, "rkql: type \\? for help, \\q to quit. Statements end with ';'.\n")
+	}
+	return status(sess.Run(ctx, in), e)
+}
+
+// reportStartup reports an error before any statement ran.
+func reportStartup(e env, err error) int {
+	var ue *usageError
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		return exitOK
+	case errors.As(err, &ue):
+		fmt.Fprintf(e.stderr, "rkql: %s\n", ue.msg)
+		return exitUsage
+	}
+	fmt.Fprintf(e.stderr, "rkql: %s\n", oneLine(err.Error()))
+	return exitFail
+}
+
+func oneLine(s string) string {
+	return strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", " ")
+}
+
+// status maps a Run result to an exit status.
+func status(err error, e env) int {
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, shell.ErrFailed):
+		return exitFail
+	}
+	fmt.Fprintf(e.stderr, "rkql: %s\n", oneLine(err.Error()))
+	return exitFail
+}
+
+// runScripts runs each -e and -f in order. An -e stops at its first
+// failure, and then nothing after it runs.
+func runScripts(ctx context.Context, sess *shell.Session, o *options, e env, out *bufio.Writer) int {
+	code := exitOK
+	for _, sc := range o.scripts {
+		var err error
+		if sc.file == "" {
+			sess.SetStopOnError(true)
+			err = sess.Run(ctx, shell.NewReaderIO(strings.NewReader(sc.text), out, e.stderr, false))
+			if err != nil {
+				return status(err, e)
+			}
+			continue
+		}
+		sess.SetStopOnError(o.stopOnError)
+		err = runFile(ctx, sess, sc.file, e, out)
+		if c := status(err, e); c != exitOK {
+			code = c
+			if o.stopOnError {
+				return code
+			}
+		}
+	}
+	return code
+}
+
+func runFile(ctx context.Context, sess *shell.Session, name string, e env, out *bufio.Writer) error {
+	if name == "-" {
+		return sess.Run(ctx, shell.NewReaderIO(e.stdin, out, e.stderr, false))
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return sess.RunNamed(ctx, shell.NewReaderIO(f, out, e.stderr, false), name)
+}
+
+// newSession builds the session the flags describe. interactive says
+// whether a person types at the REPL.
+func newSession(o *options, e env, forImport bool) (*shell.Session, error) {
+	cat, err := loadCatalog(o)
+	if err != nil {
+		return nil, err
+	}
+	set := shell.Settings{Format: shell.FormatTSV, Caret: e.term.stderr, Quiet: o.quiet, Timeout: o.timeout, StopOnError: o.stopOnError}
+	if e.term.stdout {
+		set.Format, set.Footer = shell.FormatTable, true
+	}
+	if o.format != "" {
+		if set.Format, err = shell.ParseFormat(o.format); err != nil {
+			return nil, &usageError{msg: err.Error()}
+		}
+	}
+	cfg := shell.Config{
+		Catalog:        cat,
+		Open:           func(ctx context.Context) (exec.Store, error) { return openStore(ctx, o) },
+		CreateOnDemand: createsOnDemand(o),
+		Planner:        planner.Options{AllowFullScan: o.allowFullScan},
+		SortBudget:     o.sortBudget,
+		Settings:       set,
+	}
+	if !forImport {
+		cfg.StatementContext = interruptContext(e.term.stdin && len(o.scripts) == 0)
+	}
+	return shell.New(cfg), nil
+}
+
+// interruptContext makes Ctrl-C cancel the running statement. In the REPL
+// the interrupt is caught for the whole session, so that Ctrl-C between
+// statements does not end the shell; otherwise it is caught only while a
+// statement runs.
+func interruptContext(repl bool) func(context.Context) (context.Context, context.CancelFunc) {
+	if !repl {
+		return func(ctx context.Context) (context.Context, context.CancelFunc) {
+			return signal.NotifyContext(ctx, os.Interrupt)
+		}
+	}
+	var mu struct {
+		sync.Mutex
+		cancel context.CancelFunc
+	}
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt)
+	go func() {
+		for range sig {
+			mu.Lock()
+			if mu.cancel != nil {
+				mu.cancel()
+			}
+			mu.Unlock()
+		}
+	}()
+	return func(ctx context.Context) (context.Context, context.CancelFunc) {
+		ctx, cancel := context.WithCancel(ctx)
+		mu.Lock()
+		mu.cancel = cancel
+		mu.Unlock()
+		return ctx, func() {
+			mu.Lock()
+			mu.cancel = nil
+			mu.Unlock()
+			cancel()
+		}
+	}
+}

@@ -1,0 +1,279 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// rkqlBin is the binary built once by TestMain.
+var rkqlBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "rkql-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	rkqlBin = filepath.Join(dir, "rkql")
+	build := exec.Command("go", "build", "-o", rkqlBin, ".")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building rkql:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	_ = os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// result is one run of the binary.
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+// rkql runs the binary with args and stdin, on a fresh store unless args
+// name one.
+func rkql(t *testing.T, stdin string, args ...string) result {
+	t.Helper()
+	hasStore := false
+	for _, a := range args {
+		if a == "--store" || strings.HasPrefix(a, "--store=") {
+			hasStore = true
+		}
+	}
+	if !hasStore && (len(args) == 0 || args[0] != "import") {
+		args = append([]string{"--store", t.TempDir()}, args...)
+	}
+	cmd := exec.Command(rkqlBin, args...)
+	cmd.Env = append(os.Environ(), "XDG_DATA_HOME="+t.TempDir())
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return result{stdout: out.String(), stderr: errb.String(), code: code}
+}
+
+const fixedCatalog = "testdata/catalog.yaml"
+
+func writeFile(t *testing.T, name, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestErrors checks that each failure is exactly one line on stderr, with
+// line:col where it applies, and exit status 1.
+func TestErrors(t *testing.T) {
+	script := writeFile(t, "bad.sql", "SHOW TABLES;\n\nSELECT *\nFROM devices\nWHERE sit = 'ab';\n")
+	tests := []struct {
+		name  string
+		stdin string
+		args  []string
+		want  string // regexp of the one stderr line, without "rkql: "
+	}{
+		{"syntax error", "", []string{"-e", "SELEC * FROM devices"}, `^1:1: unexpected "SELEC"`},
+		{"syntax error on line 2", "", []string{"-e", "SELECT *\nFROM devices WHERE site = = 'a'"}, `^2:27: `},
+		{"unknown table", "", []string{"-e", "SELECT * FROM nope WHERE a = 1"}, `^1:15: table "nope" does not exist`},
+		{"unknown column", "", []string{"-e", "SELECT nope FROM devices WHERE site = 'ab'"}, `^1:8: column "nope" does not exist in table devices`},
+		{"wrong type", "", []string{"-e", "INSERT INTO devices (site, seq, n) VALUES ('ab', 1, 'seven')"}, `^1:53: column n is INT, and 'seven' is not a valid INT$`},
+		{"too long for fixed width", "", []string{"-e", "INSERT INTO devices (site, seq) VALUES ('abcde', 1)"}, `^1:41: key field site: 'abcde' is 5 bytes, longer than the field's fixed width of 4$`},
+		{"file position", "", []string{"-f", script}, regexp.QuoteMeta(script) + `:5:7: column "sit" does not exist`},
+		{"stdin position", "SHOW TABLES;\nSELECT * FROM devices WHERE\n  site = 'ab' AND x = 1;\n", nil, `^3:19: column "x" does not exist`},
+		{"full scan refused", "", []string{"-e", "SELECT * FROM devices WHERE label = 'x'"}, `^1:15: `},
+		{"timeout", "", []string{"--timeout", "1ns", "-e", "SHOW TABLES"}, `^statement timed out$`},
+		{"zk not available", "", []string{"--zk", "localhost:2181", "-e", "SHOW TABLES"}, `^hbase: --zk is not available yet$`},
+		{"missing file", "", []string{"-f", "/nonexistent/x.sql"}, `^open /nonexistent/x.sql: no such file or directory$`},
+		{"bad catalog", "", []string{"--catalog", "/nonexistent/c.yaml", "-e", "SHOW TABLES"}, `^catalog: open /nonexistent/c.yaml: `},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			args := tc.args
+			if !hasArg(args, "--catalog") {
+				args = append([]string{"--catalog", fixedCatalog}, args...)
+			}
+			r := rkql(t, tc.stdin, args...)
+			if r.code != 1 {
+				t.Errorf("exit status %d, want 1", r.code)
+			}
+			checkOneLine(t, r.stderr, tc.want)
+		})
+	}
+}
+
+func hasArg(args []string, a string) bool {
+	for _, x := range args {
+		if x == a {
+			return true
+		}
+	}
+	return false
+}
+
+func checkOneLine(t *testing.T, stderr, want string) {
+	t.Helper()
+	if strings.Count(stderr, "\n") != 1 || !strings.HasSuffix(stderr, "\n") {
+		t.Fatalf("stderr is not exactly one line:\n%s", stderr)
+	}
+	msg, ok := strings.CutPrefix(strings.TrimSuffix(stderr, "\n"), "rkql: ")
+	if !ok {
+		t.Fatalf("stderr does not start with \"rkql: \": %q", stderr)
+	}
+	if !regexp.MustCompile(want).MatchString(msg) {
+		t.Fatalf("stderr %q does not match %q", msg, want)
+	}
+}
+
+// TestExitStatus covers the statuses and what runs after a failure: -e
+// stops at the first failed statement, -f and stdin go on.
+func TestExitStatus(t *testing.T) {
+	insert := "INSERT INTO devices (site, seq, label) VALUES ('ab', 1, 'one');"
+	sel := "SELECT label FROM devices WHERE site = 'ab';"
+	bad := "SELECT nope FROM devices WHERE site = 'ab';"
+	script := writeFile(t, "s.sql", insert+"\n"+bad+"\n"+sel+"\n")
+	tests := []struct {
+		name    string
+		stdin   string
+		args    []string
+		code    int
+		stdout  string
+		errLine int // number of stderr lines
+	}{
+		{"ok", "", []string{"-e", insert + sel}, 0, "INSERT 1\nlabel\none\n", 0},
+		{"quiet", "", []string{"-q", "-e", insert + sel}, 0, "label\none\n", 0},
+		{"-e stops", "", []string{"-e", insert + bad + sel}, 1, "INSERT 1\n", 1},
+		{"-e stops later -e", "", []string{"-e", bad, "-e", sel}, 1, "", 1},
+		{"-f goes on", "", []string{"-f", script}, 1, "INSERT 1\nlabel\none\n", 1},
+		{"-f stop-on-error", "", []string{"--stop-on-error", "-f", script}, 1, "INSERT 1\n", 1},
+		{"stdin goes on", insert + "\n" + bad + "\n" + sel + "\n", nil, 1, "INSERT 1\nlabel\none\n", 1},
+		{"-f - is stdin", insert + sel, []string{"-f", "-"}, 0, "INSERT 1\nlabel\none\n", 0},
+		{"no final semicolon", "", []string{"-e", insert + "SELECT label FROM devices WHERE site = 'ab'"}, 0, "INSERT 1\nlabel\none\n", 0},
+		{"meta-command in -e", "", []string{"-e", `\d devices`}, 0, "", 0},
+		{"comments only", "-- nothing\n/* at all */\n", nil, 0, "", 0},
+		{"usage: bad flag", "", []string{"--nope"}, 2, "", 1},
+		{"usage: bad format", "", []string{"--format", "xml", "-e", sel}, 2, "", 1},
+		{"usage: stray argument", "", []string{"x.sql"}, 2, "", 1},
+		{"usage: import without table", "", []string{"import", "x.csv"}, 2, "", 1},
+		{"usage: import without file", "", []string{"import", "--table", "devices"}, 2, "", 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := rkql(t, tc.stdin, append([]string{"--catalog", fixedCatalog}, tc.args...)...)
+			if r.code != tc.code {
+				t.Errorf("exit status %d, want %d; stderr:\n%s", r.code, tc.code, r.stderr)
+			}
+			if tc.name != "meta-command in -e" && r.stdout != tc.stdout {
+				t.Errorf("stdout:\n%s\nwant:\n%s", r.stdout, tc.stdout)
+			}
+			if tc.name == "meta-command in -e" && !strings.HasPrefix(r.stdout, "column\ttype\tstored\nsite\tSTRING\tkey\n") {
+				t.Errorf("\\d devices printed:\n%s", r.stdout)
+			}
+			if n := strings.Count(r.stderr, "\n"); n != tc.errLine {
+				t.Errorf("%d stderr lines, want %d:\n%s", n, tc.errLine, r.stderr)
+			}
+		})
+	}
+}
+
+// TestJSON checks the JSON rules: RFC 3339 UTC timestamps with
+// milliseconds, dates, numbers, null and BYTES as toStringBinary text.
+func TestJSON(t *testing.T) {
+	store := t.TempDir()
+	ins := `INSERT INTO devices (site, seq, label, seen, day, raw, ok, score, n) VALUES
+		('ab', 1, 'x', '2024-05-01 12:00:00.5', '2024-05-02', x'00ff5c41', true, 1.25, -7),
+		('ab', 2, NULL, NULL, NULL, NULL, NULL, NULL, NULL)`
+	sel := "SELECT * FROM devices WHERE site = 'ab'"
+	r := rkql(t, "", "--catalog", fixedCatalog, "--store", store, "-q", "--format", "json", "-e", ins+";"+sel)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	want := `[
+{"site":"ab","seq":1,"label":"x","seen":"2024-05-01T12:00:00.500Z","day":"2024-05-02","raw":"\\x00\\xFF\\x5CA","ok":true,"score":1.25,"n":-7},
+{"site":"ab","seq":2,"label":null,"seen":null,"day":null,"raw":null,"ok":null,"score":null,"n":null}
+]
+`
+	if r.stdout != want {
+		t.Fatalf("json:\n%s\nwant:\n%s", r.stdout, want)
+	}
+	var rows []map[string]any
+	if err := json.Unmarshal([]byte(r.stdout), &rows); err != nil {
+		t.Fatalf("not one JSON array: %v", err)
+	}
+	r = rkql(t, "", "--catalog", fixedCatalog, "--store", store, "--format", "jsonl", "-e", sel)
+	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("jsonl gave %d lines:\n%s", len(lines), r.stdout)
+	}
+	for _, l := range lines {
+		var obj map[string]any
+		if err := json.Unmarshal([]byte(l), &obj); err != nil {
+			t.Fatalf("jsonl line %q: %v", l, err)
+		}
+	}
+	r = rkql(t, "", "--catalog", fixedCatalog, "--store", store, "--format", "json", "-e", "SELECT * FROM devices WHERE site = 'zz'")
+	if r.stdout != "[]\n" {
+		t.Fatalf("empty result as json: %q", r.stdout)
+	}
+}
+
+// TestImport loads JSON lines and CSV through the binary, including a bad
+// line, and reads the rows back.
+func TestImport(t *testing.T) {
+	store := t.TempDir()
+	jsonl := writeFile(t, "devices.jsonl", `{"site":"ab","seq":1,"label":"one","seen":"2024-05-01T12:00:00Z","ok":true}
+{"site":"ab","seq":2,"label":"two","seen":1714564800000,"score":2.5}
+
+{"site":"cd","seq":3,"raw":"\\x00A"}
+`)
+	r := rkql(t, "", "import", "--catalog", fixedCatalog, "--store", store, "--table", "devices", jsonl)
+	if r.code != 0 || r.stdout != "imported 3 rows into devices\n" || r.stderr != "" {
+		t.Fatalf("import jsonl: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	csvFile := writeFile(t, "more.csv", "site,seq,label,day\nef,4,\"four, with comma\",2024-05-03\nef,5,,\n")
+	r = rkql(t, "", "import", "--table", "devices", "--catalog", fixedCatalog, "--store", store, csvFile)
+	if r.code != 0 || r.stdout != "imported 2 rows into devices\n" {
+		t.Fatalf("import csv: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	r = rkql(t, "site,seq,n\ngh,6,1\ngh,7,abc\n", "import", "--table", "devices", "--catalog", fixedCatalog, "--store", store, "-")
+	if r.code != 1 {
+		t.Fatalf("bad csv on stdin: exit %d", r.code)
+	}
+	checkOneLine(t, r.stderr, `^stdin:3: column n: 'abc' is not a valid INT \(0 rows written\)$`)
+	bad := writeFile(t, "bad.jsonl", `{"site":"ij","seq":8}
+{"site":"ij","seq":9,"score":"x"}
+`)
+	r = rkql(t, "", "import", "--table", "devices", "--catalog", fixedCatalog, "--store", store, bad)
+	if r.code != 1 {
+		t.Fatalf("bad jsonl: exit %d", r.code)
+	}
+	checkOneLine(t, r.stderr, regexp.QuoteMeta(bad)+`:2: column score: 'x' is not a valid DOUBLE \(0 rows written\)$`)
+
+	r = rkql(t, "", "--catalog", fixedCatalog, "--store", store, "--format", "csv", "-e",
+		"SELECT site, seq, label, seen, day, raw, score FROM devices ALLOW FULL SCAN")
+	want := `site,seq,label,seen,day,raw,score
+ab,1,one,2024-05-01 12:00:00.000,,,
+ab,2,two,2024-05-01 12:00:00.000,,,2.5
+cd,3,,,,\x00A,
+ef,4,"four, with comma",,2024-05-03,,
+ef,5,,,,,
+`
+	if r.code != 0 || r.stdout != want {
+		t.Fatalf("rows after import: exit %d, stderr %q, stdout:\n%s\nwant:\n%s", r.code, r.stderr, r.stdout, want)
+	}
+}

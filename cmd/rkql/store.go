@@ -1,0 +1,65 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/examples"
+	"github.com/rkql/rkql/exec"
+	"github.com/rkql/rkql/exec/embedded"
+)
+
+// errNoHBase is what --zk reports until the HBase store is wired in.
+var errNoHBase = errors.New("hbase: --zk is not available yet")
+
+// openStore opens the store the flags name: a real cluster with --zk,
+// otherwise the embedded store. It is the one place a new backend plugs in.
+func openStore(ctx context.Context, o *options) (exec.Store, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if o.zk != "" {
+		return nil, errNoHBase
+	}
+	dir := o.store
+	if dir == "" {
+		var err error
+		if dir, err = defaultStoreDir(); err != nil {
+			return nil, err
+		}
+	}
+	return embedded.Open(dir, embedded.Options{})
+}
+
+// createsOnDemand reports whether the store wants physical tables created
+// on first use: the embedded one does, a real cluster does not.
+func createsOnDemand(o *options) bool { return o.zk == "" }
+
+// defaultStoreDir is $XDG_DATA_HOME/rkql, else the user cache directory's
+// rkql.
+func defaultStoreDir() (string, error) {
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
+		return filepath.Join(d, "rkql"), nil
+	}
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("no default store directory (%w); pass --store DIR", err)
+	}
+	return filepath.Join(d, "rkql"), nil
+}
+
+// loadCatalog reads --catalog, or the built-in example catalog.
+func loadCatalog(o *options) (*catalog.Catalog, error) {
+	if o.catalog != "" {
+		return catalog.LoadFile(o.catalog)
+	}
+	c, err := catalog.Parse(examples.CatalogYAML)
+	if err != nil {
+		return nil, fmt.Errorf("built-in example catalog: %w", err)
+	}
+	return c, nil
+}
