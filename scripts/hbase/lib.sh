@@ -1,0 +1,179 @@
+# Shared by scripts/hbase/{up,down,status}. Source it; do not run it.
+# shellcheck shell=bash disable=SC2034  # variables used by the sourcing scripts
+
+HBASE_SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO_ROOT=$(cd "$HBASE_SCRIPT_DIR/../.." && pwd)
+
+CACHE_DIR="$REPO_ROOT/.cache/hbase"
+M2_DIR="$CACHE_DIR/m2"
+CLASSPATH_FILE="$CACHE_DIR/classpath.txt"
+PROBE_DIR="$CACHE_DIR/probe"
+RUN_DIR="$CACHE_DIR/run"
+CONF_DIR="$RUN_DIR/conf"
+DATA_DIR="$RUN_DIR/data"
+PID_FILE="$RUN_DIR/hbase.pid"
+LOG_FILE="$RUN_DIR/hbase.log"
+OUT_FILE="$RUN_DIR/hbase.out"
+PROBE_LOG="$RUN_DIR/probe.log"
+LOCK_FILE="$CACHE_DIR/lock"
+
+ZK_PORT="${RKQL_HBASE_ZK_PORT:-2181}"
+MASTER_PORT="${RKQL_HBASE_MASTER_PORT:-16000}"
+RS_PORT="${RKQL_HBASE_RS_PORT:-16020}"
+START_TIMEOUT="${RKQL_HBASE_START_TIMEOUT:-180}"
+HEAP="${RKQL_HBASE_HEAP:-1g}"
+
+# Marks the JVM as ours: down and status only touch a process carrying it.
+RUN_MARKER="-Drkql.hbase.run=$RUN_DIR"
+MAIN_CLASS="org.apache.hadoop.hbase.master.HMaster"
+
+# The flags HBase's own launcher adds on JDK 17 (HBASE-28290 and friends).
+JDK17_FLAGS=(
+  -Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true
+  --add-modules jdk.unsupported
+  --add-opens java.base/java.io=ALL-UNNAMED
+  --add-opens java.base/java.nio=ALL-UNNAMED
+  --add-opens java.base/sun.nio.ch=ALL-UNNAMED
+  --add-opens java.base/java.lang=ALL-UNNAMED
+  --add-opens java.base/jdk.internal.ref=ALL-UNNAMED
+  --add-opens java.base/java.lang.reflect=ALL-UNNAMED
+  --add-opens java.base/java.util=ALL-UNNAMED
+  --add-opens java.base/java.util.concurrent=ALL-UNNAMED
+  --add-exports java.base/jdk.internal.misc=ALL-UNNAMED
+  --add-exports java.security.jgss/sun.security.krb5=ALL-UNNAMED
+  --add-exports java.base/sun.net.dns=ALL-UNNAMED
+  --add-exports java.base/sun.net.util=ALL-UNNAMED
+)
+
+log() { printf '%s\n' "$*" >&2; }
+die() { log "hbase: $*"; exit 1; }
+
+# java_major prints the major version of the given java binary.
+java_major() {
+  "$1" -XshowSettings:properties -version 2>&1 |
+    sed -n 's/^ *java\.specification\.version = //p' | head -n1
+}
+
+# pick_java sets JAVA and JAVAC to a JDK 17 (HBase 2.6 supports 8, 11 and 17).
+# RKQL_HBASE_JAVA_HOME wins; then JAVA_HOME and PATH if they are JDK 17; then
+# any JDK 17 under /usr/lib/jvm.
+pick_java() {
+  local home candidates=()
+  [[ -n "${RKQL_HBASE_JAVA_HOME:-}" ]] && candidates+=("$RKQL_HBASE_JAVA_HOME")
+  [[ -n "${JAVA_HOME:-}" ]] && candidates+=("$JAVA_HOME")
+  if command -v javac >/dev/null 2>&1; then
+    candidates+=("$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")")
+  fi
+  for home in /usr/lib/jvm/*17*; do
+    [[ -d "$home" ]] && candidates+=("$home")
+  done
+  for home in "${candidates[@]}"; do
+    if [[ -x "$home/bin/java" && -x "$home/bin/javac" ]]; then
+      if [[ -n "${RKQL_HBASE_JAVA_HOME:-}" || "$(java_major "$home/bin/java")" == 17 ]]; then
+        JAVA="$home/bin/java"
+        JAVAC="$home/bin/javac"
+        JAVA_HOME_USED="$home"
+        return 0
+      fi
+    fi
+  done
+  die "no JDK 17 found (set RKQL_HBASE_JAVA_HOME)"
+}
+
+# our_pid prints the PID from the pid file if that process is alive and is the
+# HBase JVM this script started; otherwise it prints nothing and fails.
+our_pid() {
+  local pid
+  [[ -f "$PID_FILE" ]] || return 1
+  pid=$(tr -dc '0-9' <"$PID_FILE")
+  [[ -n "$pid" && -r "/proc/$pid/cmdline" ]] || return 1
+  local args
+  args=$(tr '\0' '\n' <"/proc/$pid/cmdline" 2>/dev/null) || return 1
+  grep -qxF -- "$RUN_MARKER" <<<"$args" || return 1
+  grep -qxF -- "$MAIN_CLASS" <<<"$args" || return 1
+  printf '%s\n' "$pid"
+}
+
+# with_lock runs "$@" holding the lock shared by up and down.
+with_lock() {
+  mkdir -p "$CACHE_DIR"
+  exec 9>"$LOCK_FILE"
+  flock -w 600 9 || die "could not take $LOCK_FILE"
+  "$@"
+}
+
+# resolve_classpath fills CLASSPATH_FILE from pom.xml unless it is current.
+resolve_classpath() {
+  local fresh=1 jar
+  if [[ ! -s "$CLASSPATH_FILE" || "$HBASE_SCRIPT_DIR/pom.xml" -nt "$CLASSPATH_FILE" ]]; then
+    fresh=0
+  else
+    while IFS= read -r jar; do
+      [[ -f "$jar" ]] || { fresh=0; break; }
+    done < <(tr ':' '\n' <"$CLASSPATH_FILE")
+  fi
+  ((fresh)) && return 0
+  log "resolving jars…"
+  mkdir -p "$M2_DIR"
+  local tmp="$CLASSPATH_FILE.tmp" mvnlog="$CACHE_DIR/mvn.log"
+  if ! (cd "$HBASE_SCRIPT_DIR" && JAVA_HOME="$JAVA_HOME_USED" mvn -q -B \
+    -Dmaven.repo.local="$M2_DIR" dependency:build-classpath \
+    -Dmdep.outputFile="$tmp" >"$mvnlog" 2>&1); then
+    tail -n 40 "$mvnlog" >&2
+    die "maven could not resolve the HBase classpath (log: $mvnlog)"
+  fi
+  mv "$tmp" "$CLASSPATH_FILE"
+}
+
+# build_probe compiles HBaseProbe.java unless its class file is current.
+build_probe() {
+  local src="$HBASE_SCRIPT_DIR/HBaseProbe.java" cls="$PROBE_DIR/HBaseProbe.class"
+  if [[ -f "$cls" && "$cls" -nt "$src" && "$cls" -nt "$CLASSPATH_FILE" ]]; then
+    return 0
+  fi
+  mkdir -p "$PROBE_DIR"
+  "$JAVAC" -nowarn -encoding UTF-8 -d "$PROBE_DIR" -cp "$(<"$CLASSPATH_FILE")" "$src" ||
+    die "could not compile $src"
+}
+
+# probe runs HBaseProbe with the given arguments (mode, then mode's arguments).
+probe() {
+  local mode=$1
+  shift
+  "$JAVA" -Xmx256m -XX:TieredStopAtLevel=1 -Xshare:auto \
+    -Djava.net.preferIPv4Stack=true \
+    -Dlog4j2.configurationFile="$HBASE_SCRIPT_DIR/log4j2.properties" \
+    -Drkql.hbase.logfile="$PROBE_LOG" \
+    "${JDK17_FLAGS[@]}" \
+    -cp "$PROBE_DIR:$(<"$CLASSPATH_FILE")" HBaseProbe "$mode" "$ZK_PORT" "$@"
+}
+
+# port_in_use succeeds if something accepts TCP connections on 127.0.0.1:$1.
+port_in_use() {
+  (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
+
+# stop_hbase stops our HBase JVM, if running: SIGTERM, up to
+# RKQL_HBASE_STOP_TIMEOUT seconds (20) of grace, then SIGKILL.
+stop_hbase() {
+  local pid waited=0 grace="${RKQL_HBASE_STOP_TIMEOUT:-20}"
+  if ! pid=$(our_pid); then
+    if [[ -f "$PID_FILE" ]]; then
+      log "stale pid file (process gone or not ours); not killing anything"
+      rm -f "$PID_FILE"
+    fi
+    return 0
+  fi
+  log "stopping HBase (pid $pid)…"
+  kill -TERM "$pid" 2>/dev/null || true
+  while [[ -d "/proc/$pid" ]] && our_pid >/dev/null && ((waited < grace * 10)); do
+    sleep 0.1
+    waited=$((waited + 1))
+  done
+  if our_pid >/dev/null; then
+    log "HBase did not stop within ${grace}s; sending SIGKILL"
+    kill -KILL "$pid" 2>/dev/null || true
+    while [[ -d "/proc/$pid" ]] && our_pid >/dev/null; do sleep 0.1; done
+  fi
+  rm -f "$PID_FILE"
+}
