@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"sort"
 	"strconv"
@@ -256,4 +257,54 @@ func (a *Admin) TableEnabled(ctx context.Context, table string) (bool, error) {
 // Regions lists the regions of table in key order.
 func (a *Admin) Regions(ctx context.Context, table string) ([]*Region, error) {
 	return a.c.Regions(ctx, table)
+}
+
+// DescribeTable returns a table's column families with their attributes,
+// as the master reports them. Known attributes fill the typed fields; the
+// rest stay in Attributes. SplitKeys is left empty (see Regions).
+func (a *Admin) DescribeTable(ctx context.Context, table string) (*TableSpec, error) {
+	var resp pb.GetTableDescriptorsResponse
+	req := &pb.GetTableDescriptorsRequest{TableNames: []*pb.TableName{tableName(table)}}
+	if err := a.callMaster(ctx, "describe table "+table, "GetTableDescriptors", req, &resp); err != nil {
+		return nil, err
+	}
+	if len(resp.GetTableSchema()) == 0 {
+		return nil, fmt.Errorf("%w: %s", ErrTableNotFound, table)
+	}
+	ts := resp.GetTableSchema()[0]
+	spec := &TableSpec{Name: tableString(ts.GetTableName())}
+	for _, cf := range ts.GetColumnFamilies() {
+		spec.Families = append(spec.Families, familyFromProto(cf))
+	}
+	return spec, nil
+}
+
+func familyFromProto(cf *pb.ColumnFamilySchema) FamilySpec {
+	f := FamilySpec{Name: string(cf.GetName()), Attributes: map[string]string{}}
+	for _, a := range cf.GetAttributes() {
+		k, v := string(a.GetFirst()), string(a.GetSecond())
+		n, numErr := strconv.Atoi(v)
+		switch {
+		case k == "VERSIONS" && numErr == nil:
+			f.Versions = n
+		case k == "TTL" && numErr == nil:
+			if n != math.MaxInt32 {
+				f.TTL = time.Duration(n) * time.Second
+			}
+		case k == "COMPRESSION":
+			f.Compression = v
+		case k == "BLOOMFILTER":
+			f.BloomFilter = v
+		case k == "BLOCKSIZE" && numErr == nil:
+			f.BlockSize = n
+		case k == "BLOCKCACHE":
+			b := strings.EqualFold(v, "true")
+			f.BlockCache = &b
+		case k == "IN_MEMORY":
+			f.InMemory = strings.EqualFold(v, "true")
+		default:
+			f.Attributes[k] = v
+		}
+	}
+	return f
 }

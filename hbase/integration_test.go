@@ -114,6 +114,25 @@ func TestIntegrationAdminAndPutGet(t *testing.T) {
 		t.Errorf("TableExists(missing) = %v, %v", ok, err)
 	}
 
+	desc, err := e.c.Admin().DescribeTable(ctx, e.table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(desc.Families) != 2 {
+		t.Fatalf("describe: %+v", desc)
+	}
+	cf, meta := desc.Families[0], desc.Families[1]
+	if cf.Name != "cf" || cf.Versions != 3 || cf.BloomFilter != "ROW" || cf.BlockSize != 32768 || !cf.InMemory {
+		t.Errorf("family cf: %+v", cf)
+	}
+	if meta.Name != "meta" || meta.TTL != 24*time.Hour || meta.Compression != "NONE" || meta.BlockCache == nil || *meta.BlockCache {
+		t.Errorf("family meta: %+v", meta)
+	}
+	enabled, err := e.c.Admin().TableEnabled(ctx, e.table)
+	if err != nil || !enabled {
+		t.Errorf("TableEnabled = %v, %v", enabled, err)
+	}
+
 	mustPut(t, e, rowKey(42), cell("cf", "a", "v1"), cell("cf", "b", "v2"), cell("meta", "m", "x"))
 	g, err := hbase.NewGet(e.table, rowKey(42))
 	if err != nil {

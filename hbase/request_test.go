@@ -113,3 +113,42 @@ func TestNewDelete(t *testing.T) {
 		t.Errorf("delete %v", cv)
 	}
 }
+
+func TestTableSpecProto(t *testing.T) {
+	off := false
+	spec := TableSpec{Name: "ns:t", Families: []FamilySpec{{
+		Name: "f", Versions: 3, TTL: 90 * 60e9, Compression: "snappy", BloomFilter: "rowcol",
+		BlockSize: 4096, BlockCache: &off, InMemory: true, Attributes: map[string]string{"DATA_BLOCK_ENCODING": "FAST_DIFF"},
+	}}}
+	p, err := spec.proto()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(p.TableName.Namespace) != "ns" || string(p.TableName.Qualifier) != "t" {
+		t.Errorf("table name %v", p.TableName)
+	}
+	got := map[string]string{}
+	for _, a := range p.ColumnFamilies[0].Attributes {
+		got[string(a.First)] = string(a.Second)
+	}
+	want := map[string]string{"VERSIONS": "3", "TTL": "5400", "COMPRESSION": "SNAPPY", "BLOOMFILTER": "ROWCOL",
+		"BLOCKSIZE": "4096", "BLOCKCACHE": "false", "IN_MEMORY": "true", "DATA_BLOCK_ENCODING": "FAST_DIFF"}
+	if len(got) != len(want) {
+		t.Errorf("attributes %v", got)
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s = %q, want %q", k, got[k], v)
+		}
+	}
+	back := familyFromProto(p.ColumnFamilies[0])
+	if back.Versions != 3 || back.TTL != 90*60e9 || back.Compression != "SNAPPY" || back.BlockCache == nil || *back.BlockCache ||
+		!back.InMemory || back.Attributes["DATA_BLOCK_ENCODING"] != "FAST_DIFF" {
+		t.Errorf("round trip %+v", back)
+	}
+	for _, bad := range []TableSpec{{}, {Name: "t"}, {Name: "t", Families: []FamilySpec{{}}}} {
+		if _, err := bad.proto(); err == nil {
+			t.Errorf("%+v: want an error", bad)
+		}
+	}
+}
