@@ -13,7 +13,7 @@ type recorder struct {
 	skipped, failed string
 }
 
-func (r *recorder) Helper()                          {}
+func (r *recorder) Helper()                           {}
 func (r *recorder) Skipf(format string, args ...any)  { r.skipped = format }
 func (r *recorder) Fatalf(format string, args ...any) { r.failed = format }
 
