@@ -48,7 +48,7 @@ var domains = map[string]map[string]Domain{
 	"orders": {
 		"seller":   names("s", 40),
 		"buyer":    names("b", 300),
-		"order_id": ints(1, 1_000_000),
+		"order_id": ints(1000, 10_001_000),
 		"ts":       timestamps(),
 		"amount": func(r *rand.Rand) catalog.Value {
 			return catalog.Double(float64(r.IntN(100000)) / 100)
@@ -135,6 +135,10 @@ func DomainOf(t *catalog.Table, col int) Domain {
 	return ints(0, 1000)
 }
 
+// unique names the columns whose values are unique per row, as an index
+// keyed by them alone needs (one order number, one order).
+var unique = map[string]string{"orders": "order_id"}
+
 // Rows returns n deterministic rows for t. Stored columns are NULL in about
 // one row in twenty, so NULL handling is exercised.
 func Rows(t *catalog.Table, n int, seed uint64) []catalog.Row {
@@ -152,6 +156,9 @@ func Rows(t *catalog.Table, n int, seed uint64) []catalog.Row {
 				continue
 			}
 			row[j] = doms[j](r)
+			if unique[t.Name] == c.Name {
+				row[j] = catalog.Bigint(int64(i+1)*1000 + r.Int64N(1000))
+			}
 		}
 		out[i] = row
 	}

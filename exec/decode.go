@@ -15,6 +15,9 @@ type Row struct {
 	Vals catalog.Row
 	Key  []byte
 	Offs []int
+	// Verified is set on an index entry whose status cell says the write
+	// that made it completed.
+	Verified bool
 }
 
 // decoder turns store rows into logical rows for one table.
@@ -47,11 +50,16 @@ func (d *decoder) decode(sr *StoreRow) (*Row, error) {
 		return nil, fmt.Errorf("table %s: %w", d.t.Name, err)
 	}
 	var newest int64
+	verified := false
 	seen := make([]bool, n)
 	var fq []byte
 	for _, c := range sr.Cells {
 		if c.Timestamp > newest {
 			newest = c.Timestamp
+		}
+		if c.Qualifier == StatusQualifier {
+			verified = len(c.Value) == 1 && c.Value[0] == statusVerified
+			continue
 		}
 		fq = append(append(append(fq[:0], c.Family...), ':'), c.Qualifier...)
 		i, ok := d.cols[string(fq)]
@@ -66,7 +74,7 @@ func (d *decoder) decode(sr *StoreRow) (*Row, error) {
 		vals[i] = v
 	}
 	vals[n] = catalog.TimestampMillis(newest)
-	return &Row{Vals: vals, Key: sr.Key, Offs: offs}, nil
+	return &Row{Vals: vals, Key: sr.Key, Offs: offs, Verified: verified}, nil
 }
 
 // decodeVersions returns the row as it stood at each of its newest n

@@ -59,6 +59,13 @@ func (x *Executor) Query(ctx context.Context, sel *planner.Select, stats *Stats)
 	default:
 		it = &concatIter{x: x, acc: acc, stats: stats, dec: newDecoder(acc.Table)}
 	}
+	if sel.Index != nil {
+		lim := sel.Limit
+		if sel.Sort != nil {
+			lim = -1
+		}
+		it = x.lookup(it, sel.Index, stats, lim)
+	}
 	if sel.Sort != nil {
 		sorted, err := x.sort(ctx, it, sel.Sort)
 		if err != nil {

@@ -62,6 +62,9 @@ type Mutation struct {
 	Cells []Cell
 	// DeleteRow deletes the whole row before Cells are applied.
 	DeleteRow bool
+	// Deletes names columns (Family and Qualifier; other fields are
+	// ignored) whose every version is deleted before Cells are applied.
+	Deletes []Cell
 }
 
 // FamilySpec is a column family's physical settings.
@@ -126,4 +129,8 @@ type Stats struct {
 	RowsRead atomic.Int64 // rows the store walked, filtered or not
 	RPCs     atomic.Int64 // round trips to the store (1 per embedded call)
 	Regions  atomic.Int64 // regions touched
+	// DataReads counts data rows read through an index.
+	DataReads atomic.Int64
+	// Dangling counts index entries skipped because no data row matches.
+	Dangling atomic.Int64
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/rkql/rkql/catalog"
 )
@@ -12,9 +13,10 @@ import (
 // fields, since HBase has no row without a cell.
 const EmptyQualifier = "_0"
 
-// RowMutation returns the write of one logical row of t. Every non-NULL stored
-// column becomes a cell at timestamp ts (0: the time of the write).
-func RowMutation(t *catalog.Table, row catalog.Row, ts int64, rnd func(int64) int64) (Mutation, error) {
+// RowMutation returns the write of one logical row of t: each stored
+// column in cols (nil: every column) becomes a cell at timestamp ts (0: the
+// time of the write), or, when NULL, a delete of that column.
+func RowMutation(t *catalog.Table, row catalog.Row, ts int64, rnd func(int64) int64, cols []int) (Mutation, error) {
 	if rnd == nil {
 		rnd = rand.Int64N
 	}
@@ -23,11 +25,24 @@ func RowMutation(t *catalog.Table, row catalog.Row, ts int64, rnd func(int64) in
 		return Mutation{}, err
 	}
 	m := Mutation{Key: key}
-	for i, c := range t.Columns {
-		if c.Family == "" || row[i].Null {
-			continue
+	write := func(i int) {
+		c := &t.Columns[i]
+		switch {
+		case c.Family == "":
+		case row[i].Null:
+			m.Deletes = append(m.Deletes, Cell{Family: c.Family, Qualifier: c.Qualifier})
+		default:
+			m.Cells = append(m.Cells, Cell{Family: c.Family, Qualifier: c.Qualifier, Timestamp: ts, Value: c.EncodeCell(row[i])})
 		}
-		m.Cells = append(m.Cells, Cell{Family: c.Family, Qualifier: c.Qualifier, Timestamp: ts, Value: c.EncodeCell(row[i])})
+	}
+	if cols == nil {
+		for i := range t.Columns {
+			write(i)
+		}
+	} else {
+		for _, i := range cols {
+			write(i)
+		}
 	}
 	if len(m.Cells) == 0 {
 		m.Cells = append(m.Cells, Cell{Family: t.Families[0].Name, Qualifier: EmptyQualifier, Timestamp: ts})
@@ -35,28 +50,60 @@ func RowMutation(t *catalog.Table, row catalog.Row, ts int64, rnd func(int64) in
 	return m, nil
 }
 
-// Insert writes logical rows in batches. progress, when set, is told how
-// many rows are written so far.
+// Insert writes whole logical rows: see InsertColumns.
 func (x *Executor) Insert(ctx context.Context, t *catalog.Table, rows []catalog.Row, ts int64, progress func(int)) error {
+	return x.InsertColumns(ctx, t, nil, rows, ts, progress)
+}
+
+// InsertColumns writes the columns cols (nil: all) of logical rows in
+// batches, as Phoenix's UPSERT does: a NULL deletes the column, a column
+// not listed keeps its value. t's indexes are kept in step. progress, when
+// set, is told how many rows are written so far.
+func (x *Executor) InsertColumns(ctx context.Context, t *catalog.Table, cols []int, rows []catalog.Row, ts int64, progress func(int)) error {
 	const batch = 5000
-	muts := make([]Mutation, 0, min(batch, len(rows)))
-	for i, r := range rows {
-		m, err := RowMutation(t, r, ts, nil)
-		if err != nil {
-			return err
-		}
-		muts = append(muts, m)
-		if len(muts) == batch || i == len(rows)-1 {
-			if err := x.Store.Mutate(ctx, t.Physical, muts); err != nil {
+	for start := 0; start < len(rows); start += batch {
+		chunk := rows[start:min(start+batch, len(rows))]
+		muts := make([]Mutation, 0, len(chunk))
+		keep := make([]catalog.Row, 0, len(chunk))
+		at := map[string]int{}
+		for _, r := range chunk {
+			m, err := RowMutation(t, r, ts, nil, cols)
+			if err != nil {
 				return err
 			}
-			muts = muts[:0]
-			if progress != nil {
-				progress(i + 1)
+			// With indexes, the batch holds one write per key: a later
+			// row with the same key is merged over the earlier one.
+			if i, dup := at[string(m.Key)]; dup && len(t.Indexes) > 0 {
+				merged := mergeRow(keep[i], r, cols)
+				if muts[i], err = RowMutation(t, merged, ts, nil, cols); err != nil {
+					return err
+				}
+				keep[i] = merged
+				continue
 			}
+			at[string(m.Key)] = len(muts)
+			muts, keep = append(muts, m), append(keep, r)
+		}
+		if err := x.writeBatch(ctx, t, muts, keep, cols, nil); err != nil {
+			return err
+		}
+		if progress != nil {
+			progress(start + len(chunk))
 		}
 	}
 	return nil
+}
+
+// mergeRow returns old with the columns cols (nil: all) taken from new.
+func mergeRow(old, new catalog.Row, cols []int) catalog.Row {
+	if cols == nil {
+		return new
+	}
+	out := slices.Clone(old)
+	for _, c := range cols {
+		out[c] = new[c]
+	}
+	return out
 }
 
 // Spec returns the physical table spec of a catalog table.
@@ -71,10 +118,16 @@ func Spec(t *catalog.Table) TableSpec {
 	return s
 }
 
-// EnsureTable creates t's physical table if it does not exist.
+// EnsureTable creates t's physical table, and those of its indexes, where
+// they do not exist.
 func (x *Executor) EnsureTable(ctx context.Context, t *catalog.Table) error {
 	if err := x.Store.CreateTable(ctx, Spec(t)); err != nil && !errors.Is(err, ErrTableExists) {
 		return err
+	}
+	for _, ix := range t.Indexes {
+		if err := x.EnsureTable(ctx, ix.Table); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -14,8 +14,15 @@ type Analysis struct {
 	RowsReturned int64
 	RPCs         int64
 	Regions      int64
-	Millis       float64
+	// DataReads counts data rows read through an index; Dangling counts
+	// index entries skipped because their data row no longer matches.
+	DataReads int64
+	Dangling  int64
+	Millis    float64
 }
+
+// LookupBatch is how many index hits one data-table multi-get serves.
+const LookupBatch = 100
 
 // printer writes EXPLAIN lines; it cannot fail.
 type printer struct {
@@ -115,8 +122,13 @@ func (a *Access) Cost() string {
 func (s *Select) Text(an *Analysis) string {
 	var p printer
 	a := s.Access
-	p.line(0, "%s%s", a.Header(), a.bounds())
-	p.line(1, "KEY    %s", s.Table.Key)
+	if s.Index != nil {
+		p.line(0, "INDEX LOOKUP OVER %s%s", a.Table.Name, a.bounds())
+		p.line(1, "ACCESS %s", strings.TrimSuffix(a.Header(), " OVER "+a.Table.Name))
+	} else {
+		p.line(0, "%s%s", a.Header(), a.bounds())
+	}
+	p.line(1, "KEY    %s", a.Table.Key)
 	if b := a.bytesLine(); b != "" {
 		p.line(1, "BYTES  %s", b)
 	}
@@ -128,6 +140,16 @@ func (s *Select) Text(an *Analysis) string {
 	}
 	if s.Merge != nil {
 		p.line(0, "CLIENT MERGE SORT ON %s", strings.Join(s.Merge.On, ", "))
+	}
+	if ix := s.Index; ix != nil {
+		if ix.Covered {
+			p.line(1, "COVERED: verified entries hold every column the query reads, so %s is read only for unverified ones", ix.Data.Name)
+		} else {
+			p.line(0, "POINT LOOKUP ON n KEYS OVER %s (one batched multi-get per %d index hits)", ix.Data.Name, LookupBatch)
+		}
+		if ix.DataOnly != nil {
+			p.line(1, "CLIENT FILTER BY %s", ix.DataOnly)
+		}
 	}
 	if s.Sort != nil {
 		if s.Sort.Limit >= 0 {
@@ -153,12 +175,17 @@ func (s *Select) Text(an *Analysis) string {
 	if an != nil {
 		p.line(0, "ANALYZE rows read %d, rows returned %d, RPCs %d, regions %d, time %.1f ms",
 			an.RowsRead, an.RowsReturned, an.RPCs, an.Regions, an.Millis)
+		if s.Index != nil {
+			p.line(0, "        data-table reads %d, dangling index entries %d", an.DataReads, an.Dangling)
+		}
 	}
 	return p.b.String()
 }
 
 // jsonPlan is EXPLAIN (FORMAT JSON).
 type jsonPlan struct {
+	Index    string      `json:"index,omitempty"`
+	Covered  bool        `json:"covered,omitempty"`
 	Access   string      `json:"access"`
 	Table    string      `json:"table"`
 	Ways     int64       `json:"ways"`
@@ -198,6 +225,9 @@ func (s *Select) JSON(an *Analysis) string {
 	}
 	if a.Filter != nil {
 		j.Filter = a.Filter.String()
+	}
+	if s.Index != nil {
+		j.Index, j.Covered = s.Index.Index.Name, s.Index.Covered
 	}
 	if s.Merge != nil {
 		j.Merge = s.Merge.On

@@ -61,6 +61,8 @@ type keyPlan struct {
 	absorbed map[Pred]bool
 	notes    []string
 	capped   bool
+	// bound counts the key components the query binds.
+	bound int
 }
 
 // alt is one alternative prefix while walking the key.
@@ -264,6 +266,7 @@ func planKeys(t *catalog.Table, conj []Pred, lim Limits) (*keyPlan, error) {
 					return nil, err
 				}
 				narrowed = true
+				kp.bound++
 				markEq(kp, fc)
 				continue
 			}
@@ -287,6 +290,7 @@ func planKeys(t *catalog.Table, conj []Pred, lim Limits) (*keyPlan, error) {
 					return nil, err
 				}
 				narrowed = true
+				kp.bound++
 				markEq(kp, fc)
 				continue
 			}
@@ -295,6 +299,7 @@ func planKeys(t *catalog.Table, conj []Pred, lim Limits) (*keyPlan, error) {
 			span, spanCons = &s, fc
 			if s.Start != nil || s.Stop != nil {
 				narrowed = true
+				kp.bound++
 			}
 		default: // hash, bucket, random
 			if c.Derived() && inputsBound(alts, cons, c) {
@@ -304,6 +309,7 @@ func planKeys(t *catalog.Table, conj []Pred, lim Limits) (*keyPlan, error) {
 					return nil, err
 				}
 				narrowed = true
+				kp.bound++
 				continue
 			}
 			card := c.Cardinality()

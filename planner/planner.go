@@ -36,7 +36,10 @@ type Explain struct {
 // Insert writes rows.
 type Insert struct {
 	Table *catalog.Table
-	Rows  []catalog.Row
+	// Columns are the listed columns: only they are written, and a NULL
+	// among them deletes the column.
+	Columns []int
+	Rows    []catalog.Row
 	// Timestamp is the cell timestamp in ms; 0 means the time of the write.
 	Timestamp int64
 }
@@ -69,6 +72,28 @@ type DecodeKey struct {
 	Offsets []int
 }
 
+// Delete removes the rows a SELECT * with the same WHERE finds.
+type Delete struct {
+	Table *catalog.Table
+	Find  *Select
+}
+
+// BuildIndex writes the entries of an index for every data row.
+type BuildIndex struct {
+	Table *catalog.Table
+	Index *catalog.Index
+}
+
+// CheckIndex compares an index with its data table.
+type CheckIndex struct {
+	Table  *catalog.Table
+	Index  *catalog.Index
+	Repair bool
+}
+
+func (*Delete) plan()      {}
+func (*BuildIndex) plan()  {}
+func (*CheckIndex) plan()  {}
 func (*Explain) plan()     {}
 func (*Insert) plan()      {}
 func (*ShowTables) plan()  {}
@@ -108,6 +133,22 @@ func (pl *Planner) Plan(stmt parser.Stmt) (Plan, error) {
 		return &CreateTable{Table: t}, err
 	case *parser.EncodeKeyStmt:
 		return pl.encodeKey(s)
+	case *parser.DeleteStmt:
+		find, err := pl.selectPlan(&parser.SelectStmt{Select: s.Delete, Star: true, Table: s.Table, Where: s.Where, Limit: -1})
+		if err != nil {
+			return nil, err
+		}
+		return &Delete{Table: find.Table, Find: find}, nil
+	case *parser.BuildIndexStmt:
+		t, err := pl.table(s.Table)
+		if err != nil {
+			return nil, err
+		}
+		ix, err := pl.index(s.Index, t)
+		return &BuildIndex{Table: t, Index: ix}, err
+	case *parser.CheckIndexStmt:
+		t, ix, err := pl.indexOwner(s.Index)
+		return &CheckIndex{Table: t, Index: ix, Repair: s.Repair}, err
 	case *parser.DecodeKeyStmt:
 		return pl.decodeKey(s)
 	}
@@ -120,6 +161,33 @@ func (pl *Planner) table(id parser.Ident) (*catalog.Table, error) {
 		return nil, errAt(id.NamePos, "table %q does not exist (tables: %s)", id.Name, strings.Join(pl.cat.Names(), ", "))
 	}
 	return t, nil
+}
+
+// index finds index id of table t.
+func (pl *Planner) index(id parser.Ident, t *catalog.Table) (*catalog.Index, error) {
+	var names []string
+	for _, ix := range t.Indexes {
+		if ix.Name == id.Name {
+			return ix, nil
+		}
+		names = append(names, ix.Name)
+	}
+	if len(names) == 0 {
+		return nil, errAt(id.NamePos, "table %s has no indexes", t.Name)
+	}
+	return nil, errAt(id.NamePos, "table %s has no index %q (indexes: %s)", t.Name, id.Name, strings.Join(names, ", "))
+}
+
+// indexOwner finds an index by name among every table's indexes.
+func (pl *Planner) indexOwner(id parser.Ident) (*catalog.Table, *catalog.Index, error) {
+	for _, t := range pl.cat.Tables {
+		for _, ix := range t.Indexes {
+			if ix.Name == id.Name {
+				return t, ix, nil
+			}
+		}
+	}
+	return nil, nil, errAt(id.NamePos, "no table has an index %q", id.Name)
 }
 
 func (pl *Planner) insert(s *parser.InsertStmt) (*Insert, error) {
@@ -148,7 +216,7 @@ func (pl *Planner) insert(s *parser.InsertStmt) (*Insert, error) {
 			return nil, errAt(s.Table.NamePos, "INSERT INTO %s must set key field %s", t.Name, t.Columns[k].Name)
 		}
 	}
-	ins := &Insert{Table: t}
+	ins := &Insert{Table: t, Columns: cols}
 	for _, vals := range s.Rows {
 		if len(vals) != len(cols) {
 			pos := s.Table.NamePos

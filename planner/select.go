@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/rkql/rkql/catalog"
@@ -73,6 +74,9 @@ type Output struct {
 type Select struct {
 	Table  *catalog.Table
 	Access *Access
+	// Index, when set, turns the index rows the Access reads back into
+	// data rows.
+	Index  *IndexStage
 	Merge  *MergeSort // nil unless several ranges are merged into order
 	Sort   *Sort      // nil unless the client must sort
 	Limit  int64      // -1 when none
@@ -115,6 +119,11 @@ func (pl *Planner) selectPlan(s *parser.SelectStmt) (*Select, error) {
 		}
 	}
 	conj := conjuncts(where)
+	order, err := c.orderKeys(s.Order, conj)
+	if err != nil {
+		return nil, err
+	}
+	sel.Order = order
 	kp, err := planKeys(t, conj, pl.opts.Limits)
 	if err != nil {
 		return nil, errAt(s.Table.NamePos, "%v", err)
@@ -123,16 +132,37 @@ func (pl *Planner) selectPlan(s *parser.SelectStmt) (*Select, error) {
 		kp = &keyPlan{full: true, ways: 1, absorbed: map[Pred]bool{}, term: len(t.Key.Components),
 			ranges: []KeyRange{{From: []string{"*"}, To: []string{"*"}}}}
 	}
+	cand := &candidate{t: t, kp: kp, conj: conj, orig: conj, covered: true}
+	if !pl.opts.BruteForce {
+		var why []string
+		if cand, why, err = pl.chooseIndex(s, t, cand, neededColumns(s, sel, conj, order)); err != nil {
+			return nil, err
+		}
+		sel.Notes = append(sel.Notes, why...)
+	}
+	kp = cand.kp
 	if kp.full && !(pl.opts.AllowFullScan || s.AllowFullScan || pl.opts.BruteForce) {
 		return nil, errAt(s.Table.NamePos, "%s", fullScanMessage(t, where))
 	}
-	var residual []Pred
-	for _, p := range conj {
+	acc := &Access{Table: cand.t, Ranges: kp.ranges, Ways: kp.ways, Versions: s.Versions}
+	var residual, dataResidual []Pred
+	for i, p := range cand.conj {
 		if !kp.absorbed[p] {
 			residual = append(residual, p)
+			dataResidual = append(dataResidual, cand.orig[i])
 		}
 	}
-	acc := &Access{Table: t, Ranges: kp.ranges, Ways: kp.ways, Filter: andOf(residual), Versions: s.Versions}
+	acc.Filter = andOf(residual)
+	if cand.ix != nil {
+		var dataOnly []Pred
+		for _, p := range conj {
+			if !slices.Contains(cand.orig, p) {
+				dataOnly = append(dataOnly, p)
+			}
+		}
+		sel.Index = &IndexStage{Index: cand.ix, Data: t, Covered: cand.covered, ToData: cand.toData,
+			Filter: andOf(append(dataResidual, dataOnly...)), DataOnly: andOf(dataOnly)}
+	}
 	switch {
 	case kp.empty:
 		acc.Kind, acc.Ranges = EmptyResult, nil
@@ -147,17 +177,9 @@ func (pl *Planner) selectPlan(s *parser.SelectStmt) (*Select, error) {
 	}
 	sel.Access = acc
 	sel.Notes = append(sel.Notes, kp.notes...)
-	order, err := c.orderKeys(s.Order, conj, kp)
-	if err != nil {
-		return nil, err
-	}
-	sel.Order = order
-	pl.order(sel, kp, order)
-	if sel.Sort == nil && s.Limit >= 0 && !sel.Count {
+	pl.order(sel, kp, order, cand.toData)
+	if sel.Sort == nil && s.Limit >= 0 && !sel.Count && sel.Index == nil {
 		acc.Limit = s.Limit
-		if s.Limit == 0 {
-			acc.Limit = 0
-		}
 	}
 	sel.Notes = append(sel.Notes, notes(sel, kp)...)
 	return sel, nil
@@ -202,7 +224,7 @@ func (c *compiler) outputs(sel *Select, s *parser.SelectStmt) error {
 
 // orderKeys resolves ORDER BY, dropping columns the WHERE clause pins to
 // one value, since they cannot change the order.
-func (c *compiler) orderKeys(items []parser.OrderItem, conj []Pred, kp *keyPlan) ([]SortKey, error) {
+func (c *compiler) orderKeys(items []parser.OrderItem, conj []Pred) ([]SortKey, error) {
 	pinned := map[int]bool{}
 	for col, fc := range gather(c.t, conj) {
 		if fc.hasEq && len(fc.eq) == 1 {
@@ -243,12 +265,17 @@ func keyOrder(t *catalog.Table, term int) []SortKey {
 
 // order decides between scan order, a merge of sorted ranges, a reverse
 // scan and a client sort.
-func (pl *Planner) order(sel *Select, kp *keyPlan, want []SortKey) {
+func (pl *Planner) order(sel *Select, kp *keyPlan, want []SortKey, toData []int) {
 	acc := sel.Access
 	if sel.Count || acc.Kind == EmptyResult {
 		return
 	}
-	natural := keyOrder(sel.Table, kp.term)
+	natural := keyOrder(acc.Table, kp.term)
+	for i := range natural {
+		if toData != nil {
+			natural[i].Col = toData[natural[i].Col]
+		}
+	}
 	if kp.points || pl.opts.BruteForce {
 		natural = nil
 	}

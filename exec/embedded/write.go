@@ -96,7 +96,7 @@ func validateMutations(t *table, muts []exec.Mutation) error {
 			return fmt.Errorf("embedded: table %s: row key of %d bytes is longer than %d",
 				t.spec.Name, len(m.Key), maxKeySize)
 		}
-		for _, c := range m.Cells {
+		for _, c := range slices.Concat(m.Cells, m.Deletes) {
 			if t.family(c.Family) < 0 {
 				return fmt.Errorf("embedded: table %s has no family %s", t.spec.Name, c.Family)
 			}
@@ -149,13 +149,20 @@ func (w *rowWriter) apply(m *exec.Mutation) error {
 	var old []byte
 	repeat := bytes.Equal(m.Key, w.prev)
 	w.prev = m.Key
-	if !m.DeleteRow && (!w.appending || repeat) {
+	if !m.DeleteRow && (!w.appending || repeat || len(m.Deletes) > 0) {
 		old = w.b.Get(m.Key)
 	}
 	if old != nil {
 		var ok bool
 		if w.cells, ok = decodeRow(w.t, old, w.cells); !ok {
 			return corrupt(w.t.spec.Name, m.Key)
+		}
+		if len(m.Deletes) > 0 {
+			w.cells = slices.DeleteFunc(w.cells, func(c wcell) bool {
+				return slices.ContainsFunc(m.Deletes, func(d exec.Cell) bool {
+					return w.t.family(d.Family) == c.fam && d.Qualifier == c.qual
+				})
+			})
 		}
 	}
 	for _, c := range m.Cells {

@@ -143,7 +143,16 @@ func check(ctx context.Context, x *exec.Executor, pl, brute *planner.Planner, al
 	if err != nil {
 		return fmt.Errorf("plan: %w", err)
 	}
-	kinds[strings.Fields(sel.Access.Header())[0]]++
+	kind := strings.Fields(sel.Access.Header())[0]
+	if sel.Index != nil {
+		kind = "INDEX:" + sel.Index.Index.Name
+		// The same query without the index must agree too.
+		noIx := strings.Replace(q, " FROM "+sel.Table.Name+" ", " FROM "+sel.Table.Name+" NO INDEX ", 1)
+		if err := check(ctx, x, pl, brute, all, noIx, kinds); err != nil {
+			return fmt.Errorf("with NO INDEX: %w", err)
+		}
+	}
+	kinds[kind]++
 	got, err := drain(ctx, x, sel)
 	if err != nil {
 		return fmt.Errorf("run: %w\n%s", err, sel.Text(nil))
@@ -175,12 +184,14 @@ func check(ctx context.Context, x *exec.Executor, pl, brute *planner.Planner, al
 func compare(sel *planner.Select, got, want []catalog.Row) error {
 	var keys []int
 	var desc []bool
+	// Only a prefix of the ORDER BY whose columns are in the output can
+	// be checked.
 	for _, k := range orderOf(sel) {
-		for i, o := range sel.Output {
-			if o.Col == k.Col {
-				keys, desc = append(keys, i), append(desc, k.Desc)
-			}
+		i := slices.IndexFunc(sel.Output, func(o planner.Output) bool { return o.Col == k.Col })
+		if i < 0 {
+			break
 		}
+		keys, desc = append(keys, i), append(desc, k.Desc)
 	}
 	less := func(a, b catalog.Row) int {
 		for i, k := range keys {

@@ -89,10 +89,19 @@ func (g *queryGen) term() string {
 
 func (g *queryGen) query() string {
 	var b strings.Builder
-	b.WriteString("SELECT * FROM " + g.t.Name)
+	b.WriteString("SELECT " + g.items() + " FROM " + g.t.Name)
 	var terms []string
-	if g.r.IntN(3) > 0 {
-		terms = append(terms, g.leading()...)
+	switch n := g.r.IntN(6); {
+	case n < 3:
+		terms = append(terms, g.leading(g.t.KeyColumns())...)
+	case n < 5 && len(g.t.Indexes) > 0:
+		ix := g.t.Indexes[g.r.IntN(len(g.t.Indexes))]
+		var cols []int
+		for _, k := range ix.Table.KeyColumns() {
+			d, _ := g.t.Column(ix.Table.Columns[k].Name)
+			cols = append(cols, d)
+		}
+		terms = append(terms, g.leading(cols)...)
 	}
 	for n := g.r.IntN(3); n > 0; n-- {
 		terms = append(terms, g.term())
@@ -120,8 +129,7 @@ func (g *queryGen) query() string {
 
 // leading binds the first key fields, as most real queries do: each with
 // = or a small IN list, the last possibly with a range.
-func (g *queryGen) leading() []string {
-	keys := g.t.KeyColumns()
+func (g *queryGen) leading(keys []int) []string {
 	n := 1 + g.r.IntN(len(keys))
 	var out []string
 	for i, col := range keys[:n] {
@@ -140,4 +148,21 @@ func (g *queryGen) leading() []string {
 		}
 	}
 	return out
+}
+
+// items is * or a few columns, so that covering indexes get chosen.
+func (g *queryGen) items() string {
+	if g.r.IntN(2) == 0 {
+		return "*"
+	}
+	var cols []string
+	for _, c := range g.t.Columns {
+		if g.r.IntN(2) == 0 {
+			cols = append(cols, c.Name)
+		}
+	}
+	if len(cols) == 0 {
+		cols = append(cols, g.t.Columns[0].Name)
+	}
+	return strings.Join(cols, ", ")
 }

@@ -1,0 +1,314 @@
+package planner
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/parser"
+)
+
+// IndexStage reads the data rows an index scan points at. The plan's
+// Access then scans the index table; each hit is turned back into a data
+// row, from the covered copy when the entry is verified and covers every
+// column the query needs, otherwise by a batched Get of the data row.
+type IndexStage struct {
+	Index *catalog.Index
+	// Data is the data table.
+	Data *catalog.Table
+	// Covered means no data-table read is needed for verified entries.
+	Covered bool
+	// ToData maps each index-table column to its data-table column.
+	ToData []int
+	// Filter is the predicate, over data-table columns, that a row must
+	// pass after the lookup; nil when none.
+	Filter Pred
+	// DataOnly is the part of Filter the index cannot test (CLIENT FILTER
+	// BY in EXPLAIN).
+	DataOnly Pred
+	// Why says why the planner chose the index.
+	Why string
+}
+
+// candidate is one way to read a table: the table itself or an index.
+type candidate struct {
+	ix      *catalog.Index
+	t       *catalog.Table // the table scanned
+	kp      *keyPlan
+	conj    []Pred // conjuncts over t's columns
+	orig    []Pred // the data-table conjunct each came from
+	covered bool
+	toData  []int
+}
+
+// better reports whether a serves the query better than b: a point lookup
+// first, then the most key components bound, then covered over
+// uncovered, then fewer ranges.
+func better(a, b *candidate) bool {
+	ra, rb := a.rank(), b.rank()
+	for i := range ra {
+		if ra[i] != rb[i] {
+			return ra[i] > rb[i]
+		}
+	}
+	return false
+}
+
+func (c *candidate) rank() [5]int {
+	kp := c.kp
+	full, points, covered := 0, 0, 0
+	if !kp.full {
+		full = 1
+	}
+	if kp.points || kp.empty {
+		points = 1
+	}
+	if c.covered {
+		covered = 1
+	}
+	return [5]int{full, points, kp.bound, covered, -len(kp.ranges)}
+}
+
+// indexCandidate plans the query over index ix, or returns nil when the
+// index cannot serve it.
+func indexCandidate(t *catalog.Table, ix *catalog.Index, conj []Pred, needed []int, lim Limits) (*candidate, error) {
+	it := ix.Table
+	toIx := map[int]int{}
+	toData := make([]int, len(it.Columns))
+	for i, c := range it.Columns {
+		d, _ := t.Column(c.Name)
+		toData[i], toIx[d] = d, i
+	}
+	cand := &candidate{ix: ix, t: it, toData: toData, covered: true}
+	for _, col := range needed {
+		if _, ok := toIx[col]; !ok && col < len(t.Columns) {
+			cand.covered = false
+		}
+	}
+	for _, p := range conj {
+		if q, ok := remap(p, toIx); ok {
+			cand.conj = append(cand.conj, q)
+			cand.orig = append(cand.orig, p)
+		}
+	}
+	kp, err := planKeys(it, cand.conj, lim)
+	if err != nil {
+		return nil, err
+	}
+	cand.kp = kp
+	if kp.full || !nullsExcluded(t, it, cand.conj) {
+		return nil, nil
+	}
+	return cand, nil
+}
+
+// nullsExcluded reports whether every index key field that may be NULL in
+// the data table is constrained by a predicate NULL cannot pass: rows
+// with a NULL there have no index entry.
+func nullsExcluded(t *catalog.Table, it *catalog.Table, conj []Pred) bool {
+	for _, col := range it.KeyColumns() {
+		d, _ := t.Column(it.Columns[col].Name)
+		if t.Columns[d].KeyField {
+			continue
+		}
+		if !slices.ContainsFunc(conj, func(p Pred) bool { return rejectsNull(p, col) }) {
+			return false
+		}
+	}
+	return true
+}
+
+func rejectsNull(p Pred, col int) bool {
+	switch p := p.(type) {
+	case *Cmp:
+		return p.Col == col
+	case *Between:
+		return p.Col == col
+	case *In:
+		return p.Col == col && !p.Not
+	case *Like:
+		return p.Col == col && !p.Not
+	case *IsNull:
+		return p.Col == col && p.Not
+	case *Or:
+		for _, t := range p.Terms {
+			if !rejectsNull(t, col) {
+				return false
+			}
+		}
+		return len(p.Terms) > 0
+	}
+	return false
+}
+
+// remap rewrites p over another table's columns; ok is false when p
+// reads a column the other table lacks.
+func remap(p Pred, m map[int]int) (Pred, bool) {
+	col := func(c int) (int, bool) { n, ok := m[c]; return n, ok }
+	switch p := p.(type) {
+	case *Cmp:
+		c, ok := col(p.Col)
+		q := *p
+		q.Col = c
+		return &q, ok
+	case *Between:
+		c, ok := col(p.Col)
+		q := *p
+		q.Col = c
+		return &q, ok
+	case *In:
+		c, ok := col(p.Col)
+		q := *p
+		q.Col = c
+		return &q, ok
+	case *Like:
+		c, ok := col(p.Col)
+		q := *p
+		q.Col = c
+		return &q, ok
+	case *IsNull:
+		c, ok := col(p.Col)
+		q := *p
+		q.Col = c
+		return &q, ok
+	case *And, *Or:
+		var terms []Pred
+		if a, isAnd := p.(*And); isAnd {
+			terms = a.Terms
+		} else {
+			terms = p.(*Or).Terms
+		}
+		out := make([]Pred, len(terms))
+		for i, t := range terms {
+			q, ok := remap(t, m)
+			if !ok {
+				return nil, false
+			}
+			out[i] = q
+		}
+		if _, isAnd := p.(*And); isAnd {
+			return &And{Terms: out}, true
+		}
+		return &Or{Terms: out}, true
+	case *Not:
+		q, ok := remap(p.X, m)
+		return &Not{X: q}, ok
+	case *Const:
+		return p, true
+	}
+	return nil, false
+}
+
+// neededColumns lists the data columns a query reads: its outputs, its
+// WHERE and its ORDER BY.
+func neededColumns(s *parser.SelectStmt, sel *Select, conj []Pred, order []SortKey) []int {
+	var out []int
+	for _, o := range sel.Output {
+		if o.Col >= 0 {
+			out = append(out, o.Col)
+		}
+	}
+	for _, p := range conj {
+		out = append(out, predColumns(p)...)
+	}
+	for _, k := range order {
+		out = append(out, k.Col)
+	}
+	return out
+}
+
+func predColumns(p Pred) []int {
+	switch p := p.(type) {
+	case *Cmp:
+		return []int{p.Col}
+	case *Between:
+		return []int{p.Col}
+	case *In:
+		return []int{p.Col}
+	case *Like:
+		return []int{p.Col}
+	case *IsNull:
+		return []int{p.Col}
+	case *And:
+		var out []int
+		for _, t := range p.Terms {
+			out = append(out, predColumns(t)...)
+		}
+		return out
+	case *Or:
+		var out []int
+		for _, t := range p.Terms {
+			out = append(out, predColumns(t)...)
+		}
+		return out
+	case *Not:
+		return predColumns(p.X)
+	}
+	return nil
+}
+
+// chooseIndex picks the cheapest of the data table and its indexes,
+// honouring the statement's hint.
+func (pl *Planner) chooseIndex(s *parser.SelectStmt, t *catalog.Table, data *candidate, needed []int) (*candidate, []string, error) {
+	var notes []string
+	hint := s.Hint
+	if (hint != nil && hint.NoIndex) || len(t.Indexes) == 0 {
+		return data, nil, nil
+	}
+	if s.Versions > 1 {
+		if hint != nil {
+			return nil, nil, errAt(hint.HintPos, "an index holds only the newest version: VERSIONS reads the data table")
+		}
+		return data, nil, nil
+	}
+	if hint != nil && !hint.NoIndex {
+		found := false
+		for _, ix := range t.Indexes {
+			found = found || ix.Name == hint.Index.Name
+		}
+		if !found {
+			return nil, nil, errAt(hint.Index.NamePos, "table %s has no index %q", t.Name, hint.Index.Name)
+		}
+	}
+	best := data
+	for _, ix := range t.Indexes {
+		if hint != nil && ix.Name != hint.Index.Name {
+			continue
+		}
+		c, err := indexCandidate(t, ix, data.conj, needed, pl.opts.Limits)
+		if err != nil {
+			return nil, nil, errAt(s.Table.NamePos, "%v", err)
+		}
+		if c == nil {
+			if hint != nil {
+				return nil, nil, errAt(hint.Index.NamePos, "index %s cannot serve this query: nothing binds the start of its key %s", ix.Name, ix.Table.Key)
+			}
+			continue
+		}
+		if hint != nil || better(c, best) {
+			best = c
+			continue
+		}
+		notes = append(notes, fmt.Sprintf("index %s (%s) was passed over: the %s serves the query as well or better.", ix.Name, ix.Table.Key, describeCand(best)))
+	}
+	if best != data {
+		why := fmt.Sprintf("index %s binds %d key component(s) where table %s binds %d", best.ix.Name, best.kp.bound, t.Name, data.kp.bound)
+		switch {
+		case hint != nil:
+			why = "USE INDEX asked for " + best.ix.Name
+		case data.kp.full:
+			why = fmt.Sprintf("nothing binds the start of the key of %s, and the key of index %s starts with what the query binds", t.Name, best.ix.Name)
+		case best.kp.points && !data.kp.points:
+			why = fmt.Sprintf("index %s serves it with a point lookup", best.ix.Name)
+		}
+		notes = append([]string{why + "."}, notes...)
+	}
+	return best, notes, nil
+}
+
+func describeCand(c *candidate) string {
+	if c.ix == nil {
+		return "data table"
+	}
+	return "index " + c.ix.Name
+}
