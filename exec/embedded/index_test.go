@@ -178,3 +178,43 @@ func TestIndexWritesFailingHalfWay(t *testing.T) {
 		})
 	}
 }
+
+// TestCoveredIndexReadsNoData checks EXPLAIN ANALYZE's claim: a covered
+// query reads only the index, and an uncovered point lookup one data row.
+func TestCoveredIndexReadsNoData(t *testing.T) {
+	cat, err := catalog.LoadFile("../../examples/catalog.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	orders, _ := cat.Table("orders")
+	st, err := embedded.Open(t.TempDir(), embedded.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	x := &exec.Executor{Store: st}
+	ctx := context.Background()
+	if err := x.EnsureTable(ctx, orders); err != nil {
+		t.Fatal(err)
+	}
+	rows := examples.Rows(orders, 3000, 5)
+	if err := x.Insert(ctx, orders, rows, 0, nil); err != nil {
+		t.Fatal(err)
+	}
+	pl := planner.New(cat, planner.Options{})
+	buyer := rows[0][1].S
+	got, stats, sel := queryRows(t, x, pl, fmt.Sprintf("SELECT amount FROM orders WHERE buyer = '%s' ORDER BY ts DESC LIMIT 20", buyer))
+	if sel.Index == nil || !sel.Index.Covered || sel.Sort != nil {
+		t.Fatalf("want a covered index plan with no client sort:\n%s", sel.Text(nil))
+	}
+	if len(got) == 0 || stats.DataReads.Load() != 0 {
+		t.Errorf("covered query returned %d rows and read %d data rows; want rows and 0 data reads", len(got), stats.DataReads.Load())
+	}
+	_, stats, sel = queryRows(t, x, pl, fmt.Sprintf("SELECT * FROM orders WHERE order_id = %d", rows[7][2].I))
+	if sel.Index == nil || sel.Index.Index.Name != "orders_by_id" || sel.Access.Kind != planner.PointLookup {
+		t.Fatalf("want an index point lookup:\n%s", sel.Text(nil))
+	}
+	if n := stats.DataReads.Load(); n != 1 {
+		t.Errorf("order_id lookup read %d data rows, want 1", n)
+	}
+}
