@@ -167,7 +167,8 @@ type ColumnRef struct {
 	Name    string
 }
 
-// StringLit is '…' with ” as an escaped quote. Val is unescaped.
+// StringLit is a quoted string, in which two single quotes stand for one.
+// Val is unescaped.
 type StringLit struct {
 	ValuePos Pos
 	Val      string
