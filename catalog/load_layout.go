@@ -338,6 +338,16 @@ func (l *loader) index(t *Table, y *yIndex, path []any) (*Index, error) {
 			it.Columns[i].Family, it.Columns[i].Qualifier = fam, c.Name
 		}
 	}
+	for _, c := range t.Key.Components {
+		switch c.Kind {
+		case KindRandom:
+			return nil, l.errf(path, "index %q: table %q has a random key component, so an index entry could not point back to its row", y.Name, t.Name)
+		case KindField:
+			if _, ok := it.colByName[c.Field]; !ok {
+				return nil, l.errf(path, "index %q must hold key field %q of table %q to point back to its row: add it to carries", y.Name, c.Field, t.Name)
+			}
+		}
+	}
 	ix.Table = it
 	return ix, nil
 }
