@@ -332,26 +332,33 @@ func orderNames(ks []SortKey) []string {
 // fullScanMessage says why a query would read the whole table, and what
 // would serve it.
 func fullScanMessage(t *catalog.Table, where Pred) string {
-	var lead []string
-	for _, c := range t.Key.Components {
-		switch c.Kind {
-		case catalog.KindField:
-			lead = append(lead, c.Field)
-		case catalog.KindHash:
-			lead = append(lead, c.Inputs...)
-		case catalog.KindBucket:
-			lead = append(lead, c.Field)
-		default:
-			continue
-		}
-		break
-	}
 	msg := fmt.Sprintf("query on %s would read the whole table (FULL SCAN): nothing binds the start of its rowkey %s", t.Name, t.Key)
-	if len(lead) > 0 {
+	if lead := leadingFields(t); len(lead) > 0 {
 		msg += fmt.Sprintf("; bind %s with = or IN", strings.Join(lead, ", "))
 	}
+	var ixs []string
 	for _, ix := range t.Indexes {
-		msg += fmt.Sprintf(", or query through index %s (%s)", ix.Name, ix.Table.Key)
+		ixs = append(ixs, fmt.Sprintf("%s (%s)", strings.Join(leadingFields(ix.Table), ", "), ix.Name))
 	}
-	return msg + ", or add ALLOW FULL SCAN to read it anyway"
+	if len(ixs) > 0 {
+		msg += ", or bind the start of an index: " + strings.Join(ixs, ", ")
+	}
+	return msg + "; or add ALLOW FULL SCAN to read it anyway"
+}
+
+// leadingFields names the fields that bind the first component of t's key
+// that is not a literal.
+func leadingFields(t *catalog.Table) []string {
+	for _, c := range t.Key.Components {
+		switch c.Kind {
+		case catalog.KindField, catalog.KindBucket:
+			return []string{c.Field}
+		case catalog.KindHash:
+			return c.Inputs
+		case catalog.KindLiteral, catalog.KindSalt:
+			continue
+		}
+		return nil
+	}
+	return nil
 }
