@@ -65,7 +65,8 @@ type rowSource interface {
 }
 
 // Import loads logical rows into a table, creating its physical table on
-// demand. It returns the number of rows written.
+// demand. It returns the number of rows written. Reading and checking the
+// input runs alongside the writes, one batch ahead.
 func (s *Session) Import(ctx context.Context, r io.Reader, opts ImportOptions) (int64, error) {
 	t, ok := s.cfg.Catalog.Table(opts.Table)
 	if !ok {
@@ -86,45 +87,75 @@ func (s *Session) Import(ctx context.Context, r io.Reader, opts ImportOptions) (
 	if size <= 0 {
 		size = 5000
 	}
+	rctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	batches := make(chan importBatch, 1)
+	go readBatches(rctx, t, src, size, batches)
 	var written int64
-	batch := make([]catalog.Row, 0, size)
-	flushBatch := func() error {
-		if len(batch) == 0 {
-			return nil
+	for b := range batches {
+		if b.err != nil {
+			return written, &ImportError{Name: opts.Name, Line: b.line, Written: written, Err: b.err}
 		}
-		if err := x.Insert(ctx, t, batch, 0, nil); err != nil {
-			return &ImportError{Name: opts.Name, Written: written, Err: err}
+		if err := x.Insert(ctx, t, b.rows, 0, nil); err != nil {
+			return written, &ImportError{Name: opts.Name, Written: written, Err: err}
 		}
-		written += int64(len(batch))
-		batch = batch[:0]
+		written += int64(len(b.rows))
 		if opts.Progress != nil {
 			opts.Progress(written)
 		}
-		return nil
+	}
+	if err := ctx.Err(); err != nil {
+		return written, &ImportError{Name: opts.Name, Written: written, Err: err}
+	}
+	return written, nil
+}
+
+// importBatch is rows read and checked, or the error that ended reading
+// with its line.
+type importBatch struct {
+	rows []catalog.Row
+	line int
+	err  error
+}
+
+// readBatches reads rows, checks that each has a key, and sends them in
+// batches of size. It closes out when the input ends, at the first bad
+// row (sent as an error), or when ctx is done.
+func readBatches(ctx context.Context, t *catalog.Table, src rowSource, size int, out chan<- importBatch) {
+	defer close(out)
+	send := func(b importBatch) bool {
+		select {
+		case out <- b:
+			return true
+		case <-ctx.Done():
+			return false
+		}
 	}
 	zero := func(int64) int64 { return 0 }
+	rows := make([]catalog.Row, 0, size)
 	for {
 		row, line, err := src.next()
 		if errors.Is(err, io.EOF) {
-			break
+			if len(rows) > 0 {
+				send(importBatch{rows: rows})
+			}
+			return
 		}
 		if err == nil {
 			_, err = t.EncodeKey(row, zero)
 		}
 		if err != nil {
-			return written, &ImportError{Name: opts.Name, Line: line, Written: written, Err: err}
+			send(importBatch{line: line, err: err})
+			return
 		}
-		if err := ctx.Err(); err != nil {
-			return written, &ImportError{Name: opts.Name, Written: written, Err: err}
-		}
-		batch = append(batch, row)
-		if len(batch) == size {
-			if err := flushBatch(); err != nil {
-				return written, err
+		rows = append(rows, row)
+		if len(rows) == size {
+			if !send(importBatch{rows: rows}) {
+				return
 			}
+			rows = make([]catalog.Row, 0, size)
 		}
 	}
-	return written, flushBatch()
 }
 
 // newRowSource picks the reader for the input's format.
