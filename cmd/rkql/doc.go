@@ -11,7 +11,8 @@
 // # Exit status and errors
 //
 // The exit status is 0 when every statement succeeded, 1 when one failed,
-// and 2 for a usage error. Each failure is one line on stderr,
+// and 2 for a usage error. The REPL exits 0 after errors, as psql does: the
+// person typing saw them. Each failure is one line on stderr,
 // "rkql: message", with "line:col: " before the message of a parse or plan
 // error (and "file:" before that for -f). When stderr is a terminal, the
 // source line and a caret under the error follow.

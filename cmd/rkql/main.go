@@ -176,7 +176,13 @@ func run(ctx context.Context, args []string, e env) int {
 	if interactive {
 		fmt.Fprintf(out, "rkql: type \\? for help, \\q to quit. Statements end with ';'.\n")
 	}
-	return status(sess.Run(ctx, in), e)
+	err = sess.Run(ctx, in)
+	if interactive && errors.Is(err, shell.ErrFailed) {
+		// The person at the terminal saw each error; like psql, the REPL
+		// itself succeeded.
+		err = nil
+	}
+	return status(err, e)
 }
 
 // reportStartup reports an error before any statement ran.

@@ -57,8 +57,8 @@ type column struct {
 }
 
 // rowWriter writes one result set. begin is called once, then row for each
-// row, then end with the row count. A writer holds at most a bounded number
-// of rows.
+// row, then end with the row count, or -1 when the rows stopped on an error.
+// A writer holds at most a bounded number of rows.
 type rowWriter interface {
 	begin(cols []column) error
 	row(r catalog.Row) error

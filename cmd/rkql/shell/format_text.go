@@ -91,7 +91,7 @@ func (t *tableWriter) end(n int64) error {
 	if err := t.render(); err != nil {
 		return err
 	}
-	if t.footer {
+	if t.footer && n >= 0 {
 		_, err := io.WriteString(t.w, rowCount(n)+"\n\n")
 		return err
 	}
