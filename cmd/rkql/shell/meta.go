@@ -138,8 +138,9 @@ func isMeta(line string) bool {
 func helpText() string {
 	var b strings.Builder
 	b.WriteString("Statements end with ';' and may span lines:\n")
-	b.WriteString("  SELECT, EXPLAIN [ANALYZE] [(FORMAT JSON)] SELECT, INSERT, SHOW TABLES,\n")
-	b.WriteString("  SHOW REGIONS t, DESCRIBE t, CREATE TABLE t, ENCODE KEY t (…), DECODE KEY t '…'\n")
+	b.WriteString("  SELECT, EXPLAIN [ANALYZE] [(FORMAT JSON)] SELECT, INSERT, DELETE,\n")
+	b.WriteString("  SHOW TABLES, SHOW REGIONS t, DESCRIBE t, CREATE TABLE t,\n")
+	b.WriteString("  ENCODE KEY t (…), DECODE KEY t '…', BUILD INDEX i ON t, CHECK INDEX i [REPAIR]\n")
 	group := ""
 	for _, c := range metaCmds {
 		if c.group != group {

@@ -53,11 +53,11 @@ func (s *Session) runStatement(ctx context.Context, in IO, src source, off int, 
 		return
 	}
 	for _, st := range stmts {
-		s.runOne(ctx, in, src, off, stmtText, st)
+		s.runOne(ctx, in, src, off, st)
 	}
 }
 
-func (s *Session) runOne(ctx context.Context, in IO, src source, off int, stmtText string, st parser.Stmt) {
+func (s *Session) runOne(ctx context.Context, in IO, src source, off int, st parser.Stmt) {
 	begin := s.cfg.Clock()
 	ctx, cancel := s.statementContext(ctx)
 	defer cancel()
@@ -66,7 +66,7 @@ func (s *Session) runOne(ctx context.Context, in IO, src source, off int, stmtTe
 			s.fail(in, src.prefix(off+int(max(st.Pos(), 0)))+fmt.Sprintf("internal error: %v", r), "")
 		}
 	}()
-	res, err := s.execute(ctx, in, st, stmtText)
+	res, err := s.execute(ctx, st)
 	if err == nil {
 		err = s.write(ctx, in.Stdout(), res)
 	}
@@ -158,7 +158,7 @@ func (s *Session) write(ctx context.Context, out io.Writer, res *result) error {
 		}
 		if err != nil {
 			// Close what was written so far, then report the error.
-			_ = w.end(n)
+			_ = w.end(-1)
 			return err
 		}
 		if err := w.row(r); err != nil {
@@ -177,7 +177,7 @@ func (s *Session) write(ctx context.Context, out io.Writer, res *result) error {
 }
 
 // execute plans and runs one statement.
-func (s *Session) execute(ctx context.Context, in IO, st parser.Stmt, text string) (*result, error) {
+func (s *Session) execute(ctx context.Context, st parser.Stmt) (*result, error) {
 	p, err := s.pl.Plan(st)
 	if err != nil {
 		return nil, err
@@ -201,8 +201,14 @@ func (s *Session) execute(ctx context.Context, in IO, st parser.Stmt, text strin
 		return encodeKey(p), nil
 	case *planner.DecodeKey:
 		return decodeKey(p), nil
+	case *planner.Delete:
+		return s.deleteRows(ctx, p)
+	case *planner.BuildIndex:
+		return s.buildIndex(ctx, p)
+	case *planner.CheckIndex:
+		return s.checkIndex(ctx, p)
 	}
-	return nil, fmt.Errorf("%T is not supported by the shell yet", p)
+	return nil, fmt.Errorf("%s is not supported by the shell yet", strings.SplitN(st.String(), " ", 2)[0])
 }
 
 func (s *Session) query(ctx context.Context, sel *planner.Select) (*result, error) {
@@ -281,7 +287,7 @@ func (s *Session) insert(ctx context.Context, ins *planner.Insert) (*result, err
 	if err := s.ensure(ctx, x, ins.Table); err != nil {
 		return nil, err
 	}
-	if err := x.Insert(ctx, ins.Table, ins.Rows, ins.Timestamp, nil); err != nil {
+	if err := x.InsertColumns(ctx, ins.Table, ins.Columns, ins.Rows, ins.Timestamp, nil); err != nil {
 		return nil, err
 	}
 	return &result{tag: fmt.Sprintf("INSERT %d", len(ins.Rows))}, nil
