@@ -21,6 +21,9 @@ type source struct {
 	text string
 	// caret adds the source line and a caret under an error.
 	caret bool
+	// generated is SQL a meta-command wrote: its positions mean nothing
+	// to the user, so errors leave them out.
+	generated bool
 }
 
 // Run reads lines from in and runs them until the end of input or a quit.
@@ -104,7 +107,7 @@ func (s *Session) meta(ctx context.Context, in IO, line string) bool {
 	case intentHelp:
 		_, _ = io.WriteString(out, helpText())
 	case intentExec:
-		s.runChunk(ctx, in, source{line: 1, text: it.sql, caret: s.set.Caret})
+		s.runChunk(ctx, in, source{line: 1, text: it.sql, generated: true})
 	case intentSet:
 		it.set(&s.set)
 		switch it.text {

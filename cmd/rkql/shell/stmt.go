@@ -112,6 +112,10 @@ func (s *Session) reportErr(in IO, src source, off int, err error) {
 		se *stmtErr
 	)
 	switch {
+	case src.generated && errors.As(err, &pe):
+		s.fail(in, pe.Msg, "")
+	case src.generated && errors.As(err, &se):
+		s.fail(in, se.msg, "")
 	case errors.As(err, &pe):
 		p := off + int(pe.Pos)
 		s.fail(in, src.position(p)+": "+pe.Msg, src.context(p))
