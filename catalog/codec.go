@@ -135,6 +135,11 @@ func (c *Component) checkValue(v Value) error {
 		return c.errf("%s is %s, not %s", v, v.Type, c.typ)
 	}
 	lo, hi := typeRange(c.typ)
+	if c.typ == TypeDate && c.Enc == KeyDecimal {
+		// yyyyMMdd: years 0000..9999, which also keeps the day count
+		// far from overflowing time.Time.
+		lo, hi = -719528, 2932896
+	}
 	if c.Enc == KeyBinary || c.Enc == KeyJava {
 		dlo, dhi := c.intDomain()
 		lo, hi = max(lo, dlo), min(hi, dhi)
