@@ -174,7 +174,7 @@ func run(ctx context.Context, args []string, e env) int {
 	interactive := e.term.stdin
 	in := shell.NewReaderIO(e.stdin, out, e.stderr, interactive)
 	if interactive {
-		fmt.Fprintf(out, "rkql: type \\? for help, \\q to quit. Statements end with ';'.\n")
+		fmt.Fprint(out, "rkql shell. Type \\? for help, \\q to quit; statements end with ';'\n")
 	}
 	err = sess.Run(ctx, in)
 	if interactive && errors.Is(err, shell.ErrFailed) {
