@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -47,7 +48,7 @@ func (c *Column) EncodeCell(v Value) []byte {
 	return binary.BigEndian.AppendUint64(nil, uint64(v.I))
 }
 
-// DecodeCell reads a stored column's value.
+// DecodeCell reads a stored column's value. The value does not alias b.
 func (c *Column) DecodeCell(b []byte) (Value, error) {
 	bad := func() (Value, error) {
 		return Value{}, fmt.Errorf("column %s: cannot read %s from '%s'", c.Name, c.Type, ToStringBinary(b))
@@ -58,7 +59,7 @@ func (c *Column) DecodeCell(b []byte) (Value, error) {
 		case TypeString:
 			return String(s), nil
 		case TypeBytes:
-			return Bytes(b), nil
+			return Bytes(bytes.Clone(b)), nil
 		case TypeDouble:
 			f, err := strconv.ParseFloat(s, 64)
 			if err != nil {
@@ -88,7 +89,7 @@ func (c *Column) DecodeCell(b []byte) (Value, error) {
 	case TypeString:
 		return String(string(b)), nil
 	case TypeBytes:
-		return Bytes(b), nil
+		return Bytes(bytes.Clone(b)), nil
 	case TypeInt, TypeDate:
 		if len(b) != 4 {
 			return bad()
