@@ -61,8 +61,22 @@ func decimalMax(w int) int64 {
 }
 
 // intOf returns the integer a KeyDecimal or integral binary field writes.
+// A DATE written as yyyyMMdd holds the days of years 0000..9999.
+const (
+	minYMDDay = -719528 // 0000-01-01
+	maxYMDDay = 2932896 // 9999-12-31
+)
+
 func (c *Component) intOf(v Value) int64 {
 	if c.typ == TypeDate && c.Enc == KeyDecimal {
+		// Days outside the years yyyyMMdd holds sort below or above all
+		// of them (and would overflow time.Time).
+		switch {
+		case v.I < minYMDDay:
+			return math.MinInt64
+		case v.I > maxYMDDay:
+			return math.MaxInt64
+		}
 		return ymd(v)
 	}
 	return v.I
@@ -138,7 +152,7 @@ func (c *Component) checkValue(v Value) error {
 	if c.typ == TypeDate && c.Enc == KeyDecimal {
 		// yyyyMMdd: years 0000..9999, which also keeps the day count
 		// far from overflowing time.Time.
-		lo, hi = -719528, 2932896
+		lo, hi = minYMDDay, maxYMDDay
 	}
 	if c.Enc == KeyBinary || c.Enc == KeyJava {
 		dlo, dhi := c.intDomain()

@@ -261,3 +261,36 @@ func TestDoubleZeroSpan(t *testing.T) {
 		}
 	}
 }
+
+// TestDecimalDateSpanFarBounds: bounds beyond the years yyyyMMdd holds
+// clamp instead of wrapping around.
+func TestDecimalDateSpanFarBounds(t *testing.T) {
+	for _, spec := range []string{"dec_date_8_asc", "dec_date_8_desc"} {
+		var s fieldSpec
+		for _, fs := range fieldSpecs {
+			if fs.name == spec {
+				s = fs
+			}
+		}
+		tb := s.table(t)
+		fi, fc := fieldComp(t, tb, "f")
+		far := []Value{DateDays(math.MinInt64 / 2), DateDays(-800000), DateDays(3000000), DateDays(1 << 50), DateDays(math.MaxInt64)}
+		vals := []Value{DateFromYMD(1, 1, 1), DateFromYMD(2019, 2, 17), DateFromYMD(9999, 12, 31), DateFromYMD(1970, 1, 1)}
+		for _, b := range far {
+			for _, inc := range []bool{true, false} {
+				for _, pair := range [][2]Bound{
+					{{Set: true, Value: b, Inclusive: inc}, {}},
+					{{}, {Set: true, Value: b, Inclusive: inc}},
+				} {
+					span := fc.FieldSpan(pair[0], pair[1])
+					for _, v := range vals {
+						row := tb.NewRow()
+						row[0], row[1] = v, String("t")
+						alone, withRest := keyParts(t, tb, row, fi)
+						checkSpan(t, spec+" "+boundString(pair[0], pair[1]), span, v, inBounds(v, pair[0], pair[1]), alone, withRest)
+					}
+				}
+			}
+		}
+	}
+}
