@@ -1,5 +1,3 @@
-// Package examples holds the example catalog and deterministic data for
-// its tables, one table per rowkey pattern of the seed documents.
 package examples
 
 import (

@@ -1,0 +1,36 @@
+// Package planner turns a parsed statement and a catalog into a plan: the
+// cheapest way the table's rowkey layout allows to read what the statement
+// asks for. Plans are values; package exec runs them.
+//
+//	SELECT … WHERE …                     catalog.Table (rowkey layout)
+//	        │                                     │
+//	        ▼                                     ▼
+//	  compile: WHERE → Pred (typed, positions) ─► planKeys: walk the key's
+//	                                              components left to right
+//	        ┌──────────────────────────────────────┘
+//	        ▼
+//	  per component:  literal      append its bytes
+//	                  field = / IN append each value (SKIP SCAN on several)
+//	                  hash, bucket computed when their inputs are bound,
+//	                               else one range per value (PARALLEL n-WAY)
+//	                  salt, random one range or key per value
+//	                  field range  ends the key: FieldSpan gives its bytes,
+//	                               a descending field swaps the bounds
+//	        │
+//	        ▼
+//	  Access (POINT LOOKUP | RANGE SCAN | SKIP SCAN | FULL SCAN) + residual
+//	  filter, then the order: the key's own order, a reverse scan, a merge of
+//	  sorted ranges (CLIENT MERGE SORT), or a bounded client sort; the limit
+//	  pushed into each scan where nothing after it can drop rows.
+//
+// The same walk runs over each index table of the catalog; chooseIndex
+// picks by, in turn: a point lookup, more key components bound, covered
+// over uncovered, fewer ranges. Hints (USE INDEX, NO INDEX) override it.
+//
+// Invariants: every predicate not proven by the key bytes ("absorbed")
+// stays in a filter, so a plan never returns a row the WHERE clause
+// rejects; ranges are sorted and never overlap, so no row is read twice;
+// a FULL SCAN is refused unless the session or statement allows it.
+//
+// EXPLAIN is rendered by Select.Text and Select.JSON from the plan itself.
+package planner
