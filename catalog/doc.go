@@ -1,0 +1,24 @@
+// Package catalog describes HBase tables whose rowkeys were designed by
+// hand: their families, logical columns, rowkey layouts, index tables and
+// split policies, loaded from a strict YAML file (Parse, LoadFile).
+//
+// A rowkey Layout is an ordered list of Components: fields (text,
+// zero-padded decimal, binary with the sign bit flipped, Java's
+// Bytes.toBytes; ascending or descending as MAX - v; reversed characters;
+// fixed width with padding or delimited by the literal that follows),
+// literals, hash prefixes (md5 hex, Java String.hashCode() % N, murmur3),
+// buckets (f % N), a Phoenix-style salt byte and random suffixes.
+//
+// For each component the package knows how to write it (EncodeField,
+// Compute), read it back (DecodeField, DecodeNumber; Table.DecodeKey), and
+// which byte span a set of its values occupies (FieldSpan, PrefixSpan),
+// which is all the planner needs to turn predicates into key ranges.
+//
+// Invariants: a hash or bucket gives exactly the bytes the Java expression
+// in the source documents gives, so rkql reads keys others wrote; a value
+// that could not be read back as itself (a delimiter inside a delimited
+// field, a pad byte at the padded edge, a negative number where the
+// encoding cannot order it) is refused when written; a component whose
+// OrderPreserving is true sorts its bytes in value order (reversed when
+// Desc). The package imports nothing of rkql and does no I/O but LoadFile.
+package catalog
