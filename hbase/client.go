@@ -282,6 +282,7 @@ func (c *Client) backoff(attempt int) time.Duration {
 // withRegion runs op against the region holding key, relocating and
 // retrying as errors demand.
 func (c *Client) withRegion(ctx context.Context, what, table string, key []byte, op func(ctx context.Context, r *Region) error) error {
+	var regionErrs int
 	return c.retry(ctx, what, func(ctx context.Context) error {
 		r, err := c.locate(ctx, table, key, false)
 		if err != nil {
@@ -289,8 +290,44 @@ func (c *Client) withRegion(ctx context.Context, what, table string, key []byte,
 		}
 		err = op(ctx, r)
 		c.noteError(r, err)
-		return err
+		return c.checkDisabled(ctx, table, err, &regionErrs)
 	})
+}
+
+// checkDisabled turns repeated RegionErrors into ErrTableNotEnabled when
+// the master says the table is disabled: its regions are offline, and
+// retrying would only wait for the attempts to run out.
+func (c *Client) checkDisabled(ctx context.Context, table string, err error, count *int) error {
+	var regErr *RegionError
+	if !errors.As(err, &regErr) {
+		return err
+	}
+	*count++
+	if *count != 2 {
+		return err
+	}
+	if enabled, stateErr := c.tableEnabled(ctx, table); stateErr == nil && !enabled {
+		return fmt.Errorf("%w: %s", ErrTableNotEnabled, table)
+	}
+	return err
+}
+
+// tableEnabled asks the master, once and without retries, whether table
+// is enabled.
+func (c *Client) tableEnabled(ctx context.Context, table string) (bool, error) {
+	addr, err := c.masterAddr(ctx)
+	if err != nil {
+		return false, err
+	}
+	conn, err := c.conn(ctx, addr, rpc.MasterService, "master")
+	if err != nil {
+		return false, err
+	}
+	var resp pb.GetTableStateResponse
+	if _, err := conn.Call(ctx, "GetTableState", &pb.GetTableStateRequest{TableName: tableName(table)}, 0, &resp); err != nil {
+		return false, wrapCallError(err, "master", addr, "")
+	}
+	return resp.GetTableState().GetState() == pb.TableState_ENABLED, nil
 }
 
 func regionSpec(r *Region) *pb.RegionSpecifier {

@@ -187,4 +187,32 @@ func TestIntegrationErrors(t *testing.T) {
 	if !errors.Is(err, hbase.ErrTableExists) {
 		t.Errorf("create existing table: %v", err)
 	}
+	if err := e.c.Admin().DeleteTable(ctx, e.table); !errors.Is(err, hbase.ErrTableNotDisabled) {
+		t.Errorf("delete enabled table: %v", err)
+	}
+
+	// A disabled table fails fast instead of retrying until attempts run out.
+	if err := e.c.Admin().DisableTable(ctx, e.table); err != nil {
+		t.Fatal(err)
+	}
+	g, _ = hbase.NewGet(e.table, []byte("k"))
+	start := time.Now()
+	if _, err := e.c.Get(ctx, g); !errors.Is(err, hbase.ErrTableNotEnabled) {
+		t.Errorf("get from disabled table: %v", err)
+	}
+	s, _ := hbase.NewScan(e.table, nil, nil)
+	sc := e.c.Scan(s)
+	if _, err := sc.Next(ctx); !errors.Is(err, hbase.ErrTableNotEnabled) {
+		t.Errorf("scan of disabled table: %v", err)
+	}
+	sc.Close()
+	if el := time.Since(start); el > 5*time.Second {
+		t.Errorf("disabled-table errors took %v", el)
+	}
+	if err := e.c.Admin().EnableTable(ctx, e.table); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.c.Get(ctx, g); err != nil {
+		t.Errorf("get after enable: %v", err)
+	}
 }

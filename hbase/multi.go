@@ -62,6 +62,7 @@ func (c *Client) multi(ctx context.Context, what string, acts []action, results 
 	for i := range pending {
 		pending[i] = i
 	}
+	var regionErrs int
 	return c.retry(ctx, what, func(ctx context.Context) error {
 		if len(pending) == 0 {
 			return nil
@@ -103,6 +104,9 @@ func (c *Client) multi(ctx context.Context, what string, acts []action, results 
 			}()
 		}
 		wg.Wait()
+		if len(failed) > 0 {
+			firstErr = c.checkDisabled(ctx, acts[failed[0]].table, firstErr, &regionErrs)
+		}
 		pending = failed
 		if len(pending) == 0 {
 			return nil

@@ -171,11 +171,15 @@ func (s *Scanner) closeServer(ctx context.Context) {
 // fetch makes one successful scan RPC, retrying as errors demand, and
 // files what it returned.
 func (s *Scanner) fetch(ctx context.Context) error {
+	var regionErrs int
 	err := s.c.retry(ctx, s.what, func(ctx context.Context) error {
+		var err error
 		if !s.mu.open {
-			return s.openRPC(ctx)
+			err = s.openRPC(ctx)
+		} else {
+			err = s.nextRPC(ctx)
 		}
-		return s.nextRPC(ctx)
+		return s.c.checkDisabled(ctx, s.scan.table, err, &regionErrs)
 	})
 	if err == nil && s.mu.done {
 		s.closeServer(ctx)
