@@ -68,7 +68,9 @@
 //   - anything else fails at once: *Exception for a server exception the
 //     server marked final, unwrapping to ErrTableNotFound, ErrNoSuchFamily,
 //     ErrTableExists, ErrTableNotEnabled or ErrTableNotDisabled where one
-//     applies; validation errors from the constructors.
+//     applies; validation errors from the constructors. A request to a
+//     disabled table fails with ErrTableNotEnabled once the master
+//     confirms the state, after the second RegionError.
 //
 // Retries stop after Config.MaxAttempts or when the caller's context ends,
 // whichever is first; the error then wraps both the context's error and
