@@ -116,7 +116,7 @@ func (c *Component) EncodeField(dst []byte, v Value) ([]byte, error) {
 	}
 	// A variable-width field ends at the first occurrence of its
 	// delimiter, so the delimiter must first occur right after the value.
-	if c.Width == 0 && len(c.delim) > 0 {
+	if c.Width == 0 && len(c.delim) > 0 && !c.descText() {
 		probe := append(bytes.Clone(out[start:]), c.delim...)
 		if bytes.Index(probe, c.delim) != len(out)-start {
 			return nil, c.errf("%s contains the delimiter '%s'", v, ToStringBinary(c.delim))
@@ -268,6 +268,9 @@ func (c *Component) encodeText(dst []byte, v Value) ([]byte, error) {
 	if c.Reverse {
 		b = reverseText(b, c.typ != TypeBytes)
 	}
+	if c.Desc {
+		return c.encodeDescText(dst, v, b)
+	}
 	if c.Width > 0 {
 		if len(b) > c.Width {
 			return nil, c.errf("%s is %d bytes, longer than the field's fixed width of %d", v, len(b), c.Width)
@@ -298,6 +301,42 @@ func (c *Component) encodeText(dst []byte, v Value) ([]byte, error) {
 	return append(dst, b...), nil
 }
 
+// descText reports whether the component is variable-width descending
+// text, which ends itself with a 0xFF byte.
+func (c *Component) descText() bool {
+	return c.Kind == KindField && c.Enc == KeyText && c.Desc && c.Width == 0
+}
+
+// encodeDescText writes descending text: every byte inverted, so larger
+// values sort first. Variable-width text is followed by 0xFF, which no
+// inverted byte equals since the text may not hold 0x00; so a shorter
+// value sorts after a longer one it starts, as descending order wants.
+// Fixed-width text is padded first, then inverted.
+func (c *Component) encodeDescText(dst []byte, v Value, b []byte) ([]byte, error) {
+	if c.Width > 0 {
+		if len(b) > c.Width {
+			return nil, c.errf("%s is %d bytes, longer than the field's fixed width of %d", v, len(b), c.Width)
+		}
+		if len(b) > 0 && b[len(b)-1] == c.Pad {
+			return nil, c.errf("%s ends with the pad byte '%s' and could not be read back", v, ToStringBinary([]byte{c.Pad}))
+		}
+		for _, x := range b {
+			dst = append(dst, ^x)
+		}
+		for i := len(b); i < c.Width; i++ {
+			dst = append(dst, ^c.Pad)
+		}
+		return dst, nil
+	}
+	if bytes.IndexByte(b, 0) >= 0 {
+		return nil, c.errf("%s holds a NUL byte, which descending text cannot hold", v)
+	}
+	for _, x := range b {
+		dst = append(dst, ^x)
+	}
+	return append(dst, 0xFF), nil
+}
+
 // reverseText reverses the characters of b when runes is set, and its
 // bytes otherwise (BYTES fields). Text is reversed only when it is valid
 // UTF-8, so that reversing twice gives b back.
@@ -324,6 +363,13 @@ func (c *Component) span(key []byte) (int, error) {
 		}
 		return w, nil
 	}
+	if c.descText() {
+		i := bytes.IndexByte(key, 0xFF)
+		if i < 0 {
+			return 0, c.errf("the 0xFF that ends descending text is missing")
+		}
+		return i + 1, nil
+	}
 	if len(c.delim) == 0 {
 		return len(key), nil
 	}
@@ -344,6 +390,19 @@ func (c *Component) DecodeField(key []byte) (Value, int, error) {
 	b := key[:n]
 	switch c.Enc {
 	case KeyText:
+		if c.Desc {
+			if c.Width == 0 {
+				b = b[:len(b)-1]
+			}
+			inv := make([]byte, len(b))
+			for i, x := range b {
+				inv[i] = ^x
+			}
+			b = inv
+			if c.Width == 0 && bytes.IndexByte(b, 0) >= 0 {
+				return Value{}, 0, c.errf("descending text holds a NUL byte")
+			}
+		}
 		if c.Width > 0 {
 			if c.PadLeft {
 				i := 0

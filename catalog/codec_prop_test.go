@@ -24,7 +24,11 @@ type fieldSpec struct {
 var fieldSpecs = []fieldSpec{
 	// Text.
 	{"text_delim_underscore", "STRING", []string{`{field: f}`, `{literal: "_"}`, `{field: tail}`}, false},
-	{"text_delim_nul", "STRING", []string{`{field: f}`, `{literal: "\x00"}`, `{field: tail}`}, false},
+	{"text_delim_nul", "STRING", []string{`{field: f}`, `{literal: "\x00"}`, `{field: tail}`}, true},
+	{"text_desc", "STRING", []string{`{field: f, order: desc}`, `{field: tail}`}, true},
+	{"text_desc_delim", "STRING", []string{`{field: f, order: desc}`, `{literal: "|"}`, `{field: tail}`}, true},
+	{"text_desc_reverse", "STRING", []string{`{field: f, order: desc, reverse: true}`, `{field: tail}`}, false},
+	{"text_desc_rpad_x_8", "STRING", []string{`{field: f, order: desc, width: 8, pad: "x"}`, `{field: tail}`}, false},
 	{"text_delim_two_bytes", "STRING", []string{`{field: f}`, `{literal: "xx"}`, `{field: tail}`}, false},
 	{"text_to_end", "STRING", []string{`{field: tail, width: 3, pad: "-"}`, `{field: f}`}, true},
 	{"text_rpad_x_8", "STRING", []string{`{field: f, width: 8, pad: "x"}`, `{field: tail}`}, false},
@@ -35,7 +39,8 @@ var fieldSpecs = []fieldSpec{
 	{"text_reverse_delim", "STRING", []string{`{field: f, reverse: true}`, `{literal: "|"}`, `{field: tail}`}, false},
 	{"text_reverse_rpad", "STRING", []string{`{field: f, reverse: true, width: 8, pad: "x"}`, `{field: tail}`}, false},
 	{"text_reverse_end", "STRING", []string{`{field: f, reverse: true}`}, false},
-	{"bytes_delim_nul", "BYTES", []string{`{field: f}`, `{literal: "\x00"}`, `{field: tail}`}, false},
+	{"bytes_delim_nul", "BYTES", []string{`{field: f}`, `{literal: "\x00"}`, `{field: tail}`}, true},
+	{"bytes_desc", "BYTES", []string{`{field: f, order: desc}`, `{field: tail}`}, true},
 	{"bytes_fixed_4", "BYTES", []string{`{field: f, width: 4, pad: "\x00"}`, `{field: tail}`}, false},
 	{"bytes_reverse_end", "BYTES", []string{`{field: f, reverse: true}`}, false},
 	{"bytes_to_end", "BYTES", []string{`{field: f}`}, true},

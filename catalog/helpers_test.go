@@ -169,6 +169,10 @@ func encodable(c *Component, v Value) bool {
 			}
 			return true
 		}
+		if c.Desc {
+			// Descending text ends itself with 0xFF and may not hold 0x00.
+			return bytes.IndexByte(b, 0) < 0
+		}
 		return delimOK(c, b)
 	case KeyDecimal:
 		n := v.I

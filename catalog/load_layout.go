@@ -32,7 +32,7 @@ func (l *loader) layout(t *Table, ys []yComponent, path []any) (*Layout, error) 
 	// of the key.
 	for i := range key.Components {
 		c := &key.Components[i]
-		if _, fixed := c.FixedWidth(); fixed {
+		if _, fixed := c.FixedWidth(); fixed || c.descText() {
 			continue
 		}
 		cp := append(append([]any{}, path...), i)
@@ -241,9 +241,6 @@ func (l *loader) field(t *Table, y *yComponent, cp []any) (Component, error) {
 			c.PadLeft = true
 		default:
 			return c, l.errf(cp, "align %q: want left (pad on the right) or right (pad on the left)", y.Align)
-		}
-		if c.Desc {
-			return c, l.errf(cp, "field %q: descending text is not supported; store a descending number instead", y.Field)
 		}
 	case KeyDecimal:
 		if !typ.integral() {

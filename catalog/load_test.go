@@ -107,7 +107,6 @@ func TestLoadErrors(t *testing.T) {
 		{"buckets without a bucket", after(11, "    split: {buckets: true}"), `line 12: split by buckets needs a salt, bucket or hash component first in the rowkey`},
 		{"unknown field in rowkey", edit(9, "      - {field: z}"), `line 9: rowkey field "z" is not a column of table "t"`},
 		{"field twice in rowkey", edit(10, "      - {literal: \"|\"}\n      - {field: a}\n      - {literal: \"|\"}"), `line 11: field "a" appears twice in the rowkey`},
-		{"descending text", edit(9, "      - {field: a, order: desc}"), `line 9: field "a": descending text is not supported; store a descending number instead`},
 		{"bad table name", edit(2, "  - name: t-1"), `line 2: table name "t-1" must be letters, digits and underscores`},
 		{"no rowkey", edit(8, "")[:strings.Index(edit(8, ""), "      - {field: a}")], `line 2: table "t" has no rowkey`},
 		{"index over unknown column", after(11, "    indexes:\n      - name: t_by_z\n        rowkey:\n          - {field: z}"), `line 15: index "t_by_z": "z" is not a column of table "t"`},

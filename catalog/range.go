@@ -37,7 +37,15 @@ func (c *Component) OrderPreserving() bool {
 	case KeyJava:
 		return true // values are >= 0, so byte order is value order
 	case KeyText:
-		return !c.Reverse && c.Width == 0 && len(c.delim) == 0
+		if c.Reverse {
+			return false
+		}
+		if c.Desc {
+			return c.Width == 0
+		}
+		// Text ordered by its bytes stays ordered when nothing follows it,
+		// or when a lone 0x00 ends it: no text byte sorts below 0x00.
+		return c.Width == 0 && (len(c.delim) == 0 || (len(c.delim) == 1 && c.delim[0] == 0))
 	}
 	return false
 }
@@ -55,8 +63,23 @@ func (c *Component) FieldSpan(lo, hi Bound) KeySpan {
 	case KeyBinary: // DOUBLE
 		return c.doubleSpan(lo, hi)
 	case KeyText:
-		if c.Reverse || (c.Width > 0 && c.PadLeft) {
+		if c.Reverse || (c.Width > 0 && c.PadLeft) || (c.Desc && c.Width > 0) {
 			return KeySpan{}
+		}
+		if c.Desc {
+			var lob, hib []byte
+			var err error
+			if lo.Set {
+				if lob, err = c.EncodeField(nil, lo.Value); err != nil {
+					return KeySpan{}
+				}
+			}
+			if hi.Set {
+				if hib, err = c.EncodeField(nil, hi.Value); err != nil {
+					return KeySpan{}
+				}
+			}
+			return fixedSpan(lob, hib, lo.Inclusive, hi.Inclusive, true)
 		}
 		return c.textSpan(lo, hi)
 	}
@@ -264,7 +287,7 @@ func (c *Component) textStop(lo, hi []byte, hasLo bool) []byte {
 // (LIKE '%p'), since the key holds the characters reversed. ok is false
 // when the layout cannot narrow such a match.
 func (c *Component) PrefixSpan(p string, suffix bool) (KeySpan, bool) {
-	if c.Kind != KindField || c.Enc != KeyText || c.Desc || c.Reverse != suffix {
+	if c.Kind != KindField || c.Enc != KeyText || c.Reverse != suffix || (c.Desc && c.Width > 0) {
 		return KeySpan{}, false
 	}
 	if c.Width > 0 && c.PadLeft {
@@ -273,6 +296,15 @@ func (c *Component) PrefixSpan(p string, suffix bool) (KeySpan, bool) {
 	b := []byte(p)
 	if suffix {
 		b = reverseText(b, c.typ != TypeBytes)
+	}
+	if c.Desc {
+		// Descending text holds its bytes inverted: a value starting with
+		// p is a key starting with p inverted.
+		inv := make([]byte, len(b))
+		for i, x := range b {
+			inv[i] = ^x
+		}
+		b = inv
 	}
 	if len(b) == 0 {
 		return KeySpan{}, true

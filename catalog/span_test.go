@@ -145,7 +145,7 @@ func TestPrefixSpanDifferential(t *testing.T) {
 			fi, fc := fieldComp(t, tb, "f")
 			_, okPrefix := fc.PrefixSpan("a", false)
 			_, okSuffix := fc.PrefixSpan("a", true)
-			wantPrefix := fc.Enc == KeyText && !fc.Reverse && !(fc.Width > 0 && fc.PadLeft)
+			wantPrefix := fc.Enc == KeyText && !fc.Reverse && !(fc.Width > 0 && fc.PadLeft) && !(fc.Desc && fc.Width > 0)
 			wantSuffix := fc.Enc == KeyText && fc.Reverse && !(fc.Width > 0 && fc.PadLeft)
 			if okPrefix != wantPrefix || okSuffix != wantSuffix {
 				t.Fatalf("PrefixSpan ok = %v (prefix), %v (suffix); want %v, %v", okPrefix, okSuffix, wantPrefix, wantSuffix)

@@ -26,3 +26,23 @@ func TestDifferential(t *testing.T) {
 	}
 	exectest.Run(t, st, cat, o)
 }
+
+// TestDifferentialLayouts runs the suite over layouts the example catalog
+// lacks: a Phoenix salt, murmur3, descending text, left padding, a text
+// bucket, and BOOLEAN, DATE and BYTES key fields.
+func TestDifferentialLayouts(t *testing.T) {
+	cat, err := catalog.LoadFile("testdata/layouts.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := embedded.Open(t.TempDir(), embedded.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	o := exectest.Options{Rows: 3000, Queries: 300}
+	if testing.Short() {
+		o.Rows, o.Queries = 1000, 100
+	}
+	exectest.Run(t, st, cat, o)
+}
