@@ -262,9 +262,7 @@ func planKeys(t *catalog.Table, conj []Pred, lim Limits) (*keyPlan, error) {
 			fc := cons[c.Column()]
 			col := c.Column()
 			if allSet(alts, col) {
-				if err := appendField(alts, c, col); err != nil {
-					return nil, err
-				}
+				alts = appendField(kp, alts, c, col)
 				narrowed = true
 				kp.bound++
 				markEq(kp, fc)
@@ -286,9 +284,7 @@ func planKeys(t *catalog.Table, conj []Pred, lim Limits) (*keyPlan, error) {
 					kp.skip = true
 				}
 				alts = expand(alts, col, fc.eq)
-				if err := appendField(alts, c, col); err != nil {
-					return nil, err
-				}
+				alts = appendField(kp, alts, c, col)
 				narrowed = true
 				kp.bound++
 				markEq(kp, fc)
@@ -409,16 +405,22 @@ func expand(alts []alt, col int, vals []catalog.Value) []alt {
 	return out
 }
 
-func appendField(alts []alt, c *catalog.Component, col int) error {
-	for i := range alts {
-		k, err := c.EncodeField(alts[i].key, alts[i].row[col])
+// appendField writes each alternative's value of the field. A value the
+// key cannot hold matches no row, so its alternative is dropped, and a
+// NOTE says why.
+func appendField(kp *keyPlan, alts []alt, c *catalog.Component, col int) []alt {
+	out := alts[:0]
+	for _, a := range alts {
+		k, err := c.EncodeField(a.key, a.row[col])
 		if err != nil {
-			return err
+			kp.notes = append(kp.notes, fmt.Sprintf("%s = %s matches no row: %v.", c.Field, a.row[col], err))
+			continue
 		}
-		alts[i].key = k
-		alts[i].shown = append(alts[i].shown, alts[i].row[col].String())
+		a.key = k
+		a.shown = append(a.shown, a.row[col].String())
+		out = append(out, a)
 	}
-	return nil
+	return out
 }
 
 func inputsBound(alts []alt, cons map[int]*fieldCons, c *catalog.Component) bool {
