@@ -59,6 +59,9 @@ func TestExplain(t *testing.T) {
 		if d.HasArg("allow-full-scan") {
 			opts.AllowFullScan = true
 		}
+		if d.HasArg("max-keys") {
+			d.ScanArgs(t, "max-keys", &opts.Limits.MaxKeys)
+		}
 		switch d.Cmd {
 		case "plan":
 			return plan(planner.New(cat, opts), d.Input)

@@ -274,10 +274,18 @@ func planKeys(t *catalog.Table, conj []Pred, lim Limits) (*keyPlan, error) {
 					return kp, nil
 				}
 				if len(alts)*len(fc.eq) > lim.MaxKeys {
+					// Scan from the least value to the greatest instead.
 					kp.capped = true
-					kp.notes = append(kp.notes, fmt.Sprintf("%d values of %s would make more than %d key ranges, so a wider range is scanned and filtered", len(fc.eq), c.Field, lim.MaxKeys))
+					kp.notes = append(kp.notes, fmt.Sprintf("%d values of %s would make more than %d key ranges, so the range from the least to the greatest is scanned and filtered.", len(fc.eq), c.Field, lim.MaxKeys))
 					kp.term = ci
-					span = &catalog.KeySpan{}
+					wide := &fieldCons{lo: catalog.Bound{Set: true, Value: fc.eq[0], Inclusive: true},
+						hi: catalog.Bound{Set: true, Value: fc.eq[len(fc.eq)-1], Inclusive: true}}
+					s := fieldSpan(c, wide)
+					span, spanCons = &s, wide
+					if s.Start != nil || s.Stop != nil {
+						narrowed = true
+						kp.bound++
+					}
 					break
 				}
 				if len(fc.eq) > 1 {

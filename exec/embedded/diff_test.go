@@ -6,6 +6,7 @@ import (
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/exec/embedded"
 	"github.com/rkql/rkql/exec/exectest"
+	"github.com/rkql/rkql/planner"
 )
 
 // TestDifferential runs the differential suite over the example catalog
@@ -44,5 +45,22 @@ func TestDifferentialLayouts(t *testing.T) {
 	if testing.Short() {
 		o.Rows, o.Queries = 1000, 100
 	}
+	exectest.Run(t, st, cat, o)
+}
+
+// TestDifferentialCaps runs the suite with tiny expansion caps, so that IN
+// lists fall back to wider ranges and fan-outs to full scans.
+func TestDifferentialCaps(t *testing.T) {
+	cat, err := catalog.LoadFile("../../examples/catalog.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := embedded.Open(t.TempDir(), embedded.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	o := exectest.Options{Rows: 2000, Queries: 150, Seed: 11,
+		Planner: planner.Options{Limits: planner.Limits{MaxKeys: 3, MaxFanout: 4}}}
 	exectest.Run(t, st, cat, o)
 }

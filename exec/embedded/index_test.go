@@ -218,3 +218,82 @@ func TestCoveredIndexReadsNoData(t *testing.T) {
 		t.Errorf("order_id lookup read %d data rows, want 1", n)
 	}
 }
+
+// TestIndexFollowsUpdatesAndDeletes moves rows between buyers, deletes
+// some, and checks that every index stays exactly in step.
+func TestIndexFollowsUpdatesAndDeletes(t *testing.T) {
+	cat, err := catalog.LoadFile("../../examples/catalog.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	orders, _ := cat.Table("orders")
+	st, err := embedded.Open(t.TempDir(), embedded.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	x := &exec.Executor{Store: st}
+	ctx := context.Background()
+	if err := x.EnsureTable(ctx, orders); err != nil {
+		t.Fatal(err)
+	}
+	rows := examples.Rows(orders, 400, 9)
+	if err := x.Insert(ctx, orders, rows, 0, nil); err != nil {
+		t.Fatal(err)
+	}
+	// Update only buyer and status of 40 rows: the other columns keep
+	// their values, and the entries move to buyer 'moved'.
+	buyer, _ := orders.Column("buyer")
+	status, _ := orders.Column("status")
+	var upd []catalog.Row
+	for _, r := range rows[:40] {
+		u := orders.NewRow()
+		for _, k := range orders.KeyColumns() {
+			u[k] = r[k]
+		}
+		u[buyer], u[status] = catalog.String("moved"), catalog.String("paid")
+		upd = append(upd, u)
+	}
+	keys := append(orders.KeyColumns(), buyer, status)
+	if err := x.InsertColumns(ctx, orders, keys, upd, 0, nil); err != nil {
+		t.Fatal(err)
+	}
+	pl := planner.New(cat, planner.Options{AllowFullScan: true})
+	got, _, _ := queryRows(t, x, pl, "SELECT order_id, amount, status FROM orders WHERE buyer = 'moved'")
+	if len(got) != 40 {
+		t.Errorf("buyer 'moved' has %d orders through the index, want 40", len(got))
+	}
+	want, _, _ := queryRows(t, x, pl, "SELECT order_id, amount, status FROM orders NO INDEX WHERE buyer = 'moved'")
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("index and data differ for the moved rows:\n%v\n%v", got, want)
+	}
+	old := rows[0][buyer].S
+	got, _, _ = queryRows(t, x, pl, fmt.Sprintf("SELECT order_id FROM orders WHERE buyer = '%s'", old))
+	want, _, _ = queryRows(t, x, pl, fmt.Sprintf("SELECT order_id FROM orders NO INDEX WHERE buyer = '%s'", old))
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("old buyer %s: index %v, data %v", old, got, want)
+	}
+	del, err := pl.Plan(mustParse(t, "DELETE FROM orders WHERE buyer = 'moved' AND status = 'paid'"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := x.Delete(ctx, del.(*planner.Delete), nil)
+	if err != nil || n != 40 {
+		t.Fatalf("DELETE: %d rows, %v; want 40", n, err)
+	}
+	for _, ix := range orders.Indexes {
+		rep, err := x.CheckIndex(ctx, orders, ix, false, nil)
+		if err != nil || !rep.Clean() || rep.DataRows != 360 {
+			t.Errorf("CHECK INDEX %s after updates and deletes: %v %v", ix.Name, rep, err)
+		}
+	}
+}
+
+func mustParse(t *testing.T, q string) parser.Stmt {
+	t.Helper()
+	s, err := parser.ParseOne(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}

@@ -2,6 +2,7 @@ package embedded_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -127,5 +128,29 @@ func TestTTLHidesExpiredCells(t *testing.T) {
 	want := "mix x NULL\nnew NULL 2.5"
 	if got != want {
 		t.Errorf("cells past the 60 s TTL of family m must be invisible:\n got %q\nwant %q", got, want)
+	}
+}
+
+// TestSortBudget: a client sort without LIMIT stops with a clear error
+// past the budget instead of holding every row; with a LIMIT it keeps
+// only the top rows and succeeds.
+func TestSortBudget(t *testing.T) {
+	s := newSession(t, versionsCatalog, nil)
+	for i := range 20 {
+		s.run(fmt.Sprintf("INSERT INTO dev (id, model) VALUES ('d%02d', 'm%d')", i, 20-i))
+	}
+	s.x.SortBudget = 5
+	ctx := context.Background()
+	stmt, _ := parser.ParseOne("SELECT id FROM dev ORDER BY model ALLOW FULL SCAN")
+	p, err := s.pl.Plan(stmt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.x.Query(ctx, p.(*planner.Select), nil)
+	if !errors.Is(err, exec.ErrSortBudget) || !strings.Contains(err.Error(), "more than 5 rows") {
+		t.Fatalf("got %v, want the sort budget error", err)
+	}
+	if got, want := s.run("SELECT model FROM dev ORDER BY model DESC LIMIT 2 ALLOW FULL SCAN"), "m9\nm8"; got != want {
+		t.Errorf("top 2: got %q, want %q", got, want)
 	}
 }

@@ -29,6 +29,9 @@ type Options struct {
 	Seed    uint64 // random seed (1)
 	// Tables limits the suite to these tables; nil means all.
 	Tables []string
+	// Planner are the planner options of the planned queries (the brute
+	// force reference ignores them).
+	Planner planner.Options
 	// Load writes the rows; nil means exec.Executor.Insert.
 	Load func(ctx context.Context, t *catalog.Table, rows []catalog.Row) error
 }
@@ -111,7 +114,7 @@ func runTable(t *testing.T, st exec.Store, cat *catalog.Catalog, tb *catalog.Tab
 	if err := load(ctx, tb, data); err != nil {
 		t.Fatal(err)
 	}
-	pl := planner.New(cat, planner.Options{})
+	pl := planner.New(cat, o.Planner)
 	brute := planner.New(cat, planner.Options{BruteForce: true})
 	all, err := Loaded(ctx, x, pl, tb)
 	if err != nil {
