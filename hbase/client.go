@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"net"
 	"os/user"
 	"strings"
 	"sync"
@@ -41,6 +42,10 @@ type Config struct {
 	ScanCaching int
 	// ScanMaxResultSize is the default bytes per scan RPC. Default 2 MiB.
 	ScanMaxResultSize int64
+	// Dial, when set, opens the TCP connections to region servers and the
+	// master (not ZooKeeper) in place of a net.Dialer, e.g. through a
+	// proxy or a tunnel. It must respect ctx.
+	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
 }
 
 func (c Config) withDefaults() Config {
@@ -148,6 +153,7 @@ func (c *Client) conn(ctx context.Context, addr, service, role string) (*rpc.Con
 	conn, err := rpc.Dial(ctx, addr, rpc.Options{
 		Service: service, User: c.cfg.User,
 		ReadTimeout: c.cfg.RPCTimeout, DialTimeout: c.cfg.DialTimeout,
+		Dial: c.cfg.Dial,
 	})
 	if err != nil {
 		if isCtxErr(err) && ctx.Err() != nil {

@@ -58,6 +58,8 @@ type options struct {
 	maxResultSize int64
 	limit         int
 	timestamp     int64
+	excludeStart  bool
+	includeStop   bool
 }
 
 // Families restricts a Get or Scan to whole families, or makes a Delete
@@ -105,6 +107,18 @@ func TimeRange(from, to int64) Option {
 // Reversed scans from the start key down to the stop key.
 func Reversed() Option {
 	return Option{"Reversed", kindScan, func(o *options) { o.reversed = true }}
+}
+
+// ExcludeStart leaves the start key's own row out of a scan; a reversed
+// scan then begins just below it.
+func ExcludeStart() Option {
+	return Option{"ExcludeStart", kindScan, func(o *options) { o.excludeStart = true }}
+}
+
+// IncludeStop takes the stop key's own row into a scan, so a reversed
+// scan from b down to a reads the keys of [a, b].
+func IncludeStop() Option {
+	return Option{"IncludeStop", kindScan, func(o *options) { o.includeStop = true }}
 }
 
 // Caching sets how many rows each scan RPC asks for (default
@@ -210,8 +224,8 @@ type Scan struct {
 // NewScan builds a scan of table over [start, stop); an empty start or
 // stop leaves that end open. A Reversed scan walks from start down to stop,
 // so start must be the larger key. Options: Families, Columns,
-// MaxVersions, WithFilter, TimeRange, Reversed, Caching, MaxResultSize,
-// Limit.
+// MaxVersions, WithFilter, TimeRange, Reversed, ExcludeStart, IncludeStop,
+// Caching, MaxResultSize, Limit.
 func NewScan(table string, start, stop []byte, opts ...Option) (*Scan, error) {
 	o, err := build(kindScan, table, start, false, opts)
 	if err != nil {
@@ -235,6 +249,9 @@ func NewScan(table string, start, stop []byte, opts ...Option) (*Scan, error) {
 	}
 	if o.reversed {
 		s.Reversed = proto.Bool(true)
+	}
+	if o.includeStop && len(stop) > 0 {
+		s.IncludeStopRow = proto.Bool(true)
 	}
 	if o.filter != nil {
 		if s.Filter, err = filter.ToProto(o.filter); err != nil {

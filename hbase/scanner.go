@@ -90,9 +90,11 @@ func (c *Client) Scan(s *Scan) *Scanner {
 	}
 	sc.what = fmt.Sprintf("scan %s from %q to %q", s.table, s.start, s.stop)
 	sc.mu.pos = s.start
-	sc.mu.posIncl = true
-	// A reversed scan without a start key begins in the table's last region.
-	sc.mu.before = s.opts.reversed && len(s.start) == 0
+	excl := s.opts.excludeStart && len(s.start) > 0
+	sc.mu.posIncl = !excl
+	// A reversed scan without a start key begins in the table's last
+	// region; one that leaves its start key out, in the region below it.
+	sc.mu.before = s.opts.reversed && (len(s.start) == 0 || excl)
 	return sc
 }
 
@@ -360,7 +362,13 @@ func (s *Scanner) finish() {
 func (s *Scanner) nextRegion() {
 	r, stop := s.mu.region, s.scan.stop
 	if !s.scan.opts.reversed {
-		if len(r.EndKey) == 0 || (len(stop) > 0 && bytes.Compare(r.EndKey, stop) >= 0) {
+		// With an inclusive stop, a stop key equal to the end key lies in
+		// the next region.
+		end := 0
+		if s.scan.opts.includeStop {
+			end = 1
+		}
+		if len(r.EndKey) == 0 || (len(stop) > 0 && bytes.Compare(r.EndKey, stop) >= end) {
 			s.finish()
 			return
 		}

@@ -52,6 +52,8 @@ type Options struct {
 	DialTimeout time.Duration
 	// NoCellblocks asks the server to send cells inline in protobufs.
 	NoCellblocks bool
+	// Dial, when set, opens the TCP connection instead of a net.Dialer.
+	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
 }
 
 func (o Options) withDefaults() Options {
@@ -97,8 +99,14 @@ type response struct {
 // Dial connects to addr and sends the connection preamble and header.
 func Dial(ctx context.Context, addr string, opts Options) (*Conn, error) {
 	opts = opts.withDefaults()
-	d := net.Dialer{Timeout: opts.DialTimeout}
-	nc, err := d.DialContext(ctx, "tcp", addr)
+	dial := opts.Dial
+	if dial == nil {
+		d := net.Dialer{Timeout: opts.DialTimeout}
+		dial = d.DialContext
+	}
+	dctx, cancel := context.WithTimeout(ctx, opts.DialTimeout)
+	defer cancel()
+	nc, err := dial(dctx, "tcp", addr)
 	if err != nil {
 		return nil, &ConnError{Addr: addr, Dial: true, Err: err}
 	}
