@@ -3,6 +3,7 @@ package exec
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/rkql/rkql/catalog"
@@ -49,16 +50,26 @@ func (d *decoder) decode(sr *StoreRow) (*Row, error) {
 	if err := d.t.DecodeKey(sr.Key, vals, offs); err != nil {
 		return nil, fmt.Errorf("table %s: %w", d.t.Name, err)
 	}
+	r := &Row{Vals: vals, Key: sr.Key, Offs: offs}
+	newest, err := d.cells(r, sr, math.MaxInt64)
+	vals[n] = catalog.TimestampMillis(newest)
+	return r, err
+}
+
+// cells sets r's stored columns from the newest of sr's cells written at
+// or before asOf, and the status of an index entry. It returns the newest
+// timestamp it saw.
+func (d *decoder) cells(r *Row, sr *StoreRow, asOf int64) (int64, error) {
 	var newest int64
-	verified := false
-	seen := make([]bool, n)
+	seen := make([]bool, len(d.t.Columns))
 	var fq []byte
 	for _, c := range sr.Cells {
-		if c.Timestamp > newest {
-			newest = c.Timestamp
+		if c.Timestamp > asOf {
+			continue
 		}
+		newest = max(newest, c.Timestamp)
 		if c.Qualifier == StatusQualifier {
-			verified = len(c.Value) == 1 && c.Value[0] == statusVerified
+			r.Verified = len(c.Value) == 1 && c.Value[0] == statusVerified
 			continue
 		}
 		fq = append(append(append(fq[:0], c.Family...), ':'), c.Qualifier...)
@@ -69,12 +80,11 @@ func (d *decoder) decode(sr *StoreRow) (*Row, error) {
 		seen[i] = true
 		v, err := d.t.Columns[i].DecodeCell(c.Value)
 		if err != nil {
-			return nil, fmt.Errorf("table %s, row '%s': %w", d.t.Name, catalog.ToStringBinary(sr.Key), err)
+			return 0, fmt.Errorf("table %s, row '%s': %w", d.t.Name, catalog.ToStringBinary(sr.Key), err)
 		}
-		vals[i] = v
+		r.Vals[i] = v
 	}
-	vals[n] = catalog.TimestampMillis(newest)
-	return &Row{Vals: vals, Key: sr.Key, Offs: offs, Verified: verified}, nil
+	return newest, nil
 }
 
 // decodeVersions returns the row as it stood at each of its newest n
@@ -95,42 +105,19 @@ func (d *decoder) decodeVersions(sr *StoreRow, n int) ([]*Row, error) {
 	if len(stamps) > n {
 		stamps = stamps[:n]
 	}
-	nc := len(d.t.Columns)
 	out := make([]*Row, 0, len(stamps))
-	var fq []byte
 	for _, ts := range stamps {
-		vals := slices.Clone(base.Vals)
-		for _, i := range d.stored() {
-			vals[i] = catalog.Null(d.t.Columns[i].Type)
-		}
-		seen := make([]bool, nc)
-		for _, c := range sr.Cells {
-			if c.Timestamp > ts {
-				continue
-			}
-			fq = append(append(append(fq[:0], c.Family...), ':'), c.Qualifier...)
-			i, ok := d.cols[string(fq)]
-			if !ok || seen[i] {
-				continue
-			}
-			seen[i] = true
-			if vals[i], err = d.t.Columns[i].DecodeCell(c.Value); err != nil {
-				return nil, err
+		r := &Row{Vals: slices.Clone(base.Vals), Key: base.Key, Offs: base.Offs}
+		for i, c := range d.t.Columns {
+			if !c.KeyField {
+				r.Vals[i] = catalog.Null(c.Type)
 			}
 		}
-		vals[nc] = catalog.TimestampMillis(ts)
-		out = append(out, &Row{Vals: vals, Key: base.Key, Offs: base.Offs})
+		if _, err := d.cells(r, sr, ts); err != nil {
+			return nil, err
+		}
+		r.Vals[len(d.t.Columns)] = catalog.TimestampMillis(ts)
+		out = append(out, r)
 	}
 	return out, nil
-}
-
-// stored lists the columns read from cells rather than the key.
-func (d *decoder) stored() []int {
-	out := make([]int, 0, len(d.cols))
-	for _, i := range d.cols {
-		if !d.t.Columns[i].KeyField {
-			out = append(out, i)
-		}
-	}
-	return out
 }

@@ -120,16 +120,14 @@ func nullsExcluded(t *catalog.Table, it *catalog.Table, conj []Pred) bool {
 
 func rejectsNull(p Pred, col int) bool {
 	switch p := p.(type) {
-	case *Cmp:
-		return p.Col == col
-	case *Between:
-		return p.Col == col
 	case *In:
 		return p.Col == col && !p.Not
 	case *Like:
 		return p.Col == col && !p.Not
 	case *IsNull:
 		return p.Col == col && p.Not
+	case colPred:
+		return p.column() == col
 	case *Or:
 		for _, t := range p.Terms {
 			if !rejectsNull(t, col) {
@@ -144,52 +142,16 @@ func rejectsNull(p Pred, col int) bool {
 // remap rewrites p over another table's columns; ok is false when p
 // reads a column the other table lacks.
 func remap(p Pred, m map[int]int) (Pred, bool) {
-	col := func(c int) (int, bool) { n, ok := m[c]; return n, ok }
 	switch p := p.(type) {
-	case *Cmp:
-		c, ok := col(p.Col)
-		q := *p
-		q.Col = c
-		return &q, ok
-	case *Between:
-		c, ok := col(p.Col)
-		q := *p
-		q.Col = c
-		return &q, ok
-	case *In:
-		c, ok := col(p.Col)
-		q := *p
-		q.Col = c
-		return &q, ok
-	case *Like:
-		c, ok := col(p.Col)
-		q := *p
-		q.Col = c
-		return &q, ok
-	case *IsNull:
-		c, ok := col(p.Col)
-		q := *p
-		q.Col = c
-		return &q, ok
-	case *And, *Or:
-		var terms []Pred
-		if a, isAnd := p.(*And); isAnd {
-			terms = a.Terms
-		} else {
-			terms = p.(*Or).Terms
-		}
-		out := make([]Pred, len(terms))
-		for i, t := range terms {
-			q, ok := remap(t, m)
-			if !ok {
-				return nil, false
-			}
-			out[i] = q
-		}
-		if _, isAnd := p.(*And); isAnd {
-			return &And{Terms: out}, true
-		}
-		return &Or{Terms: out}, true
+	case colPred:
+		c, ok := m[p.column()]
+		return p.withColumn(c), ok
+	case *And:
+		terms, ok := remapAll(p.Terms, m)
+		return &And{Terms: terms}, ok
+	case *Or:
+		terms, ok := remapAll(p.Terms, m)
+		return &Or{Terms: terms}, ok
 	case *Not:
 		q, ok := remap(p.X, m)
 		return &Not{X: q}, ok
@@ -197,6 +159,18 @@ func remap(p Pred, m map[int]int) (Pred, bool) {
 		return p, true
 	}
 	return nil, false
+}
+
+func remapAll(ps []Pred, m map[int]int) ([]Pred, bool) {
+	out := make([]Pred, len(ps))
+	for i, t := range ps {
+		q, ok := remap(t, m)
+		if !ok {
+			return nil, false
+		}
+		out[i] = q
+	}
+	return out, true
 }
 
 // neededColumns lists the data columns a query reads: its outputs, its
@@ -219,32 +193,24 @@ func neededColumns(s *parser.SelectStmt, sel *Select, conj []Pred, order []SortK
 
 func predColumns(p Pred) []int {
 	switch p := p.(type) {
-	case *Cmp:
-		return []int{p.Col}
-	case *Between:
-		return []int{p.Col}
-	case *In:
-		return []int{p.Col}
-	case *Like:
-		return []int{p.Col}
-	case *IsNull:
-		return []int{p.Col}
+	case colPred:
+		return []int{p.column()}
 	case *And:
-		var out []int
-		for _, t := range p.Terms {
-			out = append(out, predColumns(t)...)
-		}
-		return out
+		return termColumns(p.Terms)
 	case *Or:
-		var out []int
-		for _, t := range p.Terms {
-			out = append(out, predColumns(t)...)
-		}
-		return out
+		return termColumns(p.Terms)
 	case *Not:
 		return predColumns(p.X)
 	}
 	return nil
+}
+
+func termColumns(ps []Pred) []int {
+	var out []int
+	for _, t := range ps {
+		out = append(out, predColumns(t)...)
+	}
+	return out
 }
 
 // chooseIndex picks the cheapest of the data table and its indexes,

@@ -30,6 +30,26 @@ type Pred interface {
 	String() string
 }
 
+// colPred is a predicate over one column.
+type colPred interface {
+	Pred
+	column() int
+	// withColumn returns a copy reading column c instead.
+	withColumn(c int) Pred
+}
+
+func (p *Cmp) column() int     { return p.Col }
+func (p *Between) column() int { return p.Col }
+func (p *In) column() int      { return p.Col }
+func (p *Like) column() int    { return p.Col }
+func (p *IsNull) column() int  { return p.Col }
+
+func (p *Cmp) withColumn(c int) Pred     { q := *p; q.Col = c; return &q }
+func (p *Between) withColumn(c int) Pred { q := *p; q.Col = c; return &q }
+func (p *In) withColumn(c int) Pred      { q := *p; q.Col = c; return &q }
+func (p *Like) withColumn(c int) Pred    { q := *p; q.Col = c; return &q }
+func (p *IsNull) withColumn(c int) Pred  { q := *p; q.Col = c; return &q }
+
 // Match reports whether the row satisfies p (unknown is false).
 func Match(p Pred, r catalog.Row) bool { return p == nil || p.eval(r) == triTrue }
 

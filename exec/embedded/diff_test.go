@@ -9,10 +9,10 @@ import (
 	"github.com/rkql/rkql/planner"
 )
 
-// TestDifferential runs the differential suite over the example catalog
-// on the embedded store.
-func TestDifferential(t *testing.T) {
-	cat, err := catalog.LoadFile("../../examples/catalog.yaml")
+// openCatalog loads a catalog file and opens an empty store for it.
+func openCatalog(t *testing.T, file string) (*catalog.Catalog, *embedded.Store) {
+	t.Helper()
+	cat, err := catalog.LoadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -20,7 +20,14 @@ func TestDifferential(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
+	t.Cleanup(func() { st.Close() })
+	return cat, st
+}
+
+// TestDifferential runs the differential suite over the example catalog
+// on the embedded store.
+func TestDifferential(t *testing.T) {
+	cat, st := openCatalog(t, "../../examples/catalog.yaml")
 	o := exectest.Options{}
 	if testing.Short() {
 		o.Rows, o.Queries = 2000, 100
@@ -32,15 +39,7 @@ func TestDifferential(t *testing.T) {
 // lacks: a Phoenix salt, murmur3, descending text, left padding, a text
 // bucket, and BOOLEAN, DATE and BYTES key fields.
 func TestDifferentialLayouts(t *testing.T) {
-	cat, err := catalog.LoadFile("testdata/layouts.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := embedded.Open(t.TempDir(), embedded.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	cat, st := openCatalog(t, "testdata/layouts.yaml")
 	o := exectest.Options{Rows: 3000, Queries: 300}
 	if testing.Short() {
 		o.Rows, o.Queries = 1000, 100
@@ -51,15 +50,7 @@ func TestDifferentialLayouts(t *testing.T) {
 // TestDifferentialCaps runs the suite with tiny expansion caps, so that IN
 // lists fall back to wider ranges and fan-outs to full scans.
 func TestDifferentialCaps(t *testing.T) {
-	cat, err := catalog.LoadFile("../../examples/catalog.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := embedded.Open(t.TempDir(), embedded.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	cat, st := openCatalog(t, "../../examples/catalog.yaml")
 	o := exectest.Options{Rows: 2000, Queries: 150, Seed: 11,
 		Planner: planner.Options{Limits: planner.Limits{MaxKeys: 3, MaxFanout: 4}}}
 	exectest.Run(t, st, cat, o)

@@ -182,16 +182,8 @@ func TestIndexWritesFailingHalfWay(t *testing.T) {
 // TestCoveredIndexReadsNoData checks EXPLAIN ANALYZE's claim: a covered
 // query reads only the index, and an uncovered point lookup one data row.
 func TestCoveredIndexReadsNoData(t *testing.T) {
-	cat, err := catalog.LoadFile("../../examples/catalog.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	cat, st := openCatalog(t, "../../examples/catalog.yaml")
 	orders, _ := cat.Table("orders")
-	st, err := embedded.Open(t.TempDir(), embedded.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
 	x := &exec.Executor{Store: st}
 	ctx := context.Background()
 	if err := x.EnsureTable(ctx, orders); err != nil {
@@ -222,16 +214,8 @@ func TestCoveredIndexReadsNoData(t *testing.T) {
 // TestIndexFollowsUpdatesAndDeletes moves rows between buyers, deletes
 // some, and checks that every index stays exactly in step.
 func TestIndexFollowsUpdatesAndDeletes(t *testing.T) {
-	cat, err := catalog.LoadFile("../../examples/catalog.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	cat, st := openCatalog(t, "../../examples/catalog.yaml")
 	orders, _ := cat.Table("orders")
-	st, err := embedded.Open(t.TempDir(), embedded.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
 	x := &exec.Executor{Store: st}
 	ctx := context.Background()
 	if err := x.EnsureTable(ctx, orders); err != nil {
