@@ -11,6 +11,10 @@ import (
 
 // openCatalog loads a catalog file and opens an empty store for it.
 func openCatalog(t *testing.T, file string) (*catalog.Catalog, *embedded.Store) {
+	return openCatalogB(t, file)
+}
+
+func openCatalogB(t testing.TB, file string) (*catalog.Catalog, *embedded.Store) {
 	t.Helper()
 	cat, err := catalog.LoadFile(file)
 	if err != nil {
