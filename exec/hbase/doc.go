@@ -35,19 +35,23 @@
 // one sent after it. A row rewritten within one millisecond would vanish
 // if both took the server's clock. So every Mutate call takes one
 // timestamp ts from a clock that never repeats or goes back (the wall
-// clock, or the last timestamp plus one): cells with Timestamp 0 are put
-// at ts, and the deletes of a mutation that also puts cells (DeleteRow,
-// Deletes) are sent at ts-1, so they hide everything written before and
-// never the new cells. A mutation that only deletes deletes at ts. When
-// one call names a key more than once, each later mutation of the key
-// goes in a later round with a later timestamp, so the last one wins, as
-// on the embedded store. Writers with other clocks (other clients, cells
-// with explicit older timestamps) are ordered by HBase's rules, not these.
+// clock, or the last timestamp plus one), and cells with Timestamp 0 are
+// put at ts. A row delete (DeleteRow) that comes with cells is sent one
+// millisecond before the oldest of them, so it hides everything written
+// before and never the new cells; column deletes (Deletes) are sent at ts,
+// or before the oldest new cell of the same column. A mutation that only
+// deletes deletes at ts. When one call names a key more than once, each
+// later mutation of the key goes in a later round with a later timestamp,
+// so the last one wins, as on the embedded store.
 //
 // # Known limits
 //
 //   - A mutation that deletes and puts is two HBase actions, not one atomic
 //     row mutation: a reader may see the row between them.
+//   - A row delete with cells of an explicit older timestamp T is sent at
+//     T-1 so that it does not hide them; newer cells of the row survive it.
+//     Writers with other clocks (other clients, server timestamps) are
+//     ordered by HBase's rules, not these.
 //   - CreateTable fails when the cluster cannot load a family's compression
 //     codec, unless Options.CompressionFallback is set; then the family is
 //     created without compression and Store.Fallbacks says so.

@@ -1,0 +1,281 @@
+package hbase
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+
+	"github.com/rkql/rkql/exec"
+	hb "github.com/rkql/rkql/hbase"
+)
+
+// errScanClosed is returned by Next after Close.
+var errScanClosed = errors.New("hbase store: scan is closed")
+
+// Get reads the rows of keys that exist, in the order of keys, with one
+// MultiGet per Options.GetBatch keys (the client sends one Multi RPC per
+// region server). Filter and Limit apply to the rows read; Reverse does
+// not.
+func (s *Store) Get(ctx context.Context, table string, keys [][]byte, opts exec.ReadOptions) ([]*exec.StoreRow, error) {
+	var out []*exec.StoreRow
+	conv := newConverter()
+	for from := 0; from < len(keys); from += s.opts.GetBatch {
+		batch := keys[from:min(from+s.opts.GetBatch, len(keys))]
+		gets := make([]*hb.Get, len(batch))
+		for i, k := range batch {
+			g, err := hb.NewGet(table, k, hb.MaxVersions(max(opts.Versions, 1)))
+			if err != nil {
+				return nil, err
+			}
+			gets[i] = g
+		}
+		res, err := s.c.MultiGet(ctx, gets)
+		if err != nil {
+			return nil, mapErr(err)
+		}
+		var read int64
+		for _, r := range res {
+			if r == nil || len(r.Cells) == 0 {
+				continue
+			}
+			read++
+			row := conv.row(r)
+			if opts.Filter != nil && !opts.Filter(row) {
+				continue
+			}
+			out = append(out, row)
+			if opts.Limit > 0 && len(out) >= opts.Limit {
+				break
+			}
+		}
+		if st := opts.Stats; st != nil {
+			st.RowsRead.Add(read)
+			servers, regions := s.spread(ctx, table, batch)
+			st.RPCs.Add(int64(servers))
+			st.Regions.Add(int64(regions))
+		}
+		if opts.Limit > 0 && len(out) >= opts.Limit {
+			break
+		}
+	}
+	return out, nil
+}
+
+// spread counts the region servers and regions keys fall in, from the
+// client's region cache (warm after the MultiGet).
+func (s *Store) spread(ctx context.Context, table string, keys [][]byte) (servers, regions int) {
+	seenS, seenR := map[string]bool{}, map[string]bool{}
+	for _, k := range keys {
+		r, err := s.c.Locate(ctx, table, k)
+		if err != nil {
+			continue
+		}
+		seenR[string(r.Name)] = true
+		seenS[r.Server] = true
+	}
+	return len(seenS), len(seenR)
+}
+
+// Scan streams the rows of r. The scanner's first RPC is sent at once in
+// the background, so that the scans of a fan-out, opened one after
+// another, wait for their first rows together.
+func (s *Store) Scan(ctx context.Context, table string, r exec.Range, opts exec.ReadOptions) (exec.RowIter, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	it := &scanIter{s: s, filter: opts.Filter, limit: opts.Limit, stats: opts.Stats, conv: newConverter()}
+	if len(r.Start) > 0 && len(r.Stop) > 0 && bytes.Compare(r.Start, r.Stop) >= 0 {
+		it.empty = true
+		return it, nil
+	}
+	hopts := []hb.Option{hb.MaxVersions(max(opts.Versions, 1))}
+	start, stop := r.Start, r.Stop
+	if opts.Reverse {
+		// [Start, Stop) backwards: from Stop, left out, down to Start.
+		start, stop = stop, start
+		hopts = append(hopts, hb.Reversed(), hb.ExcludeStart(), hb.IncludeStop())
+	}
+	if opts.Limit > 0 && opts.Filter == nil {
+		hopts = append(hopts, hb.Limit(opts.Limit))
+	}
+	scan, err := hb.NewScan(table, start, stop, hopts...)
+	if err != nil {
+		return nil, err
+	}
+	it.sc = s.c.Scan(scan)
+	it.prefetch(ctx)
+	return it, nil
+}
+
+// fetched is the outcome of the background first Next.
+type fetched struct {
+	res *hb.Result
+	err error
+}
+
+// scanIter is the RowIter of Scan. It is not safe for concurrent use.
+type scanIter struct {
+	s      *Store
+	sc     *hb.Scanner
+	filter func(*exec.StoreRow) bool
+	limit  int // rows to return; 0 is no limit
+	stats  *exec.Stats
+	conv   *converter
+
+	// first delivers the first row, read in the background; nil once it
+	// has been taken. cancel stops that read; done closes when it ends.
+	first  chan fetched
+	cancel context.CancelFunc
+	done   chan struct{}
+
+	reported hb.ScanStats // scanner stats already added to stats
+	n        int          // rows returned
+	empty    bool         // the range holds no key
+	err      error        // sticky failure
+	closed   bool
+}
+
+// prefetch starts the first scanner RPC in the background.
+func (it *scanIter) prefetch(ctx context.Context) {
+	pctx, cancel := context.WithCancel(ctx)
+	it.first, it.cancel, it.done = make(chan fetched, 1), cancel, make(chan struct{})
+	go func() {
+		defer close(it.done)
+		r, err := it.sc.Next(pctx)
+		it.first <- fetched{r, err}
+	}()
+}
+
+// Next returns the next row that passes the filter, or io.EOF.
+func (it *scanIter) Next(ctx context.Context) (*exec.StoreRow, error) {
+	switch {
+	case it.closed:
+		return nil, errScanClosed
+	case it.err != nil:
+		return nil, it.err
+	case it.empty:
+		return nil, io.EOF
+	}
+	for {
+		if it.limit > 0 && it.n >= it.limit {
+			return nil, io.EOF
+		}
+		res, err := it.next(ctx)
+		it.report()
+		if err != nil {
+			if err != io.EOF && ctx.Err() == nil {
+				err = mapErr(err)
+				it.err = err
+			}
+			return nil, err
+		}
+		row := it.conv.row(res)
+		if it.stats != nil {
+			it.stats.RowsRead.Add(1)
+		}
+		if it.filter != nil && !it.filter(row) {
+			continue
+		}
+		it.n++
+		return row, nil
+	}
+}
+
+// next takes the background first row, or reads the next one.
+func (it *scanIter) next(ctx context.Context) (*hb.Result, error) {
+	if it.first == nil {
+		return it.sc.Next(ctx)
+	}
+	select {
+	case f := <-it.first:
+		it.first = nil
+		if f.err != nil && errors.Is(f.err, context.Canceled) && ctx.Err() == nil {
+			// Only the background read was cancelled: read again.
+			return it.sc.Next(ctx)
+		}
+		return f.res, f.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// report adds the scanner's new RPCs and regions to the stats.
+func (it *scanIter) report() {
+	if it.stats == nil {
+		return
+	}
+	st := it.sc.Stats()
+	it.stats.RPCs.Add(int64(st.RPCs - it.reported.RPCs))
+	it.stats.Regions.Add(int64(st.Regions - it.reported.Regions))
+	it.reported = st
+}
+
+// Close stops the scan. The server scanner is closed in the background:
+// a statement that stops reading, or that timed out on a server that no
+// longer answers, does not wait for it.
+func (it *scanIter) Close() error {
+	if it.closed {
+		return nil
+	}
+	it.closed = true
+	if it.sc == nil {
+		return nil
+	}
+	it.cancel()
+	sc, done := it.sc, it.done
+	it.s.mu.Lock()
+	closed := it.s.mu.closed
+	if !closed {
+		it.s.bg.Add(1)
+	}
+	it.s.mu.Unlock()
+	if closed {
+		<-done
+		return sc.Close()
+	}
+	go func() {
+		defer it.s.bg.Done()
+		<-done
+		_ = sc.Close()
+	}()
+	return nil
+}
+
+// converter turns client Results into StoreRows, sharing the strings of
+// family and qualifier names between rows.
+type converter struct {
+	names map[string]string
+}
+
+func newConverter() *converter { return &converter{names: map[string]string{}} }
+
+// maxNames bounds the names a converter keeps.
+const maxNames = 4096
+
+func (c *converter) name(b []byte) string {
+	if s, ok := c.names[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if len(c.names) < maxNames {
+		c.names[s] = s
+	}
+	return s
+}
+
+// row converts a Result. HBase returns cells sorted by family, qualifier
+// and timestamp, newest first, which is the order StoreRow wants.
+func (c *converter) row(r *hb.Result) *exec.StoreRow {
+	row := &exec.StoreRow{Key: r.Row, Cells: make([]exec.Cell, 0, len(r.Cells))}
+	for _, cell := range r.Cells {
+		if cell.Type != 0 && cell.Type != hb.CellPut {
+			continue
+		}
+		row.Cells = append(row.Cells, exec.Cell{
+			Family: c.name(cell.Family), Qualifier: c.name(cell.Qualifier),
+			Timestamp: cell.Timestamp, Value: cell.Value,
+		})
+	}
+	return row
+}
