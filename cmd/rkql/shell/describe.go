@@ -69,9 +69,10 @@ func (s *Session) showRegions(ctx context.Context, t *catalog.Table) (*result, e
 		rows = append(rows, catalog.Row{
 			catalog.String(r.Name), catalog.String(catalog.ToStringBinary(r.StartKey)),
 			catalog.String(catalog.ToStringBinary(r.EndKey)), catalog.String(decodePrefix(t, r.StartKey)),
+			catalog.String(decodePrefix(t, r.EndKey)), catalog.String(r.Server),
 		})
 	}
-	return rowsResult(strCols("region", "start_key", "end_key", "start_decoded"), rows), nil
+	return rowsResult(strCols("region", "start_key", "end_key", "start_decoded", "end_decoded", "server"), rows), nil
 }
 
 // decodePrefix reads the components a key, or a key prefix such as a split

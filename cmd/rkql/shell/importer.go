@@ -72,6 +72,9 @@ func (s *Session) Import(ctx context.Context, r io.Reader, opts ImportOptions) (
 	if !ok {
 		return 0, fmt.Errorf("table %q does not exist (tables: %s)", opts.Table, strings.Join(s.cfg.Catalog.Names(), ", "))
 	}
+	if err := s.writable("import"); err != nil {
+		return 0, err
+	}
 	x, err := s.executor(ctx)
 	if err != nil {
 		return 0, err

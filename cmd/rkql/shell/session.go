@@ -14,6 +14,30 @@ import (
 // failure has already been reported on the IO's error writer.
 var ErrFailed = errors.New("shell: a statement failed")
 
+// ErrReadOnly is matched by the error of a write refused because the
+// session is read-only.
+var ErrReadOnly = errors.New("shell: the session is read-only")
+
+// readOnlyError is a refused write: what names the statement.
+type readOnlyError struct{ what, hint string }
+
+func (e *readOnlyError) Error() string {
+	if e.hint == "" {
+		return e.what + " refused: the session is read-only"
+	}
+	return e.what + " refused: " + e.hint
+}
+
+func (e *readOnlyError) Is(target error) bool { return target == ErrReadOnly }
+
+// writable refuses the write what when the session is read-only.
+func (s *Session) writable(what string) error {
+	if s.cfg.ReadOnly {
+		return &readOnlyError{what: what, hint: s.cfg.ReadOnlyHint}
+	}
+	return nil
+}
+
 // Settings are what meta-commands and flags change during a session.
 type Settings struct {
 	Format Format
@@ -42,7 +66,13 @@ type Config struct {
 	// CreateOnDemand creates a table's physical table before it is first
 	// read or written, as the embedded store wants.
 	CreateOnDemand bool
-	Planner        planner.Options
+	// ReadOnly refuses every statement that writes or changes a table
+	// (CREATE TABLE, INSERT, DELETE, BUILD INDEX, CHECK INDEX … REPAIR,
+	// import) before it touches the store. ReadOnlyHint ends the error
+	// and says how to allow writes.
+	ReadOnly     bool
+	ReadOnlyHint string
+	Planner      planner.Options
 	// SortBudget is the most rows a client sort may hold; 0 means exec's
 	// default.
 	SortBudget int

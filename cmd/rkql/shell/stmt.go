@@ -186,6 +186,11 @@ func (s *Session) execute(ctx context.Context, st parser.Stmt) (*result, error) 
 	if err != nil {
 		return nil, err
 	}
+	if what := writeStatement(p); what != "" {
+		if err := s.writable(what); err != nil {
+			return nil, err
+		}
+	}
 	switch p := p.(type) {
 	case *planner.Select:
 		return s.query(ctx, p)
@@ -213,6 +218,26 @@ func (s *Session) execute(ctx context.Context, st parser.Stmt) (*result, error) 
 		return s.checkIndex(ctx, p)
 	}
 	return nil, fmt.Errorf("%s is not supported by the shell yet", strings.SplitN(st.String(), " ", 2)[0])
+}
+
+// writeStatement names a plan that writes or changes a table, or returns
+// "" for one that only reads.
+func writeStatement(p planner.Plan) string {
+	switch p := p.(type) {
+	case *planner.Insert:
+		return "INSERT"
+	case *planner.CreateTable:
+		return "CREATE TABLE"
+	case *planner.Delete:
+		return "DELETE"
+	case *planner.BuildIndex:
+		return "BUILD INDEX"
+	case *planner.CheckIndex:
+		if p.Repair {
+			return "CHECK INDEX … REPAIR"
+		}
+	}
+	return ""
 }
 
 func (s *Session) query(ctx context.Context, sel *planner.Select) (*result, error) {

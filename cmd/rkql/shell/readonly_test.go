@@ -1,0 +1,56 @@
+package shell
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/examples"
+	"github.com/rkql/rkql/exec"
+)
+
+// TestReadOnly checks that a read-only session refuses every statement
+// that writes or changes a table before it opens the store, and still
+// runs statements that need no store.
+func TestReadOnly(t *testing.T) {
+	cat, err := catalog.Parse(examples.CatalogYAML)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opened := 0
+	s := New(Config{
+		Catalog: cat, ReadOnly: true, ReadOnlyHint: "start with --allow-writes",
+		Open: func(context.Context) (exec.Store, error) {
+			opened++
+			return nil, errors.New("no store here")
+		},
+	})
+	cases := []struct{ stmt, want string }{
+		{"CREATE TABLE orders;", "rkql: CREATE TABLE refused: start with --allow-writes\n"},
+		{"INSERT INTO sites (domain) VALUES ('a.com');", "rkql: INSERT refused: start with --allow-writes\n"},
+		{"DELETE FROM sites WHERE domain = 'a.com';", "rkql: DELETE refused: start with --allow-writes\n"},
+		{"BUILD INDEX sites_by_owner ON sites;", "rkql: BUILD INDEX refused: start with --allow-writes\n"},
+		{"CHECK INDEX sites_by_owner REPAIR;", "rkql: CHECK INDEX … REPAIR refused: start with --allow-writes\n"},
+		{"DESCRIBE sites;", ""},
+		{"EXPLAIN SELECT * FROM sites WHERE domain = 'a.com';", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.stmt, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			_ = s.Run(context.Background(), NewReaderIO(strings.NewReader(c.stmt), &out, &errb, false))
+			if errb.String() != c.want {
+				t.Errorf("stderr %q, want %q", errb.String(), c.want)
+			}
+		})
+	}
+	_, err = s.Import(context.Background(), strings.NewReader(`{"domain": "a.com"}`), ImportOptions{Table: "sites", Name: "x.jsonl"})
+	if !errors.Is(err, ErrReadOnly) || err.Error() != "import refused: start with --allow-writes" {
+		t.Errorf("import: %v", err)
+	}
+	if opened != 0 {
+		t.Errorf("the store was opened %d times", opened)
+	}
+}
