@@ -39,4 +39,14 @@
 // Without --zk, rkql uses the embedded store in --store (default
 // $XDG_DATA_HOME/rkql, else the user cache directory's rkql), and creates a
 // table's physical table the first time a statement or an import uses it.
+//
+// With --zk host:port[,host:port] (and --zk-root, default /hbase), rkql
+// reads a real HBase cluster (package exec/hbase). It creates nothing on
+// demand: CREATE TABLE t creates t's HBase table with its families,
+// properties and split keys, and its index tables. Operators point this
+// shell at production, so every statement that writes or changes a table
+// (CREATE TABLE, INSERT, DELETE, BUILD INDEX, CHECK INDEX … REPAIR, and
+// rkql import) is refused unless --allow-writes is given. --timeout
+// (default 30s) bounds each statement, also when a server stops
+// answering; the next statement reconnects.
 package main

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/signal"
 	"strings"
@@ -37,6 +38,7 @@ type script struct {
 type options struct {
 	catalog, store   string
 	zk, zkRoot       string
+	allowWrites      bool
 	format           string
 	allowFullScan    bool
 	timeout          time.Duration
@@ -46,6 +48,9 @@ type options struct {
 	scripts          []script
 	table            string // import only
 	progressInterval time.Duration
+	// dial, when set, opens the connections to HBase's servers (tests
+	// route them through a proxy).
+	dial func(ctx context.Context, network, addr string) (net.Conn, error)
 }
 
 // terminals says which of the standard streams are terminals; it is
@@ -57,6 +62,9 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	term           terminals
+	// dial, when set, opens the connections to HBase's region servers and
+	// master; nil means a plain TCP dial.
+	dial func(ctx context.Context, network, addr string) (net.Conn, error)
 }
 
 func main() {
@@ -99,6 +107,7 @@ func commonFlags(fs *flag.FlagSet, o *options) {
 	fs.StringVar(&o.store, "store", "", "embedded store `dir`ectory (default $XDG_DATA_HOME/rkql, else the user cache dir's rkql)")
 	fs.StringVar(&o.zk, "zk", "", "ZooKeeper quorum of a real HBase cluster, host:port[,host:port]")
 	fs.StringVar(&o.zkRoot, "zk-root", "/hbase", "HBase's root znode")
+	fs.BoolVar(&o.allowWrites, "allow-writes", false, "with --zk, allow statements that write or change tables (CREATE TABLE, INSERT, DELETE, BUILD INDEX, CHECK INDEX … REPAIR, import)")
 }
 
 func usageFunc(fs *flag.FlagSet, w io.Writer, synopsis string) func() {
@@ -269,10 +278,13 @@ func newSession(o *options, e env, forImport bool) (*shell.Session, error) {
 			return nil, &usageError{msg: err.Error()}
 		}
 	}
+	o.dial = e.dial
 	cfg := shell.Config{
 		Catalog:        cat,
 		Open:           func(ctx context.Context) (exec.Store, error) { return openStore(ctx, o) },
 		CreateOnDemand: createsOnDemand(o),
+		ReadOnly:       o.zk != "" && !o.allowWrites,
+		ReadOnlyHint:   fmt.Sprintf("writes to the HBase cluster at %s need --allow-writes", o.zk),
 		Planner:        planner.Options{AllowFullScan: o.allowFullScan},
 		SortBudget:     o.sortBudget,
 		Settings:       set,

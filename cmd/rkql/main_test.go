@@ -98,7 +98,7 @@ func TestErrors(t *testing.T) {
 		{"stdin position", "SHOW TABLES;\nSELECT * FROM devices WHERE\n  site = 'ab' AND x = 1;\n", nil, `^3:19: column "x" does not exist`},
 		{"full scan refused", "", []string{"-e", "SELECT * FROM devices WHERE label = 'x'"}, `^1:15: `},
 		{"timeout", "", []string{"--timeout", "1ns", "-e", "SHOW TABLES"}, `^statement timed out$`},
-		{"zk not available", "", []string{"--zk", "localhost:2181", "-e", "SHOW TABLES"}, `^hbase: --zk is not available yet$`},
+		{"zk unreachable", "", []string{"--zk", "127.0.0.1:1", "-e", "SHOW TABLES"}, `^cannot reach HBase through ZooKeeper 127.0.0.1:1: .*connection refused$`},
 		{"missing file", "", []string{"-f", "/nonexistent/x.sql"}, `^open /nonexistent/x.sql: no such file or directory$`},
 		{"bad catalog", "", []string{"--catalog", "/nonexistent/c.yaml", "-e", "SHOW TABLES"}, `^catalog: open /nonexistent/c.yaml: `},
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,10 +10,9 @@ import (
 	"github.com/rkql/rkql/examples"
 	"github.com/rkql/rkql/exec"
 	"github.com/rkql/rkql/exec/embedded"
+	hbstore "github.com/rkql/rkql/exec/hbase"
+	hb "github.com/rkql/rkql/hbase"
 )
-
-// errNoHBase is what --zk reports until the HBase store is wired in.
-var errNoHBase = errors.New("hbase: --zk is not available yet")
 
 // openStore opens the store the flags name: a real cluster with --zk,
 // otherwise the embedded store. It is the one place a new backend plugs in.
@@ -23,7 +21,7 @@ func openStore(ctx context.Context, o *options) (exec.Store, error) {
 		return nil, err
 	}
 	if o.zk != "" {
-		return nil, errNoHBase
+		return hbstore.Open(ctx, hb.Config{ZKQuorum: o.zk, ZKRoot: o.zkRoot, Dial: o.dial})
 	}
 	dir := o.store
 	if dir == "" {
