@@ -236,120 +236,136 @@ func intersect(a, b []catalog.Value) []catalog.Value {
 
 // planKeys chooses the key ranges of table t for the conjuncts.
 func planKeys(t *catalog.Table, conj []Pred, lim Limits) (*keyPlan, error) {
-	lim = lim.withDefaults()
-	cons := gather(t, conj)
 	comps := t.Key.Components
-	kp := &keyPlan{ways: 1, absorbed: map[Pred]bool{}, term: len(comps)}
-	n := len(t.Columns)
-	alts := []alt{{row: t.NewRow(), set: make([]bool, n)}}
-	narrowed := false
+	w := &keyWalker{
+		t: t, cons: gather(t, conj), lim: lim.withDefaults(),
+		kp:   &keyPlan{ways: 1, absorbed: map[Pred]bool{}, term: len(comps)},
+		alts: []alt{{row: t.NewRow(), set: make([]bool, len(t.Columns))}},
+	}
+	kp := w.kp
 	salted := len(comps) > 0 && comps[0].Kind == catalog.KindSalt
 	start := 0
 	if salted {
 		start = 1
 	}
-	var span *catalog.KeySpan
-	var spanCons *fieldCons
-	for ci := start; ci < len(comps) && span == nil; ci++ {
-		c := &comps[ci]
-		switch c.Kind {
-		case catalog.KindLiteral:
-			for i := range alts {
-				alts[i].key = append(alts[i].key, c.Literal...)
-			}
-			continue
-		case catalog.KindField:
-			fc := cons[c.Column()]
-			col := c.Column()
-			if allSet(alts, col) {
-				alts = appendField(kp, alts, c, col)
-				narrowed = true
-				kp.bound++
-				markEq(kp, fc)
-				continue
-			}
-			if fc != nil && fc.hasEq {
-				if len(fc.eq) == 0 {
-					kp.empty = true
-					return kp, nil
-				}
-				if len(alts)*len(fc.eq) > lim.MaxKeys {
-					// Scan from the least value to the greatest instead.
-					kp.capped = true
-					kp.notes = append(kp.notes, fmt.Sprintf("%d values of %s would make more than %d key ranges, so the range from the least to the greatest is scanned and filtered.", len(fc.eq), c.Field, lim.MaxKeys))
-					kp.term = ci
-					wide := &fieldCons{lo: catalog.Bound{Set: true, Value: fc.eq[0], Inclusive: true},
-						hi: catalog.Bound{Set: true, Value: fc.eq[len(fc.eq)-1], Inclusive: true}}
-					s := fieldSpan(c, wide)
-					span, spanCons = &s, wide
-					if s.Start != nil || s.Stop != nil {
-						narrowed = true
-						kp.bound++
-					}
-					break
-				}
-				if len(fc.eq) > 1 {
-					kp.skip = true
-				}
-				alts = expand(alts, col, fc.eq)
-				alts = appendField(kp, alts, c, col)
-				narrowed = true
-				kp.bound++
-				markEq(kp, fc)
-				continue
-			}
-			kp.term = ci
-			s := fieldSpan(c, fc)
-			span, spanCons = &s, fc
-			if s.Start != nil || s.Stop != nil {
-				narrowed = true
-				kp.bound++
-			}
-		default: // hash, bucket, random
-			if c.Derived() && inputsBound(alts, cons, c) {
-				var err error
-				alts, err = computeDerived(t, alts, cons, c)
-				if err != nil {
-					return nil, err
-				}
-				narrowed = true
-				kp.bound++
-				continue
-			}
-			card := c.Cardinality()
-			if card > lim.MaxFanout || int64(len(alts))*card > int64(lim.MaxKeys) {
-				kp.term = ci
-				span = &catalog.KeySpan{}
-				break
-			}
-			alts = fanOut(alts, c)
-			kp.ways *= card
+	for ci := start; ci < len(comps) && w.span == nil && !kp.empty; ci++ {
+		if err := w.component(ci, &comps[ci]); err != nil {
+			return nil, err
 		}
 	}
-	if (span != nil && span.Empty) || len(alts) == 0 {
+	if kp.empty || (w.span != nil && w.span.Empty) || len(w.alts) == 0 {
 		kp.empty = true
 		return kp, nil
 	}
-	if !narrowed {
+	if !w.narrowed {
 		kp.full = true
 		kp.ways, kp.term = 1, 0
 		kp.ranges = []KeyRange{{From: []string{"*"}, To: []string{"*"}}}
 		return kp, nil
 	}
-	if span == nil {
+	if w.span == nil {
 		kp.points = true
-	} else if span.Exact && spanCons != nil && !kp.capped {
-		for _, p := range spanCons.rangeP {
+	} else if w.span.Exact && w.spanCons != nil && !kp.capped {
+		for _, p := range w.spanCons.rangeP {
 			kp.absorbed[p] = true
 		}
 	}
 	desc := kp.term < len(comps) && comps[kp.term].Descending()
-	kp.ranges = buildRanges(alts, span, spanCons, desc)
+	kp.ranges = buildRanges(w.alts, w.span, w.spanCons, desc)
 	if salted {
 		kp.salt(&comps[0])
 	}
 	kp.ranges = mergeRanges(kp.ranges)
 	return kp, nil
+}
+
+// keyWalker walks a key's components left to right, keeping the
+// alternative prefixes the constraints allow, until a component ends the
+// key with a span (w.span set) or the key is complete (points).
+type keyWalker struct {
+	t        *catalog.Table
+	cons     map[int]*fieldCons
+	lim      Limits
+	kp       *keyPlan
+	alts     []alt
+	narrowed bool
+	span     *catalog.KeySpan
+	spanCons *fieldCons
+}
+
+// bind records that a component narrowed the key.
+func (w *keyWalker) bind() {
+	w.narrowed = true
+	w.kp.bound++
+}
+
+// end makes component ci the last the key binds, with span s.
+func (w *keyWalker) end(ci int, s catalog.KeySpan, fc *fieldCons) {
+	w.kp.term = ci
+	w.span, w.spanCons = &s, fc
+	if s.Start != nil || s.Stop != nil {
+		w.bind()
+	}
+}
+
+func (w *keyWalker) component(ci int, c *catalog.Component) error {
+	switch c.Kind {
+	case catalog.KindLiteral:
+		for i := range w.alts {
+			w.alts[i].key = append(w.alts[i].key, c.Literal...)
+		}
+	case catalog.KindField:
+		w.field(ci, c)
+	default: // hash, bucket, random
+		if c.Derived() && inputsBound(w.alts, w.cons, c) {
+			alts, err := computeDerived(w.t, w.alts, w.cons, c)
+			if err != nil {
+				return err
+			}
+			w.alts = alts
+			w.bind()
+			return nil
+		}
+		card := c.Cardinality()
+		if card > w.lim.MaxFanout || int64(len(w.alts))*card > int64(w.lim.MaxKeys) {
+			w.end(ci, catalog.KeySpan{}, nil)
+			return nil
+		}
+		w.alts = fanOut(w.alts, c)
+		w.kp.ways *= card
+	}
+	return nil
+}
+
+func (w *keyWalker) field(ci int, c *catalog.Component) {
+	kp, col := w.kp, c.Column()
+	fc := w.cons[col]
+	switch {
+	case allSet(w.alts, col):
+		// A derived component before it already chose its values.
+	case fc != nil && fc.hasEq && len(fc.eq) == 0:
+		kp.empty = true
+		return
+	case fc != nil && fc.hasEq && len(w.alts)*len(fc.eq) > w.lim.MaxKeys:
+		// Scan from the least value to the greatest instead.
+		kp.capped = true
+		kp.notes = append(kp.notes, fmt.Sprintf("%d values of %s would make more than %d key ranges, so the range from the least to the greatest is scanned and filtered.", len(fc.eq), c.Field, w.lim.MaxKeys))
+		wide := &fieldCons{lo: catalog.Bound{Set: true, Value: fc.eq[0], Inclusive: true},
+			hi: catalog.Bound{Set: true, Value: fc.eq[len(fc.eq)-1], Inclusive: true}}
+		w.end(ci, fieldSpan(c, wide), wide)
+		return
+	case fc != nil && fc.hasEq:
+		if len(fc.eq) > 1 {
+			kp.skip = true
+		}
+		w.alts = expand(w.alts, col, fc.eq)
+	default:
+		w.end(ci, fieldSpan(c, fc), fc)
+		return
+	}
+	w.alts = appendField(kp, w.alts, c, col)
+	w.bind()
+	markEq(kp, fc)
 }
 
 // mergeRanges sorts ranges by start and merges overlapping ones and equal
