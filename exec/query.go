@@ -162,39 +162,46 @@ func (r *rangeIter) next(ctx context.Context) (*Row, error) {
 
 func (r *rangeIter) close() { r.it.Close() }
 
+// concatLookahead is how many ranges a concatIter opens ahead of the one
+// it reads, so that on a cluster their first round trips overlap.
+const concatLookahead = 2
+
 // concatIter reads the ranges one after another, in key order (reversed
-// for a reverse scan).
+// for a reverse scan). It opens the next few ranges before it needs them.
 type concatIter struct {
 	x     *Executor
 	acc   *planner.Access
 	stats *Stats
 	dec   *decoder
-	i     int
-	cur   *rangeIter
+	i     int          // next range to open
+	open  []*rangeIter // opened, in reading order; open[0] is read
+}
+
+func (c *concatIter) rangeAt(i int) planner.KeyRange {
+	n := len(c.acc.Ranges)
+	if c.acc.Reverse {
+		return c.acc.Ranges[n-1-i]
+	}
+	return c.acc.Ranges[i]
 }
 
 func (c *concatIter) next(ctx context.Context) (*Row, error) {
-	n := len(c.acc.Ranges)
 	for {
-		if c.cur == nil {
-			if c.i >= n {
-				return nil, io.EOF
-			}
-			r := c.acc.Ranges[c.i]
-			if c.acc.Reverse {
-				r = c.acc.Ranges[n-1-c.i]
-			}
-			c.i++
-			it, err := c.x.openRange(ctx, c.acc, r, c.stats, c.dec)
+		for c.i < len(c.acc.Ranges) && len(c.open) <= concatLookahead {
+			it, err := c.x.openRange(ctx, c.acc, c.rangeAt(c.i), c.stats, c.dec)
 			if err != nil {
 				return nil, err
 			}
-			c.cur = it
+			c.i++
+			c.open = append(c.open, it)
 		}
-		row, err := c.cur.next(ctx)
+		if len(c.open) == 0 {
+			return nil, io.EOF
+		}
+		row, err := c.open[0].next(ctx)
 		if err == io.EOF {
-			c.cur.close()
-			c.cur = nil
+			c.open[0].close()
+			c.open = c.open[1:]
 			continue
 		}
 		return row, err
@@ -202,10 +209,10 @@ func (c *concatIter) next(ctx context.Context) (*Row, error) {
 }
 
 func (c *concatIter) close() {
-	if c.cur != nil {
-		c.cur.close()
-		c.cur = nil
+	for _, it := range c.open {
+		it.close()
 	}
+	c.open = nil
 	c.i = len(c.acc.Ranges)
 }
 
