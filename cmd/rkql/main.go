@@ -149,6 +149,12 @@ func parseShellFlags(args []string, w io.Writer) (*options, error) {
 		}
 		return nil, &usageError{msg: err.Error() + " (rkql -h for help)"}
 	}
+	if fs.NArg() > 0 && fs.Arg(0) == "import" {
+		// rkql --zk … import --table T FILE: the flags before the
+		// subcommand are import's too.
+		before := args[:len(args)-fs.NArg()]
+		return nil, &importLater{args: append(append([]string{}, before...), fs.Args()[1:]...)}
+	}
 	if fs.NArg() > 0 {
 		return nil, &usageError{msg: fmt.Sprintf("unexpected argument %q (statements go in -e, files in -f)", fs.Arg(0))}
 	}
@@ -161,12 +167,21 @@ func parseShellFlags(args []string, w io.Writer) (*options, error) {
 	return o, nil
 }
 
+// importLater says the import subcommand came after some flags.
+type importLater struct{ args []string }
+
+func (*importLater) Error() string { return "import" }
+
 // run is the whole program; it returns the exit status.
 func run(ctx context.Context, args []string, e env) int {
 	if len(args) > 0 && args[0] == "import" {
 		return runImport(ctx, args[1:], e)
 	}
 	o, err := parseShellFlags(args, e.stderr)
+	var later *importLater
+	if errors.As(err, &later) {
+		return runImport(ctx, later.args, e)
+	}
 	if err != nil {
 		return reportStartup(e, err)
 	}

@@ -246,7 +246,8 @@ func TestImport(t *testing.T) {
 		t.Fatalf("import jsonl: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 	csvFile := writeFile(t, "more.csv", "site,seq,label,day\nef,4,\"four, with comma\",2024-05-03\nef,5,,\n")
-	r = rkql(t, "", "import", "--table", "devices", "--catalog", fixedCatalog, "--store", store, csvFile)
+	// Flags may also come before the subcommand.
+	r = rkql(t, "", "--catalog", fixedCatalog, "--store", store, "import", "--table", "devices", csvFile)
 	if r.code != 0 || r.stdout != "imported 2 rows into devices\n" {
 		t.Fatalf("import csv: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
