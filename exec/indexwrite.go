@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -200,71 +201,185 @@ func (x *Executor) scanAll(ctx context.Context, t *catalog.Table, fn func(*Row) 
 	}
 }
 
+// checkBatch is how many rows CHECK INDEX resolves per multi-get.
+const checkBatch = 1000
+
 // CheckIndex compares an index with its data table, and with repair set
-// rewrites what differs. The expected entries are held in memory.
+// rewrites what differs. It holds one batch of rows at a time: a first
+// pass walks the index and gets the data row of each entry (finding
+// orphan, stale and unverified entries), a second walks the data table and
+// gets the entry of each row (finding missing entries). progress, when
+// set, is told how many rows and entries were checked.
 func (x *Executor) CheckIndex(ctx context.Context, t *catalog.Table, ix *catalog.Index, repair bool, progress func(int64)) (IndexReport, error) {
-	var rep IndexReport
-	want := map[string]Mutation{}
-	err := x.scanAll(ctx, t, func(r *Row) error {
-		rep.DataRows++
-		m, ok, err := indexEntry(ix, t, r.Vals[:len(t.Columns)], true)
+	c := &checker{x: x, t: t, ix: ix, repair: repair, progress: progress, dec: newDecoder(t)}
+	var batch []*Row
+	err := x.scanAll(ctx, ix.Table, func(r *Row) error {
+		batch = append(batch, r)
+		if len(batch) < checkBatch {
+			return nil
+		}
+		err := c.entries(ctx, batch)
+		batch = batch[:0]
+		return err
+	})
+	if err == nil {
+		err = c.entries(ctx, batch)
+	}
+	if err != nil {
+		return c.rep, err
+	}
+	batch = batch[:0]
+	err = x.scanAll(ctx, t, func(r *Row) error {
+		batch = append(batch, r)
+		if len(batch) < checkBatch {
+			return nil
+		}
+		err := c.rows(ctx, batch)
+		batch = batch[:0]
+		return err
+	})
+	if err == nil {
+		err = c.rows(ctx, batch)
+	}
+	return c.rep, err
+}
+
+// checker holds the state of one CHECK INDEX.
+type checker struct {
+	x        *Executor
+	t        *catalog.Table
+	ix       *catalog.Index
+	repair   bool
+	progress func(int64)
+	dec      *decoder
+	rep      IndexReport
+	done     int64
+}
+
+// fix applies repairs and reports progress after each batch.
+func (c *checker) fix(ctx context.Context, muts []Mutation, n int) error {
+	c.done += int64(n)
+	if c.progress != nil {
+		c.progress(c.done)
+	}
+	if !c.repair || len(muts) == 0 {
+		return nil
+	}
+	if err := c.x.Store.Mutate(ctx, c.ix.Physical, muts); err != nil {
+		return err
+	}
+	c.rep.Repaired += int64(len(muts))
+	return nil
+}
+
+// entries checks a batch of index entries against their data rows.
+func (c *checker) entries(ctx context.Context, batch []*Row) error {
+	if len(batch) == 0 {
+		return nil
+	}
+	c.rep.Entries += int64(len(batch))
+	keys := make([][]byte, len(batch))
+	for i, e := range batch {
+		vals := c.t.NewRow()
+		for j, col := range c.ix.Table.Columns {
+			d, _ := c.t.Column(col.Name)
+			vals[d] = e.Vals[j]
+		}
+		k, err := c.t.EncodeKey(vals, nil)
+		if err != nil {
+			return err
+		}
+		keys[i] = k
+	}
+	data, err := c.get(ctx, c.t.Physical, keys)
+	if err != nil {
+		return err
+	}
+	var muts []Mutation
+	for i, e := range batch {
+		var want Mutation
+		ok := false
+		if sr := data[string(keys[i])]; sr != nil {
+			dr, err := c.dec.decode(sr)
+			if err != nil {
+				return err
+			}
+			want, ok, err = indexEntry(c.ix, c.t, dr.Vals[:len(c.t.Columns)], true)
+			if err != nil {
+				return err
+			}
+			ok = ok && bytes.Equal(want.Key, e.Key)
+		}
+		switch {
+		case !ok:
+			c.rep.Orphans++
+			muts = append(muts, Mutation{Key: e.Key, DeleteRow: true})
+		case !sameEntry(c.ix, want, e):
+			c.rep.Stale++
+			muts = append(muts, Mutation{Key: want.Key, DeleteRow: true, Cells: want.Cells})
+		case !e.Verified:
+			c.rep.Unverified++
+			muts = append(muts, Mutation{Key: want.Key, Cells: []Cell{statusCell(c.ix, true)}})
+		}
+	}
+	return c.fix(ctx, muts, len(batch))
+}
+
+// rows checks that a batch of data rows have their entries.
+func (c *checker) rows(ctx context.Context, batch []*Row) error {
+	if len(batch) == 0 {
+		return nil
+	}
+	c.rep.DataRows += int64(len(batch))
+	var want []Mutation
+	var keys [][]byte
+	for _, r := range batch {
+		m, ok, err := indexEntry(c.ix, c.t, r.Vals[:len(c.t.Columns)], true)
 		if err != nil {
 			return err
 		}
 		if ok {
-			want[string(m.Key)] = m
+			want, keys = append(want, m), append(keys, m.Key)
 		}
-		if progress != nil && rep.DataRows%10000 == 0 {
-			progress(rep.DataRows)
-		}
-		return nil
-	})
-	if err != nil {
-		return rep, err
 	}
-	var fix []Mutation
-	err = x.scanAll(ctx, ix.Table, func(r *Row) error {
-		rep.Entries++
-		m, ok := want[string(r.Key)]
-		if !ok {
-			rep.Orphans++
-			fix = append(fix, Mutation{Key: r.Key, DeleteRow: true})
-			return nil
-		}
-		delete(want, string(r.Key))
-		exp := ix.Table.NewRow()
-		if err := decodeCells(ix.Table, m, exp); err != nil {
-			return err
-		}
-		for i := range ix.Table.Columns {
-			if !catalog.Equal(exp[i], r.Vals[i]) && !(exp[i].Null && r.Vals[i].Null) {
-				rep.Stale++
-				fix = append(fix, Mutation{Key: m.Key, DeleteRow: true, Cells: m.Cells})
-				return nil
-			}
-		}
-		if !r.Verified {
-			rep.Unverified++
-			fix = append(fix, Mutation{Key: m.Key, Cells: []Cell{statusCell(ix, true)}})
-		}
-		return nil
-	})
+	have, err := c.get(ctx, c.ix.Physical, keys)
 	if err != nil {
-		return rep, err
+		return err
 	}
+	var muts []Mutation
 	for _, m := range want {
-		rep.Missing++
-		fix = append(fix, m)
-	}
-	if repair && len(fix) > 0 {
-		for i := 0; i < len(fix); i += 5000 {
-			if err := x.Store.Mutate(ctx, ix.Physical, fix[i:min(i+5000, len(fix))]); err != nil {
-				return rep, err
-			}
+		if have[string(m.Key)] == nil {
+			c.rep.Missing++
+			muts = append(muts, m)
 		}
-		rep.Repaired = int64(len(fix))
 	}
-	return rep, nil
+	return c.fix(ctx, muts, len(batch))
+}
+
+func (c *checker) get(ctx context.Context, table string, keys [][]byte) (map[string]*StoreRow, error) {
+	srs, err := c.x.Store.Get(ctx, table, keys, ReadOptions{})
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]*StoreRow, len(srs))
+	for _, sr := range srs {
+		out[string(sr.Key)] = sr
+	}
+	return out, nil
+}
+
+// sameEntry reports whether entry e holds the values mutation want writes.
+func sameEntry(ix *catalog.Index, want Mutation, e *Row) bool {
+	exp := ix.Table.NewRow()
+	if err := decodeCells(ix.Table, want, exp); err != nil {
+		return false
+	}
+	for i := range ix.Table.Columns {
+		if !catalog.Equal(exp[i], e.Vals[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // decodeCells fills row with the values a mutation's cells and key hold.
