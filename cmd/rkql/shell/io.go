@@ -15,7 +15,10 @@ const (
 
 // IO is where a Session reads statements and writes results. ReadLine
 // returns one line without its line ending, and io.EOF at the end of input.
-// An interactive IO shows the prompt; others ignore it.
+// An editor that lets the user edit a whole statement may return several
+// lines joined by '\n'; the Session takes them one by one, as if each had
+// been read on its own. An interactive IO shows the prompt; others ignore
+// it.
 type IO interface {
 	ReadLine(prompt string) (string, error)
 	Stdout() io.Writer

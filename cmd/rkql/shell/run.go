@@ -37,6 +37,7 @@ func (s *Session) Run(ctx context.Context, in IO) error {
 func (s *Session) RunNamed(ctx context.Context, in IO, name string) error {
 	s.failed = false
 	inter := in.Interactive()
+	lines := &lineReader{in: in}
 	var buf strings.Builder
 	lineNo, start := 0, 1
 	for {
@@ -45,7 +46,7 @@ func (s *Session) RunNamed(ctx context.Context, in IO, name string) error {
 			prompt = PromptCont
 		}
 		flush(in.Stdout())
-		line, err := in.ReadLine(prompt)
+		line, err := lines.next(prompt)
 		if errors.Is(err, io.EOF) {
 			if strings.TrimSpace(buf.String()) != "" {
 				s.runChunk(ctx, in, source{name: name, line: start, text: buf.String(), caret: s.set.Caret})
@@ -89,6 +90,29 @@ func (s *Session) RunNamed(ctx context.Context, in IO, name string) error {
 		return ErrFailed
 	}
 	return nil
+}
+
+// lineReader hands out the lines of an IO one at a time: an editor that
+// lets the user edit a whole statement returns several lines from one
+// ReadLine, and each is then taken as if it had been typed on its own, so
+// meta-commands, statement ends and positions work as they do for single
+// lines.
+type lineReader struct {
+	in      IO
+	pending []string
+}
+
+func (r *lineReader) next(prompt string) (string, error) {
+	if len(r.pending) == 0 {
+		text, err := r.in.ReadLine(prompt)
+		if err != nil {
+			return "", err
+		}
+		r.pending = strings.Split(text, "\n")
+	}
+	line := strings.TrimSuffix(r.pending[0], "\r")
+	r.pending = r.pending[1:]
+	return line, nil
 }
 
 func (s *Session) stop() bool { return s.failed && s.set.StopOnError }
