@@ -24,4 +24,26 @@
 //     before it renders them.
 //   - The store is opened on first use, so statements that need none
 //     (EXPLAIN, DESCRIBE, ENCODE KEY, …) work without it.
+//   - An IO may return a statement of several lines from one ReadLine; the
+//     session takes the lines one by one, so they behave exactly as if
+//     they had been read one at a time.
+//
+// # The REPL on a terminal
+//
+// PromptIO is the line editor (go-prompt) used when stdin and stdout are
+// both terminals. One ReadLine edits one statement over as many lines as
+// it needs: Enter runs the text when enterRuns says it is whole (it ends
+// with ';' outside strings and comments, or is a meta-command, quit, exit
+// or empty), and otherwise starts an indented new line. Ctrl-C clears the
+// text, Ctrl-D on an empty prompt is the end of input. The terminal is
+// raw only while a statement is edited, so Ctrl-C during a statement is a
+// SIGINT that cancels it.
+//
+// The history (history.go) keeps whole statements, at most
+// DefaultHistorySize, in a file of one escaped statement a line; it is
+// written only by PromptIO, and a file that cannot be created is reported
+// once and then left alone. The completer (complete.go) reads the text
+// around the cursor with a forgiving scanner and suggests keywords,
+// meta-commands, tables, indexes and the columns of the tables the
+// statement names, from the catalog in memory only.
 package shell

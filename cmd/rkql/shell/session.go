@@ -173,3 +173,6 @@ func (s *Session) statementContext(ctx context.Context) (context.Context, contex
 // SetStopOnError changes whether reading stops at the first failed
 // statement.
 func (s *Session) SetStopOnError(stop bool) { s.set.StopOnError = stop }
+
+// Catalog returns the session's catalog.
+func (s *Session) Catalog() *catalog.Catalog { return s.cfg.Catalog }

@@ -1,0 +1,274 @@
+package shell
+
+import (
+	"fmt"
+	"strings"
+
+	prompt "github.com/elk-language/go-prompt"
+	istrings "github.com/elk-language/go-prompt/strings"
+
+	"github.com/rkql/rkql/catalog"
+)
+
+// wordSeparators end the word that completion replaces. go-prompt is given
+// the same set, so that a chosen suggestion replaces exactly that word.
+const wordSeparators = " \t\r\n(),;=<>!*+-/%|'."
+
+// keyword is a word of the grammar. Reserved words cannot be bare names;
+// starters begin a statement.
+type keyword struct {
+	word     string
+	reserved bool
+	starter  bool
+}
+
+// keywords are the words of rkql's grammar, in the order completion lists
+// them.
+var keywords = []keyword{
+	{word: "ALLOW"}, {word: "ANALYZE"}, {word: "AND", reserved: true},
+	{word: "AS", reserved: true}, {word: "ASC"}, {word: "BETWEEN", reserved: true},
+	{word: "BUILD", starter: true}, {word: "BY", reserved: true},
+	{word: "CHECK", starter: true}, {word: "COUNT"}, {word: "CREATE", starter: true},
+	{word: "DATE"}, {word: "DECODE", starter: true},
+	{word: "DELETE", reserved: true, starter: true}, {word: "DESC", starter: true},
+	{word: "DESCRIBE", starter: true}, {word: "ENCODE", starter: true},
+	{word: "EXPLAIN", reserved: true, starter: true}, {word: "FALSE", reserved: true},
+	{word: "FORMAT"}, {word: "FROM", reserved: true}, {word: "FULL"},
+	{word: "IN", reserved: true}, {word: "INDEX"},
+	{word: "INSERT", reserved: true, starter: true}, {word: "INTO", reserved: true},
+	{word: "IS", reserved: true}, {word: "JSON"}, {word: "KEY"},
+	{word: "LIKE", reserved: true}, {word: "LIMIT", reserved: true}, {word: "NO"},
+	{word: "NOT", reserved: true}, {word: "NULL", reserved: true}, {word: "ON"},
+	{word: "OR", reserved: true}, {word: "ORDER", reserved: true}, {word: "REGIONS"},
+	{word: "REPAIR"}, {word: "SCAN"}, {word: "SELECT", reserved: true, starter: true},
+	{word: "SHOW", starter: true}, {word: "TABLE"}, {word: "TABLES"}, {word: "TEXT"},
+	{word: "TIMESTAMP"}, {word: "TRUE", reserved: true}, {word: "USE"},
+	{word: "VALUES", reserved: true}, {word: "VERSIONS"}, {word: "WHERE", reserved: true},
+}
+
+// completer suggests words from the catalog, the grammar and the
+// meta-command table. It reads nothing but the catalog in memory, so it is
+// cheap enough to run on every key.
+type completer struct {
+	cat      *catalog.Catalog
+	reserved map[string]bool
+}
+
+func newCompleter(cat *catalog.Catalog) *completer {
+	c := &completer{cat: cat, reserved: map[string]bool{}}
+	for _, k := range keywords {
+		if k.reserved {
+			c.reserved[k.word] = true
+		}
+	}
+	return c
+}
+
+// Complete implements prompt.Completer.
+func (c *completer) Complete(d prompt.Document) ([]prompt.Suggest, istrings.RuneNumber, istrings.RuneNumber) {
+	before := d.TextBeforeCursor()
+	sugs, word := c.suggest(d.Text, len(before))
+	end := d.CurrentRuneIndex()
+	return sugs, end - istrings.RuneCountInString(word), end
+}
+
+// suggest returns the suggestions for the word that ends at byte offset
+// cur of text, and that word. Matching is a case-insensitive prefix match.
+// An empty word gets suggestions only where a name is expected.
+func (c *completer) suggest(text string, cur int) ([]prompt.Suggest, string) {
+	before := text[:cur]
+	start := strings.LastIndexAny(before, wordSeparators) + 1
+	word := before[start:]
+	if _, open := scanSQL(before); open {
+		return nil, word
+	}
+	if strings.HasPrefix(strings.TrimLeft(text, " \t"), `\`) && !strings.Contains(before, "\n") {
+		return c.meta(before, word).done(word), word
+	}
+	toks, _ := scanSQL(before[:start])
+	stmtStart := 0
+	for i, t := range toks {
+		if t.text == ";" {
+			toks, stmtStart = toks[i+1:], t.end
+		}
+	}
+	ctx := readContext(toks)
+	l := &suggestions{word: word}
+	switch ctx.kind {
+	case wantTable:
+		c.tables(l)
+		return l.done(word), word
+	case wantIndex:
+		c.indexes(l, ctx.indexOf(c, text[stmtStart:]))
+		return l.done(word), word
+	}
+	if ctx.columns && (word != "" || ctx.nameNext) {
+		for _, t := range c.namedTables(text[stmtStart:]) {
+			c.columns(l, t)
+		}
+	}
+	if word != "" {
+		for _, k := range keywords {
+			if ctx.keyword(k) {
+				l.add(k.word, keywordCase(k.word, word), "")
+			}
+		}
+	}
+	return l.done(word), word
+}
+
+// suggestions collects the candidates that match a word.
+type suggestions struct {
+	word string
+	list []prompt.Suggest
+	seen map[string]bool
+}
+
+// add adds a candidate whose name starts with the word; text is what is
+// inserted.
+func (l *suggestions) add(name, text, desc string) {
+	if !strings.HasPrefix(strings.ToLower(name), strings.ToLower(l.word)) || l.seen[text] {
+		return
+	}
+	if l.seen == nil {
+		l.seen = map[string]bool{}
+	}
+	l.seen[text] = true
+	l.list = append(l.list, prompt.Suggest{Text: text, Description: desc})
+}
+
+// done returns the list, or nothing when its only entry is the word itself.
+func (l *suggestions) done(word string) []prompt.Suggest {
+	if len(l.list) == 1 && strings.EqualFold(l.list[0].Text, word) {
+		return nil
+	}
+	return l.list
+}
+
+// keywordCase writes a keyword in lower case when the user started it in
+// lower case.
+func keywordCase(kw, typed string) string {
+	if typed != "" && 'a' <= typed[0] && typed[0] <= 'z' {
+		return strings.ToLower(kw)
+	}
+	return kw
+}
+
+// name is a catalog name as it must be written in a statement.
+func (c *completer) name(n string) string {
+	plain := n != "" && !c.reserved[strings.ToUpper(n)]
+	for i := 0; i < len(n) && plain; i++ {
+		ch := n[i]
+		plain = ch == '_' || ('a' <= ch && ch <= 'z') || ('A' <= ch && ch <= 'Z') || (i > 0 && '0' <= ch && ch <= '9')
+	}
+	if plain {
+		return n
+	}
+	return `"` + strings.ReplaceAll(n, `"`, `""`) + `"`
+}
+
+// keyDesc describes a table's rowkey layout.
+func keyDesc(t *catalog.Table) string {
+	if t == nil || t.Key == nil {
+		return ""
+	}
+	return "key " + t.Key.String()
+}
+
+// tables adds the data tables, then the index tables.
+func (c *completer) tables(l *suggestions) {
+	for _, n := range c.cat.Names() {
+		t, _ := c.cat.Table(n)
+		l.add(n, c.name(n), keyDesc(t))
+	}
+	for _, t := range c.cat.Tables {
+		for _, ix := range t.Indexes {
+			l.add(ix.Name, c.name(ix.Name), "index on "+t.Name+", "+keyDesc(ix.Table))
+		}
+	}
+}
+
+// indexes adds the indexes of the given tables, or of every table when
+// none is given.
+func (c *completer) indexes(l *suggestions, of []*catalog.Table) {
+	if len(of) == 0 {
+		of = c.cat.Tables
+	}
+	for _, t := range of {
+		for _, ix := range t.Indexes {
+			l.add(ix.Name, c.name(ix.Name), "on "+t.Name+", "+keyDesc(ix.Table))
+		}
+	}
+}
+
+func (c *completer) columns(l *suggestions, t *catalog.Table) {
+	for _, col := range t.Columns {
+		var where []string
+		if col.KeyField {
+			where = append(where, "key")
+		}
+		if col.Family != "" {
+			where = append(where, col.Family+":"+col.Qualifier)
+		}
+		l.add(col.Name, c.name(col.Name), fmt.Sprintf("%s %s", col.Type, strings.Join(where, ", ")))
+	}
+}
+
+// meta completes a meta-command line: the command, then its argument.
+func (c *completer) meta(before, word string) *suggestions {
+	l := &suggestions{word: word}
+	fields := strings.Fields(before)
+	arg := len(fields) - 1
+	if before == "" || strings.ContainsAny(before[len(before)-1:], " \t") {
+		arg = len(fields)
+	}
+	switch {
+	case arg == 0:
+		for _, m := range metaCmds {
+			l.add(m.name, m.name, m.desc)
+		}
+	case arg == 1 && fields[0] == `\d`:
+		c.tables(l)
+	case arg == 1 && fields[0] == `\format`:
+		for _, f := range formatNames {
+			l.add(f, f, "output format")
+		}
+	case arg == 1 && fields[0] == `\timing`:
+		l.add("on", "on", "")
+		l.add("off", "off", "")
+	}
+	return l
+}
+
+// namedTables returns the catalog tables that a statement names, in the
+// order it names them. The statement ends at its first ';'.
+func (c *completer) namedTables(stmt string) []*catalog.Table {
+	toks, _ := scanSQL(stmt)
+	var out []*catalog.Table
+	for i := 1; i < len(toks); i++ {
+		if toks[i-1].text == ";" {
+			break
+		}
+		p := strings.ToUpper(toks[i-1].text)
+		if !tableWords[p] && !(i == 1 && (p == "DESCRIBE" || p == "DESC")) {
+			continue
+		}
+		if t, ok := c.lookup(toks[i].name()); ok {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// lookup finds a data or index table by name, ignoring case if it must.
+func (c *completer) lookup(name string) (*catalog.Table, bool) {
+	if t, ok := c.cat.Table(name); ok {
+		return t, true
+	}
+	for _, n := range c.cat.Names() {
+		if strings.EqualFold(n, name) {
+			return c.cat.Table(n)
+		}
+	}
+	return nil, false
+}

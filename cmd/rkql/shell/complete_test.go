@@ -1,0 +1,192 @@
+package shell
+
+import (
+	"strings"
+	"testing"
+
+	prompt "github.com/elk-language/go-prompt"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/parser"
+)
+
+func completionCatalog(t *testing.T) *catalog.Catalog {
+	t.Helper()
+	c, err := catalog.Parse([]byte(`
+tables:
+  - name: orders
+    families: [{name: d}]
+    columns:
+      - {name: seller, type: STRING}
+      - {name: order_id, type: BIGINT}
+      - {name: status, type: STRING, column: "d:status"}
+      - {name: limit, type: INT, column: "d:limit"}
+    rowkey:
+      - {field: seller}
+      - {literal: "|"}
+      - {field: order_id, encoding: binary}
+    indexes:
+      - name: orders_by_status
+        rowkey:
+          - {field: status}
+          - {literal: "|"}
+          - {field: order_id, encoding: binary}
+        carries: [seller]
+  - name: logs
+    families: [{name: l}]
+    columns:
+      - {name: ts, type: TIMESTAMP}
+      - {name: host, type: STRING}
+      - {name: msg, type: STRING, column: "l:msg"}
+    rowkey:
+      - {field: host}
+      - {literal: "|"}
+      - {field: ts, encoding: java}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// The completer is driven through go-prompt's Document, with the cursor
+// where the input has its '|'.
+func TestComplete(t *testing.T) {
+	c := newCompleter(completionCatalog(t))
+	tests := []struct {
+		in   string
+		want []string // suggestion texts, in order
+		word string   // the word they replace
+	}{
+		// statement starts: starters only, in the case typed
+		{in: "|", want: nil},
+		{in: "s|", want: []string{"select", "show"}, word: "s"},
+		{in: "se|", want: []string{"select"}, word: "se"},
+		{in: "SH|", want: []string{"SHOW"}, word: "SH"},
+		{in: "  d|", want: []string{"decode", "delete", "desc", "describe"}, word: "d"},
+		{in: "select|", want: nil, word: "select"},
+		// meta-commands and their arguments
+		{in: `\|`, want: []string{`\q`, `\?`, `\d`, `\timing`, `\format`}, word: `\`},
+		{in: `\t|`, want: []string{`\timing`}, word: `\t`},
+		{in: `\d |`, want: []string{"logs", "orders", "orders_by_status"}},
+		{in: `\d o|`, want: []string{"orders", "orders_by_status"}, word: "o"},
+		{in: `\d ORD|`, want: []string{"orders", "orders_by_status"}, word: "ORD"},
+		{in: `\format j|`, want: []string{"json", "jsonl"}, word: "j"},
+		{in: `\timing o|`, want: []string{"on", "off"}, word: "o"},
+		{in: `\d orders |`, want: nil},
+		// tables
+		{in: "SELECT * FROM |", want: []string{"logs", "orders", "orders_by_status"}},
+		{in: "SELECT * FROM l|", want: []string{"logs"}, word: "l"},
+		{in: "SELECT *\n  FROM L|", want: []string{"logs"}, word: "L"},
+		{in: "SELECT * FROM logs|", want: nil, word: "logs"},
+		{in: "INSERT INTO |", want: []string{"logs", "orders", "orders_by_status"}},
+		{in: "DESCRIBE o|", want: []string{"orders", "orders_by_status"}, word: "o"},
+		{in: "show regions lo|", want: []string{"logs"}, word: "lo"},
+		{in: "ENCODE KEY |", want: []string{"logs", "orders", "orders_by_status"}},
+		{in: "BUILD INDEX orders_by_status ON o|", want: []string{"orders", "orders_by_status"}, word: "o"},
+		// indexes
+		{in: "BUILD INDEX |", want: []string{"orders_by_status"}},
+		{in: "check index o|", want: []string{"orders_by_status"}, word: "o"},
+		{in: "SELECT * FROM orders USE INDEX (|", want: []string{"orders_by_status"}},
+		{in: "SELECT * FROM logs USE INDEX (|", want: nil},
+		// columns of the statement's table, with the keywords that match
+		{in: "SELECT * FROM orders WHERE |", want: []string{"seller", "order_id", "status", `"limit"`}},
+		{in: "SELECT * FROM orders WHERE s|", want: []string{"seller", "status", "scan"}, word: "s"},
+		{in: "SELECT * FROM orders WHERE seller = 'x' AND |", want: []string{"seller", "order_id", "status", `"limit"`}},
+		{in: "SELECT * FROM orders WHERE seller = 'x' |", want: nil},
+		{in: "SELECT * FROM orders WHERE seller = 'x' L|", want: []string{`"limit"`, "LIKE", "LIMIT"}, word: "L"},
+		{in: "SELECT * FROM orders WHERE seller = 'x' ORDER BY |", want: []string{"seller", "order_id", "status", `"limit"`}},
+		{in: "SELECT * FROM orders WHERE seller = 'x' ORDER BY order_id d|", want: []string{"date", "desc"}, word: "d"},
+		{in: "SELECT h| FROM logs", want: []string{"host"}, word: "h"},
+		{in: "SELECT |, ts FROM logs", want: []string{"ts", "host", "msg"}},
+		{in: "SELECT |", want: nil},
+		{in: "SELECT * FROM logs WHERE host IN (|", want: nil},
+		{in: "SELECT count(|", want: nil},
+		{in: "INSERT INTO logs (|", want: []string{"ts", "host", "msg"}},
+		{in: "INSERT INTO logs (ts, host) VALUES (|", want: nil},
+		{in: "INSERT INTO logs (ts, host) VALUES (1, 'a') T|", want: []string{"TABLE", "TABLES", "TEXT", "TIMESTAMP", "TRUE"}, word: "T"},
+		// EXPLAIN takes a statement after it
+		{in: "EXPLAIN s|", want: []string{"scan", "select"}, word: "s"},
+		{in: "EXPLAIN SELECT * FROM logs WHERE host = 'a' s|", want: []string{"scan"}, word: "s"},
+		// the statement is the one the cursor is in
+		{in: "SELECT * FROM logs; SELECT * FROM orders WHERE O|", want: []string{"order_id", "ON", "OR", "ORDER"}, word: "O"},
+		{in: "SELECT * FROM orders WHERE st|; SELECT 1 FROM logs;", want: []string{"status"}, word: "st"},
+		{in: "SELECT * FROM logs; s|", want: []string{"select", "show"}, word: "s"},
+		// nothing inside strings and comments
+		{in: "SELECT * FROM orders WHERE seller = 's|", want: nil, word: "s"},
+		{in: "SELECT * FROM orders -- s|", want: nil, word: "s"},
+		{in: "SELECT * FROM orders /* s|", want: nil, word: "s"},
+		{in: `SELECT * FROM "ord|`, want: nil, word: `"ord`},
+		// a name quoted in the statement still names its table
+		{in: `SELECT * FROM "logs" WHERE h|`, want: []string{"host"}, word: "h"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.in, func(t *testing.T) {
+			text := strings.Replace(tc.in, "|", "", 1)
+			cur := strings.Index(tc.in, "|")
+			sugs, word := c.suggest(text, cur)
+			var got []string
+			for _, s := range sugs {
+				got = append(got, s.Text)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("suggestions (-want +got):\n%s", diff)
+			}
+			if word != tc.word {
+				t.Errorf("word %q, want %q", word, tc.word)
+			}
+		})
+	}
+}
+
+// Suggestions carry a description: a column's type and place, a table's
+// key layout, an index's table, a meta-command's help.
+func TestCompleteDescriptions(t *testing.T) {
+	c := newCompleter(completionCatalog(t))
+	tests := []struct{ in, want string }{
+		{"SELECT * FROM orders WHERE sel", "seller: STRING key"},
+		{"SELECT * FROM orders WHERE stat", "status: STRING d:status"},
+		{"SELECT * FROM lo", "logs: key host:str| | ts:i64"},
+		{"SELECT * FROM orders_by", "orders_by_status: index on orders, key status:str| | order_id:i64f"},
+		{"CHECK INDEX o", "orders_by_status: on orders, key status:str| | order_id:i64f"},
+		{`\tim`, `\timing: toggle printing how long each statement took`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.in, func(t *testing.T) {
+			sugs, _ := c.suggest(tc.in, len(tc.in))
+			if len(sugs) != 1 {
+				t.Fatalf("got %v, want one suggestion", sugs)
+			}
+			if got := sugs[0].Text + ": " + sugs[0].Description; got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// Complete gives go-prompt the rune range of the word, which its Tab
+// replaces with the suggestion.
+func TestCompleteRange(t *testing.T) {
+	c := newCompleter(completionCatalog(t))
+	buf := prompt.NewBuffer()
+	buf.InsertTextMoveCursor("SELECT 'é' FROM lo", 80, 24, false)
+	sugs, start, end := c.Complete(*buf.Document())
+	if len(sugs) != 1 || sugs[0].Text != "logs" || start != 16 || end != 18 {
+		t.Fatalf("got %v [%d,%d), want [logs] [16,18)", sugs, start, end)
+	}
+}
+
+// The keyword table agrees with the parser: every entry is a word of the
+// grammar, and a word is reserved exactly when it cannot name a table.
+func TestKeywordsMatchParser(t *testing.T) {
+	for _, k := range keywords {
+		if parser.QuoteIdent(strings.ToLower(k.word)) == strings.ToLower(k.word) {
+			t.Errorf("%s is not a keyword of the parser", k.word)
+		}
+		_, err := parser.Parse("SELECT a FROM " + strings.ToLower(k.word) + ";")
+		if (err != nil) != k.reserved {
+			t.Errorf("%s: reserved is %t, but as a table name it parses with error %v", k.word, k.reserved, err)
+		}
+	}
+}

@@ -1,0 +1,130 @@
+package shell
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	prompt "github.com/elk-language/go-prompt"
+	istrings "github.com/elk-language/go-prompt/strings"
+
+	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/parser"
+)
+
+// PromptOptions configure a PromptIO. The zero value of each field means
+// the default.
+type PromptOptions struct {
+	// Catalog names the tables, columns and indexes that Tab completes.
+	Catalog *catalog.Catalog
+	// HistoryFile keeps the statements across sessions; "" keeps them
+	// for this session only.
+	HistoryFile string
+	// HistorySize is the most statements kept; 0 means DefaultHistorySize.
+	HistorySize int
+}
+
+// PromptIO is the REPL's line editor on a terminal, on go-prompt. Each
+// ReadLine edits one statement, which may span lines: Enter runs the text
+// when it is a whole statement (see enterRuns) and starts an indented new
+// line otherwise. Up and Down browse the history, Tab completes, Ctrl-C
+// clears the text and Ctrl-D on an empty prompt ends the input.
+//
+// go-prompt puts the terminal in raw mode while a statement is edited and
+// restores it before ReadLine returns, so the terminal is in its normal
+// mode while a statement runs: Ctrl-C then raises SIGINT, which cancels
+// the statement.
+//
+// go-prompt reads /dev/tty and draws on the process's standard output;
+// Out must write to that same standard output, and is flushed before each
+// prompt.
+type PromptIO struct {
+	out, errw io.Writer
+	pr        *prompt.Prompt
+	hist      *history
+	// prefix is the prompt of the ReadLine in progress.
+	prefix string
+	// entered is set when Enter ran the text, so that ReadLine can tell
+	// it from Ctrl-D, for which go-prompt also returns "".
+	entered bool
+}
+
+// NewPromptIO returns the line editor of an interactive session. It fails
+// when the process has no terminal to read. A history file that cannot be
+// used is reported once on errw, and the history is then kept in memory.
+func NewPromptIO(out, errw io.Writer, o PromptOptions) (*PromptIO, error) {
+	// go-prompt panics when it cannot open the terminal; find out first.
+	tty, err := os.Open("/dev/tty")
+	if err != nil {
+		return nil, fmt.Errorf("no terminal: %w", err)
+	}
+	_ = tty.Close()
+	p := &PromptIO{out: out, errw: errw, prefix: PromptMain}
+	p.hist = openHistory(o.HistoryFile, o.HistorySize, func(err error) {
+		fmt.Fprintf(errw, "rkql: %v\n", err)
+		flush(errw)
+	})
+	opts := []prompt.Option{
+		prompt.WithPrefixCallback(func() string { return p.prefix }),
+		prompt.WithCustomHistory(p.hist),
+		prompt.WithExecuteOnEnterCallback(p.onEnter),
+		prompt.WithIndentSize(2),
+		prompt.WithCompletionWordSeparator(wordSeparators),
+		prompt.WithMaxSuggestion(8),
+		prompt.WithPrefixTextColor(prompt.DefaultColor),
+	}
+	if o.Catalog != nil {
+		opts = append(opts, prompt.WithCompleter(newCompleter(o.Catalog).Complete))
+	}
+	p.pr = prompt.New(func(string) {}, opts...)
+	return p, nil
+}
+
+// onEnter decides what Enter does: run the text, or start a new line
+// indented like the current one, and at least one level.
+func (p *PromptIO) onEnter(pr *prompt.Prompt, indentSize int) (int, bool) {
+	doc := pr.Buffer().Document()
+	if enterRuns(doc.Text) {
+		p.entered = true
+		if doc.TextAfterCursor() == "" {
+			// A pasted statement ends with a newline; leave the empty
+			// line out of the screen and the history.
+			trimmed := strings.TrimRight(doc.Text, " \t\r\n")
+			pr.DeleteBeforeCursorRunes(istrings.RuneCountInString(doc.Text[len(trimmed):]))
+		}
+		return 0, true
+	}
+	return max(1, doc.CurrentLineIndentLevel(indentSize)), false
+}
+
+// enterRuns reports whether Enter runs text rather than continuing it on
+// a new line: it does when text is empty, is a meta-command (its first
+// line starts with '\', or is quit or exit), or is complete, that is ends
+// with a ';' outside strings and comments.
+func enterRuns(text string) bool {
+	first, _, _ := strings.Cut(text, "\n")
+	return strings.TrimSpace(text) == "" || isMeta(first) || parser.Complete(text)
+}
+
+// ReadLine implements IO. It returns the whole text edited, which may hold
+// several lines, and io.EOF for Ctrl-D on an empty prompt.
+func (p *PromptIO) ReadLine(prefix string) (string, error) {
+	flush(p.out)
+	p.prefix, p.entered = prefix, false
+	text := p.pr.Input()
+	p.hist.save()
+	if !p.entered {
+		return "", io.EOF
+	}
+	return text, nil
+}
+
+// Stdout implements IO.
+func (p *PromptIO) Stdout() io.Writer { return p.out }
+
+// Stderr implements IO.
+func (p *PromptIO) Stderr() io.Writer { return p.errw }
+
+// Interactive implements IO.
+func (p *PromptIO) Interactive() bool { return true }
