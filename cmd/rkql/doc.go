@@ -24,6 +24,19 @@
 // Ctrl-C cancels the running statement, not the shell; --timeout bounds
 // each statement.
 //
+// # The REPL
+//
+// When stdin and stdout are both terminals, statements are edited with a
+// line editor: a statement may span lines (Enter runs it once it ends with
+// ';', and starts an indented new line before that), Up and Down recall
+// earlier statements whole, Tab completes keywords, meta-commands, tables,
+// indexes and the columns of the statement's tables, Ctrl-C clears the
+// line and Ctrl-D on an empty line quits. The history is kept in --history
+// (default $XDG_STATE_HOME/rkql/history, else ~/.local/state/rkql/history;
+// an empty --history keeps none), at most 1000 statements, and only the REPL
+// writes it. With stdin a terminal but stdout not, the REPL reads plain
+// lines with prompts.
+//
 // # Output
 //
 // --format is table on a terminal and tsv otherwise. csv and tsv print a

@@ -10,6 +10,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -36,15 +37,19 @@ type script struct {
 
 // options are the command-line flags.
 type options struct {
-	catalog, store   string
-	zk, zkRoot       string
-	allowWrites      bool
-	format           string
-	allowFullScan    bool
-	timeout          time.Duration
-	sortBudget       int
-	quiet            bool
-	stopOnError      bool
+	catalog, store string
+	zk, zkRoot     string
+	allowWrites    bool
+	format         string
+	allowFullScan  bool
+	timeout        time.Duration
+	sortBudget     int
+	quiet          bool
+	stopOnError    bool
+	// history is the REPL's history file; historySet says --history was
+	// given, so that --history '' turns the file off.
+	history          string
+	historySet       bool
 	scripts          []script
 	table            string // import only
 	progressInterval time.Duration
@@ -101,6 +106,16 @@ func (f scriptFlag) Set(v string) error {
 	return nil
 }
 
+// historyFlag is --history: a file, or the empty string for none.
+type historyFlag struct{ o *options }
+
+func (f historyFlag) String() string { return "" }
+
+func (f historyFlag) Set(v string) error {
+	f.o.history, f.o.historySet = v, true
+	return nil
+}
+
 // commonFlags registers the flags the shell and import share.
 func commonFlags(fs *flag.FlagSet, o *options) {
 	fs.StringVar(&o.catalog, "catalog", "", "catalog `file` (YAML); default: the built-in example catalog")
@@ -139,6 +154,7 @@ func parseShellFlags(args []string, w io.Writer) (*options, error) {
 	fs.DurationVar(&o.timeout, "timeout", 30*time.Second, "statement timeout (0 for none)")
 	fs.IntVar(&o.sortBudget, "sort-budget", 0, "most `rows` a client sort may hold (default 1000000)")
 	fs.BoolVar(&o.quiet, "q", false, "quiet: leave out command tags such as INSERT 3")
+	fs.Var(historyFlag{o: o}, "history", "REPL history `file` ('' for none; default $XDG_STATE_HOME/rkql/history, else ~/.local/state/rkql/history)")
 	fs.BoolVar(&o.stopOnError, "stop-on-error", false, "stop a -f script or stdin at the first failed statement")
 	// The flag package calls Usage on every error; only -h prints it.
 	fs.Usage = func() {}
@@ -196,7 +212,7 @@ func run(ctx context.Context, args []string, e env) int {
 		return runScripts(ctx, sess, o, e, out)
 	}
 	interactive := e.term.stdin
-	in := shell.NewReaderIO(e.stdin, out, e.stderr, interactive)
+	in := replIO(o, sess, e, out)
 	if interactive {
 		fmt.Fprint(out, "rkql shell. Type \\? for help, \\q to quit; statements end with ';'\n")
 	}
@@ -207,6 +223,37 @@ func run(ctx context.Context, args []string, e env) int {
 		err = nil
 	}
 	return status(err, e)
+}
+
+// replIO is what the shell reads statements from when there are no -e or
+// -f: the line editor, with history and completion, when both stdin and
+// stdout are terminals; otherwise lines from stdin, with prompts when
+// stdin is a terminal.
+func replIO(o *options, sess *shell.Session, e env, out *bufio.Writer) shell.IO {
+	if e.term.stdin && e.term.stdout {
+		hist := o.history
+		if !o.historySet {
+			hist = defaultHistoryFile()
+		}
+		pio, err := shell.NewPromptIO(out, e.stderr, shell.PromptOptions{Catalog: sess.Catalog(), HistoryFile: hist})
+		if err == nil {
+			return pio
+		}
+	}
+	return shell.NewReaderIO(e.stdin, out, e.stderr, e.term.stdin)
+}
+
+// defaultHistoryFile is $XDG_STATE_HOME/rkql/history, else
+// ~/.local/state/rkql/history, or "" when there is no home directory.
+func defaultHistoryFile() string {
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
+		return filepath.Join(d, "rkql", "history")
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(home, ".local", "state", "rkql", "history")
 }
 
 // reportStartup reports an error before any statement ran.
