@@ -222,6 +222,15 @@ func TestREPLOnTerminal(t *testing.T) {
 	p.typeLine("rkql> ", `\d lo`)
 	p.press("\t", regexp.QuoteMeta(`rkql> \d logs`))
 	p.press("\r", `Rowkey: bucket\(ts%4\):u8 \| ts:i64 \| host:str[\s\S]*rkql> `)
+	// Where a column goes, the list shows the columns of the statement's
+	// table with their types, and each Tab takes the next one.
+	p.typeLine("rkql> ", "SELECT * FROM orders WHERE")
+	p.press(" ", `seller +STRING key +buyer +STRING d:buyer`)
+	p.press("\t", regexp.QuoteMeta("rkql> SELECT * FROM orders WHERE seller"))
+	p.press("\t", regexp.QuoteMeta("rkql> SELECT * FROM orders WHERE buyer"))
+	p.typeLine("rkql> SELECT * FROM orders WHERE buyer", " = 'b1' ALLOW FULL SCAN")
+	p.press(";", regexp.QuoteMeta("ALLOW FULL SCAN;"))
+	p.press("\r", ` s1 +\| b1 +\| +1 \|[\s\S]*\(2 rows\)\n\nrkql> `)
 
 	// Ctrl-C at an empty prompt draws a new prompt, and the shell goes on.
 	p.press(keyCtrlC, `rkql> \n[\s\S]*rkql> `)
@@ -240,7 +249,7 @@ func TestREPLOnTerminal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "SELECT seller, order_id\\n  FROM orders\\n  WHERE seller = 's1';\n\\\\d logs\n\\\\timing\n"
+	want := "SELECT seller, order_id\\n  FROM orders\\n  WHERE seller = 's1';\n\\\\d logs\nSELECT * FROM orders WHERE buyer = 'b1' ALLOW FULL SCAN;\n\\\\timing\n"
 	if string(raw) != want {
 		t.Fatalf("history file:\n%s\nwant:\n%s", raw, want)
 	}
@@ -249,9 +258,9 @@ func TestREPLOnTerminal(t *testing.T) {
 	p = startPty(t, env, args...)
 	p.waitFor(0, `rkql> `)
 	p.press(keyUp, regexp.QuoteMeta(`rkql> \timing`))
-	p.press(keyUp, regexp.QuoteMeta(`rkql> \d logs`))
+	p.press(keyUp, regexp.QuoteMeta(`rkql> SELECT * FROM orders WHERE buyer = 'b1' ALLOW FULL SCAN;`))
 	// Ctrl-C clears the recalled line; Ctrl-D on the empty prompt ends.
-	p.press(keyCtrlC, `rkql> \\d logs\n[\s\S]*rkql> `)
+	p.press(keyCtrlC, `rkql> SELECT \* FROM orders WHERE buyer = 'b1' ALLOW FULL SCAN;\n[\s\S]*rkql> `)
 	p.press(keyCtrlD, `rkql> \n`)
 	if code := p.exit(); code != 0 {
 		t.Fatalf("exit status %d, want 0", code)

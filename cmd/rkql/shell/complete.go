@@ -48,10 +48,19 @@ var keywords = []keyword{
 
 // completer suggests words from the catalog, the grammar and the
 // meta-command table. It reads nothing but the catalog in memory, so it is
-// cheap enough to run on every key.
+// cheap enough to run on every key. It is not safe for concurrent use.
 type completer struct {
 	cat      *catalog.Catalog
 	reserved map[string]bool
+	// last is the list handed out last. go-prompt's Input asks again
+	// after each Tab, with the chosen suggestion in place of the word;
+	// Tab walks the list only if it gets the same list and range back.
+	last struct {
+		before, after string // the text around the word
+		word          string
+		list          []prompt.Suggest
+		start, end    istrings.RuneNumber
+	}
 }
 
 func newCompleter(cat *catalog.Catalog) *completer {
@@ -66,10 +75,47 @@ func newCompleter(cat *catalog.Catalog) *completer {
 
 // Complete implements prompt.Completer.
 func (c *completer) Complete(d prompt.Document) ([]prompt.Suggest, istrings.RuneNumber, istrings.RuneNumber) {
-	before := d.TextBeforeCursor()
-	sugs, word := c.suggest(d.Text, len(before))
-	end := d.CurrentRuneIndex()
-	return sugs, end - istrings.RuneCountInString(word), end
+	return c.complete(d.LastKeyStroke(), d.Text, len(d.TextBeforeCursor()))
+}
+
+// complete returns the suggestions for the cursor at byte offset cur of
+// text, after key, and the rune range of the word they replace.
+func (c *completer) complete(key prompt.Key, text string, cur int) ([]prompt.Suggest, istrings.RuneNumber, istrings.RuneNumber) {
+	before, after := text[:cur], text[cur:]
+	if c.walking(key, before, after) {
+		return c.last.list, c.last.start, c.last.end
+	}
+	sugs, word := c.suggest(text, cur)
+	end := istrings.RuneCountInString(before)
+	start := end - istrings.RuneCountInString(word)
+	l := &c.last
+	l.before, l.after, l.word, l.list, l.start, l.end = before[:len(before)-len(word)], after, word, sugs, start, end
+	return sugs, start, end
+}
+
+// walking reports whether key moved through the last list: the text is
+// the same but for the word, which is the word typed or one of the
+// suggestions.
+func (c *completer) walking(key prompt.Key, before, after string) bool {
+	switch key {
+	case prompt.Tab, prompt.BackTab, prompt.Up, prompt.Down:
+	default:
+		return false
+	}
+	l := &c.last
+	if len(l.list) == 0 || after != l.after || !strings.HasPrefix(before, l.before) {
+		return false
+	}
+	w := before[len(l.before):]
+	if w == l.word {
+		return true
+	}
+	for _, s := range l.list {
+		if s.Text == w {
+			return true
+		}
+	}
+	return false
 }
 
 // suggest returns the suggestions for the word that ends at byte offset

@@ -190,3 +190,37 @@ func TestKeywordsMatchParser(t *testing.T) {
 		}
 	}
 }
+
+// go-prompt asks again after each Tab, with the suggestion chosen in
+// place of the word; the completer hands back the same list and range
+// while Tab walks it, and a fresh one otherwise.
+func TestCompleteTabWalk(t *testing.T) {
+	c := newCompleter(completionCatalog(t))
+	both := []string{"orders", "orders_by_status"}
+	steps := []struct {
+		key        prompt.Key
+		text       string
+		want       []string
+		start, end int
+	}{
+		{prompt.NotDefined, "SELECT * FROM o", both, 14, 15},
+		{prompt.Tab, "SELECT * FROM orders", both, 14, 15},
+		{prompt.Tab, "SELECT * FROM orders_by_status", both, 14, 15},
+		{prompt.Tab, "SELECT * FROM o", both, 14, 15},
+		{prompt.Down, "SELECT * FROM orders", both, 14, 15},
+		{prompt.NotDefined, "SELECT * FROM orders", both, 14, 20},
+		{prompt.Tab, "SELECT * FROM logs", nil, 14, 18},
+		{prompt.Up, "SELECT * FROM o", both, 14, 15},
+		{prompt.Up, "SELECT 1;", nil, 9, 9},
+	}
+	for i, st := range steps {
+		sugs, start, end := c.complete(st.key, st.text, len(st.text))
+		var got []string
+		for _, s := range sugs {
+			got = append(got, s.Text)
+		}
+		if diff := cmp.Diff(st.want, got); diff != "" || int(start) != st.start || int(end) != st.end {
+			t.Fatalf("step %d (%q): range [%d,%d), want [%d,%d); suggestions (-want +got):\n%s", i, st.text, start, end, st.start, st.end, diff)
+		}
+	}
+}
