@@ -73,8 +73,16 @@ func newCompleter(cat *catalog.Catalog) *completer {
 	return c
 }
 
-// Complete implements prompt.Completer.
-func (c *completer) Complete(d prompt.Document) ([]prompt.Suggest, istrings.RuneNumber, istrings.RuneNumber) {
+// Complete implements prompt.Completer. A panic in the completer would
+// end the shell with the terminal left raw; it is turned into no
+// suggestions instead.
+func (c *completer) Complete(d prompt.Document) (sugs []prompt.Suggest, start, end istrings.RuneNumber) {
+	defer func() {
+		if recover() != nil {
+			sugs, start, end = nil, d.CurrentRuneIndex(), d.CurrentRuneIndex()
+			c.last.list = nil
+		}
+	}()
 	return c.complete(d.LastKeyStroke(), d.Text, len(d.TextBeforeCursor()))
 }
 
@@ -133,9 +141,10 @@ func (c *completer) suggest(text string, cur int) ([]prompt.Suggest, string) {
 	}
 	toks, _ := scanSQL(before[:start])
 	stmtStart := 0
-	for i, t := range toks {
-		if t.text == ";" {
-			toks, stmtStart = toks[i+1:], t.end
+	for i := len(toks) - 1; i >= 0; i-- {
+		if toks[i].text == ";" {
+			toks, stmtStart = toks[i+1:], toks[i].end
+			break
 		}
 	}
 	ctx := readContext(toks)

@@ -11,9 +11,9 @@ import (
 	"github.com/rkql/rkql/parser"
 )
 
-func completionCatalog(t *testing.T) *catalog.Catalog {
-	t.Helper()
-	c, err := catalog.Parse([]byte(`
+// completionYAML is the catalog of the completion tests: two tables, one
+// with an index and a column spelled like a reserved word.
+const completionYAML = `
 tables:
   - name: orders
     families: [{name: d}]
@@ -43,7 +43,11 @@ tables:
       - {field: host}
       - {literal: "|"}
       - {field: ts, encoding: java}
-`))
+`
+
+func completionCatalog(t testing.TB) *catalog.Catalog {
+	t.Helper()
+	c, err := catalog.Parse([]byte(completionYAML))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,4 +227,35 @@ func TestCompleteTabWalk(t *testing.T) {
 			t.Fatalf("step %d (%q): range [%d,%d), want [%d,%d); suggestions (-want +got):\n%s", i, st.text, start, end, st.start, st.end, diff)
 		}
 	}
+}
+
+// Completion never fails, wherever the cursor is.
+func TestCompleteEveryPosition(t *testing.T) {
+	c := newCompleter(completionCatalog(t))
+	texts := []string{
+		"SELECT seller FROM orders WHERE seller = 'é';\nSELECT seller FROM orders\n  WHERE seller = 'ü' AND nope = 1;\n",
+		"SELECT 1; SELECT 2; SELECT * FROM logs USE INDEX (x) WHERE host IN ('a', 'b') ORDER BY ts DESC LIMIT 3;",
+		`\d orders; \format csv`,
+		"INSERT INTO \"logs\" (ts, host) VALUES (1, 'it''s'), (2, x'00ff') TIMESTAMP 5; -- done\n/* c */ EXPLAIN (FORMAT JSON) DELETE FROM orders WHERE seller = '';",
+		"SELECT \"unterminated FROM ; 'x",
+	}
+	for _, text := range texts {
+		for cur := 0; cur <= len(text); cur++ {
+			c.suggest(text, cur)
+			c.complete(prompt.Tab, text, cur)
+		}
+	}
+}
+
+func FuzzComplete(f *testing.F) {
+	f.Add("SELECT * FROM orders WHERE seller = 's1'; SELECT 1", 30)
+	f.Add("\\d o", 4)
+	f.Add("INSERT INTO logs (ts) VALUES (1); BUILD INDEX ", 45)
+	c := newCompleter(completionCatalog(f))
+	f.Fuzz(func(t *testing.T, text string, cur int) {
+		if cur < 0 || cur > len(text) {
+			return
+		}
+		c.suggest(text, cur)
+	})
 }
