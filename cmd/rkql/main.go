@@ -213,6 +213,9 @@ func run(ctx context.Context, args []string, e env) int {
 	}
 	interactive := e.term.stdin
 	in := replIO(o, sess, e, out)
+	if c, ok := in.(io.Closer); ok {
+		defer c.Close()
+	}
 	if interactive {
 		fmt.Fprint(out, "rkql shell. Type \\? for help, \\q to quit; statements end with ';'\n")
 	}

@@ -8,6 +8,8 @@ import (
 
 	prompt "github.com/elk-language/go-prompt"
 	istrings "github.com/elk-language/go-prompt/strings"
+	"github.com/pkg/term/termios"
+	"golang.org/x/sys/unix"
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/parser"
@@ -42,7 +44,13 @@ type PromptOptions struct {
 type PromptIO struct {
 	out, errw io.Writer
 	pr        *prompt.Prompt
-	hist      *history
+	// input edits one statement: pr.Input.
+	input func() string
+	// tty is the terminal, and mode its mode before the first prompt,
+	// put back should go-prompt panic with the terminal raw.
+	tty  *os.File
+	mode *unix.Termios
+	hist *history
 	// prefix is the prompt of the ReadLine in progress.
 	prefix string
 	// entered is set when Enter ran the text, so that ReadLine can tell
@@ -59,8 +67,12 @@ func NewPromptIO(out, errw io.Writer, o PromptOptions) (*PromptIO, error) {
 	if err != nil {
 		return nil, fmt.Errorf("no terminal: %w", err)
 	}
-	_ = tty.Close()
-	p := &PromptIO{out: out, errw: errw, prefix: PromptMain}
+	mode, err := termios.Tcgetattr(tty.Fd())
+	if err != nil {
+		_ = tty.Close()
+		return nil, fmt.Errorf("no terminal: %w", err)
+	}
+	p := &PromptIO{out: out, errw: errw, prefix: PromptMain, tty: tty, mode: mode}
 	p.hist = openHistory(o.HistoryFile, o.HistorySize, func(err error) {
 		fmt.Fprintf(errw, "rkql: %v\n", err)
 		flush(errw)
@@ -78,6 +90,7 @@ func NewPromptIO(out, errw io.Writer, o PromptOptions) (*PromptIO, error) {
 		opts = append(opts, prompt.WithCompleter(newCompleter(o.Catalog).Complete))
 	}
 	p.pr = prompt.New(func(string) {}, opts...)
+	p.input = p.pr.Input
 	return p, nil
 }
 
@@ -108,17 +121,28 @@ func enterRuns(text string) bool {
 }
 
 // ReadLine implements IO. It returns the whole text edited, which may hold
-// several lines, and io.EOF for Ctrl-D on an empty prompt.
-func (p *PromptIO) ReadLine(prefix string) (string, error) {
+// several lines, and io.EOF for Ctrl-D on an empty prompt. Should the
+// editor panic, the terminal's mode is put back and the panic becomes an
+// error.
+func (p *PromptIO) ReadLine(prefix string) (text string, err error) {
 	flush(p.out)
 	p.prefix, p.entered = prefix, false
-	text := p.pr.Input()
+	defer func() {
+		if r := recover(); r != nil {
+			_ = termios.Tcsetattr(p.tty.Fd(), termios.TCSANOW, p.mode)
+			text, err = "", fmt.Errorf("line editor failed: %v", r)
+		}
+	}()
+	text = p.input()
 	p.hist.save()
 	if !p.entered {
 		return "", io.EOF
 	}
 	return text, nil
 }
+
+// Close releases the terminal.
+func (p *PromptIO) Close() error { return p.tty.Close() }
 
 // Stdout implements IO.
 func (p *PromptIO) Stdout() io.Writer { return p.out }

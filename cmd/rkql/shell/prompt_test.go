@@ -1,13 +1,16 @@
 package shell
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/creack/pty"
 	prompt "github.com/elk-language/go-prompt"
 	"github.com/google/go-cmp/cmp"
+	"github.com/pkg/term/termios"
 )
 
 func TestEnterRuns(t *testing.T) {
@@ -144,5 +147,43 @@ func TestHistoryBrowse(t *testing.T) {
 	h.Clear()
 	if buf, _ = h.Older(prompt.NewBuffer(), 80, 24); buf.Text() != "SELECT\n  2;" {
 		t.Fatalf("after Clear, Older gives %q", buf.Text())
+	}
+}
+
+// Should the editor panic with the terminal raw, ReadLine puts the
+// terminal's mode back and returns an error.
+func TestPromptIOPanicRestoresTerminal(t *testing.T) {
+	master, tty, err := pty.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer master.Close()
+	mode, err := termios.Tcgetattr(tty.Fd())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	p := &PromptIO{out: &out, errw: &out, tty: tty, mode: mode, hist: openHistory("", 0, nil)}
+	p.input = func() string {
+		raw := *mode
+		termios.Cfmakeraw(&raw)
+		if err := termios.Tcsetattr(tty.Fd(), termios.TCSANOW, &raw); err != nil {
+			t.Fatal(err)
+		}
+		panic("index out of range")
+	}
+	text, err := p.ReadLine(PromptMain)
+	if text != "" || err == nil || err.Error() != "line editor failed: index out of range" {
+		t.Fatalf("ReadLine = %q, %v", text, err)
+	}
+	now, err := termios.Tcgetattr(tty.Fd())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if now.Lflag != mode.Lflag || now.Iflag != mode.Iflag {
+		t.Fatalf("terminal mode %#x/%#x after the panic, want %#x/%#x", now.Lflag, now.Iflag, mode.Lflag, mode.Iflag)
+	}
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
 	}
 }
