@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/mattn/go-isatty"
@@ -240,10 +241,23 @@ func replIO(o *options, sess *shell.Session, e env, out *bufio.Writer) shell.IO 
 		}
 		pio, err := shell.NewPromptIO(out, e.stderr, shell.PromptOptions{Catalog: sess.Catalog(), HistoryFile: hist})
 		if err == nil {
+			restoreOnTermination(pio)
 			return pio
 		}
 	}
 	return shell.NewReaderIO(e.stdin, out, e.stderr, e.term.stdin)
+}
+
+// restoreOnTermination makes SIGTERM and SIGHUP put the terminal's mode
+// back before the process ends, as the line editor may have left it raw.
+func restoreOnTermination(pio *shell.PromptIO) {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM, syscall.SIGHUP)
+	go func() {
+		s := <-sig
+		_ = pio.RestoreTerminal()
+		os.Exit(128 + int(s.(syscall.Signal)))
+	}()
 }
 
 // defaultHistoryFile is $XDG_STATE_HOME/rkql/history, else

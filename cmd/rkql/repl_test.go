@@ -346,3 +346,22 @@ func TestHistoryOnlyInteractive(t *testing.T) {
 		t.Fatalf("a script wrote the history file (%v)", err)
 	}
 }
+
+// SIGTERM at the prompt, where the terminal is raw, puts its mode back
+// before rkql ends.
+func TestREPLTerminatedRestoresTerminal(t *testing.T) {
+	p := startPty(t, []string{"XDG_STATE_HOME=" + t.TempDir(), "TERM=xterm"}, "--store", t.TempDir())
+	p.waitFor(0, `rkql> `)
+	if p.cooked() {
+		t.Fatalf("the terminal is in its normal mode at the prompt, want raw (lflag %#x)", p.lflag())
+	}
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if code := p.exit(); code != 128+int(syscall.SIGTERM) {
+		t.Errorf("exit status %d, want %d", code, 128+int(syscall.SIGTERM))
+	}
+	if !p.cooked() {
+		t.Errorf("the terminal is left raw (lflag %#x)", p.lflag())
+	}
+}

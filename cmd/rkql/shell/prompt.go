@@ -129,7 +129,7 @@ func (p *PromptIO) ReadLine(prefix string) (text string, err error) {
 	p.prefix, p.entered = prefix, false
 	defer func() {
 		if r := recover(); r != nil {
-			_ = termios.Tcsetattr(p.tty.Fd(), termios.TCSANOW, p.mode)
+			_ = p.RestoreTerminal()
 			text, err = "", fmt.Errorf("line editor failed: %v", r)
 		}
 	}()
@@ -139,6 +139,13 @@ func (p *PromptIO) ReadLine(prefix string) (text string, err error) {
 		return "", io.EOF
 	}
 	return text, nil
+}
+
+// RestoreTerminal puts back the terminal's mode from before the first
+// prompt; for a process that is ending on a signal while the editor has
+// the terminal raw.
+func (p *PromptIO) RestoreTerminal() error {
+	return termios.Tcsetattr(p.tty.Fd(), termios.TCSANOW, p.mode)
 }
 
 // Close releases the terminal.
