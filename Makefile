@@ -31,6 +31,7 @@ lint: ## gofmt and go vet
 fuzz: ## each fuzz target for 30 seconds
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 30s ./parser
 	$(GO) test -run '^$$' -fuzz FuzzDecodeKey -fuzztime 30s ./catalog
+	$(GO) test -run '^$$' -fuzz FuzzPlan -fuzztime 30s ./planner
 
 clean:
 	rm -rf bin $(DEMO_DIR)
