@@ -155,7 +155,8 @@ func (l *lookupIter) fill(ctx context.Context) error {
 			}
 			dr, err := l.dec.decode(sr)
 			if err != nil {
-				return err
+				l.stats.malformed(err)
+				continue
 			}
 			if !l.matches(dr.Vals, hits[i].Key) {
 				l.stats.Dangling.Add(1)

@@ -102,7 +102,8 @@ func (x *Executor) points(ctx context.Context, acc *planner.Access, stats *Stats
 	for _, sr := range srs {
 		rs, err := dec.decodeVersions(sr, acc.Versions)
 		if err != nil {
-			return nil, err
+			stats.malformed(err)
+			continue
 		}
 		for _, r := range rs {
 			if planner.Match(acc.Filter, r.Vals) {
@@ -120,6 +121,7 @@ func (x *Executor) points(ctx context.Context, acc *planner.Access, stats *Stats
 
 // rangeIter reads one key range: decode, filter, limit.
 type rangeIter struct {
+	stats    *Stats
 	it       RowIter
 	versions int
 	pending  []*Row
@@ -134,7 +136,7 @@ func (x *Executor) openRange(ctx context.Context, acc *planner.Access, r planner
 	if err != nil {
 		return nil, err
 	}
-	return &rangeIter{it: it, dec: dec, pred: acc.Filter, limit: acc.Limit, versions: acc.Versions}, nil
+	return &rangeIter{stats: stats, it: it, dec: dec, pred: acc.Filter, limit: acc.Limit, versions: acc.Versions}, nil
 }
 
 func (r *rangeIter) next(ctx context.Context) (*Row, error) {
@@ -148,7 +150,11 @@ func (r *rangeIter) next(ctx context.Context) (*Row, error) {
 				return nil, err
 			}
 			if r.pending, err = r.dec.decodeVersions(sr, r.versions); err != nil {
-				return nil, err
+				// A row that does not fit the layout is skipped and
+				// counted, so that one bad row does not stop a scan.
+				r.stats.malformed(err)
+				r.pending = nil
+				continue
 			}
 		}
 		row := r.pending[0]

@@ -133,4 +133,23 @@ type Stats struct {
 	DataReads atomic.Int64
 	// Dangling counts index entries skipped because no data row matches.
 	Dangling atomic.Int64
+	// Malformed counts rows skipped because their key or cells do not fit
+	// the table's layout (written by something else, or corrupt).
+	Malformed atomic.Int64
+	// firstMalformed holds the error of the first such row.
+	firstMalformed atomic.Pointer[error]
+}
+
+// FirstMalformed returns why the first malformed row was skipped, or nil.
+func (s *Stats) FirstMalformed() error {
+	if p := s.firstMalformed.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// malformed counts a row that cannot be decoded.
+func (s *Stats) malformed(err error) {
+	s.Malformed.Add(1)
+	s.firstMalformed.CompareAndSwap(nil, &err)
 }

@@ -18,6 +18,8 @@ type Analysis struct {
 	// index entries skipped because their data row no longer matches.
 	DataReads int64
 	Dangling  int64
+	// Malformed counts rows skipped because they do not fit the layout.
+	Malformed int64
 	Millis    float64
 }
 
@@ -177,6 +179,9 @@ func (s *Select) Text(an *Analysis) string {
 			an.RowsRead, an.RowsReturned, an.RPCs, an.Regions, an.Millis)
 		if s.Index != nil {
 			p.line(0, "        data-table reads %d, dangling index entries %d", an.DataReads, an.Dangling)
+		}
+		if an.Malformed > 0 {
+			p.line(0, "        rows skipped because they do not fit the layout %d", an.Malformed)
 		}
 	}
 	return p.b.String()

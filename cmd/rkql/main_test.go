@@ -278,3 +278,47 @@ ef,5,,,,,
 		t.Fatalf("rows after import: exit %d, stderr %q, stdout:\n%s\nwant:\n%s", r.code, r.stderr, r.stdout, want)
 	}
 }
+
+// TestMalformedRowsSkipped: a row whose key does not fit the layout (here
+// written through another table over the same HBase table) is skipped with
+// one warning, and the other rows are returned.
+func TestMalformedRowsSkipped(t *testing.T) {
+	cat := writeFile(t, "shared.yaml", `
+tables:
+  - name: nums
+    hbase: shared
+    families: [{name: f}]
+    columns:
+      - {name: id, type: BIGINT}
+      - {name: v, type: STRING, column: "f:v"}
+    rowkey:
+      - {field: id, encoding: decimal, width: 4}
+`)
+	// Two tables cannot share an HBase table in one catalog, so the stray
+	// row is written through a second catalog that maps words onto it.
+	cat2 := writeFile(t, "stray.yaml", `
+tables:
+  - name: words
+    hbase: shared
+    families: [{name: f}]
+    columns:
+      - {name: w, type: STRING}
+      - {name: v, type: STRING, column: "f:v"}
+    rowkey:
+      - {field: w}
+`)
+	store := t.TempDir()
+	r := rkql(t, "", "--catalog", cat, "--store", store, "-e", "INSERT INTO nums (id, v) VALUES (1, 'a'), (2, 'b')")
+	if r.code != 0 {
+		t.Fatalf("insert: %d %s", r.code, r.stderr)
+	}
+	r = rkql(t, "", "--catalog", cat2, "--store", store, "-e", "INSERT INTO words (w, v) VALUES ('zz', 'c')")
+	if r.code != 0 {
+		t.Fatalf("stray insert: %d %s", r.code, r.stderr)
+	}
+	r = rkql(t, "", "--catalog", cat, "--store", store, "--format", "csv", "-e", "SELECT id, v FROM nums ALLOW FULL SCAN")
+	if r.code != 0 || r.stdout != "id,v\n1,a\n2,b\n" {
+		t.Fatalf("select: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	checkOneLine(t, r.stderr, `^warning: skipped 1 row of nums that do not fit its layout \(first: table nums: at byte 0 of key 'zz': .*\)$`)
+}

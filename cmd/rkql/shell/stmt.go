@@ -29,6 +29,9 @@ type result struct {
 	text string
 	// tag is a command tag such as "INSERT 3".
 	tag string
+	// warnings, when set, is asked after the result is written for
+	// lines to print on stderr.
+	warnings func() []string
 }
 
 // rowsResult is a result over rows already in memory.
@@ -69,6 +72,12 @@ func (s *Session) runOne(ctx context.Context, in IO, src source, off int, st par
 	res, err := s.execute(ctx, st)
 	if err == nil {
 		err = s.write(ctx, in.Stdout(), res)
+		if res != nil && res.warnings != nil {
+			flush(in.Stdout())
+			for _, w := range res.warnings() {
+				fmt.Fprintf(in.Stderr(), "rkql: warning: %s\n", w)
+			}
+		}
 	}
 	if err != nil {
 		s.reportErr(in, src, off, stmtError(ctx, err, st))
@@ -248,7 +257,8 @@ func (s *Session) query(ctx context.Context, sel *planner.Select) (*result, erro
 	if err := s.ensure(ctx, x, sel.Table); err != nil {
 		return nil, err
 	}
-	rows, err := x.Query(ctx, sel, nil)
+	stats := &exec.Stats{}
+	rows, err := x.Query(ctx, sel, stats)
 	if err != nil {
 		return nil, err
 	}
@@ -256,7 +266,19 @@ func (s *Session) query(ctx context.Context, sel *planner.Select) (*result, erro
 	for i, o := range sel.Output {
 		cols[i] = column{Name: o.Name, Type: o.Type}
 	}
-	return &result{cols: cols, next: rows.Next, close: func() { _ = rows.Close() }}, nil
+	return &result{cols: cols, next: rows.Next, close: func() { _ = rows.Close() },
+		warnings: func() []string { return malformed(sel.Table.Name, stats) }}, nil
+}
+
+// malformed says how many rows a statement skipped because they do not
+// fit the table's layout.
+func malformed(table string, stats *exec.Stats) []string {
+	n := stats.Malformed.Load()
+	if n == 0 {
+		return nil
+	}
+	return []string{fmt.Sprintf("skipped %d %s of %s that do not fit its layout (first: %v)",
+		n, plural(n, "row", "rows"), table, stats.FirstMalformed())}
 }
 
 func (s *Session) explain(ctx context.Context, e *planner.Explain) (*result, error) {
@@ -304,6 +326,9 @@ func (s *Session) analyze(ctx context.Context, x *exec.Executor, sel *planner.Se
 		RowsReturned: n,
 		RPCs:         stats.RPCs.Load(),
 		Regions:      stats.Regions.Load(),
+		DataReads:    stats.DataReads.Load(),
+		Dangling:     stats.Dangling.Load(),
+		Malformed:    stats.Malformed.Load(),
 		Millis:       float64(s.cfg.Clock().Sub(begin).Microseconds()) / 1000,
 	}, nil
 }
