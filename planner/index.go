@@ -66,7 +66,27 @@ func (c *candidate) rank() [5]int {
 	if c.covered {
 		covered = 1
 	}
-	return [5]int{full, points, kp.bound, covered, -len(kp.ranges)}
+	return [5]int{full, points, boundBytes(kp), covered, -len(kp.ranges)}
+}
+
+// boundBytes is how many leading key bytes the query fixes: the least,
+// over the plan's ranges, of the bytes a range's start and stop share (a
+// point's whole key).
+func boundBytes(kp *keyPlan) int {
+	least := -1
+	for _, r := range kp.ranges {
+		n := len(r.Start)
+		if !r.Point {
+			n = 0
+			for n < len(r.Start) && n < len(r.Stop) && r.Start[n] == r.Stop[n] {
+				n++
+			}
+		}
+		if least < 0 || n < least {
+			least = n
+		}
+	}
+	return max(least, 0)
 }
 
 // indexCandidate plans the query over index ix, or returns nil when the
@@ -258,7 +278,7 @@ func (pl *Planner) chooseIndex(s *parser.SelectStmt, t *catalog.Table, data *can
 		notes = append(notes, fmt.Sprintf("index %s (%s) was passed over: the %s serves the query as well or better.", ix.Name, ix.Table.Key, describeCand(best)))
 	}
 	if best != data {
-		why := fmt.Sprintf("index %s binds %d key component(s) where table %s binds %d", best.ix.Name, best.kp.bound, t.Name, data.kp.bound)
+		why := fmt.Sprintf("index %s fixes the first %d key bytes, where table %s fixes %d", best.ix.Name, boundBytes(best.kp), t.Name, boundBytes(data.kp))
 		switch {
 		case hint != nil:
 			why = "USE INDEX asked for " + best.ix.Name

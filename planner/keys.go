@@ -61,8 +61,6 @@ type keyPlan struct {
 	absorbed map[Pred]bool
 	notes    []string
 	capped   bool
-	// bound counts the key components the query binds.
-	bound int
 }
 
 // alt is one alternative prefix while walking the key.
@@ -296,7 +294,6 @@ type keyWalker struct {
 // bind records that a component narrowed the key.
 func (w *keyWalker) bind() {
 	w.narrowed = true
-	w.kp.bound++
 }
 
 // end makes component ci the last the key binds, with span s.
