@@ -60,14 +60,15 @@ func Run(t *testing.T, st exec.Store, cat *catalog.Catalog, o Options) {
 
 // Loaded returns every row of t in the store, read by a full scan.
 func Loaded(ctx context.Context, x *exec.Executor, pl *planner.Planner, t *catalog.Table) ([]catalog.Row, error) {
-	sel, err := planSelect(pl, "SELECT * FROM "+t.Name+" ALLOW FULL SCAN")
+	sel, err := Plan(pl, "SELECT * FROM "+t.Name+" ALLOW FULL SCAN")
 	if err != nil {
 		return nil, err
 	}
-	return drain(ctx, x, sel)
+	return Drain(ctx, x, sel, nil)
 }
 
-func planSelect(pl *planner.Planner, q string) (*planner.Select, error) {
+// Plan parses and plans one SELECT.
+func Plan(pl *planner.Planner, q string) (*planner.Select, error) {
 	stmt, err := parser.ParseOne(q)
 	if err != nil {
 		return nil, err
@@ -76,11 +77,16 @@ func planSelect(pl *planner.Planner, q string) (*planner.Select, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.(*planner.Select), nil
+	sel, ok := p.(*planner.Select)
+	if !ok {
+		return nil, fmt.Errorf("%q is not a SELECT", q)
+	}
+	return sel, nil
 }
 
-func drain(ctx context.Context, x *exec.Executor, sel *planner.Select) ([]catalog.Row, error) {
-	rows, err := x.Query(ctx, sel, nil)
+// Drain runs a SELECT and returns all its rows. stats may be nil.
+func Drain(ctx context.Context, x *exec.Executor, sel *planner.Select, stats *exec.Stats) ([]catalog.Row, error) {
+	rows, err := x.Query(ctx, sel, stats)
 	if err != nil {
 		return nil, err
 	}
@@ -142,7 +148,7 @@ func runTable(t *testing.T, st exec.Store, cat *catalog.Catalog, tb *catalog.Tab
 
 // check runs q both ways and compares.
 func check(ctx context.Context, x *exec.Executor, pl, brute *planner.Planner, all []catalog.Row, q string, kinds map[string]int) error {
-	sel, err := planSelect(pl, q)
+	sel, err := Plan(pl, q)
 	if err != nil {
 		return fmt.Errorf("plan: %w", err)
 	}
@@ -156,11 +162,11 @@ func check(ctx context.Context, x *exec.Executor, pl, brute *planner.Planner, al
 		}
 	}
 	kinds[kind]++
-	got, err := drain(ctx, x, sel)
+	got, err := Drain(ctx, x, sel, nil)
 	if err != nil {
 		return fmt.Errorf("run: %w\n%s", err, sel.Text(nil))
 	}
-	ref, err := planSelect(brute, q)
+	ref, err := Plan(brute, q)
 	if err != nil {
 		return fmt.Errorf("brute plan: %w", err)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -18,7 +17,6 @@ import (
 	hbstore "github.com/rkql/rkql/exec/hbase"
 	hb "github.com/rkql/rkql/hbase"
 	"github.com/rkql/rkql/hbase/hbasetest"
-	"github.com/rkql/rkql/parser"
 	"github.com/rkql/rkql/planner"
 )
 
@@ -277,39 +275,10 @@ func (e *env) compare(ctx context.Context, q string, stats *exec.Stats) (*planne
 	return sel, nil
 }
 
-func plan(pl *planner.Planner, q string) (*planner.Select, error) {
-	st, err := parser.ParseOne(q)
-	if err != nil {
-		return nil, err
-	}
-	p, err := pl.Plan(st)
-	if err != nil {
-		return nil, err
-	}
-	sel, ok := p.(*planner.Select)
-	if !ok {
-		return nil, fmt.Errorf("%q is not a SELECT", q)
-	}
-	return sel, nil
-}
+func plan(pl *planner.Planner, q string) (*planner.Select, error) { return exectest.Plan(pl, q) }
 
 func run(ctx context.Context, st exec.Store, sel *planner.Select, stats *exec.Stats) ([]catalog.Row, error) {
-	rows, err := (&exec.Executor{Store: st}).Query(ctx, sel, stats)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []catalog.Row
-	for {
-		r, err := rows.Next(ctx)
-		if err == io.EOF {
-			return out, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
+	return exectest.Drain(ctx, &exec.Executor{Store: st}, sel, stats)
 }
 
 // sameRows checks two results hold the same rows in the same order.
