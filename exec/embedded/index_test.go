@@ -182,17 +182,7 @@ func TestIndexWritesFailingHalfWay(t *testing.T) {
 // TestCoveredIndexReadsNoData checks EXPLAIN ANALYZE's claim: a covered
 // query reads only the index, and an uncovered point lookup one data row.
 func TestCoveredIndexReadsNoData(t *testing.T) {
-	cat, st := openCatalog(t, "../../examples/catalog.yaml")
-	orders, _ := cat.Table("orders")
-	x := &exec.Executor{Store: st}
-	ctx := context.Background()
-	if err := x.EnsureTable(ctx, orders); err != nil {
-		t.Fatal(err)
-	}
-	rows := examples.Rows(orders, 3000, 5)
-	if err := x.Insert(ctx, orders, rows, 0, nil); err != nil {
-		t.Fatal(err)
-	}
+	cat, x, _, rows := loadOrders(t, 3000, 5)
 	pl := planner.New(cat, planner.Options{})
 	buyer := rows[0][1].S
 	got, stats, sel := queryRows(t, x, pl, fmt.Sprintf("SELECT amount FROM orders WHERE buyer = '%s' ORDER BY ts DESC LIMIT 20", buyer))
@@ -214,17 +204,8 @@ func TestCoveredIndexReadsNoData(t *testing.T) {
 // TestIndexFollowsUpdatesAndDeletes moves rows between buyers, deletes
 // some, and checks that every index stays exactly in step.
 func TestIndexFollowsUpdatesAndDeletes(t *testing.T) {
-	cat, st := openCatalog(t, "../../examples/catalog.yaml")
-	orders, _ := cat.Table("orders")
-	x := &exec.Executor{Store: st}
+	cat, x, orders, rows := loadOrders(t, 400, 9)
 	ctx := context.Background()
-	if err := x.EnsureTable(ctx, orders); err != nil {
-		t.Fatal(err)
-	}
-	rows := examples.Rows(orders, 400, 9)
-	if err := x.Insert(ctx, orders, rows, 0, nil); err != nil {
-		t.Fatal(err)
-	}
 	// Update only buyer and status of 40 rows: the other columns keep
 	// their values, and the entries move to buyer 'moved'.
 	buyer, _ := orders.Column("buyer")
@@ -320,4 +301,21 @@ func TestBuildIndexOverExistingData(t *testing.T) {
 			t.Errorf("%s: index %v, data %v", q, got, want)
 		}
 	}
+}
+
+// loadOrders opens a store with n generated orders rows and their indexes.
+func loadOrders(t *testing.T, n int, seed uint64) (*catalog.Catalog, *exec.Executor, *catalog.Table, []catalog.Row) {
+	t.Helper()
+	cat, st := openCatalog(t, "../../examples/catalog.yaml")
+	orders, _ := cat.Table("orders")
+	x := &exec.Executor{Store: st}
+	ctx := context.Background()
+	if err := x.EnsureTable(ctx, orders); err != nil {
+		t.Fatal(err)
+	}
+	rows := examples.Rows(orders, n, seed)
+	if err := x.Insert(ctx, orders, rows, 0, nil); err != nil {
+		t.Fatal(err)
+	}
+	return cat, x, orders, rows
 }
