@@ -1,0 +1,177 @@
+package catalog
+
+import (
+	"crypto/md5"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+
+	"github.com/twmb/murmur3"
+)
+
+// hashInput is the text a hash component hashes: the inputs' text forms,
+// concatenated (String.valueOf for numbers).
+func hashInput(cols []Column, ins []int, row Row) []byte {
+	var b []byte
+	for _, i := range ins {
+		v := row[i]
+		switch cols[i].Type {
+		case TypeString:
+			b = append(b, v.S...)
+		case TypeBytes:
+			b = append(b, v.B...)
+		case TypeDate:
+			b = fmt.Appendf(b, "%08d", ymd(v)) // yyyyMMdd
+		case TypeDouble:
+			b = append(b, javaDouble(v.F)...)
+		case TypeBoolean:
+			b = strconv.AppendBool(b, v.I != 0)
+		default:
+			b = strconv.AppendInt(b, v.I, 10)
+		}
+	}
+	return b
+}
+
+// JavaHashCode is Java's String.hashCode of s.
+func JavaHashCode(s string) int32 {
+	var h int32
+	for _, u := range utf16.Encode([]rune(s)) {
+		h = 31*h + int32(u)
+	}
+	return h
+}
+
+// javaAbsMod is Math.abs(h % n) with Java's truncated remainder.
+func javaAbsMod(h int64, n int64) int64 {
+	r := h % n
+	if r < 0 {
+		r = -r
+	}
+	return r
+}
+
+// Compute returns the bytes of a hash or bucket component for a row whose
+// inputs are set.
+func (c *Component) Compute(cols []Column, row Row) ([]byte, error) {
+	for _, i := range c.InputColumns() {
+		if row[i].Null {
+			return nil, &KeyError{Field: cols[i].Name, Msg: "a key field cannot be NULL"}
+		}
+	}
+	switch c.Kind {
+	case KindBucket:
+		v := row[c.col]
+		n := v.I
+		if c.typ == TypeString {
+			n = int64(JavaHashCode(v.S))
+		}
+		return c.EncodeNumber(((n % c.Mod) + c.Mod) % c.Mod), nil
+	case KindHash:
+		in := hashInput(cols, c.ins, row)
+		switch c.Hash {
+		case HashMD5:
+			sum := md5.Sum(in)
+			return []byte(hex.EncodeToString(sum[:])[:c.Width]), nil
+		case HashJava:
+			return c.EncodeNumber(javaAbsMod(int64(JavaHashCode(string(in))), c.Mod)), nil
+		case HashMurmur3:
+			return c.EncodeNumber(javaAbsMod(int64(int32(murmur3.Sum32(in))), c.Mod)), nil
+		}
+	}
+	return nil, fmt.Errorf("catalog: component %s is not computed", c)
+}
+
+// SaltByte is Phoenix's salt of the rest of a key: the Java byte-array hash
+// (31*h + b over signed bytes, starting at 1), abs of its remainder by n.
+func SaltByte(rest []byte, n int64) byte {
+	h := int32(1)
+	for _, b := range rest {
+		h = 31*h + int32(int8(b))
+	}
+	return byte(javaAbsMod(int64(h), n))
+}
+
+// DecodeNumber reads a hash, bucket, salt or random value from key. It
+// refuses bytes that EncodeNumber never writes: anything but lower-case hex
+// for md5, anything but digits for decimal values, and values outside
+// [0, Mod). An md5 prefix longer than 15 hex characters reads as the value
+// of its first 15.
+func (c *Component) DecodeNumber(key []byte) (int64, error) {
+	if len(key) < c.Width {
+		return 0, c.errf("key ends inside %s", c)
+	}
+	b := key[:c.Width]
+	var n int64
+	if c.Kind == KindHash && c.Hash == HashMD5 {
+		for i, x := range b {
+			d := strings.IndexByte("0123456789abcdef", x)
+			if d < 0 {
+				return 0, &KeyError{Msg: fmt.Sprintf("'%s' is not the lower-case hex of %s", ToStringBinary(b), c)}
+			}
+			if i < 15 {
+				n = n<<4 | int64(d)
+			}
+		}
+		return n, nil
+	}
+	if c.Binary {
+		u := readUint(b)
+		if u >= uint64(c.Mod) {
+			return 0, &KeyError{Msg: fmt.Sprintf("%d is not a value of %s", u, c)}
+		}
+		return int64(u), nil
+	}
+	for _, x := range b {
+		if x < '0' || x > '9' {
+			return 0, &KeyError{Msg: fmt.Sprintf("'%s' is not the digits of %s", ToStringBinary(b), c)}
+		}
+		n = n*10 + int64(x-'0')
+		if n >= c.Mod {
+			return 0, &KeyError{Msg: fmt.Sprintf("'%s' is not a value of %s", ToStringBinary(b), c)}
+		}
+	}
+	return n, nil
+}
+
+// javaDouble is Java's Double.toString of f: plain decimals with at least
+// one fractional digit for 1e-3 <= |f| < 1e7, and d.dddEn otherwise.
+func javaDouble(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "NaN"
+	case math.IsInf(f, 1):
+		return "Infinity"
+	case math.IsInf(f, -1):
+		return "-Infinity"
+	case f == 0:
+		if math.Signbit(f) {
+			return "-0.0"
+		}
+		return "0.0"
+	}
+	if a := math.Abs(f); a >= 1e-3 && a < 1e7 {
+		s := strconv.FormatFloat(f, 'f', -1, 64)
+		if !strings.Contains(s, ".") {
+			s += ".0"
+		}
+		return s
+	}
+	s := strconv.FormatFloat(f, 'e', -1, 64)
+	mant, exp, _ := strings.Cut(s, "e")
+	if !strings.Contains(mant, ".") {
+		// Java (JDK 19 and later) picks, among the decimals of one or two
+		// digits that read back as f, the one closest to f: 4.9E-324,
+		// not 5.0E-324.
+		two := strconv.FormatFloat(f, 'e', 1, 64)
+		if g, err := strconv.ParseFloat(two, 64); err == nil && g == f {
+			s = two
+		}
+		mant, exp, _ = strings.Cut(s, "e")
+	}
+	e, _ := strconv.Atoi(exp)
+	return mant + "E" + strconv.Itoa(e)
+}
