@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/planner"
@@ -55,6 +56,11 @@ func (x *Executor) writeBatch(ctx context.Context, t *catalog.Table, muts []Muta
 		}
 		rows = merged
 	}
+	for _, ix := range t.Indexes {
+		if err := x.checkUnique(ctx, t, ix, muts, rows); err != nil {
+			return err
+		}
+	}
 	type phase struct{ first, last []Mutation }
 	phases := make([]phase, len(t.Indexes))
 	for i, ix := range t.Indexes {
@@ -95,6 +101,96 @@ func (x *Executor) writeBatch(ctx context.Context, t *catalog.Table, muts []Muta
 		}
 	}
 	return nil
+}
+
+// holdsKey reports whether ix's key holds every key field of t, so that
+// no two rows can share an entry. Any other index is unique on its key.
+func holdsKey(ix *catalog.Index, t *catalog.Table) bool {
+	in := map[string]bool{}
+	for _, c := range ix.Table.KeyColumns() {
+		in[ix.Table.Columns[c].Name] = true
+	}
+	for _, c := range t.KeyColumns() {
+		if !in[t.Columns[c].Name] {
+			return false
+		}
+	}
+	return true
+}
+
+// checkUnique refuses a write that would give two rows the same entry in
+// an index whose key leaves out some of the table's key fields: the second
+// entry would silently replace the first.
+func (x *Executor) checkUnique(ctx context.Context, t *catalog.Table, ix *catalog.Index, muts []Mutation, rows []catalog.Row) error {
+	if holdsKey(ix, t) || len(rows) == 0 {
+		return nil
+	}
+	owner := map[string][]byte{} // entry key -> data key
+	var keys [][]byte
+	for i, r := range rows {
+		ir, ok := indexRow(ix, t, r)
+		if !ok {
+			continue
+		}
+		k, err := ix.Table.EncodeKey(ir, nil)
+		if err != nil {
+			return fmt.Errorf("index %s: %w", ix.Name, err)
+		}
+		if prev, dup := owner[string(k)]; dup && !bytes.Equal(prev, muts[i].Key) {
+			return uniqueErr(ix, t, k)
+		}
+		owner[string(k)] = muts[i].Key
+		keys = append(keys, k)
+	}
+	entries, err := x.Store.Get(ctx, ix.Physical, keys, ReadOptions{})
+	if err != nil {
+		return err
+	}
+	idec := newDecoder(ix.Table)
+	for _, sr := range entries {
+		e, err := idec.decode(sr)
+		if err != nil {
+			continue // a malformed entry points nowhere
+		}
+		vals := t.NewRow()
+		for j, c := range ix.Table.Columns {
+			d, _ := t.Column(c.Name)
+			vals[d] = e.Vals[j]
+		}
+		other, err := t.EncodeKey(vals, nil)
+		if err != nil || bytes.Equal(other, owner[string(sr.Key)]) {
+			continue
+		}
+		// The entry names another row: a conflict only if that row still
+		// gives this entry (it may be dangling).
+		srs, err := x.Store.Get(ctx, t.Physical, [][]byte{other}, ReadOptions{})
+		if err != nil {
+			return err
+		}
+		if len(srs) == 1 {
+			if dr, err := newDecoder(t).decode(srs[0]); err == nil {
+				if ir, ok := indexRow(ix, t, dr.Vals[:len(t.Columns)]); ok {
+					if k, err := ix.Table.EncodeKey(ir, nil); err == nil && bytes.Equal(k, sr.Key) {
+						return uniqueErr(ix, t, sr.Key)
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func uniqueErr(ix *catalog.Index, t *catalog.Table, key []byte) error {
+	what := "'" + catalog.ToStringBinary(key) + "'"
+	row := ix.Table.NewRow()
+	if err := ix.Table.DecodeKey(key, row, nil); err == nil {
+		var parts []string
+		for _, c := range ix.Table.KeyColumns() {
+			parts = append(parts, ix.Table.Columns[c].Name+" = "+row[c].String())
+		}
+		what = strings.Join(parts, ", ")
+	}
+	return fmt.Errorf("index %s: another row of %s already has %s, and the index's key must be unique (it leaves out key fields of %s); the write was refused", ix.Name, t.Name, what, t.Name)
 }
 
 func (x *Executor) mutate(ctx context.Context, table string, muts []Mutation) error {

@@ -319,3 +319,43 @@ func loadOrders(t *testing.T, n int, seed uint64) (*catalog.Catalog, *exec.Execu
 	}
 	return cat, x, orders, rows
 }
+
+// TestUniqueIndexRefusesSecondRow: orders_by_id is keyed by order_id
+// alone, so a second order with the same number would silently replace
+// the first one's entry; the write is refused instead. Rewriting the same
+// order is an update and passes.
+func TestUniqueIndexRefusesSecondRow(t *testing.T) {
+	cat, x, orders, rows := loadOrders(t, 50, 2)
+	pl := planner.New(cat, planner.Options{})
+	run := func(q string) error {
+		t.Helper()
+		p, err := pl.Plan(mustParse(t, q))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ins := p.(*planner.Insert)
+		return x.InsertColumns(context.Background(), orders, ins.Columns, ins.Rows, 0, nil)
+	}
+	id := rows[0][2].I
+	err := run(fmt.Sprintf("INSERT INTO orders (seller, order_id, ts, amount) VALUES ('zz', %d, 5, 1)", id))
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("index orders_by_id: another row of orders already has order_id = %d", id)) {
+		t.Fatalf("second order %d: got %v", id, err)
+	}
+	err = run("INSERT INTO orders (seller, order_id, ts) VALUES ('a', 7, 1), ('b', 7, 2)")
+	if err == nil || !strings.Contains(err.Error(), "order_id = 7") {
+		t.Fatalf("two orders 7 in one statement: got %v", err)
+	}
+	r := rows[1]
+	if err := run(fmt.Sprintf("INSERT INTO orders (seller, order_id, ts, amount) VALUES ('%s', %d, %d, 2.5)", r[0].S, r[2].I, r[3].I)); err != nil {
+		t.Fatalf("rewriting an existing order: %v", err)
+	}
+	got, _, _ := queryRows(t, x, pl, fmt.Sprintf("SELECT amount FROM orders WHERE order_id = %d", r[2].I))
+	if strings.Join(got, ",") != "2.5" {
+		t.Errorf("after the rewrite, order %d has amount %v", r[2].I, got)
+	}
+	for _, ix := range orders.Indexes {
+		if rep, err := x.CheckIndex(context.Background(), orders, ix, false, nil); err != nil || !rep.Clean() {
+			t.Errorf("CHECK INDEX %s: %v %v", ix.Name, rep, err)
+		}
+	}
+}
