@@ -98,6 +98,18 @@ type Component struct {
 	ins   []int  // column indexes of Inputs
 }
 
+// Delimiter returns what follows a text field's value in the key, as
+// toStringBinary text: its pad byte or its delimiter ("" for neither).
+func (c *Component) Delimiter() string {
+	switch {
+	case c.Width > 0:
+		return ToStringBinary([]byte{c.Pad})
+	case len(c.delim) > 0:
+		return ToStringBinary(c.delim)
+	}
+	return ""
+}
+
 // Derived reports whether the component is computed from other fields.
 func (c *Component) Derived() bool { return c.Kind == KindHash || c.Kind == KindBucket }
 

@@ -302,6 +302,11 @@ func (w *keyWalker) end(ci int, s catalog.KeySpan, fc *fieldCons) {
 	w.span, w.spanCons = &s, fc
 	if s.Start != nil || s.Stop != nil {
 		w.bind()
+		c := &w.t.Key.Components[ci]
+		if !s.Exact && fc != nil && len(fc.rangeP) > 0 && c.Kind == catalog.KindField && c.Enc == catalog.KeyText {
+			mark := c.Delimiter()
+			w.kp.notes = append(w.kp.notes, fmt.Sprintf("%s is padded or delimited in the key, so a value that starts another sorts after it (ab%s after abc); the byte range is widened to keep such values, and the filter drops rows outside the range.", c.Field, mark))
+		}
 	}
 }
 
