@@ -126,6 +126,10 @@ type Index struct {
 // column that a row does not have is Null.
 type Row []Value
 
+// TsIndex is the index of the _ts pseudo-column in a logical row: the
+// row's newest cell timestamp follows the table's columns.
+func (t *Table) TsIndex() int { return len(t.Columns) }
+
 // NewRow returns a row of Nulls for t.
 func (t *Table) NewRow() Row {
 	r := make(Row, len(t.Columns))

@@ -28,9 +28,15 @@ type decoder struct {
 	cols map[string]int
 }
 
-func newDecoder(t *catalog.Table) *decoder {
+// newDecoder returns a decoder of t's rows that reads the given stored
+// columns, or every column when cols is nil. Cells of other columns are
+// ignored: a projected read may carry them with empty values.
+func newDecoder(t *catalog.Table, cols []int) *decoder {
 	d := &decoder{t: t, cols: map[string]int{}}
 	for i, c := range t.Columns {
+		if cols != nil && !slices.Contains(cols, i) {
+			continue
+		}
 		if c.Family != "" {
 			d.cols[c.Family+":"+c.Qualifier] = i
 		}

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/expr"
 	"github.com/rkql/rkql/planner"
 )
 
@@ -71,7 +72,7 @@ func statusCell(ix *catalog.Index, verified bool) Cell {
 // lookupIter turns index entries back into data rows, in index order.
 type lookupIter struct {
 	x     *Executor
-	st    *planner.IndexStage
+	st    *planner.IndexLookup
 	in    rowIter
 	stats *Stats
 	dec   *decoder
@@ -80,12 +81,12 @@ type lookupIter struct {
 	done  bool
 }
 
-func (x *Executor) lookup(in rowIter, st *planner.IndexStage, stats *Stats, limit int64) *lookupIter {
+func (x *Executor) lookup(in rowIter, st *planner.IndexLookup, stats *Stats, limit int64) *lookupIter {
 	b := planner.LookupBatch
-	if limit >= 0 && int(limit) < b {
+	if limit != planner.NoLimit && int(limit) < b {
 		b = max(int(limit), 1)
 	}
-	return &lookupIter{x: x, st: st, in: in, stats: stats, dec: newDecoder(st.Data), batch: b}
+	return &lookupIter{x: x, st: st, in: in, stats: stats, dec: newDecoder(st.Data, nil), batch: b}
 }
 
 func (l *lookupIter) next(ctx context.Context) (*Row, error) {
@@ -166,7 +167,7 @@ func (l *lookupIter) fill(ctx context.Context) error {
 		}
 	}
 	for _, r := range rows {
-		if r != nil && planner.Match(l.st.Filter, r.Vals) {
+		if r != nil && expr.Match(l.st.Filter, r.Vals) {
 			l.out = append(l.out, r)
 		}
 	}

@@ -29,7 +29,7 @@ func (x *Executor) writeBatch(ctx context.Context, t *catalog.Table, muts []Muta
 		if err != nil {
 			return err
 		}
-		dec := newDecoder(t)
+		dec := newDecoder(t, nil)
 		for _, sr := range srs {
 			r, err := dec.decode(sr)
 			if err != nil {
@@ -146,7 +146,7 @@ func (x *Executor) checkUnique(ctx context.Context, t *catalog.Table, ix *catalo
 	if err != nil {
 		return err
 	}
-	idec := newDecoder(ix.Table)
+	idec := newDecoder(ix.Table, nil)
 	for _, sr := range entries {
 		e, err := idec.decode(sr)
 		if err != nil {
@@ -168,7 +168,7 @@ func (x *Executor) checkUnique(ctx context.Context, t *catalog.Table, ix *catalo
 			return err
 		}
 		if len(srs) == 1 {
-			if dr, err := newDecoder(t).decode(srs[0]); err == nil {
+			if dr, err := newDecoder(t, nil).decode(srs[0]); err == nil {
 				if ir, ok := indexRow(ix, t, dr.Vals[:len(t.Columns)]); ok {
 					if k, err := ix.Table.EncodeKey(ir, nil); err == nil && bytes.Equal(k, sr.Key) {
 						return uniqueErr(ix, t, sr.Key)
@@ -278,7 +278,7 @@ func (x *Executor) scanAll(ctx context.Context, t *catalog.Table, fn func(*Row) 
 		return err
 	}
 	defer it.Close()
-	dec := newDecoder(t)
+	dec := newDecoder(t, nil)
 	for {
 		sr, err := it.Next(ctx)
 		if err == io.EOF {
@@ -307,7 +307,7 @@ const checkBatch = 1000
 // gets the entry of each row (finding missing entries). progress, when
 // set, is told how many rows and entries were checked.
 func (x *Executor) CheckIndex(ctx context.Context, t *catalog.Table, ix *catalog.Index, repair bool, progress func(int64)) (IndexReport, error) {
-	c := &checker{x: x, t: t, ix: ix, repair: repair, progress: progress, dec: newDecoder(t)}
+	c := &checker{x: x, t: t, ix: ix, repair: repair, progress: progress, dec: newDecoder(t, nil)}
 	var batch []*Row
 	err := x.scanAll(ctx, ix.Table, func(r *Row) error {
 		batch = append(batch, r)

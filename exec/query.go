@@ -5,9 +5,12 @@ import (
 	"container/heap"
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"slices"
 
 	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/expr"
 	"github.com/rkql/rkql/planner"
 )
 
@@ -34,58 +37,79 @@ type rowIter interface {
 	close()
 }
 
-// Query starts a SELECT. stats may be nil.
+// Query starts a SELECT. stats may be nil. A plan that was not placed
+// (see Place) runs with every filter in the client.
 func (x *Executor) Query(ctx context.Context, sel *planner.Select, stats *Stats) (Rows, error) {
 	if stats == nil {
 		stats = &Stats{}
 	}
-	acc := sel.Access
-	var it rowIter
-	switch {
-	case acc.Kind == planner.EmptyResult:
-		it = &sliceIter{}
-	case acc.Kind == planner.PointLookup:
+	it, err := x.build(ctx, sel.Root, stats, planner.NoLimit)
+	if err != nil {
+		return nil, err
+	}
+	return &project{in: it, out: sel.Output}, nil
+}
+
+// build opens the iterator of node n. want is how many rows the nodes
+// above will take at most, or NoLimit: a hint for batch sizes.
+func (x *Executor) build(ctx context.Context, n planner.Node, stats *Stats, want int64) (rowIter, error) {
+	switch n := n.(type) {
+	case *planner.Access:
+		return x.access(ctx, n, stats)
+	case *planner.MergeSort:
+		return x.merge(ctx, n.In, n, stats)
+	case *planner.Filter:
+		in, err := x.build(ctx, n.In, stats, planner.NoLimit)
+		return &filterIter{in: in, cond: n.Cond}, err
+	case *planner.IndexLookup:
+		in, err := x.build(ctx, n.In, stats, planner.NoLimit)
+		if err != nil {
+			return nil, err
+		}
+		return x.lookup(in, n, stats, want), nil
+	case *planner.Sort:
+		in, err := x.build(ctx, n.In, stats, planner.NoLimit)
+		if err != nil {
+			return nil, err
+		}
+		return x.sort(ctx, in, n)
+	case *planner.Count:
+		in, err := x.build(ctx, n.In, stats, planner.NoLimit)
+		return &countIter{in: in}, err
+	case *planner.Limit:
+		in, err := x.build(ctx, n.In, stats, n.N)
+		return &limitIter{in: in, n: n.N}, err
+	}
+	return nil, fmt.Errorf("exec: cannot run plan node %T", n)
+}
+
+// access opens the read of a plan's leaf.
+func (x *Executor) access(ctx context.Context, acc *planner.Access, stats *Stats) (rowIter, error) {
+	switch acc.Kind {
+	case planner.EmptyResult:
+		return &sliceIter{}, nil
+	case planner.PointLookup:
 		rows, err := x.points(ctx, acc, stats)
 		if err != nil {
 			return nil, err
 		}
-		it = &sliceIter{rows: rows}
-	case sel.Merge != nil:
-		m, err := x.merge(ctx, acc, sel.Merge, stats)
-		if err != nil {
-			return nil, err
-		}
-		it = m
-	default:
-		it = &concatIter{x: x, acc: acc, stats: stats, dec: newDecoder(acc.Table)}
+		return &sliceIter{rows: rows}, nil
 	}
-	if sel.Index != nil {
-		lim := sel.Limit
-		if sel.Sort != nil {
-			lim = -1
-		}
-		it = x.lookup(it, sel.Index, stats, lim)
+	return &concatIter{x: x, acc: acc, stats: stats, dec: newDecoder(acc.Table, readColumns(acc))}, nil
+}
+
+// readColumns are the columns an access asks the store for: nil for all.
+func readColumns(acc *planner.Access) []int {
+	if p := acc.Placement; p != nil && (p.Projected || p.KeysOnly) {
+		return acc.Columns
 	}
-	if sel.Sort != nil {
-		sorted, err := x.sort(ctx, it, sel.Sort)
-		if err != nil {
-			return nil, err
-		}
-		it = sorted
-	}
-	if sel.Limit >= 0 {
-		it = &limitIter{in: it, n: sel.Limit}
-	}
-	return &project{in: it, out: sel.Output, count: sel.Count}, nil
+	return nil
 }
 
 // readOptions are the store options of one range of an access.
 func readOptions(acc *planner.Access, stats *Stats) ReadOptions {
-	o := ReadOptions{Versions: acc.Versions, Reverse: acc.Reverse, Stats: stats}
-	if acc.Filter == nil && acc.Limit > 0 {
-		o.Limit = int(acc.Limit)
-	}
-	return o
+	return ReadOptions{Versions: acc.Versions, Reverse: acc.Reverse, Stats: stats, Table: acc.Table,
+		Columns: readColumns(acc), Filter: acc.Filter, Limit: int(acc.Limit)}
 }
 
 func (x *Executor) points(ctx context.Context, acc *planner.Access, stats *Stats) ([]*Row, error) {
@@ -97,76 +121,99 @@ func (x *Executor) points(ctx context.Context, acc *planner.Access, stats *Stats
 	if err != nil {
 		return nil, err
 	}
-	dec := newDecoder(acc.Table)
+	dec := newDecoder(acc.Table, readColumns(acc))
 	var out []*Row
 	for _, sr := range srs {
+		stats.received(sr)
 		rs, err := dec.decodeVersions(sr, acc.Versions)
 		if err != nil {
 			stats.malformed(err)
 			continue
 		}
-		for _, r := range rs {
-			if planner.Match(acc.Filter, r.Vals) {
-				out = append(out, r)
-			}
-		}
+		out = append(out, rs...)
 	}
 	if acc.Reverse {
-		for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
-			out[i], out[j] = out[j], out[i]
-		}
+		slices.Reverse(out)
 	}
 	return out, nil
 }
 
-// rangeIter reads one key range: decode, filter, limit.
+// rangeIter reads one key range and decodes its rows. When the store
+// stops at the access's limit but some of the rows it sent did not fit
+// the layout, it reads on from the last key for the rows still owed.
 type rangeIter struct {
+	x        *Executor
+	acc      *planner.Access
 	stats    *Stats
 	it       RowIter
+	r        Range
 	versions int
 	pending  []*Row
 	dec      *decoder
-	pred     planner.Pred
-	limit    int64
-	n        int64
+	// cur is the limit of the current store iterator; got counts the rows
+	// it sent; good counts the rows, over every iterator, that decoded.
+	cur, got, good int64
+	last           []byte
 }
 
 func (x *Executor) openRange(ctx context.Context, acc *planner.Access, r planner.KeyRange, stats *Stats, dec *decoder) (*rangeIter, error) {
-	it, err := x.Store.Scan(ctx, acc.Table.Physical, Range{Start: r.Start, Stop: r.Stop}, readOptions(acc, stats))
-	if err != nil {
-		return nil, err
-	}
-	return &rangeIter{stats: stats, it: it, dec: dec, pred: acc.Filter, limit: acc.Limit, versions: acc.Versions}, nil
+	ri := &rangeIter{x: x, acc: acc, stats: stats, dec: dec, versions: acc.Versions, r: Range{Start: r.Start, Stop: r.Stop}}
+	return ri, ri.open(ctx, ri.r, acc.Limit)
 }
 
-func (r *rangeIter) next(ctx context.Context) (*Row, error) {
-	for {
-		if r.limit > 0 && r.n >= r.limit {
-			return nil, io.EOF
-		}
-		if len(r.pending) == 0 {
-			sr, err := r.it.Next(ctx)
-			if err != nil {
+func (ri *rangeIter) open(ctx context.Context, r Range, limit int64) error {
+	opts := readOptions(ri.acc, ri.stats)
+	opts.Limit = int(limit)
+	it, err := ri.x.Store.Scan(ctx, ri.acc.Table.Physical, r, opts)
+	ri.it, ri.cur, ri.got = it, limit, 0
+	return err
+}
+
+func (ri *rangeIter) next(ctx context.Context) (*Row, error) {
+	for len(ri.pending) == 0 {
+		sr, err := ri.it.Next(ctx)
+		if err == io.EOF && ri.reopen() {
+			ri.it.Close()
+			if err := ri.open(ctx, ri.rest(), ri.acc.Limit-ri.good); err != nil {
 				return nil, err
 			}
-			if r.pending, err = r.dec.decodeVersions(sr, r.versions); err != nil {
-				// A row that does not fit the layout is skipped and
-				// counted, so that one bad row does not stop a scan.
-				r.stats.malformed(err)
-				r.pending = nil
-				continue
-			}
+			continue
 		}
-		row := r.pending[0]
-		r.pending = r.pending[1:]
-		if planner.Match(r.pred, row.Vals) {
-			r.n++
-			return row, nil
+		if err != nil {
+			return nil, err
 		}
+		ri.got++
+		ri.last = append(ri.last[:0], sr.Key...)
+		ri.stats.received(sr)
+		if ri.pending, err = ri.dec.decodeVersions(sr, ri.versions); err != nil {
+			// A row that does not fit the layout is skipped and counted,
+			// so that one bad row does not stop a scan.
+			ri.stats.malformed(err)
+			ri.pending = nil
+			continue
+		}
+		ri.good++
 	}
+	row := ri.pending[0]
+	ri.pending = ri.pending[1:]
+	return row, nil
 }
 
-func (r *rangeIter) close() { r.it.Close() }
+// reopen reports whether the store stopped at the limit while rows are
+// still owed because some it sent were skipped.
+func (ri *rangeIter) reopen() bool {
+	return ri.cur > 0 && ri.got >= ri.cur && ri.good < ri.acc.Limit
+}
+
+// rest is the part of the range after the last key read.
+func (ri *rangeIter) rest() Range {
+	if ri.acc.Reverse {
+		return Range{Start: ri.r.Start, Stop: bytes.Clone(ri.last)}
+	}
+	return Range{Start: append(bytes.Clone(ri.last), 0), Stop: ri.r.Stop}
+}
+
+func (ri *rangeIter) close() { ri.it.Close() }
 
 // concatLookahead is how many ranges a concatIter opens ahead of the one
 // it reads, so that on a cluster their first round trips overlap.
@@ -262,7 +309,7 @@ func (h *mergeHeap) Pop() any {
 
 func (x *Executor) merge(ctx context.Context, acc *planner.Access, m *planner.MergeSort, stats *Stats) (*mergeIter, error) {
 	mi := &mergeIter{h: mergeHeap{from: m.From, desc: m.Desc}}
-	dec := newDecoder(acc.Table)
+	dec := newDecoder(acc.Table, readColumns(acc))
 	for _, r := range acc.Ranges {
 		it, err := x.openRange(ctx, acc, r, stats, dec)
 		if err != nil {
@@ -347,32 +394,61 @@ func (l *limitIter) next(ctx context.Context) (*Row, error) {
 
 func (l *limitIter) close() { l.in.close() }
 
-// project turns rows into the plan's output columns, or counts them.
+// filterIter passes the rows its condition holds for (CLIENT FILTER).
+type filterIter struct {
+	in   rowIter
+	cond expr.Expr
+}
+
+func (f *filterIter) next(ctx context.Context) (*Row, error) {
+	for {
+		r, err := f.in.next(ctx)
+		if err != nil || expr.Match(f.cond, r.Vals) {
+			return r, err
+		}
+	}
+}
+
+func (f *filterIter) close() { f.in.close() }
+
+// countIter yields one row holding the number of its input's rows.
+type countIter struct {
+	in   rowIter
+	done bool
+}
+
+func (c *countIter) next(ctx context.Context) (*Row, error) {
+	if c.done {
+		return nil, io.EOF
+	}
+	var n int64
+	for {
+		_, err := c.in.next(ctx)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		n++
+	}
+	c.done = true
+	c.in.close()
+	return &Row{Vals: catalog.Row{catalog.Bigint(n)}}, nil
+}
+
+func (c *countIter) close() { c.in.close() }
+
+// project turns rows into the plan's output columns.
 type project struct {
-	in    rowIter
-	out   []planner.Output
-	count bool
-	done  bool
+	in   rowIter
+	out  []planner.Output
+	done bool
 }
 
 func (p *project) Next(ctx context.Context) (catalog.Row, error) {
 	if p.done {
 		return nil, io.EOF
-	}
-	if p.count {
-		var n int64
-		for {
-			_, err := p.in.next(ctx)
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				return nil, err
-			}
-			n++
-		}
-		p.done = true
-		return catalog.Row{catalog.Bigint(n)}, nil
 	}
 	r, err := p.in.next(ctx)
 	if err != nil {
@@ -383,7 +459,7 @@ func (p *project) Next(ctx context.Context) (catalog.Row, error) {
 	}
 	out := make(catalog.Row, len(p.out))
 	for i, o := range p.out {
-		out[i] = r.Vals[o.Col]
+		out[i] = o.Expr.Value(r.Vals)
 	}
 	return out, nil
 }

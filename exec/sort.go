@@ -65,8 +65,11 @@ func (x *Executor) sort(ctx context.Context, in rowIter, s *planner.Sort) (rowIt
 			return nil, err
 		}
 		seq++
-		if s.Limit >= 0 {
+		if s.Limit != planner.NoLimit {
 			if int64(h.Len()) < s.Limit {
+				if h.Len() >= budget {
+					return nil, fmt.Errorf("%w: ORDER BY … LIMIT %d needs a client sort holding more than %d rows; lower the LIMIT or raise --sort-budget", ErrSortBudget, s.Limit, budget)
+				}
 				heap.Push(h, r)
 			} else if h.Len() > 0 && less(r, h.rows[0]) {
 				h.rows[0] = r
@@ -79,7 +82,7 @@ func (x *Executor) sort(ctx context.Context, in rowIter, s *planner.Sort) (rowIt
 		}
 		rows = append(rows, r)
 	}
-	if s.Limit >= 0 {
+	if s.Limit != planner.NoLimit {
 		rows = h.rows
 	}
 	sort.SliceStable(rows, func(i, j int) bool { return less(rows[i], rows[j]) })

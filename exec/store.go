@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"sync/atomic"
+
+	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/expr"
 )
 
 // Cell is one version of one column of one row, as HBase stores it.
@@ -30,22 +33,85 @@ type Range struct {
 	Stop  []byte
 }
 
-// ReadOptions shape a Get or a Scan. The zero value reads the newest
-// version of every column, with no limit, forward.
+// ReadOptions shape a Get or a Scan declaratively: they say what to
+// read, never how, so that each store can do as much of it as it is able
+// to where the data lives. The zero value reads the newest version of
+// every column of every row, with no limit, forward.
+//
+// Columns, KeysOnly and Filter need Table, the logical layout of the
+// physical table read. A store evaluates only the parts of a read it
+// declared in its Pushdown; the caller asks first (see Place) and sends
+// only those. A store sent a part it did not declare must refuse the read
+// with ErrNotPushable rather than ignore the part.
 type ReadOptions struct {
 	// Versions is the number of versions per column to return; 0 means 1.
 	Versions int
-	// Limit stops a scan after this many rows; 0 means no limit.
+	// Limit stops a scan after this many rows that pass Filter; 0 means
+	// no limit.
 	Limit int
 	// Reverse scans from the end of the range to its start.
 	Reverse bool
-	// Filter, when set, is evaluated by the store on each row before it is
-	// returned (a "server filter"). Rows it rejects still count as read.
-	Filter func(*StoreRow) bool
+	// Table is the layout of the rows read.
+	Table *catalog.Table
+	// Columns, when not nil, are the stored columns (indexes into
+	// Table.Columns) whose cells the reader needs. Every row that exists
+	// is still returned, even one holding none of them; it may then carry
+	// cells of other columns with empty values, so a reader ignores the
+	// cells of columns it did not ask for. An empty, non-nil Columns asks
+	// for keys alone.
+	Columns []int
+	// Filter is a condition over Table's logical rows (key fields decoded
+	// from the key, stored columns from the newest cells): only rows for
+	// which it is true are returned. nil returns every row.
+	Filter expr.Expr
 	// Stats, when set, receives the work done. Stores add to it; it may be
 	// shared by concurrent scans and so is updated atomically.
 	Stats *Stats
 }
+
+// KeysOnly reports whether the reader needs the keys alone.
+func (o *ReadOptions) KeysOnly() bool { return o.Columns != nil && len(o.Columns) == 0 }
+
+// Pushdown is what a store evaluates itself, declared without I/O. The
+// planner leaves every filter to the client; Place then hands the store
+// what its Pushdown accepts, and EXPLAIN says SERVER only for that.
+type Pushdown interface {
+	// StoreName is how EXPLAIN names the store.
+	StoreName() string
+	// Features are the read options the store applies itself.
+	Features() Features
+	// SplitFilter splits a filter over t's logical rows, read with the
+	// given number of versions, into the part the store evaluates and
+	// the rest, which the client evaluates.
+	SplitFilter(t *catalog.Table, f expr.Expr, versions int) Split
+}
+
+// Features are the parts of ReadOptions a store applies itself.
+type Features struct {
+	// Projection: only the cells of ReadOptions.Columns travel.
+	Projection bool
+	// KeysOnly: a keys-only read moves no values.
+	KeysOnly bool
+	// Limit: the store stops after ReadOptions.Limit rows.
+	Limit bool
+}
+
+// Split is a filter divided between a store and the client.
+type Split struct {
+	// Server is the part the store evaluates; nil when none.
+	Server expr.Expr
+	// Client is the rest; nil when none.
+	Client expr.Expr
+	// How says how the store evaluates each part of Server, e.g. the
+	// HBase filter it becomes.
+	How []string
+	// Why says, for each part of Client, why the store cannot take it.
+	Why []string
+}
+
+// ErrNotPushable is returned by a store asked to evaluate a part of a
+// read its Pushdown did not accept.
+var ErrNotPushable = errors.New("exec: the store cannot evaluate this part of the read")
 
 // RowIter streams rows. Next returns io.EOF after the last row. An iterator
 // is not safe for concurrent use. Close releases it and may be called at any
@@ -113,6 +179,8 @@ type Store interface {
 	Tables(ctx context.Context) ([]string, error)
 	// Regions lists a table's regions in key order.
 	Regions(ctx context.Context, table string) ([]Region, error)
+	// Pushdown says what the store evaluates itself.
+	Pushdown() Pushdown
 	// Close releases the store.
 	Close() error
 }
@@ -126,9 +194,18 @@ var (
 // Stats counts the work a statement did. Its fields are updated atomically,
 // so concurrent scans may share one.
 type Stats struct {
-	RowsRead atomic.Int64 // rows the store walked, filtered or not
-	RPCs     atomic.Int64 // round trips to the store (1 per embedded call)
-	Regions  atomic.Int64 // regions touched
+	// RowsRead counts the rows the store walked, filtered or not, where
+	// the store can tell (HBase reports it through scan metrics).
+	RowsRead atomic.Int64
+	// RowsReceived counts the rows the store returned.
+	RowsReceived atomic.Int64
+	// Cells counts the cells the store returned.
+	Cells atomic.Int64
+	// Bytes counts the bytes the store returned: on the wire for HBase,
+	// keys and values copied out for the embedded store.
+	Bytes   atomic.Int64
+	RPCs    atomic.Int64 // round trips to the store (1 per embedded call)
+	Regions atomic.Int64 // regions touched
 	// DataReads counts data rows read through an index.
 	DataReads atomic.Int64
 	// Dangling counts index entries skipped because no data row matches.
@@ -146,6 +223,12 @@ func (s *Stats) FirstMalformed() error {
 		return *p
 	}
 	return nil
+}
+
+// received counts a row the store returned, and its cells.
+func (s *Stats) received(sr *StoreRow) {
+	s.RowsReceived.Add(1)
+	s.Cells.Add(int64(len(sr.Cells)))
 }
 
 // malformed counts a row that cannot be decoded.

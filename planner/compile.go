@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/expr"
 	"github.com/rkql/rkql/parser"
 )
 
@@ -56,7 +57,7 @@ func (c *compiler) colName(i int) string {
 	return c.t.Columns[i].Name
 }
 
-func (c *compiler) pred(e parser.Expr) (Pred, error) {
+func (c *compiler) pred(e parser.Expr) (expr.Expr, error) {
 	switch e := e.(type) {
 	case *parser.BinaryExpr:
 		switch e.Op {
@@ -70,9 +71,9 @@ func (c *compiler) pred(e parser.Expr) (Pred, error) {
 				return nil, err
 			}
 			if e.Op == parser.OpAnd {
-				return &And{Terms: append(conjuncts(l), conjuncts(r)...)}, nil
+				return &expr.And{Terms: append(expr.Conjuncts(l), expr.Conjuncts(r)...)}, nil
 			}
-			return &Or{Terms: append(disjuncts(l), disjuncts(r)...)}, nil
+			return &expr.Or{Terms: append(expr.Disjuncts(l), expr.Disjuncts(r)...)}, nil
 		}
 		return c.cmp(e)
 	case *parser.UnaryExpr:
@@ -83,7 +84,7 @@ func (c *compiler) pred(e parser.Expr) (Pred, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Not{X: x}, nil
+		return &expr.Not{X: x}, nil
 	case *parser.BetweenExpr:
 		col, err := c.colRef(e.X)
 		if err != nil {
@@ -97,13 +98,13 @@ func (c *compiler) pred(e parser.Expr) (Pred, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Between{Col: col, Name: c.colName(col), Lo: lo, Hi: hi, Not: e.Not}, nil
+		return &expr.Between{Col: col, Name: c.colName(col), Lo: lo, Hi: hi, Not: e.Not}, nil
 	case *parser.InExpr:
 		col, err := c.colRef(e.X)
 		if err != nil {
 			return nil, err
 		}
-		p := &In{Col: col, Name: c.colName(col), Not: e.Not}
+		p := &expr.In{Col: col, Name: c.colName(col), Not: e.Not}
 		for _, x := range e.List {
 			v, err := c.value(col, x)
 			if err != nil {
@@ -124,24 +125,17 @@ func (c *compiler) pred(e parser.Expr) (Pred, error) {
 		if !ok {
 			return nil, errAt(e.Pattern.Pos(), "LIKE needs a string pattern such as 'abc%%'")
 		}
-		return newLike(col, c.colName(col), s.Val, e.Not), nil
+		return expr.NewLike(col, c.colName(col), s.Val, e.Not), nil
 	case *parser.IsNullExpr:
 		col, err := c.colRef(e.X)
 		if err != nil {
 			return nil, err
 		}
-		return &IsNull{Col: col, Name: c.colName(col), Not: e.Not}, nil
+		return &expr.IsNull{Col: col, Name: c.colName(col), Not: e.Not}, nil
 	case *parser.BoolLit:
-		return &Const{V: triOf(e.Val)}, nil
+		return &expr.Const{V: expr.TriOf(e.Val)}, nil
 	}
 	return nil, errAt(e.Pos(), "%s is not a condition", e)
-}
-
-func disjuncts(p Pred) []Pred {
-	if o, ok := p.(*Or); ok {
-		return o.Terms
-	}
-	return []Pred{p}
 }
 
 func (c *compiler) colRef(e parser.Expr) (int, error) {
@@ -152,10 +146,10 @@ func (c *compiler) colRef(e parser.Expr) (int, error) {
 	return c.column(r.NamePos, r.Name)
 }
 
-var flipOp = map[parser.BinaryOp]CmpOp{parser.OpEq: Eq, parser.OpNe: Ne, parser.OpLt: Gt, parser.OpLe: Ge, parser.OpGt: Lt, parser.OpGe: Le}
-var sameOp = map[parser.BinaryOp]CmpOp{parser.OpEq: Eq, parser.OpNe: Ne, parser.OpLt: Lt, parser.OpLe: Le, parser.OpGt: Gt, parser.OpGe: Ge}
+var flipOp = map[parser.BinaryOp]expr.CmpOp{parser.OpEq: expr.Eq, parser.OpNe: expr.Ne, parser.OpLt: expr.Gt, parser.OpLe: expr.Ge, parser.OpGt: expr.Lt, parser.OpGe: expr.Le}
+var sameOp = map[parser.BinaryOp]expr.CmpOp{parser.OpEq: expr.Eq, parser.OpNe: expr.Ne, parser.OpLt: expr.Lt, parser.OpLe: expr.Le, parser.OpGt: expr.Gt, parser.OpGe: expr.Ge}
 
-func (c *compiler) cmp(e *parser.BinaryExpr) (Pred, error) {
+func (c *compiler) cmp(e *parser.BinaryExpr) (expr.Expr, error) {
 	lref, lok := e.LHS.(*parser.ColumnRef)
 	rref, rok := e.RHS.(*parser.ColumnRef)
 	op := sameOp[e.Op]
@@ -174,13 +168,13 @@ func (c *compiler) cmp(e *parser.BinaryExpr) (Pred, error) {
 		return nil, err
 	}
 	if _, null := valExpr.(*parser.NullLit); null {
-		return &Const{V: triUnknown}, nil
+		return &expr.Const{V: expr.Unknown}, nil
 	}
 	v, err := c.value(col, valExpr)
 	if err != nil {
 		return nil, err
 	}
-	return &Cmp{Col: col, Name: c.colName(col), Op: op, Val: v}, nil
+	return &expr.Cmp{Col: col, Name: c.colName(col), Op: op, Val: v}, nil
 }
 
 // value converts a literal to the type of column col.

@@ -5,7 +5,7 @@
 //	SELECT … WHERE …                     catalog.Table (rowkey layout)
 //	        │                                     │
 //	        ▼                                     ▼
-//	  compile: WHERE → Pred (typed, positions) ─► planKeys: walk the key's
+//	  compile: WHERE → expr.Expr (typed, positions) ─► planKeys: walk the key's
 //	                                              components left to right
 //	        ┌──────────────────────────────────────┘
 //	        ▼

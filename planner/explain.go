@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -8,10 +9,50 @@ import (
 	"github.com/rkql/rkql/catalog"
 )
 
-// Analysis is what EXPLAIN ANALYZE measured by running the query.
+// LookupBatch is how many index hits one data-table multi-get serves.
+const LookupBatch = 100
+
+// Explained is the EXPLAIN model of a SELECT: one tree of nodes with
+// attributes, from which both the text and the JSON renderings are made,
+// so that they cannot disagree. Steps lists the plan's nodes from the
+// leaf up, as EXPLAIN prints them; Plan holds the statement-wide lines.
+type Explained struct {
+	Steps []Step
+	// Plan holds COST, NOTE and, after a run, ANALYZE.
+	Plan []Attr
+}
+
+// Step is one plan node as EXPLAIN shows it.
+type Step struct {
+	// Op is the node's kind, e.g. "RANGE SCAN", "CLIENT MERGE SORT".
+	Op string
+	// Title is the node's first line in the text rendering.
+	Title string
+	Attrs []Attr
+}
+
+// Attr is one attribute of a step or of the plan. Label is the text
+// label; a "{}" in it is replaced by the value, otherwise the value
+// follows the label. The JSON key is the label in snake case, without
+// the placeholder. Value is a string, an int64, a float64, a bool (the
+// label alone when true), a []string (one text line each) or, for
+// Detail attributes, any JSON value.
+type Attr struct {
+	Label string
+	Value any
+	// Detail attributes appear in JSON only (per-range bounds, say):
+	// text shows their summary in another attribute.
+	Detail bool
+}
+
+// Analysis is what EXPLAIN ANALYZE measured by running the statement.
+// Every figure is counted while the statement runs; none is estimated.
 type Analysis struct {
-	RowsRead     int64
-	RowsReturned int64
+	RowsRead     int64 // rows the stores walked, filtered or not, where the store reports it
+	RowsReceived int64 // rows the stores returned to rkql
+	RowsReturned int64 // rows the statement returned
+	Cells        int64 // cells received
+	Bytes        int64 // bytes received from the store (on the wire for HBase)
 	RPCs         int64
 	Regions      int64
 	// DataReads counts data rows read through an index; Dangling counts
@@ -23,187 +64,150 @@ type Analysis struct {
 	Millis    float64
 }
 
-// LookupBatch is how many index hits one data-table multi-get serves.
-const LookupBatch = 100
-
-// printer writes EXPLAIN lines; it cannot fail.
-type printer struct {
-	b strings.Builder
+// ExplainEnv is what EXPLAIN knows of the store beyond the plan.
+type ExplainEnv struct {
+	// Regions maps a physical table name to its regions' start keys, in
+	// order (the first is empty). A table it lacks counts as one region.
+	Regions map[string][][]byte
 }
 
-func (p *printer) line(indent int, format string, args ...any) {
-	p.b.WriteString(strings.Repeat("    ", indent))
-	fmt.Fprintf(&p.b, format, args...)
-	p.b.WriteByte('\n')
-}
-
-// Header is the access path's first EXPLAIN line, without bounds.
-func (a *Access) Header() string {
-	var parts []string
-	if a.Ways > 1 && a.Kind != PointLookup {
-		parts = append(parts, fmt.Sprintf("PARALLEL %d-WAY", a.Ways))
+// Explain builds the EXPLAIN model of s; an is nil unless it ran.
+func (s *Select) Explain(env ExplainEnv, an *Analysis) *Explained {
+	e := &Explained{}
+	for _, n := range Path(s.Root) {
+		e.Steps = append(e.Steps, explainNode(n)...)
 	}
-	switch a.Kind {
-	case PointLookup:
-		parts = append(parts, fmt.Sprintf("POINT LOOKUP ON %d %s", len(a.Ranges), plural(len(a.Ranges), "KEY", "KEYS")))
-	case RangeScan:
-		parts = append(parts, "RANGE SCAN")
-	case SkipScan:
-		parts = append(parts, fmt.Sprintf("SKIP SCAN ON %d RANGES", len(a.Ranges)))
-	case FullScan:
-		parts = append(parts, "FULL SCAN")
-	case EmptyResult:
-		return "EMPTY RESULT OVER " + a.Table.Name
+	if ix := s.IndexLookup(); ix != nil {
+		// The access reads the index table: say so, as Phoenix does.
+		a := s.Access
+		st := &e.Steps[0]
+		st.Title = "INDEX LOOKUP OVER " + a.Table.Name + a.bounds()
+		access := Attr{Label: "ACCESS", Value: strings.TrimSuffix(a.Header(), " OVER "+a.Table.Name)}
+		st.Attrs = append([]Attr{access}, st.Attrs...)
 	}
-	if a.Reverse {
-		parts = append(parts, "REVERSE")
-	}
-	parts = append(parts, "OVER", a.Table.Name)
-	return strings.Join(parts, " ")
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
-func bracket(vals []string) string { return "[" + strings.Join(vals, ",") + "]" }
-
-// bounds shows the first range's start and the last range's end.
-func (a *Access) bounds() string {
-	if len(a.Ranges) == 0 || a.Kind == FullScan {
-		return ""
-	}
-	first, last := a.Ranges[0], a.Ranges[len(a.Ranges)-1]
-	if a.Kind == PointLookup {
-		if len(a.Ranges) == 1 {
-			return " " + bracket(first.From)
-		}
-		return " " + bracket(first.From) + " … " + bracket(last.From)
-	}
-	return " " + bracket(first.From) + " - " + bracket(last.To)
-}
-
-func (a *Access) bytesLine() string {
-	if len(a.Ranges) == 0 || a.Kind == FullScan {
-		return ""
-	}
-	r := a.Ranges[0]
-	s := catalog.ToStringBinary(r.Start)
-	if !r.Point {
-		stop := "<end>"
-		if r.Stop != nil {
-			stop = catalog.ToStringBinary(r.Stop)
-		}
-		if r.Start == nil {
-			s = "<start>"
-		}
-		s += " - " + stop
-	}
-	if n := len(a.Ranges); n > 1 {
-		s += fmt.Sprintf("  (+%d more)", n-1)
-	}
-	return s
-}
-
-// Cost is the planner's estimate of the work.
-func (a *Access) Cost() string {
-	switch a.Kind {
-	case EmptyResult:
-		return "0 reads"
-	case PointLookup:
-		return fmt.Sprintf("%d %s in 1 batch, ~1 RPC per region server", len(a.Ranges), plural(len(a.Ranges), "get", "gets"))
-	}
-	n := len(a.Ranges)
-	return fmt.Sprintf("%d %s, ~%d RPCs or more", n, plural(n, "scan", "scans"), n)
-}
-
-// Text renders EXPLAIN. With an analysis it adds what the run measured.
-func (s *Select) Text(an *Analysis) string {
-	var p printer
-	a := s.Access
-	if s.Index != nil {
-		p.line(0, "INDEX LOOKUP OVER %s%s", a.Table.Name, a.bounds())
-		p.line(1, "ACCESS %s", strings.TrimSuffix(a.Header(), " OVER "+a.Table.Name))
-	} else {
-		p.line(0, "%s%s", a.Header(), a.bounds())
-	}
-	p.line(1, "KEY    %s", a.Table.Key)
-	if b := a.bytesLine(); b != "" {
-		p.line(1, "BYTES  %s", b)
-	}
-	if a.Filter != nil {
-		p.line(1, "SERVER FILTER BY %s", a.Filter)
-	}
-	if a.Limit > 0 && (len(a.Ranges) > 1 || s.Merge != nil) {
-		p.line(1, "SERVER %d ROW LIMIT PER SCAN", a.Limit)
-	}
-	if s.Merge != nil {
-		p.line(0, "CLIENT MERGE SORT ON %s", strings.Join(s.Merge.On, ", "))
-	}
-	if ix := s.Index; ix != nil {
-		if ix.Covered {
-			p.line(1, "COVERED: verified entries hold every column the query reads, so %s is read only for unverified ones", ix.Data.Name)
-		} else {
-			p.line(0, "POINT LOOKUP ON n KEYS OVER %s (one batched multi-get per %d index hits)", ix.Data.Name, LookupBatch)
-		}
-		if ix.DataOnly != nil {
-			p.line(1, "CLIENT FILTER BY %s", ix.DataOnly)
-		}
-	}
-	if s.Sort != nil {
-		if s.Sort.Limit >= 0 {
-			p.line(0, "CLIENT TOP %d SORTED BY %s", s.Sort.Limit, strings.Join(orderNames(s.Sort.Keys), ", "))
-		} else {
-			p.line(0, "CLIENT SORTED BY %s", strings.Join(orderNames(s.Sort.Keys), ", "))
-		}
-	}
-	if s.Count {
-		p.line(0, "CLIENT COUNT")
-	}
-	if s.Limit >= 0 {
-		p.line(0, "CLIENT %d ROW LIMIT", s.Limit)
-	}
-	p.line(0, "COST   %s", a.Cost())
-	for i, n := range s.Notes {
-		if i == 0 {
-			p.line(0, "NOTE   %s", n)
-		} else {
-			p.line(0, "       %s", n)
-		}
+	e.Plan = append(e.Plan, Attr{Label: "COST", Value: s.Access.Cost(env)})
+	if len(s.Notes) > 0 {
+		e.Plan = append(e.Plan, Attr{Label: "NOTE", Value: s.Notes})
 	}
 	if an != nil {
-		p.line(0, "ANALYZE rows read %d, rows returned %d, RPCs %d, regions %d, time %.1f ms",
-			an.RowsRead, an.RowsReturned, an.RPCs, an.Regions, an.Millis)
-		if s.Index != nil {
-			p.line(0, "        data-table reads %d, dangling index entries %d", an.DataReads, an.Dangling)
-		}
-		if an.Malformed > 0 {
-			p.line(0, "        rows skipped because they do not fit the layout %d", an.Malformed)
-		}
+		e.Plan = append(e.Plan, analysisAttrs(an, s.IndexLookup() != nil)...)
 	}
-	return p.b.String()
+	return e
 }
 
-// jsonPlan is EXPLAIN (FORMAT JSON).
-type jsonPlan struct {
-	Index    string      `json:"index,omitempty"`
-	Covered  bool        `json:"covered,omitempty"`
-	Access   string      `json:"access"`
-	Table    string      `json:"table"`
-	Ways     int64       `json:"ways"`
-	Reverse  bool        `json:"reverse"`
-	Key      string      `json:"key"`
-	Ranges   []jsonRange `json:"ranges"`
-	Filter   string      `json:"server_filter,omitempty"`
-	Merge    []string    `json:"merge_sort_on,omitempty"`
-	Sort     []string    `json:"client_sort_by,omitempty"`
-	Limit    *int64      `json:"limit,omitempty"`
-	Cost     string      `json:"cost"`
-	Notes    []string    `json:"notes"`
-	Analysis *Analysis   `json:"analyze,omitempty"`
+func explainNode(n Node) []Step {
+	switch n := n.(type) {
+	case *Access:
+		return []Step{n.step()}
+	case *MergeSort:
+		return []Step{{Op: "CLIENT MERGE SORT", Title: "CLIENT MERGE SORT ON " + strings.Join(n.On, ", "),
+			Attrs: []Attr{{Label: "on", Value: n.On, Detail: true}}}}
+	case *Filter:
+		return []Step{{Op: "CLIENT FILTER", Title: "CLIENT FILTER BY " + n.Cond.String(),
+			Attrs: []Attr{{Label: "condition", Value: n.Cond.String(), Detail: true}}}}
+	case *IndexLookup:
+		st := Step{Op: "INDEX LOOKUP", Attrs: []Attr{{Label: "index", Value: n.Index.Name, Detail: true}, {Label: "data table", Value: n.Data.Name, Detail: true}}}
+		if n.Covered {
+			st.Title = "CLIENT INDEX LOOKUP, COVERED"
+			st.Attrs = append(st.Attrs, Attr{Label: "COVERED", Value: fmt.Sprintf("verified entries hold every column the query reads, so %s is read only for unverified ones", n.Data.Name)})
+		} else {
+			st.Title = fmt.Sprintf("POINT LOOKUP ON n KEYS OVER %s", n.Data.Name)
+			st.Attrs = append(st.Attrs, Attr{Label: "BATCH", Value: fmt.Sprintf("one multi-get per %d index hits", LookupBatch)})
+		}
+		if n.DataOnly != nil {
+			st.Attrs = append(st.Attrs, Attr{Label: "CLIENT FILTER BY", Value: n.DataOnly.String()})
+		}
+		return []Step{st}
+	case *Sort:
+		keys := orderNames(n.Keys)
+		if n.Limit != NoLimit {
+			return []Step{{Op: "CLIENT TOP N SORT", Title: fmt.Sprintf("CLIENT TOP %d SORTED BY %s", n.Limit, strings.Join(keys, ", ")),
+				Attrs: []Attr{{Label: "keys", Value: keys, Detail: true}, {Label: "top", Value: n.Limit, Detail: true}}}}
+		}
+		return []Step{{Op: "CLIENT SORT", Title: "CLIENT SORTED BY " + strings.Join(keys, ", "),
+			Attrs: []Attr{{Label: "keys", Value: keys, Detail: true}}}}
+	case *Count:
+		return []Step{{Op: "CLIENT COUNT", Title: "CLIENT COUNT"}}
+	case *Limit:
+		return []Step{{Op: "CLIENT LIMIT", Title: fmt.Sprintf("CLIENT %d ROW LIMIT", n.N),
+			Attrs: []Attr{{Label: "rows", Value: n.N, Detail: true}}}}
+	}
+	panic(fmt.Sprintf("planner: EXPLAIN of unknown node %T", n))
+}
+
+// step is the access's EXPLAIN node.
+func (a *Access) step() Step {
+	st := Step{Op: a.kindWords(), Title: a.Header() + a.bounds()}
+	add := func(label string, v any) { st.Attrs = append(st.Attrs, Attr{Label: label, Value: v}) }
+	detail := func(label string, v any) { st.Attrs = append(st.Attrs, Attr{Label: label, Value: v, Detail: true}) }
+	detail("table", a.Table.Name)
+	detail("ways", a.Ways)
+	detail("reverse", a.Reverse)
+	add("KEY", a.Table.Key.String())
+	if b := a.bytesLine(); b != "" {
+		add("BYTES", b)
+	}
+	detail("ranges", a.jsonRanges())
+	p := a.Placement
+	where := "SERVER"
+	if p != nil && p.Store != "" {
+		detail("store", p.Store)
+	}
+	if a.Columns != nil {
+		switch {
+		case p != nil && p.KeysOnly:
+			add(where+" KEYS ONLY", "the key alone serves the query, so no values are read")
+		case p != nil && p.Projected:
+			add(where+" COLUMNS", strings.Join(a.columnNames(), ", "))
+		default:
+			add("CLIENT COLUMNS", strings.Join(a.columnNames(), ", "))
+		}
+	}
+	if p != nil && p.TimeRange != nil {
+		add(where+" TIME RANGE", fmt.Sprintf("[%s, %s)", tsText(p.TimeRange.Min), tsText(p.TimeRange.Max)))
+	}
+	if a.Filter != nil {
+		add(where+" FILTER BY", a.Filter.String())
+		if p != nil && len(p.Server) > 0 {
+			add("USING", p.Server)
+		}
+	}
+	if p != nil && p.MultiRange {
+		add(where+" MULTI RANGE", fmt.Sprintf("the %d ranges are read with one scan per region", len(a.Ranges)))
+	}
+	if a.Limit > 0 {
+		if len(a.Ranges) > 1 {
+			add(where+" {} ROW LIMIT PER SCAN", a.Limit)
+		} else {
+			add(where+" {} ROW LIMIT", a.Limit)
+		}
+	}
+	if p != nil && len(p.Client) > 0 {
+		add("CLIENT BECAUSE", p.Client)
+	}
+	if p != nil && p.Off {
+		add("PUSHDOWN", "off for this session: the store only reads, and every step above runs in the client")
+	}
+	return st
+}
+
+func (a *Access) columnNames() []string {
+	out := make([]string, 0, len(a.Columns))
+	for _, c := range a.Columns {
+		col := a.Table.Columns[c]
+		out = append(out, fmt.Sprintf("%s (%s:%s)", col.Name, col.Family, col.Qualifier))
+	}
+	return out
+}
+
+func tsText(ms int64) string {
+	if ms <= 0 {
+		return "0"
+	}
+	if ms == 1<<63-1 {
+		return "∞"
+	}
+	return catalog.TimestampMillis(ms).String()
 }
 
 type jsonRange struct {
@@ -214,36 +218,142 @@ type jsonRange struct {
 	To    []string `json:"to"`
 }
 
-// JSON renders EXPLAIN (FORMAT JSON).
-func (s *Select) JSON(an *Analysis) string {
-	a := s.Access
-	j := jsonPlan{Access: a.Header(), Table: s.Table.Name, Ways: a.Ways, Reverse: a.Reverse, Key: s.Table.Key.String(), Cost: a.Cost(), Notes: s.Notes, Analysis: an}
-	if j.Notes == nil {
-		j.Notes = []string{}
-	}
+func (a *Access) jsonRanges() []jsonRange {
+	out := []jsonRange{}
 	for _, r := range a.Ranges {
 		jr := jsonRange{Start: catalog.ToStringBinary(r.Start), Point: r.Point, From: r.From, To: r.To}
 		if !r.Point {
 			jr.Stop = catalog.ToStringBinary(r.Stop)
 		}
-		j.Ranges = append(j.Ranges, jr)
+		out = append(out, jr)
 	}
-	if a.Filter != nil {
-		j.Filter = a.Filter.String()
-	}
-	if s.Index != nil {
-		j.Index, j.Covered = s.Index.Index.Name, s.Index.Covered
-	}
-	if s.Merge != nil {
-		j.Merge = s.Merge.On
-	}
-	if s.Sort != nil {
-		j.Sort = orderNames(s.Sort.Keys)
-	}
-	if s.Limit >= 0 {
-		l := s.Limit
-		j.Limit = &l
-	}
-	b, _ := json.MarshalIndent(j, "", "  ")
-	return string(b) + "\n"
+	return out
 }
+
+func analysisAttrs(an *Analysis, index bool) []Attr {
+	out := []Attr{
+		{Label: "ANALYZE", Value: fmt.Sprintf("rows read %d, rows received %d, rows returned %d, cells %d, bytes received %d, RPCs %d, regions %d, time %.1f ms",
+			an.RowsRead, an.RowsReceived, an.RowsReturned, an.Cells, an.Bytes, an.RPCs, an.Regions, an.Millis)},
+		{Label: "rows read", Value: an.RowsRead, Detail: true},
+		{Label: "rows received", Value: an.RowsReceived, Detail: true},
+		{Label: "rows returned", Value: an.RowsReturned, Detail: true},
+		{Label: "cells", Value: an.Cells, Detail: true},
+		{Label: "bytes received", Value: an.Bytes, Detail: true},
+		{Label: "rpcs", Value: an.RPCs, Detail: true},
+		{Label: "regions", Value: an.Regions, Detail: true},
+		{Label: "millis", Value: an.Millis, Detail: true},
+	}
+	if index {
+		out = append(out, Attr{Label: "INDEX", Value: fmt.Sprintf("data-table reads %d, dangling index entries %d", an.DataReads, an.Dangling)},
+			Attr{Label: "data reads", Value: an.DataReads, Detail: true}, Attr{Label: "dangling", Value: an.Dangling, Detail: true})
+	}
+	if an.Malformed > 0 {
+		out = append(out, Attr{Label: "SKIPPED", Value: fmt.Sprintf("%d rows that do not fit the layout", an.Malformed)},
+			Attr{Label: "malformed", Value: an.Malformed, Detail: true})
+	}
+	return out
+}
+
+// Text renders the model as EXPLAIN prints it.
+func (e *Explained) Text() string {
+	var b strings.Builder
+	for _, st := range e.Steps {
+		b.WriteString(st.Title)
+		b.WriteByte('\n')
+		for _, a := range st.Attrs {
+			writeAttr(&b, "    ", a)
+		}
+	}
+	for _, a := range e.Plan {
+		writeAttr(&b, "", a)
+	}
+	return b.String()
+}
+
+// writeAttr writes a text attribute: the label padded to six columns and
+// the value, one line per value of a list.
+func writeAttr(b *strings.Builder, indent string, a Attr) {
+	if a.Detail {
+		return
+	}
+	var vals []string
+	switch v := a.Value.(type) {
+	case string:
+		vals = []string{v}
+	case []string:
+		vals = v
+	case int64:
+		vals = []string{fmt.Sprint(v)}
+	case float64:
+		vals = []string{fmt.Sprintf("%.1f", v)}
+	case bool:
+		if !v {
+			return
+		}
+		vals = []string{""}
+	default:
+		panic(fmt.Sprintf("planner: EXPLAIN attribute %s has a %T value", a.Label, a.Value))
+	}
+	if len(vals) == 0 {
+		return
+	}
+	label := a.Label
+	for i, v := range vals {
+		b.WriteString(indent)
+		line := ""
+		switch {
+		case i > 0:
+			line = strings.Repeat(" ", max(len(label), 6)+1) + v
+		case strings.Contains(label, "{}"):
+			line = strings.Replace(label, "{}", v, 1)
+		case v == "":
+			line = label
+		default:
+			line = fmt.Sprintf("%-6s %s", label, v)
+		}
+		b.WriteString(strings.TrimRight(line, " "))
+		b.WriteByte('\n')
+	}
+}
+
+// JSON renders the model as EXPLAIN (FORMAT JSON) prints it.
+func (e *Explained) JSON() string {
+	type obj = map[string]any
+	steps := make([]obj, len(e.Steps))
+	for i, st := range e.Steps {
+		o := obj{"node": st.Op, "title": st.Title}
+		for _, a := range st.Attrs {
+			o[jsonKey(a.Label)] = a.Value
+		}
+		steps[i] = o
+	}
+	plan := obj{"plan": steps}
+	for _, a := range e.Plan {
+		plan[jsonKey(a.Label)] = a.Value
+	}
+	if _, ok := plan["note"]; !ok {
+		plan["note"] = []string{}
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(plan); err != nil {
+		panic(fmt.Sprintf("planner: EXPLAIN JSON: %v", err))
+	}
+	return buf.String()
+}
+
+// jsonKey turns a text label into a JSON key: lower case, words joined by
+// underscores, without the value placeholder.
+func jsonKey(label string) string {
+	words := strings.Fields(strings.ReplaceAll(label, "{}", ""))
+	for i, w := range words {
+		words[i] = strings.ToLower(strings.Trim(w, "-,"))
+	}
+	return strings.Join(words, "_")
+}
+
+// String is the plan's EXPLAIN text, with costs counted as if every
+// table were one region.
+func (s *Select) String() string { return s.Explain(ExplainEnv{}, nil).Text() }

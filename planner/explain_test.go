@@ -38,12 +38,12 @@ func plan(pl *planner.Planner, src string) string {
 	}
 	switch p := p.(type) {
 	case *planner.Select:
-		return p.Text(nil)
+		return p.String()
 	case *planner.Explain:
 		if p.JSON {
-			return p.Select.JSON(nil)
+			return p.Select.Explain(planner.ExplainEnv{}, nil).JSON()
 		}
-		return p.Select.Text(nil)
+		return p.Select.String()
 	case *planner.EncodeKey:
 		return catalog.ToStringBinary(p.Key) + "\n"
 	}

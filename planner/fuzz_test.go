@@ -44,7 +44,7 @@ func FuzzPlan(f *testing.F) {
 					continue // an error is a fine answer; a panic is not
 				}
 				if sel, ok := p.(*planner.Select); ok {
-					if sel.Text(nil) == "" || sel.JSON(nil) == "" {
+					if e := sel.Explain(planner.ExplainEnv{}, nil); e.Text() == "" || e.JSON() == "" {
 						t.Fatalf("empty EXPLAIN for %q", src)
 					}
 				}

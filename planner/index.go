@@ -5,38 +5,17 @@ import (
 	"slices"
 
 	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/expr"
 	"github.com/rkql/rkql/parser"
 )
-
-// IndexStage reads the data rows an index scan points at. The plan's
-// Access then scans the index table; each hit is turned back into a data
-// row, from the covered copy when the entry is verified and covers every
-// column the query needs, otherwise by a batched Get of the data row.
-type IndexStage struct {
-	Index *catalog.Index
-	// Data is the data table.
-	Data *catalog.Table
-	// Covered means no data-table read is needed for verified entries.
-	Covered bool
-	// ToData maps each index-table column to its data-table column.
-	ToData []int
-	// Filter is the predicate, over data-table columns, that a row must
-	// pass after the lookup; nil when none.
-	Filter Pred
-	// DataOnly is the part of Filter the index cannot test (CLIENT FILTER
-	// BY in EXPLAIN).
-	DataOnly Pred
-	// Why says why the planner chose the index.
-	Why string
-}
 
 // candidate is one way to read a table: the table itself or an index.
 type candidate struct {
 	ix      *catalog.Index
 	t       *catalog.Table // the table scanned
 	kp      *keyPlan
-	conj    []Pred // conjuncts over t's columns
-	orig    []Pred // the data-table conjunct each came from
+	conj    []expr.Expr // conjuncts over t's columns
+	orig    []expr.Expr // the data-table conjunct each came from
 	covered bool
 	toData  []int
 }
@@ -91,7 +70,7 @@ func boundBytes(kp *keyPlan) int {
 
 // indexCandidate plans the query over index ix, or returns nil when the
 // index cannot serve it.
-func indexCandidate(t *catalog.Table, ix *catalog.Index, conj []Pred, needed []int, lim Limits) (*candidate, error) {
+func indexCandidate(t *catalog.Table, ix *catalog.Index, conj []expr.Expr, needed []int, lim Limits) (*candidate, error) {
 	it := ix.Table
 	toIx := map[int]int{}
 	toData := make([]int, len(it.Columns))
@@ -125,30 +104,30 @@ func indexCandidate(t *catalog.Table, ix *catalog.Index, conj []Pred, needed []i
 // nullsExcluded reports whether every index key field that may be NULL in
 // the data table is constrained by a predicate NULL cannot pass: rows
 // with a NULL there have no index entry.
-func nullsExcluded(t *catalog.Table, it *catalog.Table, conj []Pred) bool {
+func nullsExcluded(t *catalog.Table, it *catalog.Table, conj []expr.Expr) bool {
 	for _, col := range it.KeyColumns() {
 		d, _ := t.Column(it.Columns[col].Name)
 		if t.Columns[d].KeyField {
 			continue
 		}
-		if !slices.ContainsFunc(conj, func(p Pred) bool { return rejectsNull(p, col) }) {
+		if !slices.ContainsFunc(conj, func(p expr.Expr) bool { return rejectsNull(p, col) }) {
 			return false
 		}
 	}
 	return true
 }
 
-func rejectsNull(p Pred, col int) bool {
+func rejectsNull(p expr.Expr, col int) bool {
 	switch p := p.(type) {
-	case *In:
+	case *expr.In:
 		return p.Col == col && !p.Not
-	case *Like:
+	case *expr.Like:
 		return p.Col == col && !p.Not
-	case *IsNull:
+	case *expr.IsNull:
 		return p.Col == col && p.Not
-	case colPred:
-		return p.column() == col
-	case *Or:
+	case expr.ColumnExpr:
+		return p.Column() == col
+	case *expr.Or:
 		for _, t := range p.Terms {
 			if !rejectsNull(t, col) {
 				return false
@@ -161,28 +140,28 @@ func rejectsNull(p Pred, col int) bool {
 
 // remap rewrites p over another table's columns; ok is false when p
 // reads a column the other table lacks.
-func remap(p Pred, m map[int]int) (Pred, bool) {
+func remap(p expr.Expr, m map[int]int) (expr.Expr, bool) {
 	switch p := p.(type) {
-	case colPred:
-		c, ok := m[p.column()]
-		return p.withColumn(c), ok
-	case *And:
+	case expr.ColumnExpr:
+		c, ok := m[p.Column()]
+		return p.WithColumn(c), ok
+	case *expr.And:
 		terms, ok := remapAll(p.Terms, m)
-		return &And{Terms: terms}, ok
-	case *Or:
+		return &expr.And{Terms: terms}, ok
+	case *expr.Or:
 		terms, ok := remapAll(p.Terms, m)
-		return &Or{Terms: terms}, ok
-	case *Not:
+		return &expr.Or{Terms: terms}, ok
+	case *expr.Not:
 		q, ok := remap(p.X, m)
-		return &Not{X: q}, ok
-	case *Const:
+		return &expr.Not{X: q}, ok
+	case *expr.Const:
 		return p, true
 	}
 	return nil, false
 }
 
-func remapAll(ps []Pred, m map[int]int) ([]Pred, bool) {
-	out := make([]Pred, len(ps))
+func remapAll(ps []expr.Expr, m map[int]int) ([]expr.Expr, bool) {
+	out := make([]expr.Expr, len(ps))
 	for i, t := range ps {
 		q, ok := remap(t, m)
 		if !ok {
@@ -195,11 +174,11 @@ func remapAll(ps []Pred, m map[int]int) ([]Pred, bool) {
 
 // neededColumns lists the data columns a query reads: its outputs, its
 // WHERE and its ORDER BY.
-func neededColumns(s *parser.SelectStmt, sel *Select, conj []Pred, order []SortKey) []int {
+func neededColumns(sel *Select, count bool, conj []expr.Expr, order []SortKey) []int {
 	var out []int
 	for _, o := range sel.Output {
-		if o.Col >= 0 {
-			out = append(out, o.Col)
+		if c := o.Col(); c >= 0 && !count {
+			out = append(out, c)
 		}
 	}
 	for _, p := range conj {
@@ -211,21 +190,21 @@ func neededColumns(s *parser.SelectStmt, sel *Select, conj []Pred, order []SortK
 	return out
 }
 
-func predColumns(p Pred) []int {
+func predColumns(p expr.Expr) []int {
 	switch p := p.(type) {
-	case colPred:
-		return []int{p.column()}
-	case *And:
+	case expr.ColumnExpr:
+		return []int{p.Column()}
+	case *expr.And:
 		return termColumns(p.Terms)
-	case *Or:
+	case *expr.Or:
 		return termColumns(p.Terms)
-	case *Not:
+	case *expr.Not:
 		return predColumns(p.X)
 	}
 	return nil
 }
 
-func termColumns(ps []Pred) []int {
+func termColumns(ps []expr.Expr) []int {
 	var out []int
 	for _, t := range ps {
 		out = append(out, predColumns(t)...)

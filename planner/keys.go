@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/expr"
 )
 
 // KeyRange is one range or point of an access, in key bytes, with its
@@ -24,9 +25,9 @@ type fieldCons struct {
 	hasEq  bool
 	eq     []catalog.Value
 	lo, hi catalog.Bound
-	like   *Like
-	preds  []Pred // the conjuncts these came from
-	rangeP []Pred // the range conjuncts among them
+	like   *expr.Like
+	preds  []expr.Expr // the conjuncts these came from
+	rangeP []expr.Expr // the range conjuncts among them
 }
 
 // Limits caps how far the planner expands keys.
@@ -58,7 +59,7 @@ type keyPlan struct {
 	ways     int64 // ranges per fan-out over derived components
 	skip     bool  // ranges came from IN lists or ORs
 	term     int   // component where ranges start to vary freely
-	absorbed map[Pred]bool
+	absorbed map[expr.Expr]bool
 	notes    []string
 	capped   bool
 }
@@ -76,7 +77,7 @@ func (a alt) clone() alt {
 }
 
 // gather collects per-column constraints from the conjuncts.
-func gather(t *catalog.Table, conj []Pred) map[int]*fieldCons {
+func gather(t *catalog.Table, conj []expr.Expr) map[int]*fieldCons {
 	cons := map[int]*fieldCons{}
 	get := func(col int) *fieldCons {
 		if col >= len(t.Columns) {
@@ -89,7 +90,7 @@ func gather(t *catalog.Table, conj []Pred) map[int]*fieldCons {
 		}
 		return c
 	}
-	addEq := func(c *fieldCons, vals []catalog.Value, p Pred) {
+	addEq := func(c *fieldCons, vals []catalog.Value, p expr.Expr) {
 		if !c.hasEq {
 			c.hasEq, c.eq = true, dedup(vals)
 		} else {
@@ -97,7 +98,7 @@ func gather(t *catalog.Table, conj []Pred) map[int]*fieldCons {
 		}
 		c.preds = append(c.preds, p)
 	}
-	tighten := func(c *fieldCons, lo, hi catalog.Bound, p Pred) {
+	tighten := func(c *fieldCons, lo, hi catalog.Bound, p expr.Expr) {
 		if lo.Set && (!c.lo.Set || catalog.Compare(lo.Value, c.lo.Value) > 0 || (catalog.Compare(lo.Value, c.lo.Value) == 0 && !lo.Inclusive)) {
 			c.lo = lo
 		}
@@ -109,39 +110,39 @@ func gather(t *catalog.Table, conj []Pred) map[int]*fieldCons {
 	}
 	for _, p := range conj {
 		switch p := p.(type) {
-		case *Cmp:
+		case *expr.Cmp:
 			c := get(p.Col)
 			if c == nil || p.Val.Null {
 				continue
 			}
 			b := catalog.Bound{Set: true, Value: p.Val}
 			switch p.Op {
-			case Eq:
+			case expr.Eq:
 				addEq(c, []catalog.Value{p.Val}, p)
-			case Lt, Le:
-				b.Inclusive = p.Op == Le
+			case expr.Lt, expr.Le:
+				b.Inclusive = p.Op == expr.Le
 				tighten(c, catalog.Bound{}, b, p)
-			case Gt, Ge:
-				b.Inclusive = p.Op == Ge
+			case expr.Gt, expr.Ge:
+				b.Inclusive = p.Op == expr.Ge
 				tighten(c, b, catalog.Bound{}, p)
 			}
-		case *Between:
+		case *expr.Between:
 			if c := get(p.Col); c != nil && !p.Not {
 				tighten(c, catalog.Bound{Set: true, Value: p.Lo, Inclusive: true}, catalog.Bound{Set: true, Value: p.Hi, Inclusive: true}, p)
 			}
-		case *In:
+		case *expr.In:
 			if c := get(p.Col); c != nil && !p.Not {
 				addEq(c, nonNull(p.Vals), p)
 			}
-		case *Or:
+		case *expr.Or:
 			if col, vals, ok := orOfEqualities(p); ok {
 				if c := get(col); c != nil {
 					addEq(c, vals, p)
 				}
 			}
-		case *Like:
+		case *expr.Like:
 			if c := get(p.Col); c != nil && !p.Not && c.like == nil {
-				if _, pre, suf := likeShape(p.Pattern); pre || suf {
+				if _, pre, suf := expr.LikeShape(p.Pattern); pre || suf {
 					c.like = p
 				}
 			}
@@ -189,18 +190,18 @@ func nonNull(vs []catalog.Value) []catalog.Value {
 }
 
 // orOfEqualities recognises a = 1 OR a = 2 OR a IN (3, 4).
-func orOfEqualities(o *Or) (int, []catalog.Value, bool) {
+func orOfEqualities(o *expr.Or) (int, []catalog.Value, bool) {
 	col := -1
 	var vals []catalog.Value
 	for _, t := range o.Terms {
 		switch t := t.(type) {
-		case *Cmp:
-			if t.Op != Eq || (col >= 0 && t.Col != col) {
+		case *expr.Cmp:
+			if t.Op != expr.Eq || (col >= 0 && t.Col != col) {
 				return 0, nil, false
 			}
 			col = t.Col
 			vals = append(vals, t.Val)
-		case *In:
+		case *expr.In:
 			if t.Not || (col >= 0 && t.Col != col) {
 				return 0, nil, false
 			}
@@ -233,11 +234,11 @@ func intersect(a, b []catalog.Value) []catalog.Value {
 }
 
 // planKeys chooses the key ranges of table t for the conjuncts.
-func planKeys(t *catalog.Table, conj []Pred, lim Limits) (*keyPlan, error) {
+func planKeys(t *catalog.Table, conj []expr.Expr, lim Limits) (*keyPlan, error) {
 	comps := t.Key.Components
 	w := &keyWalker{
 		t: t, cons: gather(t, conj), lim: lim.withDefaults(),
-		kp:   &keyPlan{ways: 1, absorbed: map[Pred]bool{}, term: len(comps)},
+		kp:   &keyPlan{ways: 1, absorbed: map[expr.Expr]bool{}, term: len(comps)},
 		alts: []alt{{row: t.NewRow(), set: make([]bool, len(t.Columns))}},
 	}
 	kp := w.kp
@@ -515,7 +516,7 @@ func fieldSpan(c *catalog.Component, fc *fieldCons) catalog.KeySpan {
 		}
 	}
 	if fc.like != nil {
-		text, _, suffix := likeShape(fc.like.Pattern)
+		text, _, suffix := expr.LikeShape(fc.like.Pattern)
 		if s, ok := c.PrefixSpan(text, suffix); ok {
 			return s
 		}

@@ -318,7 +318,7 @@ func (pl *Planner) decodeKey(s *parser.DecodeKeyStmt) (*DecodeKey, error) {
 }
 
 // notes explains the costs the layout forces on this query.
-func notes(sel *Select, kp *keyPlan) []string {
+func notes(sel *Select, kp *keyPlan, sorter *Sort) []string {
 	t, acc := sel.Table, sel.Access
 	var out []string
 	for i := range t.Key.Components {
@@ -339,11 +339,11 @@ func notes(sel *Select, kp *keyPlan) []string {
 			out = append(out, fmt.Sprintf("random(%d) cannot be known at read time, so each key is tried with all %d suffixes (%d reads); an index table avoids this.", c.Mod, c.Mod, len(acc.Ranges)))
 		}
 	}
-	if sel.Sort != nil {
-		keys := orderNames(sel.Sort.Keys)
+	if sorter != nil {
+		keys := orderNames(sorter.Keys)
 		msg := fmt.Sprintf("the key order does not give ORDER BY %s, so the client sorts", strings.Join(keys, ", "))
-		if sel.Sort.Limit >= 0 {
-			msg += fmt.Sprintf(" and keeps the top %d", sel.Sort.Limit)
+		if sorter.Limit != NoLimit {
+			msg += fmt.Sprintf(" and keeps the top %d", sorter.Limit)
 		}
 		out = append(out, msg+".")
 	}

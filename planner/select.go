@@ -6,90 +6,51 @@ import (
 	"strings"
 
 	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/expr"
 	"github.com/rkql/rkql/parser"
 )
 
-// AccessKind is how a table is read.
-type AccessKind int
-
-// Access kinds, named as EXPLAIN names them.
-const (
-	PointLookup AccessKind = iota
-	RangeScan
-	SkipScan
-	FullScan
-	EmptyResult
-)
-
-// Access is the leaf of a plan: the key ranges or points of one table.
-type Access struct {
-	Table  *catalog.Table
-	Kind   AccessKind
-	Ranges []KeyRange
-	// Ways is the fan-out over hash, bucket, salt or random components
-	// (1 when none): the ranges are read in parallel.
-	Ways int64
-	// Reverse reads every range backwards.
-	Reverse bool
-	// Filter is the residual predicate the store evaluates on each row
-	// (SERVER FILTER BY); nil when none.
-	Filter Pred
-	// Limit caps the rows each range returns; 0 means none.
-	Limit int64
-	// Versions per cell; 0 means the newest only.
-	Versions int
-}
-
-// MergeSort merges the ranges' streams, each already sorted, on the key
-// bytes from component From onwards (CLIENT MERGE SORT).
-type MergeSort struct {
-	From int
-	Desc bool
-	// On names the fields the merge orders by, for EXPLAIN.
-	On []string
-}
-
-// SortKey is one column of a client sort.
-type SortKey struct {
-	Col  int
-	Name string
-	Desc bool
-}
-
-// Sort is a client sort; with Limit it keeps only the top rows.
-type Sort struct {
-	Keys  []SortKey
-	Limit int64 // -1 when none
-}
-
-// Output is one result column.
+// Output is one result column: its name, its type, and how the plan
+// computes it from the rows its root yields.
 type Output struct {
 	Name string
-	// Col is the column index; len(Table.Columns) is the _ts pseudo-column.
-	Col  int
 	Type catalog.Type
+	Expr expr.Scalar
 }
 
-// Select is a planned SELECT.
+// Col returns the column an output reads, or -1 when it is computed.
+func (o Output) Col() int {
+	if c, ok := o.Expr.(*expr.Col); ok {
+		return c.Index
+	}
+	return -1
+}
+
+// Select is a planned SELECT: a tree of operators, and the columns its
+// root's rows are projected to.
 type Select struct {
-	Table  *catalog.Table
+	Table *catalog.Table
+	// Root is the top of the plan tree.
+	Root Node
+	// Access is the tree's leaf, the read the plan starts from.
 	Access *Access
-	// Index, when set, turns the index rows the Access reads back into
-	// data rows.
-	Index  *IndexStage
-	Merge  *MergeSort // nil unless several ranges are merged into order
-	Sort   *Sort      // nil unless the client must sort
-	Limit  int64      // -1 when none
+	// Limit is the statement's LIMIT, or NoLimit.
+	Limit  int64
 	Output []Output
 	// Order is the ORDER BY the query asked for, less the columns the
 	// WHERE clause pins to one value.
 	Order []SortKey
-	// Count is SELECT COUNT(*): one row with the number of matches.
-	Count bool
 	Notes []string
 }
 
 func (*Select) plan() {}
+
+// IndexLookup returns the plan's index lookup, or nil when it reads the
+// data table directly.
+func (s *Select) IndexLookup() *IndexLookup {
+	ix, _ := Find[*IndexLookup](s.Root)
+	return ix
+}
 
 // Options are the session settings the planner honours.
 type Options struct {
@@ -109,16 +70,17 @@ func (pl *Planner) selectPlan(s *parser.SelectStmt) (*Select, error) {
 	}
 	c := &compiler{t: t}
 	sel := &Select{Table: t, Limit: s.Limit}
-	if err := c.outputs(sel, s); err != nil {
+	count, err := c.outputs(sel, s)
+	if err != nil {
 		return nil, err
 	}
-	var where Pred
+	var where expr.Expr
 	if s.Where != nil {
 		if where, err = c.pred(s.Where); err != nil {
 			return nil, err
 		}
 	}
-	conj := conjuncts(where)
+	conj := expr.Conjuncts(where)
 	order, err := c.orderKeys(s.Order, conj)
 	if err != nil {
 		return nil, err
@@ -129,13 +91,14 @@ func (pl *Planner) selectPlan(s *parser.SelectStmt) (*Select, error) {
 		return nil, errAt(s.Table.NamePos, "%v", err)
 	}
 	if pl.opts.BruteForce {
-		kp = &keyPlan{full: true, ways: 1, absorbed: map[Pred]bool{}, term: len(t.Key.Components),
+		kp = &keyPlan{full: true, ways: 1, absorbed: map[expr.Expr]bool{}, term: len(t.Key.Components),
 			ranges: []KeyRange{{From: []string{"*"}, To: []string{"*"}}}}
 	}
+	needed := neededColumns(sel, count, conj, order)
 	cand := &candidate{t: t, kp: kp, conj: conj, orig: conj, covered: true}
 	if !pl.opts.BruteForce {
 		var why []string
-		if cand, why, err = pl.chooseIndex(s, t, cand, neededColumns(s, sel, conj, order)); err != nil {
+		if cand, why, err = pl.chooseIndex(s, t, cand, needed); err != nil {
 			return nil, err
 		}
 		sel.Notes = append(sel.Notes, why...)
@@ -145,23 +108,12 @@ func (pl *Planner) selectPlan(s *parser.SelectStmt) (*Select, error) {
 		return nil, errAt(s.Table.NamePos, "%s", fullScanMessage(t, where))
 	}
 	acc := &Access{Table: cand.t, Ranges: kp.ranges, Ways: kp.ways, Versions: s.Versions}
-	var residual, dataResidual []Pred
+	var residual, dataResidual []expr.Expr
 	for i, p := range cand.conj {
 		if !kp.absorbed[p] {
 			residual = append(residual, p)
 			dataResidual = append(dataResidual, cand.orig[i])
 		}
-	}
-	acc.Filter = andOf(residual)
-	if cand.ix != nil {
-		var dataOnly []Pred
-		for _, p := range conj {
-			if !slices.Contains(cand.orig, p) {
-				dataOnly = append(dataOnly, p)
-			}
-		}
-		sel.Index = &IndexStage{Index: cand.ix, Data: t, Covered: cand.covered, ToData: cand.toData,
-			Filter: andOf(append(dataResidual, dataOnly...)), DataOnly: andOf(dataOnly)}
 	}
 	switch {
 	case kp.empty:
@@ -175,56 +127,111 @@ func (pl *Planner) selectPlan(s *parser.SelectStmt) (*Select, error) {
 	default:
 		acc.Kind = RangeScan
 	}
+	if cand.ix == nil && s.Versions <= 1 {
+		acc.Columns = storedColumns(t, needed)
+	}
 	sel.Access = acc
 	sel.Notes = append(sel.Notes, kp.notes...)
-	pl.order(sel, kp, order, cand.toData)
-	if sel.Sort == nil && s.Limit >= 0 && !sel.Count && sel.Index == nil {
-		acc.Limit = s.Limit
+	merge, sorter := pl.order(acc, kp, order, cand.toData, count, sel.Limit)
+	var root Node = acc
+	if merge != nil {
+		merge.In = acc
+		root = merge
 	}
-	sel.Notes = append(sel.Notes, notes(sel, kp)...)
+	if f := expr.AndOf(residual); f != nil {
+		root = &Filter{Cond: f, In: root}
+	}
+	if cand.ix != nil {
+		var dataOnly []expr.Expr
+		for _, p := range conj {
+			if !slices.Contains(cand.orig, p) {
+				dataOnly = append(dataOnly, p)
+			}
+		}
+		root = &IndexLookup{Index: cand.ix, Data: t, Covered: cand.covered, ToData: cand.toData,
+			Filter: expr.AndOf(append(dataResidual, dataOnly...)), DataOnly: expr.AndOf(dataOnly), In: root}
+	}
+	if sorter != nil {
+		sorter.In = root
+		root = sorter
+	}
+	if count {
+		root = &Count{In: root}
+	}
+	if s.Limit != NoLimit {
+		root = &Limit{N: s.Limit, In: root}
+	}
+	sel.Root = root
+	sel.Notes = append(sel.Notes, notes(sel, kp, sorter)...)
 	return sel, nil
 }
 
-func (c *compiler) outputs(sel *Select, s *parser.SelectStmt) error {
+// storedColumns lists the value columns among needed, each once, in
+// table order: what a read of t must fetch besides the key. It returns
+// nil, meaning every column, when they are all needed, or when the _ts
+// pseudo-column is, since a row's newest timestamp may be in any of its
+// cells.
+func storedColumns(t *catalog.Table, needed []int) []int {
+	out := []int{}
+	for i, col := range t.Columns {
+		if !col.KeyField && slices.Contains(needed, i) {
+			out = append(out, i)
+		}
+	}
+	stored := 0
+	for _, col := range t.Columns {
+		if !col.KeyField {
+			stored++
+		}
+	}
+	if slices.Contains(needed, t.TsIndex()) || len(out) == stored && stored > 0 {
+		return nil // every column: nothing to project away
+	}
+	return out
+}
+
+// outputs resolves the select list; count reports SELECT COUNT(*).
+func (c *compiler) outputs(sel *Select, s *parser.SelectStmt) (count bool, err error) {
 	t := c.t
 	if s.Star {
 		for i, col := range t.Columns {
-			sel.Output = append(sel.Output, Output{Name: col.Name, Col: i, Type: col.Type})
+			sel.Output = append(sel.Output, Output{Name: col.Name, Type: col.Type, Expr: &expr.Col{Index: i, Name: col.Name, T: col.Type}})
 		}
-		return nil
+		return false, nil
 	}
 	for _, it := range s.Items {
 		switch e := it.Expr.(type) {
 		case *parser.ColumnRef:
 			i, err := c.column(e.NamePos, e.Name)
 			if err != nil {
-				return err
+				return false, err
 			}
 			name := e.Name
 			if it.Alias != "" {
 				name = it.Alias
 			}
-			sel.Output = append(sel.Output, Output{Name: name, Col: i, Type: c.colType(i)})
+			sel.Output = append(sel.Output, Output{Name: name, Type: c.colType(i), Expr: &expr.Col{Index: i, Name: c.colName(i), T: c.colType(i)}})
 		case *parser.CallExpr:
 			if e.Name != "COUNT" || !e.Star || len(s.Items) != 1 {
-				return errAt(e.NamePos, "only COUNT(*) alone is supported as a function")
+				return false, errAt(e.NamePos, "only COUNT(*) alone is supported as a function")
 			}
 			name := "count"
 			if it.Alias != "" {
 				name = it.Alias
 			}
-			sel.Count = true
-			sel.Output = []Output{{Name: name, Col: -1, Type: catalog.TypeBigint}}
+			// The Count node yields rows of one column: the count.
+			sel.Output = []Output{{Name: name, Type: catalog.TypeBigint, Expr: &expr.Col{Index: 0, Name: "COUNT(*)", T: catalog.TypeBigint}}}
+			return true, nil
 		default:
-			return errAt(e.Pos(), "select a column name or COUNT(*), not %s", e)
+			return false, errAt(e.Pos(), "select a column name or COUNT(*), not %s", e)
 		}
 	}
-	return nil
+	return false, nil
 }
 
 // orderKeys resolves ORDER BY, dropping columns the WHERE clause pins to
 // one value, since they cannot change the order.
-func (c *compiler) orderKeys(items []parser.OrderItem, conj []Pred) ([]SortKey, error) {
+func (c *compiler) orderKeys(items []parser.OrderItem, conj []expr.Expr) ([]SortKey, error) {
 	pinned := map[int]bool{}
 	for col, fc := range gather(c.t, conj) {
 		if fc.hasEq && len(fc.eq) == 1 {
@@ -264,11 +271,10 @@ func keyOrder(t *catalog.Table, term int) []SortKey {
 }
 
 // order decides between scan order, a merge of sorted ranges, a reverse
-// scan and a client sort.
-func (pl *Planner) order(sel *Select, kp *keyPlan, want []SortKey, toData []int) {
-	acc := sel.Access
-	if sel.Count || acc.Kind == EmptyResult {
-		return
+// scan and a client sort. It may set acc.Reverse.
+func (pl *Planner) order(acc *Access, kp *keyPlan, want []SortKey, toData []int, count bool, limit int64) (*MergeSort, *Sort) {
+	if count || acc.Kind == EmptyResult {
+		return nil, nil
 	}
 	natural := keyOrder(acc.Table, kp.term)
 	for i := range natural {
@@ -282,9 +288,9 @@ func (pl *Planner) order(sel *Select, kp *keyPlan, want []SortKey, toData []int)
 	multi := len(acc.Ranges) > 1
 	if len(want) == 0 {
 		if multi && kp.ways > 1 && len(natural) > 0 {
-			sel.Merge = &MergeSort{From: kp.term, On: names(natural)}
+			return &MergeSort{From: kp.term, On: names(natural)}, nil
 		}
-		return
+		return nil, nil
 	}
 	if len(want) <= len(natural) {
 		same, opposite := true, true
@@ -302,12 +308,12 @@ func (pl *Planner) order(sel *Select, kp *keyPlan, want []SortKey, toData []int)
 		if same || opposite {
 			acc.Reverse = opposite
 			if multi {
-				sel.Merge = &MergeSort{From: kp.term, Desc: opposite, On: orderNames(want)}
+				return &MergeSort{From: kp.term, Desc: opposite, On: orderNames(want)}, nil
 			}
-			return
+			return nil, nil
 		}
 	}
-	sel.Sort = &Sort{Keys: want, Limit: sel.Limit}
+	return nil, &Sort{Keys: want, Limit: limit}
 }
 
 func names(ks []SortKey) []string {
@@ -331,7 +337,7 @@ func orderNames(ks []SortKey) []string {
 
 // fullScanMessage says why a query would read the whole table, and what
 // would serve it.
-func fullScanMessage(t *catalog.Table, where Pred) string {
+func fullScanMessage(t *catalog.Table, where expr.Expr) string {
 	msg := fmt.Sprintf("query on %s would read the whole table (FULL SCAN): nothing binds the start of its rowkey %s", t.Name, t.Key)
 	if lead := leadingFields(t); len(lead) > 0 {
 		msg += fmt.Sprintf("; bind %s with = or IN", strings.Join(lead, ", "))

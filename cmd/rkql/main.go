@@ -45,6 +45,7 @@ type options struct {
 	allowFullScan  bool
 	timeout        time.Duration
 	sortBudget     int
+	noPushdown     bool
 	quiet          bool
 	stopOnError    bool
 	// history is the REPL's history file; historySet says --history was
@@ -154,6 +155,7 @@ func parseShellFlags(args []string, w io.Writer) (*options, error) {
 	fs.BoolVar(&o.allowFullScan, "allow-full-scan", false, "allow plans that read a whole table")
 	fs.DurationVar(&o.timeout, "timeout", 30*time.Second, "statement timeout (0 for none)")
 	fs.IntVar(&o.sortBudget, "sort-budget", 0, "most `rows` a client sort may hold (default 1000000)")
+	fs.BoolVar(&o.noPushdown, "no-pushdown", false, "keep every filter, projection and limit in the client instead of handing them to the store (\\pushdown in the REPL)")
 	fs.BoolVar(&o.quiet, "q", false, "quiet: leave out command tags such as INSERT 3")
 	fs.Var(historyFlag{o: o}, "history", "REPL history `file` ('' for none; default $XDG_STATE_HOME/rkql/history, else ~/.local/state/rkql/history)")
 	fs.BoolVar(&o.stopOnError, "stop-on-error", false, "stop a -f script or stdin at the first failed statement")
@@ -348,7 +350,7 @@ func newSession(o *options, e env, forImport bool) (*shell.Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	set := shell.Settings{Format: shell.FormatTSV, Caret: e.term.stderr, Quiet: o.quiet, Timeout: o.timeout, StopOnError: o.stopOnError}
+	set := shell.Settings{Format: shell.FormatTSV, Caret: e.term.stderr, Quiet: o.quiet, Timeout: o.timeout, StopOnError: o.stopOnError, NoPushdown: o.noPushdown}
 	if e.term.stdout {
 		set.Format, set.Footer = shell.FormatTable, true
 	}

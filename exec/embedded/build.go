@@ -29,6 +29,31 @@ type rowBuilder struct {
 	bytes    []byte
 	cells    []exec.Cell
 	rows     []exec.StoreRow
+
+	// match, when set, is the read's filter, evaluated on each row
+	// before it is copied out.
+	match *exec.Matcher
+	// project, when set, keeps only the cells of these columns, by
+	// family then qualifier; an empty map keeps none.
+	project map[string]map[string]bool
+	// copied counts the bytes of the rows copied out.
+	copied int64
+}
+
+// setRead makes the builder apply a read's filter and projection.
+func (b *rowBuilder) setRead(o *exec.ReadOptions) {
+	b.match = exec.NewMatcher(o)
+	if o.Columns == nil || o.Table == nil {
+		return
+	}
+	b.project = map[string]map[string]bool{}
+	for _, c := range o.Columns {
+		col := o.Table.Columns[c]
+		if b.project[col.Family] == nil {
+			b.project[col.Family] = map[string]bool{}
+		}
+		b.project[col.Family][col.Qualifier] = true
+	}
 }
 
 func newRowBuilder(t *table, versions int, now int64) *rowBuilder {
@@ -44,7 +69,8 @@ func newRowBuilder(t *table, versions int, now int64) *rowBuilder {
 }
 
 // build returns the visible part of the row stored under key, or nil if no
-// cell is visible. ok is false if the row is malformed.
+// cell is visible or the read's filter rejects the row. ok is false if the
+// row is malformed.
 func (b *rowBuilder) build(key, raw []byte) (row *exec.StoreRow, ok bool) {
 	start, size, ok := b.decode(raw)
 	if !ok || len(b.cells) == start {
@@ -52,6 +78,23 @@ func (b *rowBuilder) build(key, raw []byte) (row *exec.StoreRow, ok bool) {
 		return nil, ok
 	}
 	cells := b.cells[start:len(b.cells):len(b.cells)]
+	if b.match != nil && !b.match.Match(&exec.StoreRow{Key: key, Cells: cells}) {
+		b.cells = b.cells[:start]
+		return nil, true
+	}
+	if b.project != nil {
+		kept := cells[:0]
+		size = 0
+		for _, c := range cells {
+			if b.project[c.Family][c.Qualifier] {
+				kept = append(kept, c)
+				size += len(c.Value)
+			}
+		}
+		cells = kept
+		b.cells = b.cells[:start+len(kept)]
+	}
+	b.copied += int64(len(key) + size)
 	buf := b.alloc(len(key) + size)
 	n := copy(buf, key)
 	rowKey := buf[:n:n]

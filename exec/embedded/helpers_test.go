@@ -10,7 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/exec"
+	"github.com/rkql/rkql/expr"
 )
 
 // testClock is a settable clock.
@@ -163,4 +165,35 @@ func rng(start, stop string) exec.Range {
 
 func familySpec(name string, versions int, ttl int64) exec.FamilySpec {
 	return exec.FamilySpec{Name: name, Versions: versions, TTL: ttl}
+}
+
+// keyTable is a catalog table over the rows putKeys writes to physical
+// table t1: the whole key is field k, and cf:q is column q.
+func keyTable(t testing.TB) *catalog.Table {
+	t.Helper()
+	cat, err := catalog.Parse([]byte(`tables:
+  - name: t1
+    families: [{name: cf}]
+    columns:
+      - {name: k, type: STRING}
+      - {name: q, type: STRING, column: "cf:q"}
+    rowkey:
+      - {field: k}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb, _ := cat.Table("t1")
+	return tb
+}
+
+// vowelKeys is the condition "k has a vowel", as a store filter over
+// keyTable's rows.
+func vowelKeys(t testing.TB) exec.ReadOptions {
+	tb := keyTable(t)
+	var terms []expr.Expr
+	for _, v := range "aeiou" {
+		terms = append(terms, expr.NewLike(0, "k", "%"+string(v)+"%", false))
+	}
+	return exec.ReadOptions{Table: tb, Filter: &expr.Or{Terms: terms}}
 }

@@ -15,8 +15,8 @@ import (
 var errScanClosed = errors.New("embedded: scan is closed")
 
 // Get returns the rows with the given keys that exist and have a visible
-// cell, in the order of keys, within one read transaction. opts.Limit and
-// opts.Filter apply; opts.Reverse does not.
+// cell and pass opts.Filter, in the order of keys, within one read
+// transaction. opts.Limit and opts.Columns apply; opts.Reverse does not.
 func (s *Store) Get(ctx context.Context, tableName string, keys [][]byte, opts exec.ReadOptions) ([]*exec.StoreRow, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -26,6 +26,7 @@ func (s *Store) Get(ctx context.Context, tableName string, keys [][]byte, opts e
 		return nil, err
 	}
 	b := newRowBuilder(t, opts.Versions, s.now())
+	b.setRead(&opts)
 	var rows []*exec.StoreRow
 	var read int64
 	err = s.db.View(func(tx *bolt.Tx) error {
@@ -46,7 +47,7 @@ func (s *Store) Get(ctx context.Context, tableName string, keys [][]byte, opts e
 			if !ok {
 				return corrupt(tableName, k)
 			}
-			if row == nil || opts.Filter != nil && !opts.Filter(row) {
+			if row == nil {
 				continue
 			}
 			rows = append(rows, row)
@@ -59,6 +60,7 @@ func (s *Store) Get(ctx context.Context, tableName string, keys [][]byte, opts e
 	if st := opts.Stats; st != nil {
 		st.RPCs.Add(1)
 		st.RowsRead.Add(read)
+		st.Bytes.Add(b.copied)
 		st.Regions.Add(int64(regionsOfKeys(t, keys)))
 	}
 	if err != nil {
@@ -101,11 +103,11 @@ func (s *Store) Scan(ctx context.Context, tableName string, r exec.Range, opts e
 		stop:    bytes.Clone(nonEmpty(r.Stop)),
 		reverse: opts.Reverse,
 		limit:   opts.Limit,
-		filter:  opts.Filter,
 		stats:   opts.Stats,
 		batch:   min(64, s.scanBatch),
 		build:   newRowBuilder(t, opts.Versions, s.now()),
 	}
+	it.build.setRead(&opts)
 	if it.limit <= 0 {
 		it.limit = -1
 	}
@@ -133,7 +135,6 @@ type scanIter struct {
 	start, stop []byte // bounds; nil is open
 	reverse     bool
 	limit       int // rows still to return; -1 means no limit
-	filter      func(*exec.StoreRow) bool
 	stats       *exec.Stats
 	batch       int // rows to walk in the next refill; doubles up to s.scanBatch
 	build       *rowBuilder
@@ -225,7 +226,7 @@ func (it *scanIter) refill(ctx context.Context) error {
 		if !ok {
 			return corrupt(it.t.spec.Name, k)
 		}
-		if row != nil && (it.filter == nil || it.filter(row)) {
+		if row != nil {
 			it.buf = append(it.buf, pending{row: row, walked: sinceRow})
 			sinceRow = 0
 			if it.limit > 0 {
@@ -246,6 +247,10 @@ func (it *scanIter) refill(ctx context.Context) error {
 	}
 	it.tail = sinceRow
 	it.batch = min(2*it.batch, it.s.scanBatch)
+	if it.stats != nil {
+		it.stats.Bytes.Add(it.build.copied)
+	}
+	it.build.copied = 0
 	return nil
 }
 

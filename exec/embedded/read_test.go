@@ -10,7 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/exec"
+	"github.com/rkql/rkql/expr"
 )
 
 func TestScanBounds(t *testing.T) {
@@ -92,9 +94,7 @@ func TestGet(t *testing.T) {
 		{"none", nil, exec.ReadOptions{}, ""},
 		{"duplicates", []string{"a", "a"}, exec.ReadOptions{}, "a,a"},
 		{"limit", []string{"a", "b", "c"}, exec.ReadOptions{Limit: 2}, "a,b"},
-		{"filter", []string{"a", "b", "c"}, exec.ReadOptions{Filter: func(r *exec.StoreRow) bool {
-			return string(r.Key) != "b"
-		}}, "a,c"},
+		{"filter", []string{"a", "b", "c"}, exec.ReadOptions{Table: keyTable(t), Filter: &expr.Cmp{Col: 0, Name: "k", Op: expr.Ne, Val: catalog.String("b")}}, "a,c"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -211,7 +211,8 @@ func TestFilterAndStats(t *testing.T) {
 		keys = append(keys, string(c))
 	}
 	putKeys(t, s, "t1", keys...)
-	vowels := func(r *exec.StoreRow) bool { return strings.ContainsAny(string(r.Key), "aeiou") }
+	vowels := vowelKeys(t)
+	with := func(o exec.ReadOptions) exec.ReadOptions { o.Table, o.Filter = vowels.Table, vowels.Filter; return o }
 	tests := []struct {
 		name    string
 		r       exec.Range
@@ -220,14 +221,14 @@ func TestFilterAndStats(t *testing.T) {
 		read    int64
 		regions int64
 	}{
-		{"full", rng("-", "-"), exec.ReadOptions{Filter: vowels}, "a,e,i,o,u", 26, 3},
-		{"first two regions", rng("b", "h"), exec.ReadOptions{Filter: vowels}, "e", 6, 2},
+		{"full", rng("-", "-"), with(exec.ReadOptions{}), "a,e,i,o,u", 26, 3},
+		{"first two regions", rng("b", "h"), with(exec.ReadOptions{}), "e", 6, 2},
 		{"one region", rng("h", "p"), exec.ReadOptions{}, "h,i,j,k,l,m,n,o", 8, 1},
 		{"stop on split", rng("a", "p"), exec.ReadOptions{Limit: 1}, "a", 1, 2},
 		{"start on split", rng("g", "-"), exec.ReadOptions{Limit: 1}, "g", 1, 2},
-		{"limit with filter", rng("-", "-"), exec.ReadOptions{Filter: vowels, Limit: 2}, "a,e", 5, 3},
-		{"reverse limit with filter", rng("-", "-"), exec.ReadOptions{Filter: vowels, Limit: 1, Reverse: true}, "u", 6, 3},
-		{"nothing passes", rng("v", "-"), exec.ReadOptions{Filter: vowels}, "", 5, 1},
+		{"limit with filter", rng("-", "-"), with(exec.ReadOptions{Limit: 2}), "a,e", 5, 3},
+		{"reverse limit with filter", rng("-", "-"), with(exec.ReadOptions{Limit: 1, Reverse: true}), "u", 6, 3},
+		{"nothing passes", rng("v", "-"), with(exec.ReadOptions{}), "", 5, 1},
 		{"empty range", rng("x", "b"), exec.ReadOptions{}, "", 0, 0},
 	}
 	for _, tc := range tests {
@@ -252,7 +253,7 @@ func TestFilterAndStats(t *testing.T) {
 	t.Run("get", func(t *testing.T) {
 		var stats exec.Stats
 		keys := [][]byte{[]byte("a"), []byte("b"), []byte("z"), []byte("zz")}
-		rows, err := s.Get(context.Background(), "t1", keys, exec.ReadOptions{Filter: vowels, Stats: &stats})
+		rows, err := s.Get(context.Background(), "t1", keys, with(exec.ReadOptions{Stats: &stats}))
 		if err != nil || len(rows) != 1 {
 			t.Fatalf("get: %d rows, %v", len(rows), err)
 		}
@@ -342,14 +343,8 @@ func TestScanCancel(t *testing.T) {
 	t.Run("inside a refill", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
-		seen := 0
-		filter := func(*exec.StoreRow) bool {
-			if seen++; seen == 10 {
-				cancel()
-			}
-			return true
-		}
-		it, err := s.Scan(ctx, "t1", exec.Range{}, exec.ReadOptions{Filter: filter})
+		filter := &countingFilter{at: 10, cancel: cancel}
+		it, err := s.Scan(ctx, "t1", exec.Range{}, exec.ReadOptions{Table: keyTable(t), Filter: filter})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -358,8 +353,8 @@ func TestScanCancel(t *testing.T) {
 		if !errors.Is(err, context.Canceled) {
 			t.Fatalf("got %v, want context.Canceled", err)
 		}
-		if seen != 10 {
-			t.Errorf("filter ran on %d rows after cancel at 10", seen)
+		if filter.seen != 10 {
+			t.Errorf("filter ran on %d rows after cancel at 10", filter.seen)
 		}
 		if _, err := it.Next(ctx); !errors.Is(err, context.Canceled) {
 			t.Errorf("second next: %v, want the same error", err)
@@ -404,3 +399,19 @@ func TestReturnedRowsAreIndependent(t *testing.T) {
 		t.Errorf("first row is %q", got)
 	}
 }
+
+// countingFilter is a store filter that passes every row and calls
+// cancel when it has seen at rows.
+type countingFilter struct {
+	seen, at int
+	cancel   func()
+}
+
+func (f *countingFilter) Eval(catalog.Row) expr.Tri {
+	if f.seen++; f.seen == f.at {
+		f.cancel()
+	}
+	return expr.True
+}
+
+func (f *countingFilter) String() string { return "counting" }

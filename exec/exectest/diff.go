@@ -18,6 +18,7 @@ import (
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/examples"
 	"github.com/rkql/rkql/exec"
+	"github.com/rkql/rkql/expr"
 	"github.com/rkql/rkql/parser"
 	"github.com/rkql/rkql/planner"
 )
@@ -153,8 +154,8 @@ func check(ctx context.Context, x *exec.Executor, pl, brute *planner.Planner, al
 		return fmt.Errorf("plan: %w", err)
 	}
 	kind := strings.Fields(sel.Access.Header())[0]
-	if sel.Index != nil {
-		kind = "INDEX:" + sel.Index.Index.Name
+	if ix := sel.IndexLookup(); ix != nil {
+		kind = "INDEX:" + ix.Index.Name
 		// The same query without the index must agree too.
 		noIx := strings.Replace(q, " FROM "+sel.Table.Name+" ", " FROM "+sel.Table.Name+" NO INDEX ", 1)
 		if err := check(ctx, x, pl, brute, all, noIx, kinds); err != nil {
@@ -162,26 +163,39 @@ func check(ctx context.Context, x *exec.Executor, pl, brute *planner.Planner, al
 		}
 	}
 	kinds[kind]++
-	got, err := Drain(ctx, x, sel, nil)
-	if err != nil {
-		return fmt.Errorf("run: %w\n%s", err, sel.Text(nil))
-	}
 	ref, err := Plan(brute, q)
 	if err != nil {
 		return fmt.Errorf("brute plan: %w", err)
 	}
+	var cond expr.Expr
+	if f, ok := planner.Find[*planner.Filter](ref.Root); ok {
+		cond = f.Cond
+	}
 	var want []catalog.Row
 	for _, r := range all {
-		if planner.Match(ref.Access.Filter, r) {
+		if expr.Match(cond, r) {
 			out := make(catalog.Row, len(ref.Output))
 			for i, o := range ref.Output {
-				out[i] = r[o.Col]
+				out[i] = r[o.Col()]
 			}
 			want = append(want, out)
 		}
 	}
-	if err := compare(sel, got, want); err != nil {
-		return fmt.Errorf("%w\n%s", err, sel.Text(nil))
+	// Each query runs with pushdown on and off: the store's evaluation
+	// and the client's must agree with the reference alike.
+	for _, on := range []bool{true, false} {
+		sel, err := Plan(pl, q)
+		if err != nil {
+			return fmt.Errorf("plan: %w", err)
+		}
+		exec.Place(sel, x.Store.Pushdown(), on)
+		got, err := Drain(ctx, x, sel, nil)
+		if err != nil {
+			return fmt.Errorf("run (pushdown %v): %w\n%s", on, err, sel.Explain(planner.ExplainEnv{}, nil).Text())
+		}
+		if err := compare(sel, got, want); err != nil {
+			return fmt.Errorf("pushdown %v: %w\n%s", on, err, sel.Explain(planner.ExplainEnv{}, nil).Text())
+		}
 	}
 	return nil
 }
@@ -196,7 +210,7 @@ func compare(sel *planner.Select, got, want []catalog.Row) error {
 	// Only a prefix of the ORDER BY whose columns are in the output can
 	// be checked.
 	for _, k := range orderOf(sel) {
-		i := slices.IndexFunc(sel.Output, func(o planner.Output) bool { return o.Col == k.Col })
+		i := slices.IndexFunc(sel.Output, func(o planner.Output) bool { return o.Col() == k.Col })
 		if i < 0 {
 			break
 		}

@@ -270,7 +270,7 @@ func (e *env) compare(ctx context.Context, q string, stats *exec.Stats) (*planne
 		return sel, fmt.Errorf("embedded: %w", err)
 	}
 	if err := sameRows(got, want); err != nil {
-		return sel, fmt.Errorf("%w\n%s", err, sel.Text(nil))
+		return sel, fmt.Errorf("%w\n%s", err, sel.String())
 	}
 	return sel, nil
 }

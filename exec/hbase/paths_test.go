@@ -90,7 +90,7 @@ func (e *env) checkPath(t *testing.T, c pathCase) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := sel.Text(nil)
+	text := sel.String()
 	if !strings.Contains(text, c.plan) {
 		t.Fatalf("plan lacks %q:\n%s", c.plan, text)
 	}

@@ -18,6 +18,9 @@ var errScanClosed = errors.New("hbase store: scan is closed")
 // region server). Filter and Limit apply to the rows read; Reverse does
 // not.
 func (s *Store) Get(ctx context.Context, table string, keys [][]byte, opts exec.ReadOptions) ([]*exec.StoreRow, error) {
+	if err := checkPushable(opts); err != nil {
+		return nil, err
+	}
 	var out []*exec.StoreRow
 	conv := newConverter()
 	for from := 0; from < len(keys); from += s.opts.GetBatch {
@@ -40,11 +43,7 @@ func (s *Store) Get(ctx context.Context, table string, keys [][]byte, opts exec.
 				continue
 			}
 			read++
-			row := conv.row(r)
-			if opts.Filter != nil && !opts.Filter(row) {
-				continue
-			}
-			out = append(out, row)
+			out = append(out, conv.row(r))
 			if opts.Limit > 0 && len(out) >= opts.Limit {
 				break
 			}
@@ -84,7 +83,10 @@ func (s *Store) Scan(ctx context.Context, table string, r exec.Range, opts exec.
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	it := &scanIter{s: s, filter: opts.Filter, limit: opts.Limit, stats: opts.Stats, conv: newConverter()}
+	if err := checkPushable(opts); err != nil {
+		return nil, err
+	}
+	it := &scanIter{s: s, limit: opts.Limit, stats: opts.Stats, conv: newConverter()}
 	if len(r.Start) > 0 && len(r.Stop) > 0 && bytes.Compare(r.Start, r.Stop) >= 0 {
 		it.empty = true
 		return it, nil
@@ -96,7 +98,7 @@ func (s *Store) Scan(ctx context.Context, table string, r exec.Range, opts exec.
 		start, stop = stop, start
 		hopts = append(hopts, hb.Reversed(), hb.ExcludeStart(), hb.IncludeStop())
 	}
-	if opts.Limit > 0 && opts.Filter == nil {
+	if opts.Limit > 0 {
 		hopts = append(hopts, hb.Limit(opts.Limit))
 	}
 	scan, err := hb.NewScan(table, start, stop, hopts...)
@@ -116,12 +118,11 @@ type fetched struct {
 
 // scanIter is the RowIter of Scan. It is not safe for concurrent use.
 type scanIter struct {
-	s      *Store
-	sc     *hb.Scanner
-	filter func(*exec.StoreRow) bool
-	limit  int // rows to return; 0 is no limit
-	stats  *exec.Stats
-	conv   *converter
+	s     *Store
+	sc    *hb.Scanner
+	limit int // rows to return; 0 is no limit
+	stats *exec.Stats
+	conv  *converter
 
 	// first delivers the first row, read in the background; nil once it
 	// has been taken. cancel stops that read; done closes when it ends.
@@ -173,9 +174,6 @@ func (it *scanIter) Next(ctx context.Context) (*exec.StoreRow, error) {
 		row := it.conv.row(res)
 		if it.stats != nil {
 			it.stats.RowsRead.Add(1)
-		}
-		if it.filter != nil && !it.filter(row) {
-			continue
 		}
 		it.n++
 		return row, nil

@@ -202,7 +202,6 @@ func TestIntegrationScanOptions(t *testing.T) {
 	if err := st.Mutate(ctx, table, muts); err != nil {
 		t.Fatal(err)
 	}
-	vowel := func(r *exec.StoreRow) bool { return strings.ContainsAny(string(r.Key), "aeiou") }
 	cases := []struct {
 		name        string
 		start, stop string
@@ -214,8 +213,6 @@ func TestIntegrationScanOptions(t *testing.T) {
 		{"reversed", "c", "q", exec.ReadOptions{Reverse: true}, "ponmlkjihgfedc", 14},
 		{"reversed-limit", "c", "q", exec.ReadOptions{Reverse: true, Limit: 3}, "pon", 3},
 		{"reversed-open", "", "", exec.ReadOptions{Reverse: true, Limit: 15}, "zyxwvutsrqponml", 15},
-		{"filter-limit", "", "", exec.ReadOptions{Filter: vowel, Limit: 4}, "aeio", 15},
-		{"reversed-filter", "", "", exec.ReadOptions{Filter: vowel, Reverse: true}, "uoiea", 26},
 		{"empty", "q", "c", exec.ReadOptions{}, "", 0},
 	}
 	for _, c := range cases {

@@ -288,7 +288,7 @@ func (c *completer) meta(before, word string) *suggestions {
 		for _, f := range formatNames {
 			l.add(f, f, "output format")
 		}
-	case arg == 1 && fields[0] == `\timing`:
+	case arg == 1 && (fields[0] == `\timing` || fields[0] == `\pushdown`):
 		l.add("on", "on", "")
 		l.add("off", "off", "")
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/engine"
 )
 
 // Format is an output format.
@@ -51,10 +52,7 @@ func ParseFormat(s string) (Format, error) {
 }
 
 // column is one column of a result.
-type column struct {
-	Name string
-	Type catalog.Type
-}
+type column = engine.Column
 
 // rowWriter writes one result set. begin is called once, then row for each
 // row, then end with the row count, or -1 when the rows stopped on an error.

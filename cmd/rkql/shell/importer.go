@@ -72,14 +72,7 @@ func (s *Session) Import(ctx context.Context, r io.Reader, opts ImportOptions) (
 	if !ok {
 		return 0, fmt.Errorf("table %q does not exist (tables: %s)", opts.Table, strings.Join(s.cfg.Catalog.Names(), ", "))
 	}
-	if err := s.writable("import"); err != nil {
-		return 0, err
-	}
-	x, err := s.executor(ctx)
-	if err != nil {
-		return 0, err
-	}
-	if err := s.ensure(ctx, x, t); err != nil {
+	if err := s.eng.Writable("import"); err != nil {
 		return 0, err
 	}
 	src, err := newRowSource(t, opts.Name, r)
@@ -99,7 +92,7 @@ func (s *Session) Import(ctx context.Context, r io.Reader, opts ImportOptions) (
 		if b.err != nil {
 			return written, &ImportError{Name: opts.Name, Line: b.line, Written: written, Err: b.err}
 		}
-		if err := x.Insert(ctx, t, b.rows, 0, nil); err != nil {
+		if err := s.eng.Write(ctx, t, nil, b.rows, 0, nil); err != nil {
 			return written, &ImportError{Name: opts.Name, Written: written, Err: err}
 		}
 		written += int64(len(b.rows))

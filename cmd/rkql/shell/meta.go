@@ -44,6 +44,7 @@ var metaCmds = []metaCmd{
 	}},
 	{name: `\d`, args: "[TABLE]", group: "Informational", desc: "list tables (SHOW TABLES), or describe TABLE (DESCRIBE TABLE)", run: describeCmd},
 	{name: `\timing`, args: "[on|off]", group: "Settings", desc: "toggle printing how long each statement took", run: timingCmd},
+	{name: `\pushdown`, args: "[on|off]", group: "Settings", desc: "toggle handing the store the filters, projections and limits it can evaluate (off: all in the client)", run: pushdownCmd},
 	{name: `\format`, args: "FORMAT", group: "Settings", desc: "set the output format: " + strings.ReplaceAll(FormatNames(), "|", ", "), run: formatCmd},
 }
 
@@ -65,24 +66,41 @@ func describeCmd(args []string) (intent, error) {
 }
 
 func timingCmd(args []string) (intent, error) {
+	return toggleCmd(`\timing`, "timing", args, func(s *Settings) *bool { return &s.Timing })
+}
+
+func pushdownCmd(args []string) (intent, error) {
+	it, err := toggleCmd(`\pushdown`, "pushdown", args, func(s *Settings) *bool { return &s.NoPushdown })
+	if err != nil || len(args) == 0 {
+		return it, err
+	}
+	// The setting is "no pushdown": on means the flag is false.
+	on := strings.EqualFold(args[0], "on")
+	it.set = func(s *Settings) { s.NoPushdown = !on }
+	return it, nil
+}
+
+// toggleCmd sets a boolean setting to on or off, or flips it with no
+// argument.
+func toggleCmd(name, what string, args []string, field func(*Settings) *bool) (intent, error) {
 	var on *bool
 	switch {
 	case len(args) > 1:
-		return intent{}, fmt.Errorf(`\timing takes on or off`)
+		return intent{}, fmt.Errorf(`%s takes on or off`, name)
 	case len(args) == 1:
 		v, ok := map[string]bool{"on": true, "off": false}[strings.ToLower(args[0])]
 		if !ok {
-			return intent{}, fmt.Errorf(`\timing takes on or off, not %q`, args[0])
+			return intent{}, fmt.Errorf(`%s takes on or off, not %q`, name, args[0])
 		}
 		on = &v
 	}
 	return intent{kind: intentSet, set: func(s *Settings) {
 		if on != nil {
-			s.Timing = *on
+			*field(s) = *on
 		} else {
-			s.Timing = !s.Timing
+			*field(s) = !*field(s)
 		}
-	}, text: "timing"}, nil
+	}, text: what}, nil
 }
 
 func formatCmd(args []string) (intent, error) {

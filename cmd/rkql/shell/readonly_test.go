@@ -14,7 +14,9 @@ import (
 
 // TestReadOnly checks that a read-only session refuses every statement
 // that writes or changes a table before it opens the store, and still
-// runs statements that need no store.
+// runs statements that need no store. EXPLAIN reads the store (its
+// pushdown and its regions decide the plan and its cost), so it is
+// allowed to open it.
 func TestReadOnly(t *testing.T) {
 	cat, err := catalog.Parse(examples.CatalogYAML)
 	if err != nil {
@@ -35,7 +37,7 @@ func TestReadOnly(t *testing.T) {
 		{"BUILD INDEX sites_by_owner ON sites;", "rkql: BUILD INDEX refused: start with --allow-writes\n"},
 		{"CHECK INDEX sites_by_owner REPAIR;", "rkql: CHECK INDEX … REPAIR refused: start with --allow-writes\n"},
 		{"DESCRIBE sites;", ""},
-		{"EXPLAIN SELECT * FROM sites WHERE domain = 'a.com';", ""},
+		{"EXPLAIN SELECT * FROM sites WHERE domain = 'a.com';", "rkql: no store here\n"},
 	}
 	for _, c := range cases {
 		t.Run(c.stmt, func(t *testing.T) {
@@ -50,7 +52,7 @@ func TestReadOnly(t *testing.T) {
 	if !errors.Is(err, ErrReadOnly) || err.Error() != "import refused: start with --allow-writes" {
 		t.Errorf("import: %v", err)
 	}
-	if opened != 0 {
-		t.Errorf("the store was opened %d times", opened)
+	if opened != 1 {
+		t.Errorf("the store was opened %d times, want once (by EXPLAIN)", opened)
 	}
 }

@@ -139,6 +139,9 @@ func (s *Session) meta(ctx context.Context, in IO, line string) bool {
 			fmt.Fprintf(out, "Timing is %s.\n", onOff(s.set.Timing))
 		case "format":
 			fmt.Fprintf(out, "Output format is %s.\n", s.set.Format)
+		case "pushdown":
+			s.eng.SetPushdown(!s.set.NoPushdown)
+			fmt.Fprintf(out, "Pushdown is %s.\n", onOff(!s.set.NoPushdown))
 		}
 	}
 	return false

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/engine"
 	"github.com/rkql/rkql/exec"
 	"github.com/rkql/rkql/planner"
 )
@@ -16,27 +17,7 @@ var ErrFailed = errors.New("shell: a statement failed")
 
 // ErrReadOnly is matched by the error of a write refused because the
 // session is read-only.
-var ErrReadOnly = errors.New("shell: the session is read-only")
-
-// readOnlyError is a refused write: what names the statement.
-type readOnlyError struct{ what, hint string }
-
-func (e *readOnlyError) Error() string {
-	if e.hint == "" {
-		return e.what + " refused: the session is read-only"
-	}
-	return e.what + " refused: " + e.hint
-}
-
-func (e *readOnlyError) Is(target error) bool { return target == ErrReadOnly }
-
-// writable refuses the write what when the session is read-only.
-func (s *Session) writable(what string) error {
-	if s.cfg.ReadOnly {
-		return &readOnlyError{what: what, hint: s.cfg.ReadOnlyHint}
-	}
-	return nil
-}
+var ErrReadOnly = engine.ErrReadOnly
 
 // Settings are what meta-commands and flags change during a session.
 type Settings struct {
@@ -54,6 +35,9 @@ type Settings struct {
 	StopOnError bool
 	// Timeout bounds each statement; 0 means none.
 	Timeout time.Duration
+	// NoPushdown keeps every filter, projection and limit in the client
+	// (\pushdown off).
+	NoPushdown bool
 }
 
 // Config builds a Session. The zero value of each optional field means the
@@ -84,16 +68,13 @@ type Config struct {
 	Clock func() time.Time
 }
 
-// Session runs statements against one catalog and store. It is not safe for
-// concurrent use.
+// Session reads statements and formats their results; an engine runs
+// them. It is not safe for concurrent use.
 type Session struct {
-	cfg   Config
-	set   Settings
-	pl    *planner.Planner
-	store exec.Store
-	// ensured holds the physical tables known to exist.
-	ensured map[string]bool
-	failed  bool
+	cfg    Config
+	set    Settings
+	eng    *engine.Engine
+	failed bool
 }
 
 // New returns a session.
@@ -106,58 +87,25 @@ func New(cfg Config) *Session {
 			return context.WithCancel(ctx)
 		}
 	}
-	return &Session{cfg: cfg, set: cfg.Settings, pl: planner.New(cfg.Catalog, cfg.Planner), ensured: map[string]bool{}}
+	eng := engine.New(engine.Config{
+		Catalog: cfg.Catalog, Open: cfg.Open, CreateOnDemand: cfg.CreateOnDemand,
+		ReadOnly: cfg.ReadOnly, ReadOnlyHint: cfg.ReadOnlyHint, Planner: cfg.Planner,
+		SortBudget: cfg.SortBudget, NoPushdown: cfg.Settings.NoPushdown, Clock: cfg.Clock,
+	})
+	return &Session{cfg: cfg, set: cfg.Settings, eng: eng}
 }
 
 // Settings returns the current settings.
 func (s *Session) Settings() Settings { return s.set }
 
+// Engine returns the engine that runs the session's statements.
+func (s *Session) Engine() *engine.Engine { return s.eng }
+
 // Close closes the store if it was opened.
-func (s *Session) Close() error {
-	if s.store == nil {
-		return nil
-	}
-	err := s.store.Close()
-	s.store = nil
-	return err
-}
+func (s *Session) Close() error { return s.eng.Close() }
 
 // Store opens the store on first use.
-func (s *Session) Store(ctx context.Context) (exec.Store, error) {
-	if s.store != nil {
-		return s.store, nil
-	}
-	if s.cfg.Open == nil {
-		return nil, errors.New("no store is configured")
-	}
-	st, err := s.cfg.Open(ctx)
-	if err != nil {
-		return nil, err
-	}
-	s.store = st
-	return st, nil
-}
-
-func (s *Session) executor(ctx context.Context) (*exec.Executor, error) {
-	st, err := s.Store(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return &exec.Executor{Store: st, SortBudget: s.cfg.SortBudget}, nil
-}
-
-// ensure creates t's physical table when the session creates tables on
-// demand.
-func (s *Session) ensure(ctx context.Context, x *exec.Executor, t *catalog.Table) error {
-	if !s.cfg.CreateOnDemand || s.ensured[t.Physical] {
-		return nil
-	}
-	if err := x.EnsureTable(ctx, t); err != nil {
-		return err
-	}
-	s.ensured[t.Physical] = true
-	return nil
-}
+func (s *Session) Store(ctx context.Context) (exec.Store, error) { return s.eng.Store(ctx) }
 
 // statementContext is the context of one statement: Ctrl-C and the
 // timeout end it.

@@ -63,7 +63,7 @@ func writeRows(t *testing.T, w rowWriter, cols []column, rows []catalog.Row) {
 }
 
 func TestTextWriters(t *testing.T) {
-	cols := []column{{"s", catalog.TypeString}, {"n", catalog.TypeBigint}}
+	cols := []column{{Name: "s", Type: catalog.TypeString}, {Name: "n", Type: catalog.TypeBigint}}
 	rows := []catalog.Row{
 		{catalog.String("a\tb|c\nd,\"e\""), catalog.Bigint(1)},
 		{catalog.Null(catalog.TypeString), catalog.Null(catalog.TypeBigint)},
@@ -91,7 +91,7 @@ func TestTextWriters(t *testing.T) {
 
 // A table holds at most chunk rows: the rows after them start a new table.
 func TestTableChunks(t *testing.T) {
-	cols := []column{{"n", catalog.TypeBigint}}
+	cols := []column{{Name: "n", Type: catalog.TypeBigint}}
 	var rows []catalog.Row
 	for i := range 5 {
 		rows = append(rows, catalog.Row{catalog.Bigint(int64(i * 5))})

@@ -1,4 +1,4 @@
-package shell
+package engine
 
 import (
 	"bytes"
@@ -11,18 +11,10 @@ import (
 	"github.com/rkql/rkql/planner"
 )
 
-func strCols(names ...string) []column {
-	cols := make([]column, len(names))
-	for i, n := range names {
-		cols[i] = column{Name: n, Type: catalog.TypeString}
-	}
-	return cols
-}
-
 // showTables lists the catalog's tables and their index tables, and
 // whether each physical table exists in the store.
-func (s *Session) showTables(ctx context.Context) (*result, error) {
-	st, err := s.Store(ctx)
+func (e *Engine) showTables(ctx context.Context) (*Result, error) {
+	st, err := e.Store(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -34,14 +26,14 @@ func (s *Session) showTables(ctx context.Context) (*result, error) {
 	for _, n := range names {
 		exists[n] = true
 	}
-	cols := append(strCols("name", "hbase_table", "key"), column{Name: "exists", Type: catalog.TypeBoolean})
+	cols := append(strCols("name", "hbase_table", "key"), Column{Name: "exists", Type: catalog.TypeBoolean})
 	var rows []catalog.Row
 	add := func(t *catalog.Table) {
 		rows = append(rows, catalog.Row{
 			catalog.String(t.Name), catalog.String(t.Physical), catalog.String(t.Key.String()), catalog.Bool(exists[t.Physical]),
 		})
 	}
-	for _, t := range s.cfg.Catalog.Tables {
+	for _, t := range e.cfg.Catalog.Tables {
 		add(t)
 		for _, ix := range t.Indexes {
 			add(ix.Table)
@@ -52,12 +44,12 @@ func (s *Session) showTables(ctx context.Context) (*result, error) {
 
 // showRegions lists a table's regions with their keys, and each start key
 // decoded through the layout as far as it goes.
-func (s *Session) showRegions(ctx context.Context, t *catalog.Table) (*result, error) {
-	x, err := s.executor(ctx)
+func (e *Engine) showRegions(ctx context.Context, t *catalog.Table) (*Result, error) {
+	x, err := e.executor(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.ensure(ctx, x, t); err != nil {
+	if err := e.ensure(ctx, x, t); err != nil {
 		return nil, err
 	}
 	regions, err := x.Store.Regions(ctx, t.Physical)
@@ -127,7 +119,7 @@ func decodeComponent(t *catalog.Table, c *catalog.Component, b []byte) (string, 
 
 // describe shows a table's columns; its key layout, families, splits and
 // indexes follow as notes.
-func describe(t *catalog.Table) *result {
+func describe(t *catalog.Table) *Result {
 	var rows []catalog.Row
 	for _, c := range t.Columns {
 		var where []string
@@ -140,7 +132,7 @@ func describe(t *catalog.Table) *result {
 		rows = append(rows, catalog.Row{catalog.String(c.Name), catalog.String(c.Type.String()), catalog.String(strings.Join(where, ", "))})
 	}
 	res := rowsResult(strCols("column", "type", "stored"), rows)
-	res.notes, res.noFooter = describeNotes(t), true
+	res.Notes, res.NoFooter = describeNotes(t), true
 	return res
 }
 
@@ -189,18 +181,18 @@ func splitsText(t *catalog.Table) string {
 }
 
 // encodeKey shows a key as toStringBinary text and as hex.
-func encodeKey(e *planner.EncodeKey) *result {
+func encodeKey(e *planner.EncodeKey) *Result {
 	row := catalog.Row{catalog.String(catalog.ToStringBinary(e.Key)), catalog.String(hex.EncodeToString(e.Key))}
 	return rowsResult(strCols("key", "hex"), []catalog.Row{row})
 }
 
 // decodeKey shows a key's field values, one column per key field.
-func decodeKey(d *planner.DecodeKey) *result {
-	var cols []column
+func decodeKey(d *planner.DecodeKey) *Result {
+	var cols []Column
 	var row catalog.Row
 	for _, i := range d.Table.KeyColumns() {
 		c := d.Table.Columns[i]
-		cols = append(cols, column{Name: c.Name, Type: c.Type})
+		cols = append(cols, Column{Name: c.Name, Type: c.Type})
 		row = append(row, d.Row[i])
 	}
 	return rowsResult(cols, []catalog.Row{row})

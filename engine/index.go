@@ -1,4 +1,4 @@
-package shell
+package engine
 
 import (
 	"context"
@@ -10,44 +10,44 @@ import (
 
 // deleteRows runs DELETE: the rows its WHERE finds go, with their index
 // entries.
-func (s *Session) deleteRows(ctx context.Context, d *planner.Delete) (*result, error) {
-	x, err := s.executor(ctx)
+func (e *Engine) deleteRows(ctx context.Context, d *planner.Delete) (*Result, error) {
+	x, err := e.executor(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.ensure(ctx, x, d.Table); err != nil {
+	if err := e.ensure(ctx, x, d.Table); err != nil {
 		return nil, err
 	}
 	n, err := x.Delete(ctx, d, nil)
 	if err != nil {
 		return nil, err
 	}
-	return &result{tag: fmt.Sprintf("DELETE %d", n)}, nil
+	return &Result{Tag: fmt.Sprintf("DELETE %d", n)}, nil
 }
 
 // buildIndex runs BUILD INDEX: every data row's entry is written.
-func (s *Session) buildIndex(ctx context.Context, b *planner.BuildIndex) (*result, error) {
-	x, err := s.executor(ctx)
+func (e *Engine) buildIndex(ctx context.Context, b *planner.BuildIndex) (*Result, error) {
+	x, err := e.executor(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.ensure(ctx, x, b.Table); err != nil {
+	if err := e.ensure(ctx, x, b.Table); err != nil {
 		return nil, err
 	}
 	n, err := x.BuildIndex(ctx, b.Table, b.Index, nil)
 	if err != nil {
 		return nil, err
 	}
-	return &result{tag: fmt.Sprintf("BUILD INDEX %d", n)}, nil
+	return &Result{Tag: fmt.Sprintf("BUILD INDEX %d", n)}, nil
 }
 
 // checkIndex runs CHECK INDEX [REPAIR] and shows what it found as one row.
-func (s *Session) checkIndex(ctx context.Context, c *planner.CheckIndex) (*result, error) {
-	x, err := s.executor(ctx)
+func (e *Engine) checkIndex(ctx context.Context, c *planner.CheckIndex) (*Result, error) {
+	x, err := e.executor(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.ensure(ctx, x, c.Table); err != nil {
+	if err := e.ensure(ctx, x, c.Table); err != nil {
 		return nil, err
 	}
 	rep, err := x.CheckIndex(ctx, c.Table, c.Index, c.Repair, nil)
@@ -56,10 +56,10 @@ func (s *Session) checkIndex(ctx context.Context, c *planner.CheckIndex) (*resul
 	}
 	names := []string{"data_rows", "entries", "missing", "orphans", "unverified", "stale", "repaired"}
 	vals := []int64{rep.DataRows, rep.Entries, rep.Missing, rep.Orphans, rep.Unverified, rep.Stale, rep.Repaired}
-	cols := make([]column, len(names))
+	cols := make([]Column, len(names))
 	row := make(catalog.Row, len(names))
 	for i, n := range names {
-		cols[i] = column{Name: n, Type: catalog.TypeBigint}
+		cols[i] = Column{Name: n, Type: catalog.TypeBigint}
 		row[i] = catalog.Bigint(vals[i])
 	}
 	return rowsResult(cols, []catalog.Row{row}), nil

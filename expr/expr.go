@@ -1,4 +1,4 @@
-package planner
+package expr
 
 import (
 	"regexp"
@@ -7,51 +7,53 @@ import (
 	"github.com/rkql/rkql/catalog"
 )
 
-// tri is SQL's three-valued truth.
-type tri int8
+// Tri is SQL's three-valued truth.
+type Tri int8
 
+// The three truth values.
 const (
-	triFalse tri = iota
-	triTrue
-	triUnknown
+	False Tri = iota
+	True
+	Unknown
 )
 
-func triOf(b bool) tri {
+// TriOf is True or False.
+func TriOf(b bool) Tri {
 	if b {
-		return triTrue
+		return True
 	}
-	return triFalse
+	return False
 }
 
-// Pred is a compiled predicate over a logical row.
-type Pred interface {
-	eval(r catalog.Row) tri
+// Expr is a compiled condition over a logical row.
+type Expr interface {
+	Eval(r catalog.Row) Tri
 	// String renders the predicate in SQL, as EXPLAIN prints filters.
 	String() string
 }
 
-// colPred is a predicate over one column.
-type colPred interface {
-	Pred
-	column() int
-	// withColumn returns a copy reading column c instead.
-	withColumn(c int) Pred
+// ColumnExpr is a predicate over one column.
+type ColumnExpr interface {
+	Expr
+	Column() int
+	// WithColumn returns a copy reading column c instead.
+	WithColumn(c int) Expr
 }
 
-func (p *Cmp) column() int     { return p.Col }
-func (p *Between) column() int { return p.Col }
-func (p *In) column() int      { return p.Col }
-func (p *Like) column() int    { return p.Col }
-func (p *IsNull) column() int  { return p.Col }
+func (p *Cmp) Column() int     { return p.Col }
+func (p *Between) Column() int { return p.Col }
+func (p *In) Column() int      { return p.Col }
+func (p *Like) Column() int    { return p.Col }
+func (p *IsNull) Column() int  { return p.Col }
 
-func (p *Cmp) withColumn(c int) Pred     { q := *p; q.Col = c; return &q }
-func (p *Between) withColumn(c int) Pred { q := *p; q.Col = c; return &q }
-func (p *In) withColumn(c int) Pred      { q := *p; q.Col = c; return &q }
-func (p *Like) withColumn(c int) Pred    { q := *p; q.Col = c; return &q }
-func (p *IsNull) withColumn(c int) Pred  { q := *p; q.Col = c; return &q }
+func (p *Cmp) WithColumn(c int) Expr     { q := *p; q.Col = c; return &q }
+func (p *Between) WithColumn(c int) Expr { q := *p; q.Col = c; return &q }
+func (p *In) WithColumn(c int) Expr      { q := *p; q.Col = c; return &q }
+func (p *Like) WithColumn(c int) Expr    { q := *p; q.Col = c; return &q }
+func (p *IsNull) WithColumn(c int) Expr  { q := *p; q.Col = c; return &q }
 
 // Match reports whether the row satisfies p (unknown is false).
-func Match(p Pred, r catalog.Row) bool { return p == nil || p.eval(r) == triTrue }
+func Match(p Expr, r catalog.Row) bool { return p == nil || p.Eval(r) == True }
 
 // CmpOp is a comparison operator.
 type CmpOp int
@@ -76,25 +78,25 @@ type Cmp struct {
 	Val  catalog.Value
 }
 
-func (p *Cmp) eval(r catalog.Row) tri {
+func (p *Cmp) Eval(r catalog.Row) Tri {
 	v := r[p.Col]
 	if v.Null || p.Val.Null {
-		return triUnknown
+		return Unknown
 	}
 	c := catalog.Compare(v, p.Val)
 	switch p.Op {
 	case Eq:
-		return triOf(c == 0)
+		return TriOf(c == 0)
 	case Ne:
-		return triOf(c != 0)
+		return TriOf(c != 0)
 	case Lt:
-		return triOf(c < 0)
+		return TriOf(c < 0)
 	case Le:
-		return triOf(c <= 0)
+		return TriOf(c <= 0)
 	case Gt:
-		return triOf(c > 0)
+		return TriOf(c > 0)
 	}
-	return triOf(c >= 0)
+	return TriOf(c >= 0)
 }
 
 func (p *Cmp) String() string { return p.Name + " " + cmpText[p.Op] + " " + p.Val.String() }
@@ -107,13 +109,13 @@ type Between struct {
 	Not    bool
 }
 
-func (p *Between) eval(r catalog.Row) tri {
+func (p *Between) Eval(r catalog.Row) Tri {
 	v := r[p.Col]
 	if v.Null {
-		return triUnknown
+		return Unknown
 	}
 	in := catalog.Compare(v, p.Lo) >= 0 && catalog.Compare(v, p.Hi) <= 0
-	return triOf(in != p.Not)
+	return TriOf(in != p.Not)
 }
 
 func (p *Between) String() string {
@@ -132,17 +134,27 @@ type In struct {
 	Not  bool
 }
 
-func (p *In) eval(r catalog.Row) tri {
+func (p *In) Eval(r catalog.Row) Tri {
 	v := r[p.Col]
 	if v.Null {
-		return triUnknown
+		return Unknown
 	}
+	sawNull := false
 	for _, x := range p.Vals {
+		if x.Null {
+			sawNull = true
+			continue
+		}
 		if catalog.Compare(v, x) == 0 {
-			return triOf(!p.Not)
+			return TriOf(!p.Not)
 		}
 	}
-	return triOf(p.Not)
+	if sawNull {
+		// x IN (…, NULL) is unknown when no listed value matches, and
+		// so is x NOT IN (…, NULL).
+		return Unknown
+	}
+	return TriOf(p.Not)
 }
 
 func (p *In) String() string {
@@ -166,7 +178,7 @@ type Like struct {
 	re      *regexp.Regexp
 }
 
-func newLike(col int, name, pattern string, not bool) *Like {
+func NewLike(col int, name, pattern string, not bool) *Like {
 	var b strings.Builder
 	b.WriteString("(?s)^")
 	for _, r := range pattern {
@@ -183,16 +195,16 @@ func newLike(col int, name, pattern string, not bool) *Like {
 	return &Like{Col: col, Name: name, Pattern: pattern, Not: not, re: regexp.MustCompile(b.String())}
 }
 
-func (p *Like) eval(r catalog.Row) tri {
+func (p *Like) Eval(r catalog.Row) Tri {
 	v := r[p.Col]
 	if v.Null {
-		return triUnknown
+		return Unknown
 	}
 	s := v.S
 	if v.Type == catalog.TypeBytes {
 		s = string(v.B)
 	}
-	return triOf(p.re.MatchString(s) != p.Not)
+	return TriOf(p.re.MatchString(s) != p.Not)
 }
 
 func (p *Like) String() string {
@@ -203,9 +215,9 @@ func (p *Like) String() string {
 	return p.Name + " " + not + "LIKE " + catalog.String(p.Pattern).String()
 }
 
-// likeShape classifies a pattern as 'p%' (prefix) or '%s' (suffix) with
+// LikeShape classifies a pattern as 'p%' (prefix) or '%s' (suffix) with
 // no other wildcard.
-func likeShape(pattern string) (text string, prefix, suffix bool) {
+func LikeShape(pattern string) (text string, prefix, suffix bool) {
 	if strings.ContainsAny(pattern, "_") {
 		return "", false, false
 	}
@@ -226,7 +238,7 @@ type IsNull struct {
 	Not  bool
 }
 
-func (p *IsNull) eval(r catalog.Row) tri { return triOf(r[p.Col].Null != p.Not) }
+func (p *IsNull) Eval(r catalog.Row) Tri { return TriOf(r[p.Col].Null != p.Not) }
 
 func (p *IsNull) String() string {
 	if p.Not {
@@ -236,16 +248,16 @@ func (p *IsNull) String() string {
 }
 
 // And is a conjunction.
-type And struct{ Terms []Pred }
+type And struct{ Terms []Expr }
 
-func (p *And) eval(r catalog.Row) tri {
-	out := triTrue
+func (p *And) Eval(r catalog.Row) Tri {
+	out := True
 	for _, t := range p.Terms {
-		switch t.eval(r) {
-		case triFalse:
-			return triFalse
-		case triUnknown:
-			out = triUnknown
+		switch t.Eval(r) {
+		case False:
+			return False
+		case Unknown:
+			out = Unknown
 		}
 	}
 	return out
@@ -254,16 +266,16 @@ func (p *And) eval(r catalog.Row) tri {
 func (p *And) String() string { return join(p.Terms, " AND ", true) }
 
 // Or is a disjunction.
-type Or struct{ Terms []Pred }
+type Or struct{ Terms []Expr }
 
-func (p *Or) eval(r catalog.Row) tri {
-	out := triFalse
+func (p *Or) Eval(r catalog.Row) Tri {
+	out := False
 	for _, t := range p.Terms {
-		switch t.eval(r) {
-		case triTrue:
-			return triTrue
-		case triUnknown:
-			out = triUnknown
+		switch t.Eval(r) {
+		case True:
+			return True
+		case Unknown:
+			out = Unknown
 		}
 	}
 	return out
@@ -272,30 +284,30 @@ func (p *Or) eval(r catalog.Row) tri {
 func (p *Or) String() string { return join(p.Terms, " OR ", false) }
 
 // Not negates.
-type Not struct{ X Pred }
+type Not struct{ X Expr }
 
-func (p *Not) eval(r catalog.Row) tri {
-	switch p.X.eval(r) {
-	case triTrue:
-		return triFalse
-	case triFalse:
-		return triTrue
+func (p *Not) Eval(r catalog.Row) Tri {
+	switch p.X.Eval(r) {
+	case True:
+		return False
+	case False:
+		return True
 	}
-	return triUnknown
+	return Unknown
 }
 
 func (p *Not) String() string { return "NOT (" + p.X.String() + ")" }
 
 // Const is a predicate with a fixed truth, such as x = NULL.
-type Const struct{ V tri }
+type Const struct{ V Tri }
 
-func (p *Const) eval(catalog.Row) tri { return p.V }
+func (p *Const) Eval(catalog.Row) Tri { return p.V }
 
 func (p *Const) String() string {
 	return [...]string{"FALSE", "TRUE", "NULL"}[p.V]
 }
 
-func join(ps []Pred, sep string, and bool) string {
+func join(ps []Expr, sep string, and bool) string {
 	parts := make([]string, len(ps))
 	for i, p := range ps {
 		s := p.String()
@@ -307,23 +319,23 @@ func join(ps []Pred, sep string, and bool) string {
 	return strings.Join(parts, sep)
 }
 
-// conjuncts flattens nested ANDs.
-func conjuncts(p Pred) []Pred {
+// Conjuncts flattens nested ANDs.
+func Conjuncts(p Expr) []Expr {
 	if a, ok := p.(*And); ok {
-		var out []Pred
+		var out []Expr
 		for _, t := range a.Terms {
-			out = append(out, conjuncts(t)...)
+			out = append(out, Conjuncts(t)...)
 		}
 		return out
 	}
 	if p == nil {
 		return nil
 	}
-	return []Pred{p}
+	return []Expr{p}
 }
 
-// andOf builds a conjunction of ps, nil for none.
-func andOf(ps []Pred) Pred {
+// AndOf builds a conjunction of ps, nil for none.
+func AndOf(ps []Expr) Expr {
 	switch len(ps) {
 	case 0:
 		return nil
@@ -331,4 +343,45 @@ func andOf(ps []Pred) Pred {
 		return ps[0]
 	}
 	return &And{Terms: ps}
+}
+
+// Disjuncts flattens one level of OR.
+func Disjuncts(p Expr) []Expr {
+	if o, ok := p.(*Or); ok {
+		return o.Terms
+	}
+	return []Expr{p}
+}
+
+// Columns lists the columns e reads, each once, in the order first met.
+func Columns(e Expr) []int {
+	var out []int
+	seen := map[int]bool{}
+	Walk(e, func(x Expr) {
+		if c, ok := x.(ColumnExpr); ok && !seen[c.Column()] {
+			seen[c.Column()] = true
+			out = append(out, c.Column())
+		}
+	})
+	return out
+}
+
+// Walk calls fn on e and on every expression below it, parents first.
+func Walk(e Expr, fn func(Expr)) {
+	if e == nil {
+		return
+	}
+	fn(e)
+	switch x := e.(type) {
+	case *And:
+		for _, t := range x.Terms {
+			Walk(t, fn)
+		}
+	case *Or:
+		for _, t := range x.Terms {
+			Walk(t, fn)
+		}
+	case *Not:
+		Walk(x.X, fn)
+	}
 }

@@ -1,0 +1,26 @@
+// Package engine runs rkql statements: it is the one place where a parsed
+// statement becomes a plan, is placed on a store, and runs.
+//
+//	text ──parser──▶ AST ──planner──▶ plan tree ──exec.Place──▶ placed plan
+//	                                                 │
+//	             Result ◀── rows + Stats ◀──exec──────┘ (Store: embedded | HBase)
+//
+// An Engine holds a catalog, a planner and a lazily opened Store. Run takes
+// one parsed statement and returns a Result: rows to stream (with their
+// columns), a command tag such as "INSERT 3", or text (EXPLAIN). Every
+// figure EXPLAIN ANALYZE shows comes from the Stats the engine collects
+// while the statement runs.
+//
+// The shell (cmd/rkql/shell) reads statements and formats Results; rkql
+// import and the examples loader write rows through Write; the tests run
+// statements through Run. None of them plans or executes by itself.
+//
+// Invariants:
+//   - A read-only engine refuses every statement that writes before it
+//     touches the store.
+//   - A plan is placed (exec.Place) exactly once, with the session's
+//     pushdown setting, before it runs or is explained, so EXPLAIN shows
+//     the plan that runs.
+//   - An Engine is not safe for concurrent use; the Results it returns
+//     are read by one goroutine.
+package engine

@@ -1,0 +1,155 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/exec"
+	"github.com/rkql/rkql/planner"
+)
+
+// ErrReadOnly is matched by the error of a write refused because the
+// engine is read-only.
+var ErrReadOnly = errors.New("engine: the session is read-only")
+
+// readOnlyError is a refused write: what names the statement.
+type readOnlyError struct{ what, hint string }
+
+func (e *readOnlyError) Error() string {
+	if e.hint == "" {
+		return e.what + " refused: the session is read-only"
+	}
+	return e.what + " refused: " + e.hint
+}
+
+func (e *readOnlyError) Is(target error) bool { return target == ErrReadOnly }
+
+// Config builds an Engine. The zero value of each optional field means
+// the default.
+type Config struct {
+	Catalog *catalog.Catalog
+	// Open opens the store. It is called on first use, and again after a
+	// failure, so statements that need no store run without one.
+	Open func(ctx context.Context) (exec.Store, error)
+	// CreateOnDemand creates a table's physical table before it is first
+	// read or written, as the embedded store wants.
+	CreateOnDemand bool
+	// ReadOnly refuses every statement that writes or changes a table
+	// before it touches the store. ReadOnlyHint ends the error and says
+	// how to allow writes.
+	ReadOnly     bool
+	ReadOnlyHint string
+	Planner      planner.Options
+	// SortBudget is the most rows a client sort may hold; 0 means exec's
+	// default.
+	SortBudget int
+	// NoPushdown starts the engine with pushdown off (see SetPushdown).
+	NoPushdown bool
+	// Clock times statements; nil means time.Now.
+	Clock func() time.Time
+}
+
+// Engine runs statements against one catalog and store. It is not safe
+// for concurrent use.
+type Engine struct {
+	cfg      Config
+	pl       *planner.Planner
+	store    exec.Store
+	pushdown bool
+	// ensured holds the physical tables known to exist.
+	ensured map[string]bool
+}
+
+// New returns an engine. It opens no store until a statement needs one.
+func New(cfg Config) *Engine {
+	if cfg.Clock == nil {
+		cfg.Clock = time.Now
+	}
+	return &Engine{cfg: cfg, pl: planner.New(cfg.Catalog, cfg.Planner), pushdown: !cfg.NoPushdown, ensured: map[string]bool{}}
+}
+
+// Catalog returns the engine's catalog.
+func (e *Engine) Catalog() *catalog.Catalog { return e.cfg.Catalog }
+
+// Pushdown reports whether reads hand the store the work it can do.
+func (e *Engine) Pushdown() bool { return e.pushdown }
+
+// SetPushdown switches pushdown on or off. Off, the store only reads key
+// ranges and every filter, projection and limit runs in the client: the
+// setting that measures what pushdown saves.
+func (e *Engine) SetPushdown(on bool) { e.pushdown = on }
+
+// Close closes the store if it was opened.
+func (e *Engine) Close() error {
+	if e.store == nil {
+		return nil
+	}
+	err := e.store.Close()
+	e.store = nil
+	return err
+}
+
+// Store opens the store on first use.
+func (e *Engine) Store(ctx context.Context) (exec.Store, error) {
+	if e.store != nil {
+		return e.store, nil
+	}
+	if e.cfg.Open == nil {
+		return nil, errors.New("no store is configured")
+	}
+	st, err := e.cfg.Open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	e.store = st
+	return st, nil
+}
+
+func (e *Engine) executor(ctx context.Context) (*exec.Executor, error) {
+	st, err := e.Store(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &exec.Executor{Store: st, SortBudget: e.cfg.SortBudget}, nil
+}
+
+// ensure creates t's physical table when the engine creates tables on
+// demand.
+func (e *Engine) ensure(ctx context.Context, x *exec.Executor, t *catalog.Table) error {
+	if !e.cfg.CreateOnDemand || e.ensured[t.Physical] {
+		return nil
+	}
+	if err := x.EnsureTable(ctx, t); err != nil {
+		return err
+	}
+	e.ensured[t.Physical] = true
+	return nil
+}
+
+// Writable refuses the write what when the engine is read-only.
+func (e *Engine) Writable(what string) error {
+	if e.cfg.ReadOnly {
+		return &readOnlyError{what: what, hint: e.cfg.ReadOnlyHint}
+	}
+	return nil
+}
+
+// Write inserts rows of table t, writing only the columns cols (all when
+// nil) at cell timestamp ts (0: the time of the write), with their index
+// entries. progress, when set, is told the rows written so far. It is
+// what INSERT, rkql import and the examples loader write through.
+func (e *Engine) Write(ctx context.Context, t *catalog.Table, cols []int, rows []catalog.Row, ts int64, progress func(int)) error {
+	if err := e.Writable("INSERT"); err != nil {
+		return err
+	}
+	x, err := e.executor(ctx)
+	if err != nil {
+		return err
+	}
+	if err := e.ensure(ctx, x, t); err != nil {
+		return err
+	}
+	return x.InsertColumns(ctx, t, cols, rows, ts, progress)
+}

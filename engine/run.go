@@ -1,0 +1,232 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/exec"
+	"github.com/rkql/rkql/parser"
+	"github.com/rkql/rkql/planner"
+)
+
+// Plan plans one statement without running it.
+func (e *Engine) Plan(st parser.Stmt) (planner.Plan, error) { return e.pl.Plan(st) }
+
+// Run plans and runs one statement. A Result with Rows streams them: the
+// caller reads and closes it.
+func (e *Engine) Run(ctx context.Context, st parser.Stmt) (*Result, error) {
+	p, err := e.pl.Plan(st)
+	if err != nil {
+		return nil, err
+	}
+	return e.RunPlan(ctx, p)
+}
+
+// RunPlan runs a planned statement.
+func (e *Engine) RunPlan(ctx context.Context, p planner.Plan) (*Result, error) {
+	if what := writeStatement(p); what != "" {
+		if err := e.Writable(what); err != nil {
+			return nil, err
+		}
+	}
+	switch p := p.(type) {
+	case *planner.Select:
+		return e.query(ctx, p)
+	case *planner.Explain:
+		return e.explain(ctx, p)
+	case *planner.Insert:
+		return e.insert(ctx, p)
+	case *planner.ShowTables:
+		return e.showTables(ctx)
+	case *planner.ShowRegions:
+		return e.showRegions(ctx, p.Table)
+	case *planner.Describe:
+		return describe(p.Table), nil
+	case *planner.CreateTable:
+		return e.createTable(ctx, p.Table)
+	case *planner.EncodeKey:
+		return encodeKey(p), nil
+	case *planner.DecodeKey:
+		return decodeKey(p), nil
+	case *planner.Delete:
+		return e.deleteRows(ctx, p)
+	case *planner.BuildIndex:
+		return e.buildIndex(ctx, p)
+	case *planner.CheckIndex:
+		return e.checkIndex(ctx, p)
+	}
+	return nil, fmt.Errorf("%T is not supported by the engine yet", p)
+}
+
+// writeStatement names a plan that writes or changes a table, or returns
+// "" for one that only reads.
+func writeStatement(p planner.Plan) string {
+	switch p := p.(type) {
+	case *planner.Insert:
+		return "INSERT"
+	case *planner.CreateTable:
+		return "CREATE TABLE"
+	case *planner.Delete:
+		return "DELETE"
+	case *planner.BuildIndex:
+		return "BUILD INDEX"
+	case *planner.CheckIndex:
+		if p.Repair {
+			return "CHECK INDEX … REPAIR"
+		}
+	}
+	return ""
+}
+
+// prepare opens the store a SELECT reads and places the plan on it.
+func (e *Engine) prepare(ctx context.Context, sel *planner.Select) (*exec.Executor, error) {
+	x, err := e.executor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.ensure(ctx, x, sel.Table); err != nil {
+		return nil, err
+	}
+	if sel.Access.Table != sel.Table {
+		if err := e.ensure(ctx, x, sel.Access.Table); err != nil {
+			return nil, err
+		}
+	}
+	exec.Place(sel, x.Store.Pushdown(), e.pushdown)
+	return x, nil
+}
+
+func (e *Engine) query(ctx context.Context, sel *planner.Select) (*Result, error) {
+	x, err := e.prepare(ctx, sel)
+	if err != nil {
+		return nil, err
+	}
+	stats := &exec.Stats{}
+	rows, err := x.Query(ctx, sel, stats)
+	if err != nil {
+		return nil, err
+	}
+	cols := make([]Column, len(sel.Output))
+	for i, o := range sel.Output {
+		cols[i] = Column{Name: o.Name, Type: o.Type}
+	}
+	return &Result{Columns: cols, Rows: rows, Stats: stats,
+		Warnings: func() []string { return malformed(sel.Table.Name, stats) }}, nil
+}
+
+func (e *Engine) explain(ctx context.Context, ex *planner.Explain) (*Result, error) {
+	sel := ex.Select
+	x, err := e.prepare(ctx, sel)
+	if err != nil {
+		return nil, err
+	}
+	env, err := e.explainEnv(ctx, x.Store, sel)
+	if err != nil {
+		return nil, err
+	}
+	var an *planner.Analysis
+	if ex.Analyze {
+		if an, err = e.analyze(ctx, x, sel); err != nil {
+			return nil, err
+		}
+	}
+	model := sel.Explain(env, an)
+	if ex.JSON {
+		return &Result{Text: model.JSON()}, nil
+	}
+	return &Result{Text: model.Text()}, nil
+}
+
+// explainEnv fetches what EXPLAIN counts costs with: the regions of the
+// tables the plan reads.
+func (e *Engine) explainEnv(ctx context.Context, st exec.Store, sel *planner.Select) (planner.ExplainEnv, error) {
+	env := planner.ExplainEnv{Regions: map[string][][]byte{}}
+	for _, t := range []*catalog.Table{sel.Access.Table, sel.Table} {
+		if _, done := env.Regions[t.Physical]; done {
+			continue
+		}
+		regions, err := st.Regions(ctx, t.Physical)
+		if errors.Is(err, exec.ErrTableNotFound) {
+			continue
+		}
+		if err != nil {
+			return env, err
+		}
+		starts := make([][]byte, len(regions))
+		for i, r := range regions {
+			starts[i] = r.StartKey
+		}
+		env.Regions[t.Physical] = starts
+	}
+	return env, nil
+}
+
+// analyze runs a query, draining its rows, and measures it.
+func (e *Engine) analyze(ctx context.Context, x *exec.Executor, sel *planner.Select) (*planner.Analysis, error) {
+	var stats exec.Stats
+	begin := e.cfg.Clock()
+	rows, err := x.Query(ctx, sel, &stats)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var n int64
+	for {
+		_, err := rows.Next(ctx)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		n++
+	}
+	return &planner.Analysis{
+		RowsRead:     stats.RowsRead.Load(),
+		RowsReceived: stats.RowsReceived.Load(),
+		RowsReturned: n,
+		Cells:        stats.Cells.Load(),
+		Bytes:        stats.Bytes.Load(),
+		RPCs:         stats.RPCs.Load(),
+		Regions:      stats.Regions.Load(),
+		DataReads:    stats.DataReads.Load(),
+		Dangling:     stats.Dangling.Load(),
+		Malformed:    stats.Malformed.Load(),
+		Millis:       float64(e.cfg.Clock().Sub(begin).Microseconds()) / 1000,
+	}, nil
+}
+
+func (e *Engine) insert(ctx context.Context, ins *planner.Insert) (*Result, error) {
+	if err := e.Write(ctx, ins.Table, ins.Columns, ins.Rows, ins.Timestamp, nil); err != nil {
+		return nil, err
+	}
+	return &Result{Tag: fmt.Sprintf("INSERT %d", len(ins.Rows))}, nil
+}
+
+// createTable creates t's physical table, which must not exist, and its
+// index tables, which may.
+func (e *Engine) createTable(ctx context.Context, t *catalog.Table) (*Result, error) {
+	x, err := e.executor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := x.Store.CreateTable(ctx, exec.Spec(t)); err != nil {
+		if errors.Is(err, exec.ErrTableExists) {
+			return nil, fmt.Errorf("HBase table %s of %s already exists", t.Physical, t.Name)
+		}
+		return nil, err
+	}
+	for _, ix := range t.Indexes {
+		if err := x.EnsureTable(ctx, ix.Table); err != nil {
+			return nil, err
+		}
+	}
+	return &Result{Tag: "CREATE TABLE"}, nil
+}
+
+// Statement names a statement by its first words, for messages.
+func Statement(st parser.Stmt) string { return strings.SplitN(st.String(), " ", 2)[0] }

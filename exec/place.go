@@ -1,0 +1,100 @@
+package exec
+
+import (
+	"github.com/rkql/rkql/planner"
+)
+
+// Place hands a store the work its Pushdown accepts: the part of the
+// client filter above the plan's access that the store can evaluate, a
+// row limit when no filter is left to the client below the LIMIT, and
+// the column projection. It rewrites the plan in place and records in
+// the access's Placement what it moved and why it kept the rest, so that
+// EXPLAIN says SERVER only for what the store does. With on false, the
+// store is asked only to read the ranges: the switch that measures what
+// pushdown saves.
+//
+// Place must be called once, before the plan runs or is explained.
+func Place(sel *planner.Select, p Pushdown, on bool) {
+	acc := sel.Access
+	pl := &planner.Placement{Store: p.StoreName(), Off: !on}
+	acc.Placement = pl
+	if !on || acc.Kind == planner.EmptyResult {
+		acc.Columns = nil
+		return
+	}
+	f := p.Features()
+	if acc.Columns != nil {
+		pl.KeysOnly = f.KeysOnly && len(acc.Columns) == 0
+		pl.Projected = f.Projection && len(acc.Columns) > 0
+		if !pl.KeysOnly && !pl.Projected {
+			acc.Columns = nil
+		}
+	}
+	// The client filter, if any, sits just above the access or above the
+	// merge of its ranges.
+	path := planner.Path(sel.Root)
+	var filter *planner.Filter
+	var parent planner.Node // the node above the filter
+	for i, n := range path[1:] {
+		if _, ok := n.(*planner.MergeSort); ok {
+			continue
+		}
+		if fl, ok := n.(*planner.Filter); ok {
+			filter = fl
+			if i+2 < len(path) {
+				parent = path[i+2]
+			}
+		}
+		break
+	}
+	if filter != nil {
+		sp := p.SplitFilter(acc.Table, filter.Cond, acc.Versions)
+		acc.Filter, pl.Server, pl.Client = sp.Server, sp.How, sp.Why
+		if sp.Client == nil {
+			unlink(sel, filter, parent)
+		} else {
+			filter.Cond = sp.Client
+		}
+	}
+	if f.Limit {
+		acc.Limit = scanLimit(sel)
+	}
+}
+
+// unlink removes filter from the tree; parent is the node above it, or
+// nil when it is the root.
+func unlink(sel *planner.Select, filter *planner.Filter, parent planner.Node) {
+	switch p := parent.(type) {
+	case nil:
+		sel.Root = filter.In
+	case *planner.IndexLookup:
+		p.In = filter.In
+	case *planner.Sort:
+		p.In = filter.In
+	case *planner.Count:
+		p.In = filter.In
+	case *planner.Limit:
+		p.In = filter.In
+	default:
+		panic("exec: a client filter under an unexpected node")
+	}
+}
+
+// scanLimit is the row limit each range's scan may stop at: the LIMIT,
+// when only a merge of the ranges stands between the access and it.
+// Anything else (a client filter, a sort, a count, an index lookup)
+// needs more rows than the LIMIT, so the store gets none.
+func scanLimit(sel *planner.Select) int64 {
+	for _, n := range planner.Path(sel.Root)[1:] {
+		switch n := n.(type) {
+		case *planner.MergeSort:
+			continue
+		case *planner.Limit:
+			if n.N > 0 {
+				return n.N
+			}
+		}
+		return 0
+	}
+	return 0
+}

@@ -1,0 +1,20 @@
+// Package expr is rkql's scalar expression layer: the conditions of a
+// WHERE clause and the values a plan computes, compiled against one
+// table's logical row.
+//
+// A logical row (catalog.Row) holds a table's columns in catalog order,
+// followed by the _ts pseudo-column (catalog.Table.TsColumn). Expressions
+// name columns by that index and carry the column's name for printing.
+//
+// Conditions are evaluated with SQL's three-valued logic: a comparison
+// with NULL is Unknown, AND and OR follow Kleene's tables, and Match
+// treats Unknown as false. String renders an expression in the SQL that
+// EXPLAIN prints; it parses back to an equal condition.
+//
+// The package imports catalog only. The planner compiles parser ASTs into
+// expressions, the executor and the stores evaluate them, and a store
+// that evaluates them on the server translates them (exec/hbase).
+//
+// Invariant: expressions are immutable once built, so plans that share
+// them may run concurrently.
+package expr

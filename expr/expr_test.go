@@ -1,0 +1,85 @@
+package expr
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/rkql/rkql/catalog"
+)
+
+func TestThreeValuedLogic(t *testing.T) {
+	null := catalog.Null(catalog.TypeBigint)
+	one, two := catalog.Bigint(1), catalog.Bigint(2)
+	x := func(op CmpOp, v catalog.Value) Expr { return &Cmp{Col: 0, Name: "x", Op: op, Val: v} }
+	in := func(not bool, vs ...catalog.Value) Expr { return &In{Col: 0, Name: "x", Vals: vs, Not: not} }
+	cases := []struct {
+		e    Expr
+		row  catalog.Value
+		want Tri
+	}{
+		{x(Eq, one), one, True},
+		{x(Eq, one), two, False},
+		{x(Eq, one), null, Unknown},
+		{x(Ne, one), null, Unknown},
+		{&Not{X: x(Eq, one)}, null, Unknown},
+		{&And{Terms: []Expr{x(Eq, one), x(Eq, two)}}, null, Unknown},
+		{&And{Terms: []Expr{&Const{V: Unknown}, x(Eq, two)}}, one, False},
+		{&Or{Terms: []Expr{&Const{V: Unknown}, x(Eq, one)}}, one, True},
+		{&Or{Terms: []Expr{&Const{V: Unknown}, x(Eq, two)}}, one, Unknown},
+		{in(false, one, two), two, True},
+		{in(false, one, null), two, Unknown},
+		{in(false, one, null), one, True},
+		{in(true, one, null), two, Unknown},
+		{in(true, one, null), one, False},
+		{in(true, one), two, True},
+		{in(true, one), null, Unknown},
+		{&IsNull{Col: 0, Name: "x"}, null, True},
+		{&IsNull{Col: 0, Name: "x", Not: true}, null, False},
+	}
+	for _, c := range cases {
+		t.Run(fmt.Sprintf("%s/%s", c.e, c.row), func(t *testing.T) {
+			if got := c.e.Eval(catalog.Row{c.row}); got != c.want {
+				t.Errorf("%s on x=%s: got %d, want %d", c.e, c.row, got, c.want)
+			}
+			if Match(c.e, catalog.Row{c.row}) != (c.want == True) {
+				t.Errorf("Match disagrees with Eval")
+			}
+		})
+	}
+}
+
+func TestLike(t *testing.T) {
+	cases := []struct {
+		pattern, s string
+		want       bool
+	}{
+		{"a%", "abc", true},
+		{"a%", "ba", false},
+		{"%c", "abc", true},
+		{"a_c", "abc", true},
+		{"a_c", "ac", false},
+		{"%", "", true},
+		{"a.c", "abc", false},
+		{"a%", "a\nb", true},
+	}
+	for _, c := range cases {
+		l := NewLike(0, "s", c.pattern, false)
+		if got := l.Eval(catalog.Row{catalog.String(c.s)}) == True; got != c.want {
+			t.Errorf("%q LIKE %q = %v, want %v", c.s, c.pattern, got, c.want)
+		}
+	}
+}
+
+func TestColumnsAndWalk(t *testing.T) {
+	e := &And{Terms: []Expr{
+		&Cmp{Col: 2, Name: "b", Op: Eq, Val: catalog.Bigint(1)},
+		&Or{Terms: []Expr{&IsNull{Col: 0, Name: "a"}, &Not{X: &Cmp{Col: 2, Name: "b", Op: Lt, Val: catalog.Bigint(0)}}}},
+	}}
+	got := fmt.Sprint(Columns(e))
+	if got != "[2 0]" {
+		t.Errorf("Columns = %s, want [2 0]", got)
+	}
+	if s := e.String(); s != "b = 1 AND (a IS NULL OR NOT (b < 0))" {
+		t.Errorf("String = %q", s)
+	}
+}

@@ -1,0 +1,217 @@
+package planner
+
+import (
+	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/expr"
+)
+
+// Node is an operator of a SELECT's plan tree. Rows flow from the leaf, an
+// Access, up to the root; each node's Input is the node below it. EXPLAIN
+// prints the tree from the leaf up, as Phoenix does: the read first, then
+// each step the client applies to its rows.
+//
+// The set is sealed: Access, MergeSort, IndexLookup, Filter, Sort, Count
+// and Limit.
+type Node interface {
+	// Input is the node whose rows this one consumes; nil for a leaf.
+	Input() Node
+	node()
+}
+
+var (
+	_ Node = (*Access)(nil)
+	_ Node = (*MergeSort)(nil)
+	_ Node = (*IndexLookup)(nil)
+	_ Node = (*Filter)(nil)
+	_ Node = (*Sort)(nil)
+	_ Node = (*Count)(nil)
+	_ Node = (*Limit)(nil)
+)
+
+// NoLimit is a Limit that does not limit: the statement has no LIMIT.
+const NoLimit int64 = -1
+
+// Access is the leaf of a plan: the key ranges or points of one table,
+// and what the store is asked to do with each row it reads.
+//
+// Filter, Limit and KeysOnly are work the store does (SERVER in EXPLAIN);
+// they are set only after the store has accepted them (see Placement).
+// Whatever the store does not do stays in a Filter node above.
+type Access struct {
+	Table  *catalog.Table
+	Kind   AccessKind
+	Ranges []KeyRange
+	// Ways is the fan-out over hash, bucket, salt or random components
+	// (1 when none): the ranges are read in parallel.
+	Ways int64
+	// Reverse reads every range backwards.
+	Reverse bool
+	// Filter is the condition the store evaluates on each row; nil when
+	// none.
+	Filter expr.Expr
+	// Limit caps the rows the store returns per range; 0 means none. The
+	// planner sets it only where no filter is left to the client.
+	Limit int64
+	// Versions per cell; 0 means the newest only.
+	Versions int
+	// Columns are the stored columns the plan reads (value columns; key
+	// fields come from the key); nil means every column. Empty and
+	// non-nil means the key alone serves the query.
+	Columns []int
+	// Placement records what the store was asked to do, for EXPLAIN; nil
+	// until a store has placed the plan.
+	Placement *Placement
+}
+
+// Placement says where an access's work runs. The planner leaves every
+// filter to the client; a store then takes what it can evaluate itself
+// (exec.Place), and records here what it took and why it left the rest.
+type Placement struct {
+	// Store names the store, as EXPLAIN prints it ("HBase", "embedded").
+	Store string
+	// Projected is set when the store returns only Access.Columns.
+	Projected bool
+	// KeysOnly is set when the store returns keys without values.
+	KeysOnly bool
+	// TimeRange, when set, is the cell time range [Min, Max) in ms the
+	// store reads; it comes from _ts bounds.
+	TimeRange *TimeRange
+	// MultiRange is set when the store reads several ranges in one scan
+	// per region (HBase MultiRowRangeFilter) rather than one scan each.
+	MultiRange bool
+	// Server names how the store evaluates Access.Filter, e.g.
+	// "SingleColumnValueFilter(f:status = 'paid')"; one entry per part.
+	Server []string
+	// Client says, one entry each, why parts of the filter stay in the
+	// client.
+	Client []string
+	// Off is set when pushdown was switched off for the session.
+	Off bool
+}
+
+// TimeRange is a half-open range of cell timestamps in milliseconds.
+type TimeRange struct{ Min, Max int64 }
+
+// MergeSort merges the sorted streams of its input's ranges on the key
+// bytes from component From onwards (CLIENT MERGE SORT).
+type MergeSort struct {
+	From int
+	Desc bool
+	// On names the fields the merge orders by, for EXPLAIN.
+	On []string
+	In *Access
+}
+
+// IndexLookup turns the index entries its input reads back into data
+// rows: from the covered copy when the entry is verified and covers every
+// column the query needs, otherwise by a batched Get of the data row.
+type IndexLookup struct {
+	Index *catalog.Index
+	// Data is the data table.
+	Data *catalog.Table
+	// Covered means no data-table read is needed for verified entries.
+	Covered bool
+	// ToData maps each index-table column to its data-table column.
+	ToData []int
+	// Filter is the condition, over data-table columns, that a row must
+	// pass after the lookup; nil when none.
+	Filter expr.Expr
+	// DataOnly is the part of Filter the index cannot test (CLIENT FILTER
+	// BY in EXPLAIN).
+	DataOnly expr.Expr
+	In       Node
+}
+
+// Filter drops the rows its condition does not hold for, in the client.
+type Filter struct {
+	Cond expr.Expr
+	In   Node
+}
+
+// SortKey is one column of a client sort.
+type SortKey struct {
+	Col  int
+	Name string
+	Desc bool
+}
+
+// Sort is a client sort; with a Limit other than NoLimit it keeps only
+// the top rows.
+type Sort struct {
+	Keys  []SortKey
+	Limit int64
+	In    Node
+}
+
+// Count replaces its input's rows with one row holding their number.
+type Count struct{ In Node }
+
+// Limit passes at most N rows.
+type Limit struct {
+	N  int64
+	In Node
+}
+
+// Input returns nil: an access is a leaf.
+func (*Access) Input() Node { return nil }
+
+// Input is the access whose ranges are merged.
+func (n *MergeSort) Input() Node { return n.In }
+
+// Input is the read of the index table.
+func (n *IndexLookup) Input() Node { return n.In }
+
+// Input is the filtered node.
+func (n *Filter) Input() Node { return n.In }
+
+// Input is the sorted node.
+func (n *Sort) Input() Node { return n.In }
+
+// Input is the counted node.
+func (n *Count) Input() Node { return n.In }
+
+// Input is the limited node.
+func (n *Limit) Input() Node { return n.In }
+
+func (*Access) node()      {}
+func (*MergeSort) node()   {}
+func (*IndexLookup) node() {}
+func (*Filter) node()      {}
+func (*Sort) node()        {}
+func (*Count) node()       {}
+func (*Limit) node()       {}
+
+// Leaf returns the access at the bottom of a plan tree.
+func Leaf(n Node) *Access {
+	for n != nil {
+		if a, ok := n.(*Access); ok {
+			return a
+		}
+		n = n.Input()
+	}
+	return nil
+}
+
+// Find returns the first node of type T on the path from n to its leaf.
+func Find[T Node](n Node) (T, bool) {
+	for n != nil {
+		if t, ok := n.(T); ok {
+			return t, true
+		}
+		n = n.Input()
+	}
+	var zero T
+	return zero, false
+}
+
+// Path lists the nodes from the leaf up to n.
+func Path(n Node) []Node {
+	var out []Node
+	for ; n != nil; n = n.Input() {
+		out = append(out, n)
+	}
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out
+}
