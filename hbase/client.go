@@ -344,7 +344,7 @@ func regionSpec(r *Region) *pb.RegionSpecifier {
 // ReadStats counts what a Get or MultiGet received from the region
 // servers. Region lookups in hbase:meta are not counted.
 type ReadStats struct {
-	// RPCs is the number of calls sent, retries included.
+	// RPCs is the number of calls attempted, retries included.
 	RPCs int
 	// Bytes is the size of every response frame received, as read off the
 	// socket: length prefix, header, message and cellblock. Responses

@@ -187,6 +187,7 @@ func wireFilters(t *testing.T, e *testEnv) {
 		rows, st := wireScan(t, e, hbase.WithFilter(f), hbase.TrackScanMetrics())
 		equalKeys(t, "regex", keysOf(rows), wireKeys(func(i int) bool { return i%10 == 7 }))
 		lessBytes(t, "row regex", st, full, 0.15)
+		t.Logf("row regex: server metrics %v", st.ServerMetrics)
 		// The server read every row and dropped nine in ten.
 		if st.RowsScanned != wireRows || st.RowsFiltered != wireRows*9/10 {
 			t.Errorf("server scanned %d rows and filtered %d, want %d and %d (%v)",
