@@ -187,21 +187,22 @@ func (c *Client) dropConn(addr string) {
 	}
 }
 
-// callRegion sends one ClientService call for region r.
-func (c *Client) callRegion(ctx context.Context, r *Region, method string, req, resp proto.Message) ([]byte, error) {
+// callRegion sends one ClientService call for region r. The reply holds
+// the response cellblock and the bytes received, also on failure.
+func (c *Client) callRegion(ctx context.Context, r *Region, method string, req, resp proto.Message) (rpc.Reply, error) {
 	if r.Server == "" {
-		return nil, &RegionError{Region: string(r.Name), Err: fmt.Errorf("hbase: region %s is not assigned to a server", r.Name)}
+		return rpc.Reply{}, &RegionError{Region: string(r.Name), Err: fmt.Errorf("hbase: region %s is not assigned to a server", r.Name)}
 	}
 	conn, err := c.conn(ctx, r.Server, rpc.ClientService, "region server")
 	if err != nil {
-		return nil, err
+		return rpc.Reply{}, err
 	}
 	var prio uint32
 	if strings.HasPrefix(r.Table, "hbase:") {
 		prio = 200 // system tables use the high-priority handlers
 	}
-	cells, err := conn.Call(ctx, method, req, prio, resp)
-	return cells, wrapCallError(err, "region server", r.Server, string(r.Name))
+	rep, err := conn.Call(ctx, method, req, prio, resp)
+	return rep, wrapCallError(err, "region server", r.Server, string(r.Name))
 }
 
 // noteError updates the region cache after a failed call to region r.
@@ -340,26 +341,61 @@ func regionSpec(r *Region) *pb.RegionSpecifier {
 	return &pb.RegionSpecifier{Type: pb.RegionSpecifier_REGION_NAME.Enum(), Value: r.Name}
 }
 
+// ReadStats counts what a Get or MultiGet received from the region
+// servers. Region lookups in hbase:meta are not counted.
+type ReadStats struct {
+	// RPCs is the number of calls attempted, retries included.
+	RPCs int
+	// Bytes is the size of every response frame received, as read off the
+	// socket: length prefix, header, message and cellblock. Responses
+	// that carried an exception and responses of retried calls count too.
+	Bytes int64
+	// Cells is the number of cells received in results.
+	Cells int
+	// Rows is the number of results received that hold at least one cell.
+	Rows int
+}
+
+func (st *ReadStats) addResult(r *Result) {
+	st.Cells += len(r.Cells)
+	if len(r.Cells) > 0 {
+		st.Rows++
+	}
+}
+
 // Get reads one row. A missing row gives a Result with no cells.
 func (c *Client) Get(ctx context.Context, g *Get) (*Result, error) {
+	res, _, err := c.GetWithStats(ctx, g)
+	return res, err
+}
+
+// GetWithStats is Get that also reports what the read received, on
+// failure too.
+func (c *Client) GetWithStats(ctx context.Context, g *Get) (*Result, ReadStats, error) {
+	var st ReadStats
 	if g == nil {
-		return nil, errNilRequest
+		return nil, st, errNilRequest
 	}
 	var res *Result
 	err := c.withRegion(ctx, fmt.Sprintf("get %q from %s", g.key, g.table), g.table, g.key,
 		func(ctx context.Context, r *Region) error {
 			var resp pb.GetResponse
-			cells, err := c.callRegion(ctx, r, "Get", &pb.GetRequest{Region: regionSpec(r), Get: g.pb}, &resp)
+			st.RPCs++
+			rep, err := c.callRegion(ctx, r, "Get", &pb.GetRequest{Region: regionSpec(r), Get: g.pb}, &resp)
+			st.Bytes += int64(rep.Bytes)
 			if err != nil {
 				return err
 			}
-			res, _, err = newResult(resp.GetResult(), cells)
+			res, _, err = newResult(resp.GetResult(), rep.Cells)
+			if err == nil {
+				st.addResult(res)
+			}
 			return err
 		})
 	if err != nil {
-		return nil, err
+		return nil, st, err
 	}
-	return res, nil
+	return res, st, nil
 }
 
 // Mutate applies one Put or Delete.

@@ -24,6 +24,37 @@
 // bulk with Client.MultiMutate; Client.MultiGet reads many rows. Tables are
 // created, listed, disabled and deleted through Client.Admin.
 //
+// # Reads the server narrows
+//
+// Families and Columns project columns, WithFilter sets a server-side
+// filter (package filter), TimeRange keeps cells with from <= ts < to;
+// they apply to a Get, and so to each row of a MultiGet, and to a Scan.
+// A Scan also takes Caching (rows per RPC), MaxResultSize (bytes per RPC)
+// and Limit, which each scan RPC passes on to the server so that it closes
+// its scanner at the limit. Facts pinned on HBase 2.6 by the integration
+// tests:
+//
+//   - A projection is applied before the filter: a row without any
+//     projected column does not come back, and a filter never sees a
+//     column left out of the projection. So SingleColumnValueFilter on
+//     an unprojected column drops every row with FilterIfMissing and keeps
+//     every row without it.
+//   - "Every row, plus only these columns" is one scan over all families
+//     with filter.Or(FirstKeyOnly, columns...): each row comes with its
+//     first cell and the wanted columns, a row lacking all of them with
+//     its first cell alone. KeyOnly ANDed to FirstKeyOnly there also
+//     strips a wanted first cell; And(FirstKeyOnly, Qualifier != each
+//     wanted, KeyOnly) strips only an unwanted one.
+//
+// # Measuring
+//
+// Scanner.Stats, Client.GetWithStats and Client.MultiGetWithStats count
+// RPCs, cells and rows received, and the bytes of every response frame as
+// read off the socket (length prefix, header, message and cellblock;
+// retried and failed calls included, hbase:meta lookups not). With
+// TrackScanMetrics a Scanner also sums the servers' own counters, among
+// them ROWS_SCANNED and ROWS_FILTERED.
+//
 // # Layers
 //
 //	request values      Get, Scan, Put, Delete: built by constructors with

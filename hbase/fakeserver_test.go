@@ -30,6 +30,9 @@ type fakeServer struct {
 	scanners map[uint64]*fakeScanner
 	nextID   uint64
 	calls    map[string]int // method (or "Scan.open" etc.) -> count
+	sent     map[string]int // method ("Scan.meta" for meta scans) -> bytes written
+	// limits are the limit_of_rows of each data scan call, 0 if unset.
+	limits []uint32
 	// Fault hooks, consumed as they fire.
 	lostScannerAfter int  // fail the n-th next call with UnknownScannerException
 	partial          bool // send each row as two partial pieces
@@ -52,7 +55,7 @@ func newFakeServer(t *testing.T, splits []string, rows []string) *fakeServer {
 		t.Fatal(err)
 	}
 	fs := &fakeServer{t: t, addr: l.Addr().String(), scanners: map[uint64]*fakeScanner{},
-		calls: map[string]int{}, nsreRows: map[string]int{}, ttlMillis: 60000}
+		calls: map[string]int{}, sent: map[string]int{}, nsreRows: map[string]int{}, ttlMillis: 60000}
 	fs.rows = append(fs.rows, rows...)
 	sort.Strings(fs.rows)
 	fs.setRegions(splits, 1)
@@ -108,8 +111,12 @@ func (fs *fakeServer) serve(c net.Conn) {
 			fs.t.Errorf("fake server: bad header: %v", err)
 			return
 		}
-		msg, cells, ex := fs.handle(hdr.GetMethodName(), param)
-		if _, err := c.Write(fakeResponse(hdr.GetCallId(), msg, cells, ex)); err != nil {
+		msg, cells, ex, key := fs.handle(hdr.GetMethodName(), param)
+		out := fakeResponse(hdr.GetCallId(), msg, cells, ex)
+		fs.mu.Lock()
+		fs.sent[key] += len(out)
+		fs.mu.Unlock()
+		if _, err := c.Write(out); err != nil {
 			return
 		}
 	}
@@ -145,7 +152,8 @@ func exception(class, msg string) *pb.ExceptionResponse {
 	return &pb.ExceptionResponse{ExceptionClassName: proto.String(class), StackTrace: proto.String(class + ": " + msg)}
 }
 
-func (fs *fakeServer) handle(method string, param []byte) (proto.Message, []byte, *pb.ExceptionResponse) {
+// handle serves one call; key names it for the byte counts in sent.
+func (fs *fakeServer) handle(method string, param []byte) (msg proto.Message, cells []byte, ex *pb.ExceptionResponse, key string) {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	fs.calls[method]++
@@ -154,25 +162,34 @@ func (fs *fakeServer) handle(method string, param []byte) (proto.Message, []byte
 		var req pb.GetRequest
 		_ = proto.Unmarshal(param, &req)
 		res, ex := fs.get(req.GetRegion().GetValue(), req.GetGet().GetRow())
-		return &pb.GetResponse{Result: res}, nil, ex
+		return &pb.GetResponse{Result: res}, nil, ex, method
 	case "Mutate":
 		var req pb.MutateRequest
 		_ = proto.Unmarshal(param, &req)
-		return &pb.MutateResponse{}, nil, fs.put(req.GetRegion().GetValue(), req.GetMutation().GetRow())
+		return &pb.MutateResponse{}, nil, fs.put(req.GetRegion().GetValue(), req.GetMutation().GetRow()), method
 	case "Multi":
 		var req pb.MultiRequest
 		_ = proto.Unmarshal(param, &req)
-		return fs.multi(&req), nil, nil
+		return fs.multi(&req), nil, nil, method
 	case "Scan":
 		var req pb.ScanRequest
 		_ = proto.Unmarshal(param, &req)
 		if string(req.GetRegion().GetValue()) == metaRegionName {
 			fs.calls["Scan.meta"]++
-			return fs.metaScan(&req)
+			msg, cells, ex := fs.metaScan(&req)
+			return msg, cells, ex, "Scan.meta"
 		}
-		return fs.scan(&req)
+		msg, cells, ex := fs.scan(&req)
+		return msg, cells, ex, method
 	}
-	return nil, nil, exception(pkgHBase+"DoNotRetryIOException", "unknown method "+method)
+	return nil, nil, exception(pkgHBase+"DoNotRetryIOException", "unknown method "+method), method
+}
+
+// sentBytes is the bytes written in responses to key.
+func (fs *fakeServer) sentBytes(key string) int {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	return fs.sent[key]
 }
 
 func (fs *fakeServer) region(name []byte, row []byte) (*Region, *pb.ExceptionResponse) {
@@ -315,7 +332,29 @@ func (fs *fakeServer) scan(req *pb.ScanRequest) (proto.Message, []byte, *pb.Exce
 	if ex != nil || sc == nil {
 		return resp, nil, ex
 	}
-	cells := fs.scanRows(sc, int(req.GetNumberOfRows()), resp)
+	fs.limits = append(fs.limits, req.GetLimitOfRows())
+	n := int(req.GetNumberOfRows())
+	limit := int(req.GetLimitOfRows())
+	if limit > 0 {
+		n = min(n, limit)
+	}
+	cells := fs.scanRows(sc, n, resp)
+	rows := len(resp.CellsPerResult)
+	if fs.partial {
+		rows /= 2
+	}
+	if limit > 0 && rows >= limit {
+		// Like the server: the limit reached ends the whole scan.
+		resp.MoreResults = proto.Bool(false)
+		delete(fs.scanners, resp.GetScannerId())
+	}
+	if req.GetTrackScanMetrics() {
+		// The fake scans no row it does not send, and filters none.
+		resp.ScanMetrics = &pb.ScanMetrics{Metrics: []*pb.NameInt64Pair{
+			{Name: proto.String("ROWS_SCANNED"), Value: proto.Int64(int64(rows))},
+			{Name: proto.String("ROWS_FILTERED"), Value: proto.Int64(0)},
+		}}
+	}
 	if !resp.GetMoreResultsInRegion() {
 		delete(fs.scanners, resp.GetScannerId())
 	}

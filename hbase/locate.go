@@ -169,12 +169,12 @@ func (c *Client) scanMeta(ctx context.Context, start, stop []byte, reversed bool
 		CloseScanner: proto.Bool(true),
 	}
 	var resp pb.ScanResponse
-	cells, err := c.callRegion(ctx, meta, "Scan", req, &resp)
+	rep, err := c.callRegion(ctx, meta, "Scan", req, &resp)
 	c.noteError(meta, err)
 	if err != nil {
 		return nil, nil, err
 	}
-	results, err := scanResults(&resp, cells)
+	results, err := scanResults(&resp, rep.Cells)
 	if err != nil {
 		return nil, nil, err
 	}

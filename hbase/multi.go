@@ -12,20 +12,29 @@ import (
 
 // MultiGet reads many rows in one round of RPCs: one Multi call per region
 // server, run in parallel. results[i] belongs to gets[i]; a missing row
-// gives a Result with no cells.
+// gives a Result with no cells. Each Get keeps its own options (columns,
+// filter, time range, versions), which the server applies per row.
 func (c *Client) MultiGet(ctx context.Context, gets []*Get) ([]*Result, error) {
+	res, _, err := c.MultiGetWithStats(ctx, gets)
+	return res, err
+}
+
+// MultiGetWithStats is MultiGet that also reports what the reads
+// received, on failure too. Bytes are those of whole Multi responses.
+func (c *Client) MultiGetWithStats(ctx context.Context, gets []*Get) ([]*Result, ReadStats, error) {
+	var st ReadStats
 	acts := make([]action, len(gets))
 	for i, g := range gets {
 		if g == nil {
-			return nil, errNilRequest
+			return nil, st, errNilRequest
 		}
 		acts[i] = action{table: g.table, key: g.key, get: g.pb}
 	}
 	results := make([]*Result, len(gets))
-	if err := c.multi(ctx, fmt.Sprintf("multi-get of %d rows", len(gets)), acts, results); err != nil {
-		return nil, err
+	if err := c.multi(ctx, fmt.Sprintf("multi-get of %d rows", len(gets)), acts, results, &st); err != nil {
+		return nil, st, err
 	}
-	return results, nil
+	return results, st, nil
 }
 
 // MultiMutate applies many Puts and Deletes, grouped into one Multi call
@@ -38,7 +47,7 @@ func (c *Client) MultiMutate(ctx context.Context, ms []Mutation) error {
 		}
 		acts[i] = action{table: m.Table(), key: m.Key(), mut: m.proto()}
 	}
-	return c.multi(ctx, fmt.Sprintf("multi-mutate of %d rows", len(ms)), acts, nil)
+	return c.multi(ctx, fmt.Sprintf("multi-mutate of %d rows", len(ms)), acts, nil, nil)
 }
 
 // action is one Get or mutation of a Multi.
@@ -56,8 +65,9 @@ type regionBatch struct {
 }
 
 // multi runs acts until each has succeeded, retrying only the failed ones.
-// results, when not nil, receives each Get's Result.
-func (c *Client) multi(ctx context.Context, what string, acts []action, results []*Result) error {
+// results, when not nil, receives each Get's Result; st, when not nil,
+// counts what the calls received.
+func (c *Client) multi(ctx context.Context, what string, acts []action, results []*Result, st *ReadStats) error {
 	pending := make([]int, len(acts))
 	for i := range pending {
 		pending[i] = i
@@ -96,9 +106,16 @@ func (c *Client) multi(ctx context.Context, what string, acts []action, results 
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				bad, err := c.multiServer(ctx, addr, batches, acts, results)
+				var one ReadStats
+				bad, err := c.multiServer(ctx, addr, batches, acts, results, &one)
 				mu.Lock()
 				defer mu.Unlock()
+				if st != nil {
+					st.RPCs += one.RPCs
+					st.Bytes += one.Bytes
+					st.Cells += one.Cells
+					st.Rows += one.Rows
+				}
 				failed = append(failed, bad...)
 				firstErr = cmpErr(firstErr, err)
 			}()
@@ -125,7 +142,7 @@ func cmpErr(old, new error) error {
 
 // multiServer sends one Multi call to one server and returns the indices
 // of the actions that failed, with the most serious error among them.
-func (c *Client) multiServer(ctx context.Context, addr string, batches []*regionBatch, acts []action, results []*Result) ([]int, error) {
+func (c *Client) multiServer(ctx context.Context, addr string, batches []*regionBatch, acts []action, results []*Result, st *ReadStats) ([]int, error) {
 	req := &pb.MultiRequest{}
 	for _, b := range batches {
 		ra := &pb.RegionAction{Region: regionSpec(b.region)}
@@ -143,7 +160,10 @@ func (c *Client) multiServer(ctx context.Context, addr string, batches []*region
 		return out
 	}
 	var resp pb.MultiResponse
-	cells, err := c.callRegion(ctx, batches[0].region, "Multi", req, &resp)
+	st.RPCs++
+	rep, err := c.callRegion(ctx, batches[0].region, "Multi", req, &resp)
+	st.Bytes += int64(rep.Bytes)
+	cells := rep.Cells
 	if err != nil {
 		var srvErr *ServerError
 		if errors.As(err, &srvErr) {
@@ -158,7 +178,7 @@ func (c *Client) multiServer(ctx context.Context, addr string, batches []*region
 	var failed []int
 	var firstErr error
 	for bi, rar := range rars {
-		bad, err := c.regionResults(addr, batches[bi], rar, &cells, len(acts), results)
+		bad, err := c.regionResults(addr, batches[bi], rar, &cells, len(acts), results, st)
 		if err != nil && !isRetryable(err) && bad == nil {
 			return all(), err // a malformed response
 		}
@@ -172,7 +192,7 @@ func (c *Client) multiServer(ctx context.Context, addr string, batches []*region
 // their cells from *cells. It returns the failed actions and the most
 // serious of their errors; a nil list with an error means the response
 // cannot be trusted.
-func (c *Client) regionResults(addr string, b *regionBatch, rar *pb.RegionActionResult, cells *[]byte, nActs int, results []*Result) ([]int, error) {
+func (c *Client) regionResults(addr string, b *regionBatch, rar *pb.RegionActionResult, cells *[]byte, nActs int, results []*Result, st *ReadStats) ([]int, error) {
 	if ex := rar.GetException(); ex != nil {
 		err := multiException(ex, b.region)
 		c.noteError(b.region, err)
@@ -204,6 +224,7 @@ func (c *Client) regionResults(addr string, b *regionBatch, rar *pb.RegionAction
 		*cells = rest
 		if results != nil {
 			results[i] = res
+			st.addResult(res)
 		}
 	}
 	for _, i := range b.idx {

@@ -60,6 +60,8 @@ type options struct {
 	timestamp     int64
 	excludeStart  bool
 	includeStop   bool
+	trackMetrics  bool
+	badTimeRange  bool
 }
 
 // Families restricts a Get or Scan to whole families, or makes a Delete
@@ -92,14 +94,18 @@ func MaxVersions(n int) Option {
 // Versions is MaxVersions.
 func Versions(n int) Option { o := MaxVersions(n); o.name = "Versions"; return o }
 
-// WithFilter sets a server-side filter.
+// WithFilter sets a server-side filter, for a Get (and so for the rows
+// of a MultiGet) or a Scan. Filters see only the cells the column options
+// select.
 func WithFilter(f filter.Filter) Option {
 	return Option{"WithFilter", kindGet | kindScan, func(o *options) { o.filter = f }}
 }
 
-// TimeRange keeps cells with from <= timestamp < to (milliseconds).
+// TimeRange keeps cells with from <= timestamp < to (milliseconds). It
+// needs 0 <= from <= to.
 func TimeRange(from, to int64) Option {
 	return Option{"TimeRange", kindGet | kindScan, func(o *options) {
+		o.badTimeRange = from < 0 || to < from
 		o.timeRange = &pb.TimeRange{From: proto.Uint64(uint64(from)), To: proto.Uint64(uint64(to))}
 	}}
 }
@@ -134,9 +140,17 @@ func MaxResultSize(bytes int64) Option {
 	return Option{"MaxResultSize", kindScan, func(o *options) { o.maxResultSize = bytes }}
 }
 
-// Limit stops a scan after n rows.
+// Limit stops a scan after n rows. Each scan RPC tells the server how
+// many rows are still wanted, so the server closes its scanner once it has
+// sent them.
 func Limit(n int) Option {
 	return Option{"Limit", kindScan, func(o *options) { o.limit = n }}
+}
+
+// TrackScanMetrics asks the servers for their scan counters (rows scanned,
+// rows filtered, ...), which Scanner.Stats then reports.
+func TrackScanMetrics() Option {
+	return Option{"TrackScanMetrics", kindScan, func(o *options) { o.trackMetrics = true }}
 }
 
 // Timestamp sets the version a Put writes, or the newest version a Delete
@@ -169,6 +183,10 @@ func build(k kind, table string, key []byte, checkKey bool, opts []Option) (*opt
 		if len(c.family) == 0 {
 			return nil, fmt.Errorf("hbase: %s on %s: empty column family", k, table)
 		}
+	}
+	if o.badTimeRange {
+		tr := o.timeRange
+		return nil, fmt.Errorf("hbase: %s on %s: time range [%d, %d) is not within 0 <= from <= to", k, table, int64(tr.GetFrom()), int64(tr.GetTo()))
 	}
 	return o, nil
 }
@@ -225,7 +243,7 @@ type Scan struct {
 // stop leaves that end open. A Reversed scan walks from start down to stop,
 // so start must be the larger key. Options: Families, Columns,
 // MaxVersions, WithFilter, TimeRange, Reversed, ExcludeStart, IncludeStop,
-// Caching, MaxResultSize, Limit.
+// Caching, MaxResultSize, Limit, TrackScanMetrics.
 func NewScan(table string, start, stop []byte, opts ...Option) (*Scan, error) {
 	o, err := build(kindScan, table, start, false, opts)
 	if err != nil {

@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"sync"
 	"time"
 
 	"github.com/rkql/rkql/hbase/internal/pb"
+	"github.com/rkql/rkql/hbase/internal/rpc"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -27,7 +29,31 @@ type ScanStats struct {
 	// Reopens is the number of times a lost server scanner was reopened
 	// after the last row seen.
 	Reopens int
+	// Bytes is the size of every scan response frame received, as read
+	// off the socket: length prefix, header, message and cellblock.
+	// Responses to renewals and closes, responses that carried an
+	// exception and responses of retried calls count too. Region lookups
+	// in hbase:meta do not.
+	Bytes int64
+	// Cells is the number of cells received, counting each partial piece
+	// of a row apart, and cells of rows past a Limit that the server had
+	// already sent.
+	Cells int
+	// RowsScanned and RowsFiltered are the server's ROWS_SCANNED and
+	// ROWS_FILTERED counters summed over the scan RPCs: the rows the
+	// region scanners read, and those of them a filter dropped. They stay
+	// zero unless the Scan has the TrackScanMetrics option.
+	RowsScanned, RowsFiltered int64
+	// ServerMetrics holds every server scan counter by name, summed over
+	// the scan RPCs; nil unless the Scan has the TrackScanMetrics option.
+	ServerMetrics map[string]int64
 }
+
+// Server scan metric names.
+const (
+	MetricRowsScanned  = "ROWS_SCANNED"
+	MetricRowsFiltered = "ROWS_FILTERED"
+)
 
 // Scanner streams the rows of a Scan in key order (reverse key order for a
 // reversed scan), region after region. Get one from Client.Scan; read it
@@ -102,7 +128,27 @@ func (c *Client) Scan(s *Scan) *Scanner {
 func (s *Scanner) Stats() ScanStats {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.mu.stats
+	st := s.mu.stats
+	st.ServerMetrics = maps.Clone(st.ServerMetrics)
+	return st
+}
+
+// count files the bytes and server metrics of one scan response.
+func (s *Scanner) count(rep rpc.Reply, resp *pb.ScanResponse) {
+	st := &s.mu.stats
+	st.Bytes += int64(rep.Bytes)
+	m := resp.GetScanMetrics()
+	if m == nil {
+		return
+	}
+	if st.ServerMetrics == nil {
+		st.ServerMetrics = map[string]int64{}
+	}
+	for _, p := range m.GetMetrics() {
+		st.ServerMetrics[p.GetName()] += p.GetValue()
+	}
+	st.RowsScanned = st.ServerMetrics[MetricRowsScanned]
+	st.RowsFiltered = st.ServerMetrics[MetricRowsFiltered]
 }
 
 // Next returns the next row, or io.EOF after the last one. Errors other
@@ -167,7 +213,8 @@ func (s *Scanner) closeServer(ctx context.Context) {
 	req := &pb.ScanRequest{ScannerId: proto.Uint64(s.mu.id), CloseScanner: proto.Bool(true), NumberOfRows: proto.Uint32(0)}
 	var resp pb.ScanResponse
 	s.mu.stats.RPCs++
-	_, _ = s.c.callRegion(ctx, s.mu.region, "Scan", req, &resp)
+	rep, _ := s.c.callRegion(ctx, s.mu.region, "Scan", req, &resp)
+	s.count(rep, &resp)
 }
 
 // fetch makes one successful scan RPC, retrying as errors demand, and
@@ -209,16 +256,30 @@ func (s *Scanner) openRPC(ctx context.Context) error {
 		ClientHandlesPartials:   proto.Bool(true),
 		ClientHandlesHeartbeats: proto.Bool(true),
 	}
+	s.setPerCall(req)
 	var resp pb.ScanResponse
 	s.mu.stats.RPCs++
-	cells, err := s.c.callRegion(ctx, r, "Scan", req, &resp)
+	rep, err := s.c.callRegion(ctx, r, "Scan", req, &resp)
+	s.count(rep, &resp)
 	s.c.noteError(r, err)
 	if err != nil {
 		return err
 	}
 	s.mu.stats.Regions++
 	s.mu.region, s.mu.id, s.mu.open, s.mu.seq = r, resp.GetScannerId(), true, 0
-	return s.handle(&resp, cells)
+	return s.handle(&resp, rep.Cells)
+}
+
+// setPerCall sets what every open and next call of the scan carries: the
+// metrics flag, and the rows still wanted under a Limit, so the server
+// closes its scanner once it has sent them.
+func (s *Scanner) setPerCall(req *pb.ScanRequest) {
+	if s.scan.opts.trackMetrics {
+		req.TrackScanMetrics = proto.Bool(true)
+	}
+	if l := s.scan.opts.limit; l > 0 {
+		req.LimitOfRows = proto.Uint32(uint32(max(l-s.mu.emitted, 1)))
+	}
 }
 
 func (s *Scanner) nextRPC(ctx context.Context) error {
@@ -229,9 +290,11 @@ func (s *Scanner) nextRPC(ctx context.Context) error {
 		ClientHandlesPartials:   proto.Bool(true),
 		ClientHandlesHeartbeats: proto.Bool(true),
 	}
+	s.setPerCall(req)
 	var resp pb.ScanResponse
 	s.mu.stats.RPCs++
-	cells, err := s.c.callRegion(ctx, s.mu.region, "Scan", req, &resp)
+	rep, err := s.c.callRegion(ctx, s.mu.region, "Scan", req, &resp)
+	s.count(rep, &resp)
 	if err != nil {
 		s.c.noteError(s.mu.region, err)
 		if s.scannerLost(err) || (isCtxErr(err) && ctx.Err() != nil) {
@@ -245,7 +308,7 @@ func (s *Scanner) nextRPC(ctx context.Context) error {
 		return err
 	}
 	s.mu.seq++
-	return s.handle(&resp, cells)
+	return s.handle(&resp, rep.Cells)
 }
 
 // scannerLost reports whether err means the server scanner is gone.
@@ -291,14 +354,17 @@ func (s *Scanner) handle(resp *pb.ScanResponse, cells []byte) error {
 		s.mu.ttl = time.Duration(resp.GetTtl()) * time.Millisecond
 	}
 	for _, r := range results {
+		s.mu.stats.Cells += len(r.Cells)
 		s.add(r)
 	}
 	switch {
-	case s.mu.done:
-		// The limit was reached.
 	case resp.MoreResults != nil && !resp.GetMoreResults():
+		// The scan is complete, or the server reached the row limit; it
+		// has closed its scanner either way.
 		s.mu.open = false
 		s.finish()
+	case s.mu.done:
+		// The limit was reached.
 	case resp.MoreResultsInRegion != nil:
 		if !resp.GetMoreResultsInRegion() {
 			s.mu.open = false
@@ -403,7 +469,9 @@ func (s *Scanner) renewLease(gen uint64) {
 	req := &pb.ScanRequest{ScannerId: proto.Uint64(s.mu.id), Renew: proto.Bool(true), NumberOfRows: proto.Uint32(0)}
 	var resp pb.ScanResponse
 	s.mu.stats.RPCs++
-	if _, err := s.c.callRegion(ctx, s.mu.region, "Scan", req, &resp); err != nil {
+	rep, err := s.c.callRegion(ctx, s.mu.region, "Scan", req, &resp)
+	s.count(rep, &resp)
+	if err != nil {
 		s.resume() // the next Next reopens after the last row
 		return
 	}

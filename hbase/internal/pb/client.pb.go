@@ -1313,6 +1313,52 @@ func (x *Cursor) GetRow() []byte {
 	return nil
 }
 
+// ScanMetrics carries the server's counters for one scan RPC, by name
+// (ROWS_SCANNED, ROWS_FILTERED, BLOCK_BYTES_SCANNED, ...).
+type ScanMetrics struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Metrics       []*NameInt64Pair       `protobuf:"bytes,1,rep,name=metrics" json:"metrics,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ScanMetrics) Reset() {
+	*x = ScanMetrics{}
+	mi := &file_client_proto_msgTypes[11]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ScanMetrics) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ScanMetrics) ProtoMessage() {}
+
+func (x *ScanMetrics) ProtoReflect() protoreflect.Message {
+	mi := &file_client_proto_msgTypes[11]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ScanMetrics.ProtoReflect.Descriptor instead.
+func (*ScanMetrics) Descriptor() ([]byte, []int) {
+	return file_client_proto_rawDescGZIP(), []int{11}
+}
+
+func (x *ScanMetrics) GetMetrics() []*NameInt64Pair {
+	if x != nil {
+		return x.Metrics
+	}
+	return nil
+}
+
 type ScanResponse struct {
 	state                protoimpl.MessageState `protogen:"open.v1"`
 	CellsPerResult       []uint32               `protobuf:"varint,1,rep,name=cells_per_result,json=cellsPerResult" json:"cells_per_result,omitempty"`
@@ -1324,6 +1370,7 @@ type ScanResponse struct {
 	PartialFlagPerResult []bool                 `protobuf:"varint,7,rep,name=partial_flag_per_result,json=partialFlagPerResult" json:"partial_flag_per_result,omitempty"`
 	MoreResultsInRegion  *bool                  `protobuf:"varint,8,opt,name=more_results_in_region,json=moreResultsInRegion" json:"more_results_in_region,omitempty"`
 	HeartbeatMessage     *bool                  `protobuf:"varint,9,opt,name=heartbeat_message,json=heartbeatMessage" json:"heartbeat_message,omitempty"`
+	ScanMetrics          *ScanMetrics           `protobuf:"bytes,10,opt,name=scan_metrics,json=scanMetrics" json:"scan_metrics,omitempty"`
 	MvccReadPoint        *uint64                `protobuf:"varint,11,opt,name=mvcc_read_point,json=mvccReadPoint,def=0" json:"mvcc_read_point,omitempty"`
 	Cursor               *Cursor                `protobuf:"bytes,12,opt,name=cursor" json:"cursor,omitempty"`
 	unknownFields        protoimpl.UnknownFields
@@ -1337,7 +1384,7 @@ const (
 
 func (x *ScanResponse) Reset() {
 	*x = ScanResponse{}
-	mi := &file_client_proto_msgTypes[11]
+	mi := &file_client_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1349,7 +1396,7 @@ func (x *ScanResponse) String() string {
 func (*ScanResponse) ProtoMessage() {}
 
 func (x *ScanResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_client_proto_msgTypes[11]
+	mi := &file_client_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1362,7 +1409,7 @@ func (x *ScanResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanResponse.ProtoReflect.Descriptor instead.
 func (*ScanResponse) Descriptor() ([]byte, []int) {
-	return file_client_proto_rawDescGZIP(), []int{11}
+	return file_client_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *ScanResponse) GetCellsPerResult() []uint32 {
@@ -1428,6 +1475,13 @@ func (x *ScanResponse) GetHeartbeatMessage() bool {
 	return false
 }
 
+func (x *ScanResponse) GetScanMetrics() *ScanMetrics {
+	if x != nil {
+		return x.ScanMetrics
+	}
+	return nil
+}
+
 func (x *ScanResponse) GetMvccReadPoint() uint64 {
 	if x != nil && x.MvccReadPoint != nil {
 		return *x.MvccReadPoint
@@ -1453,7 +1507,7 @@ type Action struct {
 
 func (x *Action) Reset() {
 	*x = Action{}
-	mi := &file_client_proto_msgTypes[12]
+	mi := &file_client_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1465,7 +1519,7 @@ func (x *Action) String() string {
 func (*Action) ProtoMessage() {}
 
 func (x *Action) ProtoReflect() protoreflect.Message {
-	mi := &file_client_proto_msgTypes[12]
+	mi := &file_client_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1478,7 +1532,7 @@ func (x *Action) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Action.ProtoReflect.Descriptor instead.
 func (*Action) Descriptor() ([]byte, []int) {
-	return file_client_proto_rawDescGZIP(), []int{12}
+	return file_client_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *Action) GetIndex() uint32 {
@@ -1513,7 +1567,7 @@ type RegionAction struct {
 
 func (x *RegionAction) Reset() {
 	*x = RegionAction{}
-	mi := &file_client_proto_msgTypes[13]
+	mi := &file_client_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1525,7 +1579,7 @@ func (x *RegionAction) String() string {
 func (*RegionAction) ProtoMessage() {}
 
 func (x *RegionAction) ProtoReflect() protoreflect.Message {
-	mi := &file_client_proto_msgTypes[13]
+	mi := &file_client_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1538,7 +1592,7 @@ func (x *RegionAction) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RegionAction.ProtoReflect.Descriptor instead.
 func (*RegionAction) Descriptor() ([]byte, []int) {
-	return file_client_proto_rawDescGZIP(), []int{13}
+	return file_client_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *RegionAction) GetRegion() *RegionSpecifier {
@@ -1573,7 +1627,7 @@ type ResultOrException struct {
 
 func (x *ResultOrException) Reset() {
 	*x = ResultOrException{}
-	mi := &file_client_proto_msgTypes[14]
+	mi := &file_client_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1585,7 +1639,7 @@ func (x *ResultOrException) String() string {
 func (*ResultOrException) ProtoMessage() {}
 
 func (x *ResultOrException) ProtoReflect() protoreflect.Message {
-	mi := &file_client_proto_msgTypes[14]
+	mi := &file_client_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1598,7 +1652,7 @@ func (x *ResultOrException) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResultOrException.ProtoReflect.Descriptor instead.
 func (*ResultOrException) Descriptor() ([]byte, []int) {
-	return file_client_proto_rawDescGZIP(), []int{14}
+	return file_client_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *ResultOrException) GetIndex() uint32 {
@@ -1632,7 +1686,7 @@ type RegionActionResult struct {
 
 func (x *RegionActionResult) Reset() {
 	*x = RegionActionResult{}
-	mi := &file_client_proto_msgTypes[15]
+	mi := &file_client_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1644,7 +1698,7 @@ func (x *RegionActionResult) String() string {
 func (*RegionActionResult) ProtoMessage() {}
 
 func (x *RegionActionResult) ProtoReflect() protoreflect.Message {
-	mi := &file_client_proto_msgTypes[15]
+	mi := &file_client_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1657,7 +1711,7 @@ func (x *RegionActionResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RegionActionResult.ProtoReflect.Descriptor instead.
 func (*RegionActionResult) Descriptor() ([]byte, []int) {
-	return file_client_proto_rawDescGZIP(), []int{15}
+	return file_client_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *RegionActionResult) GetResultOrException() []*ResultOrException {
@@ -1684,7 +1738,7 @@ type MultiRequest struct {
 
 func (x *MultiRequest) Reset() {
 	*x = MultiRequest{}
-	mi := &file_client_proto_msgTypes[16]
+	mi := &file_client_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1696,7 +1750,7 @@ func (x *MultiRequest) String() string {
 func (*MultiRequest) ProtoMessage() {}
 
 func (x *MultiRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_client_proto_msgTypes[16]
+	mi := &file_client_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1709,7 +1763,7 @@ func (x *MultiRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MultiRequest.ProtoReflect.Descriptor instead.
 func (*MultiRequest) Descriptor() ([]byte, []int) {
-	return file_client_proto_rawDescGZIP(), []int{16}
+	return file_client_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *MultiRequest) GetRegionAction() []*RegionAction {
@@ -1736,7 +1790,7 @@ type MultiResponse struct {
 
 func (x *MultiResponse) Reset() {
 	*x = MultiResponse{}
-	mi := &file_client_proto_msgTypes[17]
+	mi := &file_client_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1748,7 +1802,7 @@ func (x *MultiResponse) String() string {
 func (*MultiResponse) ProtoMessage() {}
 
 func (x *MultiResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_client_proto_msgTypes[17]
+	mi := &file_client_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1761,7 +1815,7 @@ func (x *MultiResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MultiResponse.ProtoReflect.Descriptor instead.
 func (*MultiResponse) Descriptor() ([]byte, []int) {
-	return file_client_proto_rawDescGZIP(), []int{17}
+	return file_client_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *MultiResponse) GetRegionActionResult() []*RegionActionResult {
@@ -1788,7 +1842,7 @@ type MutationProto_ColumnValue struct {
 
 func (x *MutationProto_ColumnValue) Reset() {
 	*x = MutationProto_ColumnValue{}
-	mi := &file_client_proto_msgTypes[18]
+	mi := &file_client_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1800,7 +1854,7 @@ func (x *MutationProto_ColumnValue) String() string {
 func (*MutationProto_ColumnValue) ProtoMessage() {}
 
 func (x *MutationProto_ColumnValue) ProtoReflect() protoreflect.Message {
-	mi := &file_client_proto_msgTypes[18]
+	mi := &file_client_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1843,7 +1897,7 @@ type MutationProto_ColumnValue_QualifierValue struct {
 
 func (x *MutationProto_ColumnValue_QualifierValue) Reset() {
 	*x = MutationProto_ColumnValue_QualifierValue{}
-	mi := &file_client_proto_msgTypes[19]
+	mi := &file_client_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1855,7 +1909,7 @@ func (x *MutationProto_ColumnValue_QualifierValue) String() string {
 func (*MutationProto_ColumnValue_QualifierValue) ProtoMessage() {}
 
 func (x *MutationProto_ColumnValue_QualifierValue) ProtoReflect() protoreflect.Message {
-	mi := &file_client_proto_msgTypes[19]
+	mi := &file_client_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2041,7 +2095,9 @@ const file_client_proto_rawDesc = "" +
 	" \x01(\b:\x05falseR\x05renew\x12%\n" +
 	"\rlimit_of_rows\x18\v \x01(\r:\x010R\vlimitOfRows\"\x1a\n" +
 	"\x06Cursor\x12\x10\n" +
-	"\x03row\x18\x01 \x01(\fR\x03row\"\xc6\x03\n" +
+	"\x03row\x18\x01 \x01(\fR\x03row\"E\n" +
+	"\vScanMetrics\x126\n" +
+	"\ametrics\x18\x01 \x03(\v2\x1c.rkql.hbase.pb.NameInt64PairR\ametrics\"\x85\x04\n" +
 	"\fScanResponse\x12(\n" +
 	"\x10cells_per_result\x18\x01 \x03(\rR\x0ecellsPerResult\x12\x1d\n" +
 	"\n" +
@@ -2052,7 +2108,9 @@ const file_client_proto_rawDesc = "" +
 	"\x05stale\x18\x06 \x01(\bR\x05stale\x125\n" +
 	"\x17partial_flag_per_result\x18\a \x03(\bR\x14partialFlagPerResult\x123\n" +
 	"\x16more_results_in_region\x18\b \x01(\bR\x13moreResultsInRegion\x12+\n" +
-	"\x11heartbeat_message\x18\t \x01(\bR\x10heartbeatMessage\x12)\n" +
+	"\x11heartbeat_message\x18\t \x01(\bR\x10heartbeatMessage\x12=\n" +
+	"\fscan_metrics\x18\n" +
+	" \x01(\v2\x1a.rkql.hbase.pb.ScanMetricsR\vscanMetrics\x12)\n" +
 	"\x0fmvcc_read_point\x18\v \x01(\x04:\x010R\rmvccReadPoint\x12-\n" +
 	"\x06cursor\x18\f \x01(\v2\x15.rkql.hbase.pb.CursorR\x06cursor\"~\n" +
 	"\x06Action\x12\x14\n" +
@@ -2096,7 +2154,7 @@ func file_client_proto_rawDescGZIP() []byte {
 }
 
 var file_client_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
-var file_client_proto_msgTypes = make([]protoimpl.MessageInfo, 20)
+var file_client_proto_msgTypes = make([]protoimpl.MessageInfo, 21)
 var file_client_proto_goTypes = []any{
 	(Consistency)(0),                                 // 0: rkql.hbase.pb.Consistency
 	(MutationProto_Durability)(0),                    // 1: rkql.hbase.pb.MutationProto.Durability
@@ -2114,66 +2172,70 @@ var file_client_proto_goTypes = []any{
 	(*Scan)(nil),                                     // 13: rkql.hbase.pb.Scan
 	(*ScanRequest)(nil),                              // 14: rkql.hbase.pb.ScanRequest
 	(*Cursor)(nil),                                   // 15: rkql.hbase.pb.Cursor
-	(*ScanResponse)(nil),                             // 16: rkql.hbase.pb.ScanResponse
-	(*Action)(nil),                                   // 17: rkql.hbase.pb.Action
-	(*RegionAction)(nil),                             // 18: rkql.hbase.pb.RegionAction
-	(*ResultOrException)(nil),                        // 19: rkql.hbase.pb.ResultOrException
-	(*RegionActionResult)(nil),                       // 20: rkql.hbase.pb.RegionActionResult
-	(*MultiRequest)(nil),                             // 21: rkql.hbase.pb.MultiRequest
-	(*MultiResponse)(nil),                            // 22: rkql.hbase.pb.MultiResponse
-	(*MutationProto_ColumnValue)(nil),                // 23: rkql.hbase.pb.MutationProto.ColumnValue
-	(*MutationProto_ColumnValue_QualifierValue)(nil), // 24: rkql.hbase.pb.MutationProto.ColumnValue.QualifierValue
-	(*NameBytesPair)(nil),                            // 25: rkql.hbase.pb.NameBytesPair
-	(*Filter)(nil),                                   // 26: rkql.hbase.pb.Filter
-	(*TimeRange)(nil),                                // 27: rkql.hbase.pb.TimeRange
-	(*Cell)(nil),                                     // 28: rkql.hbase.pb.Cell
-	(*RegionSpecifier)(nil),                          // 29: rkql.hbase.pb.RegionSpecifier
+	(*ScanMetrics)(nil),                              // 16: rkql.hbase.pb.ScanMetrics
+	(*ScanResponse)(nil),                             // 17: rkql.hbase.pb.ScanResponse
+	(*Action)(nil),                                   // 18: rkql.hbase.pb.Action
+	(*RegionAction)(nil),                             // 19: rkql.hbase.pb.RegionAction
+	(*ResultOrException)(nil),                        // 20: rkql.hbase.pb.ResultOrException
+	(*RegionActionResult)(nil),                       // 21: rkql.hbase.pb.RegionActionResult
+	(*MultiRequest)(nil),                             // 22: rkql.hbase.pb.MultiRequest
+	(*MultiResponse)(nil),                            // 23: rkql.hbase.pb.MultiResponse
+	(*MutationProto_ColumnValue)(nil),                // 24: rkql.hbase.pb.MutationProto.ColumnValue
+	(*MutationProto_ColumnValue_QualifierValue)(nil), // 25: rkql.hbase.pb.MutationProto.ColumnValue.QualifierValue
+	(*NameBytesPair)(nil),                            // 26: rkql.hbase.pb.NameBytesPair
+	(*Filter)(nil),                                   // 27: rkql.hbase.pb.Filter
+	(*TimeRange)(nil),                                // 28: rkql.hbase.pb.TimeRange
+	(*Cell)(nil),                                     // 29: rkql.hbase.pb.Cell
+	(*RegionSpecifier)(nil),                          // 30: rkql.hbase.pb.RegionSpecifier
+	(*NameInt64Pair)(nil),                            // 31: rkql.hbase.pb.NameInt64Pair
 }
 var file_client_proto_depIdxs = []int32{
 	5,  // 0: rkql.hbase.pb.Get.column:type_name -> rkql.hbase.pb.Column
-	25, // 1: rkql.hbase.pb.Get.attribute:type_name -> rkql.hbase.pb.NameBytesPair
-	26, // 2: rkql.hbase.pb.Get.filter:type_name -> rkql.hbase.pb.Filter
-	27, // 3: rkql.hbase.pb.Get.time_range:type_name -> rkql.hbase.pb.TimeRange
+	26, // 1: rkql.hbase.pb.Get.attribute:type_name -> rkql.hbase.pb.NameBytesPair
+	27, // 2: rkql.hbase.pb.Get.filter:type_name -> rkql.hbase.pb.Filter
+	28, // 3: rkql.hbase.pb.Get.time_range:type_name -> rkql.hbase.pb.TimeRange
 	0,  // 4: rkql.hbase.pb.Get.consistency:type_name -> rkql.hbase.pb.Consistency
-	28, // 5: rkql.hbase.pb.Result.cell:type_name -> rkql.hbase.pb.Cell
-	29, // 6: rkql.hbase.pb.GetRequest.region:type_name -> rkql.hbase.pb.RegionSpecifier
+	29, // 5: rkql.hbase.pb.Result.cell:type_name -> rkql.hbase.pb.Cell
+	30, // 6: rkql.hbase.pb.GetRequest.region:type_name -> rkql.hbase.pb.RegionSpecifier
 	6,  // 7: rkql.hbase.pb.GetRequest.get:type_name -> rkql.hbase.pb.Get
 	7,  // 8: rkql.hbase.pb.GetResponse.result:type_name -> rkql.hbase.pb.Result
 	2,  // 9: rkql.hbase.pb.MutationProto.mutate_type:type_name -> rkql.hbase.pb.MutationProto.MutationType
-	23, // 10: rkql.hbase.pb.MutationProto.column_value:type_name -> rkql.hbase.pb.MutationProto.ColumnValue
-	25, // 11: rkql.hbase.pb.MutationProto.attribute:type_name -> rkql.hbase.pb.NameBytesPair
+	24, // 10: rkql.hbase.pb.MutationProto.column_value:type_name -> rkql.hbase.pb.MutationProto.ColumnValue
+	26, // 11: rkql.hbase.pb.MutationProto.attribute:type_name -> rkql.hbase.pb.NameBytesPair
 	1,  // 12: rkql.hbase.pb.MutationProto.durability:type_name -> rkql.hbase.pb.MutationProto.Durability
-	27, // 13: rkql.hbase.pb.MutationProto.time_range:type_name -> rkql.hbase.pb.TimeRange
-	29, // 14: rkql.hbase.pb.MutateRequest.region:type_name -> rkql.hbase.pb.RegionSpecifier
+	28, // 13: rkql.hbase.pb.MutationProto.time_range:type_name -> rkql.hbase.pb.TimeRange
+	30, // 14: rkql.hbase.pb.MutateRequest.region:type_name -> rkql.hbase.pb.RegionSpecifier
 	10, // 15: rkql.hbase.pb.MutateRequest.mutation:type_name -> rkql.hbase.pb.MutationProto
 	7,  // 16: rkql.hbase.pb.MutateResponse.result:type_name -> rkql.hbase.pb.Result
 	5,  // 17: rkql.hbase.pb.Scan.column:type_name -> rkql.hbase.pb.Column
-	25, // 18: rkql.hbase.pb.Scan.attribute:type_name -> rkql.hbase.pb.NameBytesPair
-	26, // 19: rkql.hbase.pb.Scan.filter:type_name -> rkql.hbase.pb.Filter
-	27, // 20: rkql.hbase.pb.Scan.time_range:type_name -> rkql.hbase.pb.TimeRange
+	26, // 18: rkql.hbase.pb.Scan.attribute:type_name -> rkql.hbase.pb.NameBytesPair
+	27, // 19: rkql.hbase.pb.Scan.filter:type_name -> rkql.hbase.pb.Filter
+	28, // 20: rkql.hbase.pb.Scan.time_range:type_name -> rkql.hbase.pb.TimeRange
 	0,  // 21: rkql.hbase.pb.Scan.consistency:type_name -> rkql.hbase.pb.Consistency
 	4,  // 22: rkql.hbase.pb.Scan.readType:type_name -> rkql.hbase.pb.Scan.ReadType
-	29, // 23: rkql.hbase.pb.ScanRequest.region:type_name -> rkql.hbase.pb.RegionSpecifier
+	30, // 23: rkql.hbase.pb.ScanRequest.region:type_name -> rkql.hbase.pb.RegionSpecifier
 	13, // 24: rkql.hbase.pb.ScanRequest.scan:type_name -> rkql.hbase.pb.Scan
-	7,  // 25: rkql.hbase.pb.ScanResponse.results:type_name -> rkql.hbase.pb.Result
-	15, // 26: rkql.hbase.pb.ScanResponse.cursor:type_name -> rkql.hbase.pb.Cursor
-	10, // 27: rkql.hbase.pb.Action.mutation:type_name -> rkql.hbase.pb.MutationProto
-	6,  // 28: rkql.hbase.pb.Action.get:type_name -> rkql.hbase.pb.Get
-	29, // 29: rkql.hbase.pb.RegionAction.region:type_name -> rkql.hbase.pb.RegionSpecifier
-	17, // 30: rkql.hbase.pb.RegionAction.action:type_name -> rkql.hbase.pb.Action
-	7,  // 31: rkql.hbase.pb.ResultOrException.result:type_name -> rkql.hbase.pb.Result
-	25, // 32: rkql.hbase.pb.ResultOrException.exception:type_name -> rkql.hbase.pb.NameBytesPair
-	19, // 33: rkql.hbase.pb.RegionActionResult.resultOrException:type_name -> rkql.hbase.pb.ResultOrException
-	25, // 34: rkql.hbase.pb.RegionActionResult.exception:type_name -> rkql.hbase.pb.NameBytesPair
-	18, // 35: rkql.hbase.pb.MultiRequest.regionAction:type_name -> rkql.hbase.pb.RegionAction
-	20, // 36: rkql.hbase.pb.MultiResponse.regionActionResult:type_name -> rkql.hbase.pb.RegionActionResult
-	24, // 37: rkql.hbase.pb.MutationProto.ColumnValue.qualifier_value:type_name -> rkql.hbase.pb.MutationProto.ColumnValue.QualifierValue
-	3,  // 38: rkql.hbase.pb.MutationProto.ColumnValue.QualifierValue.delete_type:type_name -> rkql.hbase.pb.MutationProto.DeleteType
-	39, // [39:39] is the sub-list for method output_type
-	39, // [39:39] is the sub-list for method input_type
-	39, // [39:39] is the sub-list for extension type_name
-	39, // [39:39] is the sub-list for extension extendee
-	0,  // [0:39] is the sub-list for field type_name
+	31, // 25: rkql.hbase.pb.ScanMetrics.metrics:type_name -> rkql.hbase.pb.NameInt64Pair
+	7,  // 26: rkql.hbase.pb.ScanResponse.results:type_name -> rkql.hbase.pb.Result
+	16, // 27: rkql.hbase.pb.ScanResponse.scan_metrics:type_name -> rkql.hbase.pb.ScanMetrics
+	15, // 28: rkql.hbase.pb.ScanResponse.cursor:type_name -> rkql.hbase.pb.Cursor
+	10, // 29: rkql.hbase.pb.Action.mutation:type_name -> rkql.hbase.pb.MutationProto
+	6,  // 30: rkql.hbase.pb.Action.get:type_name -> rkql.hbase.pb.Get
+	30, // 31: rkql.hbase.pb.RegionAction.region:type_name -> rkql.hbase.pb.RegionSpecifier
+	18, // 32: rkql.hbase.pb.RegionAction.action:type_name -> rkql.hbase.pb.Action
+	7,  // 33: rkql.hbase.pb.ResultOrException.result:type_name -> rkql.hbase.pb.Result
+	26, // 34: rkql.hbase.pb.ResultOrException.exception:type_name -> rkql.hbase.pb.NameBytesPair
+	20, // 35: rkql.hbase.pb.RegionActionResult.resultOrException:type_name -> rkql.hbase.pb.ResultOrException
+	26, // 36: rkql.hbase.pb.RegionActionResult.exception:type_name -> rkql.hbase.pb.NameBytesPair
+	19, // 37: rkql.hbase.pb.MultiRequest.regionAction:type_name -> rkql.hbase.pb.RegionAction
+	21, // 38: rkql.hbase.pb.MultiResponse.regionActionResult:type_name -> rkql.hbase.pb.RegionActionResult
+	25, // 39: rkql.hbase.pb.MutationProto.ColumnValue.qualifier_value:type_name -> rkql.hbase.pb.MutationProto.ColumnValue.QualifierValue
+	3,  // 40: rkql.hbase.pb.MutationProto.ColumnValue.QualifierValue.delete_type:type_name -> rkql.hbase.pb.MutationProto.DeleteType
+	41, // [41:41] is the sub-list for method output_type
+	41, // [41:41] is the sub-list for method input_type
+	41, // [41:41] is the sub-list for extension type_name
+	41, // [41:41] is the sub-list for extension extendee
+	0,  // [0:41] is the sub-list for field type_name
 }
 
 func init() { file_client_proto_init() }
@@ -2190,7 +2252,7 @@ func file_client_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_client_proto_rawDesc), len(file_client_proto_rawDesc)),
 			NumEnums:      5,
-			NumMessages:   20,
+			NumMessages:   21,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

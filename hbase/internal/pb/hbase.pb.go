@@ -210,7 +210,7 @@ func (x *TableState_State) UnmarshalJSON(b []byte) error {
 
 // Deprecated: Use TableState_State.Descriptor instead.
 func (TableState_State) EnumDescriptor() ([]byte, []int) {
-	return file_hbase_proto_rawDescGZIP(), []int{10, 0}
+	return file_hbase_proto_rawDescGZIP(), []int{11, 0}
 }
 
 // TableName is a namespace and a qualifier, both as raw bytes.
@@ -424,6 +424,58 @@ func (x *NameBytesPair) GetValue() []byte {
 	return nil
 }
 
+type NameInt64Pair struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Name          *string                `protobuf:"bytes,1,opt,name=name" json:"name,omitempty"`
+	Value         *int64                 `protobuf:"varint,2,opt,name=value" json:"value,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *NameInt64Pair) Reset() {
+	*x = NameInt64Pair{}
+	mi := &file_hbase_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *NameInt64Pair) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*NameInt64Pair) ProtoMessage() {}
+
+func (x *NameInt64Pair) ProtoReflect() protoreflect.Message {
+	mi := &file_hbase_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use NameInt64Pair.ProtoReflect.Descriptor instead.
+func (*NameInt64Pair) Descriptor() ([]byte, []int) {
+	return file_hbase_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *NameInt64Pair) GetName() string {
+	if x != nil && x.Name != nil {
+		return *x.Name
+	}
+	return ""
+}
+
+func (x *NameInt64Pair) GetValue() int64 {
+	if x != nil && x.Value != nil {
+		return *x.Value
+	}
+	return 0
+}
+
 type BytesBytesPair struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	First         []byte                 `protobuf:"bytes,1,req,name=first" json:"first,omitempty"`
@@ -434,7 +486,7 @@ type BytesBytesPair struct {
 
 func (x *BytesBytesPair) Reset() {
 	*x = BytesBytesPair{}
-	mi := &file_hbase_proto_msgTypes[4]
+	mi := &file_hbase_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -446,7 +498,7 @@ func (x *BytesBytesPair) String() string {
 func (*BytesBytesPair) ProtoMessage() {}
 
 func (x *BytesBytesPair) ProtoReflect() protoreflect.Message {
-	mi := &file_hbase_proto_msgTypes[4]
+	mi := &file_hbase_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -459,7 +511,7 @@ func (x *BytesBytesPair) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BytesBytesPair.ProtoReflect.Descriptor instead.
 func (*BytesBytesPair) Descriptor() ([]byte, []int) {
-	return file_hbase_proto_rawDescGZIP(), []int{4}
+	return file_hbase_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *BytesBytesPair) GetFirst() []byte {
@@ -486,7 +538,7 @@ type NameStringPair struct {
 
 func (x *NameStringPair) Reset() {
 	*x = NameStringPair{}
-	mi := &file_hbase_proto_msgTypes[5]
+	mi := &file_hbase_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -498,7 +550,7 @@ func (x *NameStringPair) String() string {
 func (*NameStringPair) ProtoMessage() {}
 
 func (x *NameStringPair) ProtoReflect() protoreflect.Message {
-	mi := &file_hbase_proto_msgTypes[5]
+	mi := &file_hbase_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -511,7 +563,7 @@ func (x *NameStringPair) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NameStringPair.ProtoReflect.Descriptor instead.
 func (*NameStringPair) Descriptor() ([]byte, []int) {
-	return file_hbase_proto_rawDescGZIP(), []int{5}
+	return file_hbase_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *NameStringPair) GetName() string {
@@ -539,7 +591,7 @@ type ServerName struct {
 
 func (x *ServerName) Reset() {
 	*x = ServerName{}
-	mi := &file_hbase_proto_msgTypes[6]
+	mi := &file_hbase_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -551,7 +603,7 @@ func (x *ServerName) String() string {
 func (*ServerName) ProtoMessage() {}
 
 func (x *ServerName) ProtoReflect() protoreflect.Message {
-	mi := &file_hbase_proto_msgTypes[6]
+	mi := &file_hbase_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -564,7 +616,7 @@ func (x *ServerName) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ServerName.ProtoReflect.Descriptor instead.
 func (*ServerName) Descriptor() ([]byte, []int) {
-	return file_hbase_proto_rawDescGZIP(), []int{6}
+	return file_hbase_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *ServerName) GetHostName() string {
@@ -609,7 +661,7 @@ const (
 
 func (x *RegionInfo) Reset() {
 	*x = RegionInfo{}
-	mi := &file_hbase_proto_msgTypes[7]
+	mi := &file_hbase_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -621,7 +673,7 @@ func (x *RegionInfo) String() string {
 func (*RegionInfo) ProtoMessage() {}
 
 func (x *RegionInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_hbase_proto_msgTypes[7]
+	mi := &file_hbase_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -634,7 +686,7 @@ func (x *RegionInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RegionInfo.ProtoReflect.Descriptor instead.
 func (*RegionInfo) Descriptor() ([]byte, []int) {
-	return file_hbase_proto_rawDescGZIP(), []int{7}
+	return file_hbase_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *RegionInfo) GetRegionId() uint64 {
@@ -697,7 +749,7 @@ type ColumnFamilySchema struct {
 
 func (x *ColumnFamilySchema) Reset() {
 	*x = ColumnFamilySchema{}
-	mi := &file_hbase_proto_msgTypes[8]
+	mi := &file_hbase_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -709,7 +761,7 @@ func (x *ColumnFamilySchema) String() string {
 func (*ColumnFamilySchema) ProtoMessage() {}
 
 func (x *ColumnFamilySchema) ProtoReflect() protoreflect.Message {
-	mi := &file_hbase_proto_msgTypes[8]
+	mi := &file_hbase_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -722,7 +774,7 @@ func (x *ColumnFamilySchema) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ColumnFamilySchema.ProtoReflect.Descriptor instead.
 func (*ColumnFamilySchema) Descriptor() ([]byte, []int) {
-	return file_hbase_proto_rawDescGZIP(), []int{8}
+	return file_hbase_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *ColumnFamilySchema) GetName() []byte {
@@ -758,7 +810,7 @@ type TableSchema struct {
 
 func (x *TableSchema) Reset() {
 	*x = TableSchema{}
-	mi := &file_hbase_proto_msgTypes[9]
+	mi := &file_hbase_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -770,7 +822,7 @@ func (x *TableSchema) String() string {
 func (*TableSchema) ProtoMessage() {}
 
 func (x *TableSchema) ProtoReflect() protoreflect.Message {
-	mi := &file_hbase_proto_msgTypes[9]
+	mi := &file_hbase_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -783,7 +835,7 @@ func (x *TableSchema) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TableSchema.ProtoReflect.Descriptor instead.
 func (*TableSchema) Descriptor() ([]byte, []int) {
-	return file_hbase_proto_rawDescGZIP(), []int{9}
+	return file_hbase_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *TableSchema) GetTableName() *TableName {
@@ -823,7 +875,7 @@ type TableState struct {
 
 func (x *TableState) Reset() {
 	*x = TableState{}
-	mi := &file_hbase_proto_msgTypes[10]
+	mi := &file_hbase_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -835,7 +887,7 @@ func (x *TableState) String() string {
 func (*TableState) ProtoMessage() {}
 
 func (x *TableState) ProtoReflect() protoreflect.Message {
-	mi := &file_hbase_proto_msgTypes[10]
+	mi := &file_hbase_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -848,7 +900,7 @@ func (x *TableState) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TableState.ProtoReflect.Descriptor instead.
 func (*TableState) Descriptor() ([]byte, []int) {
-	return file_hbase_proto_rawDescGZIP(), []int{10}
+	return file_hbase_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *TableState) GetState() TableState_State {
@@ -877,7 +929,10 @@ const file_hbase_proto_rawDesc = "" +
 	"\x02to\x18\x02 \x01(\x04R\x02to\"9\n" +
 	"\rNameBytesPair\x12\x12\n" +
 	"\x04name\x18\x01 \x02(\tR\x04name\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\fR\x05value\">\n" +
+	"\x05value\x18\x02 \x01(\fR\x05value\"9\n" +
+	"\rNameInt64Pair\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\x03R\x05value\">\n" +
 	"\x0eBytesBytesPair\x12\x14\n" +
 	"\x05first\x18\x01 \x02(\fR\x05first\x12\x16\n" +
 	"\x06second\x18\x02 \x02(\fR\x06second\":\n" +
@@ -945,7 +1000,7 @@ func file_hbase_proto_rawDescGZIP() []byte {
 }
 
 var file_hbase_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_hbase_proto_msgTypes = make([]protoimpl.MessageInfo, 11)
+var file_hbase_proto_msgTypes = make([]protoimpl.MessageInfo, 12)
 var file_hbase_proto_goTypes = []any{
 	(CompareType)(0),                         // 0: rkql.hbase.pb.CompareType
 	(RegionSpecifier_RegionSpecifierType)(0), // 1: rkql.hbase.pb.RegionSpecifier.RegionSpecifierType
@@ -954,23 +1009,24 @@ var file_hbase_proto_goTypes = []any{
 	(*RegionSpecifier)(nil),                  // 4: rkql.hbase.pb.RegionSpecifier
 	(*TimeRange)(nil),                        // 5: rkql.hbase.pb.TimeRange
 	(*NameBytesPair)(nil),                    // 6: rkql.hbase.pb.NameBytesPair
-	(*BytesBytesPair)(nil),                   // 7: rkql.hbase.pb.BytesBytesPair
-	(*NameStringPair)(nil),                   // 8: rkql.hbase.pb.NameStringPair
-	(*ServerName)(nil),                       // 9: rkql.hbase.pb.ServerName
-	(*RegionInfo)(nil),                       // 10: rkql.hbase.pb.RegionInfo
-	(*ColumnFamilySchema)(nil),               // 11: rkql.hbase.pb.ColumnFamilySchema
-	(*TableSchema)(nil),                      // 12: rkql.hbase.pb.TableSchema
-	(*TableState)(nil),                       // 13: rkql.hbase.pb.TableState
+	(*NameInt64Pair)(nil),                    // 7: rkql.hbase.pb.NameInt64Pair
+	(*BytesBytesPair)(nil),                   // 8: rkql.hbase.pb.BytesBytesPair
+	(*NameStringPair)(nil),                   // 9: rkql.hbase.pb.NameStringPair
+	(*ServerName)(nil),                       // 10: rkql.hbase.pb.ServerName
+	(*RegionInfo)(nil),                       // 11: rkql.hbase.pb.RegionInfo
+	(*ColumnFamilySchema)(nil),               // 12: rkql.hbase.pb.ColumnFamilySchema
+	(*TableSchema)(nil),                      // 13: rkql.hbase.pb.TableSchema
+	(*TableState)(nil),                       // 14: rkql.hbase.pb.TableState
 }
 var file_hbase_proto_depIdxs = []int32{
 	1,  // 0: rkql.hbase.pb.RegionSpecifier.type:type_name -> rkql.hbase.pb.RegionSpecifier.RegionSpecifierType
 	3,  // 1: rkql.hbase.pb.RegionInfo.table_name:type_name -> rkql.hbase.pb.TableName
-	7,  // 2: rkql.hbase.pb.ColumnFamilySchema.attributes:type_name -> rkql.hbase.pb.BytesBytesPair
-	8,  // 3: rkql.hbase.pb.ColumnFamilySchema.configuration:type_name -> rkql.hbase.pb.NameStringPair
+	8,  // 2: rkql.hbase.pb.ColumnFamilySchema.attributes:type_name -> rkql.hbase.pb.BytesBytesPair
+	9,  // 3: rkql.hbase.pb.ColumnFamilySchema.configuration:type_name -> rkql.hbase.pb.NameStringPair
 	3,  // 4: rkql.hbase.pb.TableSchema.table_name:type_name -> rkql.hbase.pb.TableName
-	7,  // 5: rkql.hbase.pb.TableSchema.attributes:type_name -> rkql.hbase.pb.BytesBytesPair
-	11, // 6: rkql.hbase.pb.TableSchema.column_families:type_name -> rkql.hbase.pb.ColumnFamilySchema
-	8,  // 7: rkql.hbase.pb.TableSchema.configuration:type_name -> rkql.hbase.pb.NameStringPair
+	8,  // 5: rkql.hbase.pb.TableSchema.attributes:type_name -> rkql.hbase.pb.BytesBytesPair
+	12, // 6: rkql.hbase.pb.TableSchema.column_families:type_name -> rkql.hbase.pb.ColumnFamilySchema
+	9,  // 7: rkql.hbase.pb.TableSchema.configuration:type_name -> rkql.hbase.pb.NameStringPair
 	2,  // 8: rkql.hbase.pb.TableState.state:type_name -> rkql.hbase.pb.TableState.State
 	9,  // [9:9] is the sub-list for method output_type
 	9,  // [9:9] is the sub-list for method input_type
@@ -990,7 +1046,7 @@ func file_hbase_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_hbase_proto_rawDesc), len(file_hbase_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   11,
+			NumMessages:   12,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

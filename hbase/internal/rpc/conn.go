@@ -93,7 +93,19 @@ type Conn struct {
 type response struct {
 	body  []byte
 	cells []byte
+	size  int // bytes of the frame on the wire, length prefix included
 	err   error
+}
+
+// Reply is what a call received besides its response message.
+type Reply struct {
+	// Cells is the response cellblock, nil when none came.
+	Cells []byte
+	// Bytes is the size of the response frame as read off the socket:
+	// the 4-byte length prefix, the header, the message and the
+	// cellblock. It is set for an exception response too, and zero when
+	// no response arrived.
+	Bytes int
 }
 
 // Dial connects to addr and sends the connection preamble and header.
@@ -178,34 +190,35 @@ func (c *Conn) Close() error {
 }
 
 // Call sends one request and waits for its response, which it unmarshals
-// into resp. It returns the response cellblock, if any (nil otherwise).
-// The wait ends when ctx does; the connection then stays usable.
-func (c *Conn) Call(ctx context.Context, method string, param proto.Message, priority uint32, resp proto.Message) ([]byte, error) {
+// into resp. The Reply holds the response cellblock and the size of the
+// response frame. The wait ends when ctx does; the connection then stays
+// usable.
+func (c *Conn) Call(ctx context.Context, method string, param proto.Message, priority uint32, resp proto.Message) (Reply, error) {
 	id := c.nextID.Add(1) & math.MaxInt32
 	frame, err := encodeRequest(ctx, id, method, param, priority)
 	if err != nil {
-		return nil, err
+		return Reply{}, err
 	}
 	ch := make(chan response, 1)
 	if err := c.register(id, ch); err != nil {
-		return nil, err
+		return Reply{}, err
 	}
 	if err := c.write(ctx, frame); err != nil {
 		c.unregister(id)
-		return nil, err
+		return Reply{}, err
 	}
 	select {
 	case r := <-ch:
 		if r.err != nil {
-			return nil, r.err
+			return Reply{Bytes: r.size}, r.err
 		}
 		if err := (proto.UnmarshalOptions{AllowPartial: true}).Unmarshal(r.body, resp); err != nil {
-			return nil, fmt.Errorf("decode %s response from %s: %w", method, c.addr, err)
+			return Reply{Bytes: r.size}, fmt.Errorf("decode %s response from %s: %w", method, c.addr, err)
 		}
-		return r.cells, nil
+		return Reply{Cells: r.cells, Bytes: r.size}, nil
 	case <-ctx.Done():
 		c.unregister(id)
-		return nil, ctx.Err()
+		return Reply{}, ctx.Err()
 	}
 }
 
@@ -355,6 +368,7 @@ func (c *Conn) dispatch(frame []byte) error {
 	delete(c.mu.calls, id)
 	c.mu.Unlock()
 	if ok {
+		rsp.size = 4 + len(frame)
 		ch <- rsp
 	}
 	return nil

@@ -92,7 +92,8 @@ func (fs *fakeServer) readRequests() {
 }
 
 // reply writes a response frame: header, optional message, optional cells.
-func (fs *fakeServer) reply(id uint32, ex *pb.ExceptionResponse, msg proto.Message, cells []byte) {
+// reply writes a response frame and returns its size on the wire.
+func (fs *fakeServer) reply(id uint32, ex *pb.ExceptionResponse, msg proto.Message, cells []byte) int {
 	hdr := &pb.ResponseHeader{CallId: proto.Uint32(id), Exception: ex}
 	if len(cells) > 0 {
 		hdr.CellBlockMeta = &pb.CellBlockMeta{Length: proto.Uint32(uint32(len(cells)))}
@@ -109,6 +110,7 @@ func (fs *fakeServer) reply(id uint32, ex *pb.ExceptionResponse, msg proto.Messa
 	if _, err := fs.nc.Write(frame); err != nil {
 		fs.t.Errorf("write reply: %v", err)
 	}
+	return len(frame)
 }
 
 func TestHello(t *testing.T) {
@@ -127,19 +129,19 @@ func TestHello(t *testing.T) {
 func TestCallsMatchedByIDOutOfOrder(t *testing.T) {
 	c, fs := newPair(t, Options{})
 	type out struct {
-		name  string
-		cells []byte
-		err   error
+		name string
+		rep  Reply
+		err  error
 	}
 	results := make(chan out, 2)
 	for _, name := range []string{"a", "b"} {
 		go func() {
 			var resp pb.TableName
-			cells, err := c.Call(context.Background(), "Get", &pb.TableName{Namespace: []byte("ns"), Qualifier: []byte(name)}, 200, &resp)
+			rep, err := c.Call(context.Background(), "Get", &pb.TableName{Namespace: []byte("ns"), Qualifier: []byte(name)}, 200, &resp)
 			if err == nil && string(resp.GetQualifier()) != name+"-reply" {
 				err = errors.New("reply for " + string(resp.GetQualifier()))
 			}
-			results <- out{name, cells, err}
+			results <- out{name, rep, err}
 		}()
 	}
 	var got []fakeReq
@@ -151,22 +153,26 @@ func TestCallsMatchedByIDOutOfOrder(t *testing.T) {
 			t.Errorf("bad header %v", r.hdr)
 		}
 	}
-	// Reply in reverse order, with a cellblock on one of them.
+	// Reply in reverse order, each with a cellblock.
+	sizes := map[string]int{}
 	for i := len(got) - 1; i >= 0; i-- {
 		var p pb.TableName
 		if err := proto.Unmarshal(got[i].param, &p); err != nil {
 			t.Fatal(err)
 		}
 		reply := &pb.TableName{Namespace: []byte("ns"), Qualifier: append(p.Qualifier, "-reply"...)}
-		fs.reply(got[i].hdr.GetCallId(), nil, reply, []byte(string(p.Qualifier)+"-cells"))
+		sizes[string(p.Qualifier)] = fs.reply(got[i].hdr.GetCallId(), nil, reply, []byte(string(p.Qualifier)+"-cells"))
 	}
 	for range 2 {
 		o := <-results
 		if o.err != nil {
 			t.Fatal(o.err)
 		}
-		if string(o.cells) != o.name+"-cells" {
-			t.Errorf("%s: cells = %q", o.name, o.cells)
+		if string(o.rep.Cells) != o.name+"-cells" {
+			t.Errorf("%s: cells = %q", o.name, o.rep.Cells)
+		}
+		if o.rep.Bytes != sizes[o.name] || o.rep.Bytes == 0 {
+			t.Errorf("%s: bytes = %d, the frame written was %d", o.name, o.rep.Bytes, sizes[o.name])
 		}
 	}
 }
@@ -174,17 +180,22 @@ func TestCallsMatchedByIDOutOfOrder(t *testing.T) {
 func TestRemoteExceptionKeepsConnection(t *testing.T) {
 	c, fs := newPair(t, Options{})
 	errc := make(chan error, 1)
+	repc := make(chan Reply, 1)
 	go func() {
-		_, err := c.Call(context.Background(), "Get", &pb.TableName{Namespace: []byte("a"), Qualifier: []byte("b")}, 0, &pb.TableName{})
+		rep, err := c.Call(context.Background(), "Get", &pb.TableName{Namespace: []byte("a"), Qualifier: []byte("b")}, 0, &pb.TableName{})
 		errc <- err
+		repc <- rep
 	}()
 	r := <-fs.reqs
-	fs.reply(r.hdr.GetCallId(), &pb.ExceptionResponse{
+	size := fs.reply(r.hdr.GetCallId(), &pb.ExceptionResponse{
 		ExceptionClassName: proto.String("org.apache.hadoop.hbase.TableNotFoundException"),
 		StackTrace:         proto.String("org.apache.hadoop.hbase.TableNotFoundException: nope\n\tat x.y(Z.java:1)"),
 		DoNotRetry:         proto.Bool(true),
 	}, nil, nil)
 	err := <-errc
+	if rep := <-repc; rep.Bytes != size {
+		t.Errorf("bytes of the exception response = %d, want %d", rep.Bytes, size)
+	}
 	var re *RemoteError
 	if !errors.As(err, &re) {
 		t.Fatalf("err = %v, want RemoteError", err)
