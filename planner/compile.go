@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -11,17 +10,18 @@ import (
 	"github.com/rkql/rkql/parser"
 )
 
-// Error is a statement that cannot be planned. Pos is the offset of the
-// offending text in the statement's source, or parser.NoPos.
-type Error struct {
-	Pos parser.Pos
-	Msg string
-}
+// Error is the positioned error of the parser, which the planner reports
+// too: a statement that cannot be planned is a *parser.Error whose Pos is the
+// offset of the offending text in the statement's source, or parser.NoPos,
+// and whose Line and Col are 0.
+//
+// Deprecated: use parser.Error; this name remains for callers not yet
+// moved.
+type Error = parser.Error
 
-func (e *Error) Error() string { return e.Msg }
-
+// errAt returns a *parser.Error at pos; an operand of %w is its cause.
 func errAt(pos parser.Pos, format string, args ...any) error {
-	return &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)}
+	return parser.Errorf(pos, format, args...)
 }
 
 // TsColumn is the pseudo-column holding a row's newest cell timestamp.
