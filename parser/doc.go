@@ -80,8 +80,9 @@
 // Literals:
 //
 //   - 'text'; a quote inside the text is written twice;
-//   - integers (int64; a leading '-' is a UnaryExpr, so the smallest int64
-//     cannot be written) and floats such as 1.5, .5, 1e3, 2.5E-3;
+//   - integers (int64; a leading '-' is a UnaryExpr over the IntLit, except
+//     that -9223372036854775808, whose magnitude fits only negated, is one
+//     IntLit) and floats such as 1.5, .5, 1e3, 2.5E-3;
 //   - TRUE, FALSE, NULL;
 //   - x'00ff', an even number of hex digits;
 //   - TIMESTAMP 'YYYY-MM-DD[ HH:MM:SS[.fff]]' in UTC, or RFC 3339 text such as

@@ -191,7 +191,7 @@ func (c *compiler) value(col int, e parser.Expr) (catalog.Value, error) {
 // Convert turns a literal into a value of type t for the named column. A
 // string literal is parsed as the column's type.
 func Convert(t catalog.Type, name string, e parser.Expr) (catalog.Value, error) {
-	neg := false
+	neg, whole := false, e
 	if u, ok := e.(*parser.UnaryExpr); ok && u.Op == parser.OpNeg {
 		neg, e = true, u.X
 	}
@@ -203,6 +203,10 @@ func Convert(t catalog.Type, name string, e parser.Expr) (catalog.Value, error) 
 		return catalog.Null(t), nil
 	case *parser.IntLit:
 		n := x.Val
+		if neg && n == math.MinInt64 {
+			// -(-9223372036854775808) is a number, but no int64.
+			return negMinInt64(t, name, whole)
+		}
 		if neg {
 			n = -n
 		}
@@ -260,6 +264,17 @@ func Convert(t catalog.Type, name string, e parser.Expr) (catalog.Value, error) 
 		return parseAs(t, name, x)
 	}
 	return catalog.Value{}, errAt(e.Pos(), "expected a value for column %s, found %s", name, e)
+}
+
+// negMinInt64 converts e, the negation of the smallest int64, to type t.
+func negMinInt64(t catalog.Type, name string, e parser.Expr) (catalog.Value, error) {
+	switch t {
+	case catalog.TypeDouble:
+		return catalog.Double(-float64(math.MinInt64)), nil
+	case catalog.TypeBigint, catalog.TypeTimestamp, catalog.TypeInt:
+		return catalog.Value{}, errAt(e.Pos(), "%s is out of range for %s column %s", e, t, name)
+	}
+	return catalog.Value{}, errAt(e.Pos(), "column %s is %s, and %s is a number", name, t, e)
 }
 
 // parseAs converts a string literal to type t.
