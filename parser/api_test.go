@@ -2,6 +2,7 @@ package parser
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -169,3 +170,30 @@ func TestQuoteIdent(t *testing.T) {
 		}
 	}
 }
+
+// Errorf makes the error of a later stage: its message alone, a position
+// to be placed in the source, and a cause that errors.Is finds.
+func TestErrorf(t *testing.T) {
+	cause := errors.New("bad key")
+	e := Errorf(7, "column %s: %w", "k", cause)
+	if e.Error() != "column k: bad key" || e.Pos != 7 || e.Line != 0 || e.Col != 0 {
+		t.Errorf("Errorf = %+v, %q", e, e.Error())
+	}
+	if !errors.Is(e, cause) || e.Unwrap() != cause {
+		t.Errorf("Errorf does not wrap its cause: %v", e.Unwrap())
+	}
+	var err error = Errorf(3, "no cause %d", 1)
+	if errors.Unwrap(err) != nil {
+		t.Errorf("Errorf without %%w has cause %v", errors.Unwrap(err))
+	}
+	var pe *Error
+	if !errors.As(fmtWrap(err), &pe) || pe.Pos != 3 {
+		t.Errorf("errors.As does not find the *Error in %v", fmtWrap(err))
+	}
+	line, col := Position("ab\ncdef", pe.Pos)
+	if line != 2 || col != 1 {
+		t.Errorf("Position = %d:%d, want 2:1", line, col)
+	}
+}
+
+func fmtWrap(err error) error { return fmt.Errorf("planning: %w", err) }

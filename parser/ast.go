@@ -174,7 +174,9 @@ type StringLit struct {
 	Val      string
 }
 
-// IntLit is an integer literal. A leading minus sign is a UnaryExpr.
+// IntLit is an integer literal. A leading minus sign is a UnaryExpr, but
+// for -9223372036854775808, the one int64 whose magnitude is no int64: that
+// is an IntLit with a negative Val.
 type IntLit struct {
 	ValuePos Pos
 	Val      int64

@@ -151,6 +151,8 @@ func (c *converter) neg(g *gNeg) (Expr, *Error) {
 		return &IntLit{ValuePos: p, Val: n}, nil
 	case g.Typed != nil:
 		return c.typed(g.Typed)
+	case g.Neg != nil && g.Neg.Int != "":
+		return c.negInt(g)
 	case g.Neg != nil:
 		x, err := c.neg(g.Neg)
 		if err != nil {
@@ -173,6 +175,21 @@ func (c *converter) neg(g *gNeg) (Expr, *Error) {
 		return countStar(g.Count), nil
 	}
 	return &NullLit{ValuePos: p}, nil
+}
+
+// negInt converts '-' before an integer. It is a UnaryExpr over the IntLit,
+// except for the one magnitude that fits in an int64 only when negated:
+// -9223372036854775808 is an IntLit of its own. The range is checked on
+// the negated value, so an error quotes the literal with its sign.
+func (c *converter) negInt(g *gNeg) (Expr, *Error) {
+	n, err := strconv.ParseInt("-"+g.Neg.Int, 10, 64)
+	if err != nil {
+		return nil, c.errorf(g.Pos, "integer literal -%s out of range", g.Neg.Int)
+	}
+	if n == math.MinInt64 {
+		return &IntLit{ValuePos: pos(g.Pos), Val: n}, nil
+	}
+	return &UnaryExpr{OpPos: pos(g.Pos), Op: OpNeg, X: &IntLit{ValuePos: pos(g.Neg.Pos), Val: -n}}, nil
 }
 
 func (c *converter) typed(g *gTyped) (Expr, *Error) {

@@ -6,9 +6,10 @@
 //	     ──participle grammar (grammar.go)──▶ grammar structs
 //	     ──convert (convert.go)──▶ AST (ast.go)
 //
-// The lexer is hand-written (lexer.go); the grammar is declared as
-// participle struct tags on unexported structs, which are converted once into
-// the exported AST. Nothing outside this package sees participle's types.
+// The scanner is hand-written (scanner.go) and lexer.go adapts its tokens to
+// participle; the grammar is declared as participle struct tags on
+// unexported structs, which are converted once into the exported AST.
+// Nothing outside this package sees participle's types.
 //
 // # API
 //
@@ -18,9 +19,18 @@
 //   - ParseOne parses exactly one statement.
 //   - Complete reports whether text ends with a ';' outside any string or
 //     comment, so that a shell knows a statement is finished.
+//   - Scanner (and Scan) is the one scanner of the language: tokens with byte
+//     offsets, which a tool such as a shell's statement splitter or completer
+//     reads instead of scanning text itself. It goes on after a malformed
+//     token; an error whose text could still be completed (an open string,
+//     quoted name, hex literal or comment) wraps ErrUnterminated.
+//   - Keywords and LookupKeyword are the one keyword table: every word of the
+//     grammar, whether it is reserved, and whether it begins a statement.
 //   - Every error is an *Error carrying a byte offset and its 1-based line and
 //     column (columns count characters). Error() prints "line:col: message";
-//     Context prints the source line with a caret under the column.
+//     Context prints the source line with a caret under the column. Later
+//     stages report errors about a statement's text with the same type, made
+//     by Errorf without a line and column, and may wrap a cause.
 //   - Every node's String prints canonical rkql that parses back to an equal
 //     tree, positions aside.
 //
@@ -70,8 +80,9 @@
 // Literals:
 //
 //   - 'text'; a quote inside the text is written twice;
-//   - integers (int64; a leading '-' is a UnaryExpr, so the smallest int64
-//     cannot be written) and floats such as 1.5, .5, 1e3, 2.5E-3;
+//   - integers (int64; a leading '-' is a UnaryExpr over the IntLit, except
+//     that -9223372036854775808, whose magnitude fits only negated, is one
+//     IntLit) and floats such as 1.5, .5, 1e3, 2.5E-3;
 //   - TRUE, FALSE, NULL;
 //   - x'00ff', an even number of hex digits;
 //   - TIMESTAMP 'YYYY-MM-DD[ HH:MM:SS[.fff]]' in UTC, or RFC 3339 text such as

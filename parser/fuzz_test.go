@@ -19,6 +19,8 @@ func FuzzParse(f *testing.F) {
 	f.Add("SELECT a, COUNT(*) AS n FROM t WHERE NOT (a = 1 OR b IN (1, 2)) LIMIT 5")
 	f.Fuzz(func(t *testing.T, src string) {
 		_ = Complete(src) // must not panic on any input
+		checkScan(t, src, 0)
+		checkScan(t, src, ScanComments)
 		stmts, err := Parse(src)
 		if err != nil {
 			var perr *Error
@@ -33,6 +35,33 @@ func FuzzParse(f *testing.F) {
 		}
 		checkRoundTrip(t, stmts)
 	})
+}
+
+// checkScan checks that the scanner moves forward through src, ends with
+// EOF, and returns tokens that are the source text at their offsets.
+func checkScan(t *testing.T, src string, mode Mode) {
+	s := NewScanner(src, mode)
+	end := Pos(0)
+	for range len(src) + 1 {
+		tok, err := s.Next()
+		if (tok.Kind == Illegal) != (err != nil) {
+			t.Fatalf("token %v comes with error %v", tok, err)
+		}
+		if tok.Pos < end || tok.End() > Pos(len(src)) || tok.Text != src[tok.Pos:tok.End()] {
+			t.Fatalf("token %v is not the source at its offset, or goes back before %d", tok, end)
+		}
+		if tok.Kind == EOF {
+			if tok.Pos != Pos(len(src)) {
+				t.Fatalf("EOF at %d, want %d", tok.Pos, len(src))
+			}
+			return
+		}
+		if tok.End() == tok.Pos {
+			t.Fatalf("empty token %v", tok)
+		}
+		end = tok.End()
+	}
+	t.Fatalf("no EOF after %d tokens", len(src)+1)
 }
 
 const corpusDir = "testdata/fuzz/FuzzParse"

@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -12,17 +11,18 @@ import (
 	"github.com/rkql/rkql/parser"
 )
 
-// Error is a statement that cannot be planned. Pos is the offset of the
-// offending text in the statement's source, or parser.NoPos.
-type Error struct {
-	Pos parser.Pos
-	Msg string
-}
+// Error is the positioned error of the parser, which the planner reports
+// too: a statement that cannot be planned is a *parser.Error whose Pos is the
+// offset of the offending text in the statement's source, or parser.NoPos,
+// and whose Line and Col are 0.
+//
+// Deprecated: use parser.Error; this name remains for callers not yet
+// moved.
+type Error = parser.Error
 
-func (e *Error) Error() string { return e.Msg }
-
+// errAt returns a *parser.Error at pos; an operand of %w is its cause.
 func errAt(pos parser.Pos, format string, args ...any) error {
-	return &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)}
+	return parser.Errorf(pos, format, args...)
 }
 
 // TsColumn is the pseudo-column holding a row's newest cell timestamp.
@@ -185,7 +185,7 @@ func (c *compiler) value(col int, e parser.Expr) (catalog.Value, error) {
 // Convert turns a literal into a value of type t for the named column. A
 // string literal is parsed as the column's type.
 func Convert(t catalog.Type, name string, e parser.Expr) (catalog.Value, error) {
-	neg := false
+	neg, whole := false, e
 	if u, ok := e.(*parser.UnaryExpr); ok && u.Op == parser.OpNeg {
 		neg, e = true, u.X
 	}
@@ -197,6 +197,10 @@ func Convert(t catalog.Type, name string, e parser.Expr) (catalog.Value, error) 
 		return catalog.Null(t), nil
 	case *parser.IntLit:
 		n := x.Val
+		if neg && n == math.MinInt64 {
+			// -(-9223372036854775808) is a number, but no int64.
+			return negMinInt64(t, name, whole)
+		}
 		if neg {
 			n = -n
 		}
@@ -254,6 +258,17 @@ func Convert(t catalog.Type, name string, e parser.Expr) (catalog.Value, error) 
 		return parseAs(t, name, x)
 	}
 	return catalog.Value{}, errAt(e.Pos(), "expected a value for column %s, found %s", name, e)
+}
+
+// negMinInt64 converts e, the negation of the smallest int64, to type t.
+func negMinInt64(t catalog.Type, name string, e parser.Expr) (catalog.Value, error) {
+	switch t {
+	case catalog.TypeDouble:
+		return catalog.Double(-float64(math.MinInt64)), nil
+	case catalog.TypeBigint, catalog.TypeTimestamp, catalog.TypeInt:
+		return catalog.Value{}, errAt(e.Pos(), "%s is out of range for %s column %s", e, t, name)
+	}
+	return catalog.Value{}, errAt(e.Pos(), "column %s is %s, and %s is a number", name, t, e)
 }
 
 // parseAs converts a string literal to type t.

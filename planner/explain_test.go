@@ -1,6 +1,7 @@
 package planner_test
 
 import (
+	"errors"
 	"fmt"
 	"testing"
 
@@ -28,9 +29,8 @@ func plan(pl *planner.Planner, src string) string {
 	}
 	p, err := pl.Plan(stmt)
 	if err != nil {
-		var pe *planner.Error
-		if e, ok := err.(*planner.Error); ok {
-			pe = e
+		var pe *parser.Error
+		if errors.As(err, &pe) {
 			line, col := parser.Position(src, pe.Pos)
 			return fmt.Sprintf("error: %d:%d: %s\n", line, col, pe.Msg)
 		}

@@ -8,50 +8,20 @@ import (
 	istrings "github.com/elk-language/go-prompt/strings"
 
 	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/parser"
 )
 
 // wordSeparators end the word that completion replaces. go-prompt is given
 // the same set, so that a chosen suggestion replaces exactly that word.
 const wordSeparators = " \t\r\n(),;=<>!*+-/%|'."
 
-// keyword is a word of the grammar. Reserved words cannot be bare names;
-// starters begin a statement.
-type keyword struct {
-	word     string
-	reserved bool
-	starter  bool
-}
-
-// keywords are the words of rkql's grammar, in the order completion lists
-// them.
-var keywords = []keyword{
-	{word: "ALLOW"}, {word: "ANALYZE"}, {word: "AND", reserved: true},
-	{word: "AS", reserved: true}, {word: "ASC"}, {word: "BETWEEN", reserved: true},
-	{word: "BUILD", starter: true}, {word: "BY", reserved: true},
-	{word: "CHECK", starter: true}, {word: "COUNT"}, {word: "CREATE", starter: true},
-	{word: "DATE"}, {word: "DECODE", starter: true},
-	{word: "DELETE", reserved: true, starter: true}, {word: "DESC", starter: true},
-	{word: "DESCRIBE", starter: true}, {word: "ENCODE", starter: true},
-	{word: "EXPLAIN", reserved: true, starter: true}, {word: "FALSE", reserved: true},
-	{word: "FORMAT"}, {word: "FROM", reserved: true}, {word: "FULL"},
-	{word: "IN", reserved: true}, {word: "INDEX"},
-	{word: "INSERT", reserved: true, starter: true}, {word: "INTO", reserved: true},
-	{word: "IS", reserved: true}, {word: "JSON"}, {word: "KEY"},
-	{word: "LIKE", reserved: true}, {word: "LIMIT", reserved: true}, {word: "NO"},
-	{word: "NOT", reserved: true}, {word: "NULL", reserved: true}, {word: "ON"},
-	{word: "OR", reserved: true}, {word: "ORDER", reserved: true}, {word: "REGIONS"},
-	{word: "REPAIR"}, {word: "SCAN"}, {word: "SELECT", reserved: true, starter: true},
-	{word: "SHOW", starter: true}, {word: "TABLE"}, {word: "TABLES"}, {word: "TEXT"},
-	{word: "TIMESTAMP"}, {word: "TRUE", reserved: true}, {word: "USE"},
-	{word: "VALUES", reserved: true}, {word: "VERSIONS"}, {word: "WHERE", reserved: true},
-}
-
 // completer suggests words from the catalog, the grammar and the
 // meta-command table. It reads nothing but the catalog in memory, so it is
 // cheap enough to run on every key. It is not safe for concurrent use.
 type completer struct {
-	cat      *catalog.Catalog
-	reserved map[string]bool
+	cat *catalog.Catalog
+	// keywords are the parser's, in the order completion lists them.
+	keywords []parser.Keyword
 	// last is the list handed out last. go-prompt's Input asks again
 	// after each Tab, with the chosen suggestion in place of the word;
 	// Tab walks the list only if it gets the same list and range back.
@@ -64,13 +34,7 @@ type completer struct {
 }
 
 func newCompleter(cat *catalog.Catalog) *completer {
-	c := &completer{cat: cat, reserved: map[string]bool{}}
-	for _, k := range keywords {
-		if k.reserved {
-			c.reserved[k.word] = true
-		}
-	}
-	return c
+	return &completer{cat: cat, keywords: parser.Keywords()}
 }
 
 // Complete implements prompt.Completer. A panic in the completer would
@@ -142,8 +106,8 @@ func (c *completer) suggest(text string, cur int) ([]prompt.Suggest, string) {
 	toks, _ := scanSQL(before[:start])
 	stmtStart := 0
 	for i := len(toks) - 1; i >= 0; i-- {
-		if toks[i].text == ";" {
-			toks, stmtStart = toks[i+1:], toks[i].end
+		if isSemicolon(toks[i]) {
+			toks, stmtStart = toks[i+1:], int(toks[i].End())
 			break
 		}
 	}
@@ -163,9 +127,9 @@ func (c *completer) suggest(text string, cur int) ([]prompt.Suggest, string) {
 		}
 	}
 	if word != "" {
-		for _, k := range keywords {
+		for _, k := range c.keywords {
 			if ctx.keyword(k) {
-				l.add(k.word, keywordCase(k.word, word), "")
+				l.add(k.Word, keywordCase(k.Word, word), "")
 			}
 		}
 	}
@@ -211,7 +175,8 @@ func keywordCase(kw, typed string) string {
 
 // name is a catalog name as it must be written in a statement.
 func (c *completer) name(n string) string {
-	plain := n != "" && !c.reserved[strings.ToUpper(n)]
+	k, kw := parser.LookupKeyword(n)
+	plain := n != "" && !(kw && k.Reserved)
 	for i := 0; i < len(n) && plain; i++ {
 		ch := n[i]
 		plain = ch == '_' || ('a' <= ch && ch <= 'z') || ('A' <= ch && ch <= 'Z') || (i > 0 && '0' <= ch && ch <= '9')
@@ -301,14 +266,14 @@ func (c *completer) namedTables(stmt string) []*catalog.Table {
 	toks, _ := scanSQL(stmt)
 	var out []*catalog.Table
 	for i := 1; i < len(toks); i++ {
-		if toks[i-1].text == ";" {
+		if isSemicolon(toks[i-1]) {
 			break
 		}
-		p := strings.ToUpper(toks[i-1].text)
+		p := strings.ToUpper(toks[i-1].Text)
 		if !tableWords[p] && !(i == 1 && (p == "DESCRIBE" || p == "DESC")) {
 			continue
 		}
-		if t, ok := c.lookup(toks[i].name()); ok {
+		if t, ok := c.lookup(toks[i].Ident()); ok {
 			out = append(out, t)
 		}
 	}

@@ -1,9 +1,11 @@
 package shell
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/parser"
 )
 
 // tableWords are the words after which a statement names a table: FROM,
@@ -42,13 +44,17 @@ type completionContext struct {
 
 // readContext reads the tokens of the current statement that come before the
 // word being completed.
-func readContext(toks []ctoken) completionContext {
+func readContext(toks []parser.Token) completionContext {
 	n := len(toks)
 	up := func(i int) string { // the i-th token from the end, 1-based
-		if i > n || toks[n-i].kind == tkString || toks[n-i].kind == tkQuoted {
+		if i > n {
 			return ""
 		}
-		return strings.ToUpper(toks[n-i].text)
+		switch toks[n-i].Kind {
+		case parser.String, parser.QuotedIdent, parser.Bytes:
+			return ""
+		}
+		return strings.ToUpper(toks[n-i].Text)
 	}
 	var cx completionContext
 	p1, p2, p3 := up(1), up(2), up(3)
@@ -72,19 +78,19 @@ func readContext(toks []ctoken) completionContext {
 	var parens []string // the word before each open '('
 	values := false
 	for i, t := range toks {
-		w := strings.ToUpper(t.text)
+		w := strings.ToUpper(t.Text)
 		switch {
-		case t.kind == tkWord && (w == "SELECT" || w == "INSERT" || w == "DELETE"):
+		case t.Kind == parser.Word && (w == "SELECT" || w == "INSERT" || w == "DELETE"):
 			cx.explain = false
-		case t.kind == tkWord && w == "VALUES":
+		case t.Kind == parser.Word && w == "VALUES":
 			values = true
-		case t.text == "(":
+		case t.Kind == parser.Op && t.Text == "(":
 			before := ""
 			if i > 0 {
-				before = strings.ToUpper(toks[i-1].text)
+				before = strings.ToUpper(toks[i-1].Text)
 			}
 			parens = append(parens, before)
-		case t.text == ")" && len(parens) > 0:
+		case t.Kind == parser.Op && t.Text == ")" && len(parens) > 0:
 			parens = parens[:len(parens)-1]
 		}
 	}
@@ -98,14 +104,14 @@ func readContext(toks []ctoken) completionContext {
 }
 
 // keyword reports whether a keyword fits the context.
-func (cx completionContext) keyword(k keyword) bool {
+func (cx completionContext) keyword(k parser.Keyword) bool {
 	switch {
 	case cx.start:
-		return k.starter
+		return k.Starter
 	case cx.explain:
-		return !k.starter || k.word == "SELECT" || k.word == "INSERT" || k.word == "DELETE"
+		return !k.Starter || k.Word == "SELECT" || k.Word == "INSERT" || k.Word == "DELETE"
 	}
-	return !k.starter || k.word == "DESC"
+	return !k.Starter || k.Word == "DESC"
 }
 
 // indexOf returns the tables whose indexes fit: the statement's tables
@@ -117,105 +123,26 @@ func (cx completionContext) indexOf(c *completer, stmt string) []*catalog.Table 
 	return c.namedTables(stmt)
 }
 
-type tokKind int
-
-const (
-	tkWord   tokKind = iota // a name or keyword
-	tkQuoted                // "a name"
-	tkString                // 'text'
-	tkNumber                // 12, 1.5
-	tkPunct                 // one character
-)
-
-// ctoken is a token of the completion scanner; start and end are byte
-// offsets.
-type ctoken struct {
-	kind       tokKind
-	text       string
-	start, end int
-}
-
-// name is the name a word or quoted name stands for.
-func (t ctoken) name() string {
-	if t.kind == tkQuoted && len(t.text) >= 2 {
-		return strings.ReplaceAll(t.text[1:len(t.text)-1], `""`, `"`)
-	}
-	return t.text
-}
-
-// scanSQL splits src into words, quoted names, strings, numbers and
-// punctuation, and skips white space and comments. It is a forgiving
-// cousin of the parser's lexer: it never fails. open reports that src ends
-// inside a string, a quoted name or a comment.
-func scanSQL(src string) (toks []ctoken, open bool) {
-	for i := 0; i < len(src); {
-		c := src[i]
-		next := byte(0)
-		if i+1 < len(src) {
-			next = src[i+1]
-		}
-		start := i
-		kind := tkPunct
+// scanSQL returns the tokens of src, comments left out, and whether src
+// ends inside a string, a quoted name or a comment, where nothing is
+// completed. Malformed tokens stay in the list: completion reads past them.
+func scanSQL(src string) (toks []parser.Token, open bool) {
+	s := parser.NewScanner(src, parser.ScanComments)
+	for {
+		t, err := s.Next()
 		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
-			i++
-			continue
-		case c == '-' && next == '-':
-			j := strings.IndexByte(src[i:], '\n')
-			if j < 0 {
+		case errors.Is(err, parser.ErrUnterminated):
+			return toks, true
+		case t.Kind == parser.EOF:
+			return toks, false
+		case t.Kind == parser.Comment:
+			if strings.HasPrefix(t.Text, "--") && int(t.End()) == len(src) {
 				return toks, true
 			}
-			i += j + 1
 			continue
-		case c == '/' && next == '*':
-			j := strings.Index(src[i+2:], "*/")
-			if j < 0 {
-				return toks, true
-			}
-			i += j + 4
-			continue
-		case c == '\'' || c == '"':
-			end := closingQuote(src, i+1, c)
-			if end < 0 {
-				return toks, true
-			}
-			kind, i = tkString, end+1
-			if c == '"' {
-				kind = tkQuoted
-			}
-		case isWordByte(c) && !('0' <= c && c <= '9'):
-			kind = tkWord
-			for i < len(src) && isWordByte(src[i]) {
-				i++
-			}
-		case '0' <= c && c <= '9':
-			kind = tkNumber
-			for i < len(src) && (isWordByte(src[i]) || src[i] == '.') {
-				i++
-			}
-		default:
-			i++
 		}
-		toks = append(toks, ctoken{kind: kind, text: src[start:i], start: start, end: i})
+		toks = append(toks, t)
 	}
-	return toks, false
 }
 
-func isWordByte(c byte) bool {
-	return c == '_' || c == '\\' || c >= 0x80 || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9')
-}
-
-// closingQuote returns the index of the quote q that ends a literal whose
-// body starts at from (” inside is a quote), or -1.
-func closingQuote(src string, from int, q byte) int {
-	for i := from; i < len(src); i++ {
-		if src[i] == q {
-			if i+1 < len(src) && src[i+1] == q {
-				i++
-				continue
-			}
-			return i
-		}
-	}
-	return -1
-}
+func isSemicolon(t parser.Token) bool { return t.Kind == parser.Op && t.Text == ";" }

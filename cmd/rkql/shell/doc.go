@@ -4,7 +4,7 @@
 //
 //	IO.ReadLine ──> meta-command? ──> intent (quit, exec, set, print)
 //	     │
-//	     └─> buffer until parser.Complete ──> split at ';'
+//	     └─> buffer until parser.Complete ──> split at ';' tokens (parser.Scanner)
 //	           ──> parser.Parse ──> planner.Plan ──> exec ──> rowWriter ──> IO.Stdout
 //
 // # Invariants
@@ -43,7 +43,9 @@
 // DefaultHistorySize, in a file of one escaped statement a line; it is
 // written only by PromptIO, and a file that cannot be created is reported
 // once and then left alone. The completer (complete.go) reads the text
-// around the cursor with a forgiving scanner and suggests keywords,
-// meta-commands, tables, indexes and the columns of the tables the
-// statement names, from the catalog in memory only.
+// around the cursor with parser.Scanner, which reads past malformed text,
+// and suggests the words of parser.Keywords, meta-commands, tables,
+// indexes and the columns of the tables the statement names, from the
+// catalog in memory only. The shell has no scanner or keyword list of its
+// own.
 package shell

@@ -168,17 +168,24 @@ func (s *Session) fail(in IO, msg, context string) {
 	flush(w)
 }
 
-// runChunk splits a chunk into statements at each ';' that ends one and
-// runs them in order.
+// runChunk splits a chunk into statements at each ';' token, and runs them
+// in order. A ';' in a string, quoted name or comment is no token, and
+// malformed text is left for the parser to report.
 func (s *Session) runChunk(ctx context.Context, in IO, src source) {
 	text := src.text
 	from := 0
-	for i := 0; i < len(text); i++ {
-		if text[i] != ';' || !parser.Complete(text[from:i+1]) {
+	sc := parser.NewScanner(text, 0)
+	for {
+		t, _ := sc.Next()
+		if t.Kind == parser.EOF {
+			break
+		}
+		if t.Kind != parser.Op || t.Text != ";" {
 			continue
 		}
-		s.runStatement(ctx, in, src, from, text[from:i+1])
-		from = i + 1
+		end := int(t.End())
+		s.runStatement(ctx, in, src, from, text[from:end])
+		from = end
 		if s.stop() {
 			return
 		}

@@ -210,6 +210,27 @@ func TestRunSplitsStatements(t *testing.T) {
 	}
 }
 
+// Malformed text fails its own statement only: the split goes on at the
+// next ';', and a ';' in an open string is no split.
+func TestRunSplitsAfterBadText(t *testing.T) {
+	s := New(Config{Catalog: testCatalog(t), Settings: Settings{Format: FormatTSV}})
+	in := &lines{in: []string{
+		"ENCODE KEY t (k = 'a') ! é; ENCODE KEY t (k = 1x);ENCODE KEY t (k = 'b');",
+		"ENCODE KEY t (k = 'c;",
+	}}
+	err := s.RunNamed(context.Background(), in, "x.sql")
+	if !errors.Is(err, ErrFailed) {
+		t.Fatalf("Run returned %v, want ErrFailed", err)
+	}
+	want := "rkql: x.sql:1:24: unexpected character '!', expected !=\n" +
+		"rkql: x.sql:1:47: invalid number literal 1x\n" +
+		"key\thex\nb\t62\n" +
+		"rkql: x.sql:2:19: unterminated string literal\n"
+	if got := in.out.String(); got != want {
+		t.Fatalf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
 // A panic inside a statement becomes one line, and the session goes on.
 func TestPanicIsOneLine(t *testing.T) {
 	open := func(context.Context) (exec.Store, error) { panic("broken invariant") }
