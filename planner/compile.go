@@ -11,15 +11,6 @@ import (
 	"github.com/rkql/rkql/parser"
 )
 
-// Error is the positioned error of the parser, which the planner reports
-// too: a statement that cannot be planned is a *parser.Error whose Pos is the
-// offset of the offending text in the statement's source, or parser.NoPos,
-// and whose Line and Col are 0.
-//
-// Deprecated: use parser.Error; this name remains for callers not yet
-// moved.
-type Error = parser.Error
-
 // errAt returns a *parser.Error at pos; an operand of %w is its cause.
 func errAt(pos parser.Pos, format string, args ...any) error {
 	return parser.Errorf(pos, format, args...)

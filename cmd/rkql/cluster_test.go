@@ -275,7 +275,7 @@ func TestClusterTimeout(t *testing.T) {
 		state netState
 		msg   string
 	}{
-		{"servers-stop-answering", netHang, "rkql: statement timed out\n"},
+		{"servers-stop-answering", netHang, "rkql: statement timed out after 3s (the --timeout limit; 0 turns it off)\n"},
 		{"servers-gone", netDown, "rkql: "},
 	} {
 		t.Run(c.name, func(t *testing.T) { cutMidScan(t, q, cat, c.state, c.msg) })

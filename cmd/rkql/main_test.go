@@ -97,7 +97,7 @@ func TestErrors(t *testing.T) {
 		{"file position", "", []string{"-f", script}, regexp.QuoteMeta(script) + `:5:7: column "sit" does not exist`},
 		{"stdin position", "SHOW TABLES;\nSELECT * FROM devices WHERE\n  site = 'ab' AND x = 1;\n", nil, `^3:19: column "x" does not exist`},
 		{"full scan refused", "", []string{"-e", "SELECT * FROM devices WHERE label = 'x'"}, `^1:15: `},
-		{"timeout", "", []string{"--timeout", "1ns", "-e", "SHOW TABLES"}, `^statement timed out$`},
+		{"timeout", "", []string{"--timeout", "1ns", "-e", "SHOW TABLES"}, `^statement timed out after 1ns \(the --timeout limit; 0 turns it off\)$`},
 		{"zk unreachable", "", []string{"--zk", "127.0.0.1:1", "-e", "SHOW TABLES"}, `^cannot reach HBase through ZooKeeper 127.0.0.1:1: .*connection refused$`},
 		{"missing file", "", []string{"-f", "/nonexistent/x.sql"}, `^open /nonexistent/x.sql: no such file or directory$`},
 		{"bad catalog", "", []string{"--catalog", "/nonexistent/c.yaml", "-e", "SHOW TABLES"}, `^catalog: open /nonexistent/c.yaml: `},

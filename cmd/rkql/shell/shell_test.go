@@ -261,7 +261,7 @@ func TestTimeoutPerStatement(t *testing.T) {
 	if err := s.Run(context.Background(), in); !errors.Is(err, ErrFailed) {
 		t.Fatalf("Run returned %v, want ErrFailed", err)
 	}
-	want := "rkql: statement timed out\nrkql: store 2 is down\n"
+	want := "rkql: statement timed out after 20ms (the --timeout limit; 0 turns it off)\nrkql: store 2 is down\n"
 	if in.out.String() != want {
 		t.Fatalf("got:\n%s\nwant:\n%s", in.out.String(), want)
 	}

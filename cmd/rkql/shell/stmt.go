@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/rkql/rkql/engine"
 	"github.com/rkql/rkql/parser"
-	"github.com/rkql/rkql/planner"
 )
 
 // runStatement parses, plans and runs one statement of a chunk; stmtText
@@ -46,7 +46,7 @@ func (s *Session) runOne(ctx context.Context, in IO, src source, off int, st par
 		}
 	}
 	if err != nil {
-		s.reportErr(in, src, off, stmtError(ctx, err, st))
+		s.reportErr(in, src, off, stmtError(ctx, err, st, s.set.Timeout))
 		return
 	}
 	if s.set.Timing {
@@ -66,14 +66,14 @@ func (e *stmtErr) Error() string { return e.msg }
 
 // stmtError gives an error its position in the statement, and says plainly
 // when the statement was cancelled or timed out.
-func stmtError(ctx context.Context, err error, st parser.Stmt) *stmtErr {
+func stmtError(ctx context.Context, err error, st parser.Stmt, timeout time.Duration) *stmtErr {
 	e := &stmtErr{pos: parser.NoPos, start: st.Pos(), msg: err.Error()}
-	var pe *planner.Error
+	var pe *parser.Error
 	switch {
 	case errors.As(err, &pe):
 		e.pos, e.msg = pe.Pos, pe.Msg
 	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil:
-		e.msg = "statement timed out"
+		e.msg = fmt.Sprintf("statement timed out after %s (the --timeout limit; 0 turns it off)", timeout)
 	case errors.Is(err, context.Canceled) && ctx.Err() != nil:
 		e.msg = "statement cancelled"
 	}
