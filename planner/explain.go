@@ -156,7 +156,7 @@ func (a *Access) step() Step {
 	if a.Columns != nil {
 		switch {
 		case p != nil && p.KeysOnly:
-			add(where+" KEYS ONLY", "the key alone serves the query, so no values are read")
+			add(where+" KEYS ONLY", true)
 		case p != nil && p.Projected:
 			add(where+" COLUMNS", strings.Join(a.columnNames(), ", "))
 		default:

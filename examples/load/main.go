@@ -4,11 +4,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
 
 	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/engine"
 	"github.com/rkql/rkql/examples"
 	"github.com/rkql/rkql/exec"
 	"github.com/rkql/rkql/exec/embedded"
@@ -38,23 +40,21 @@ func run(dir, catFile string) error {
 	}
 	defer st.Close()
 	ctx := context.Background()
-	x := &exec.Executor{Store: st}
+	eng := engine.New(engine.Config{Catalog: c, CreateOnDemand: true,
+		Open: func(context.Context) (exec.Store, error) { return st, nil }})
 	for _, t := range c.Tables {
 		n := examples.DemoRows[t.Name]
 		if n == 0 {
 			n = 10_000
 		}
-		if err := x.EnsureTable(ctx, t); err != nil {
-			return err
-		}
-		if have, err := st.Count(ctx, t.Physical); err != nil {
+		if have, err := st.Count(ctx, t.Physical); err != nil && !errors.Is(err, exec.ErrTableNotFound) {
 			return err
 		} else if have > 0 {
 			fmt.Printf("%-22s already has %d rows\n", t.Name, have)
 			continue
 		}
 		rows := examples.Rows(t, n, 1)
-		err := x.Insert(ctx, t, rows, 0, func(done int) {
+		err := eng.Write(ctx, t, nil, rows, 0, func(done int) {
 			fmt.Printf("\r%-22s %d/%d rows", t.Name, done, n)
 		})
 		fmt.Println()

@@ -48,7 +48,7 @@ func TestHostPrefixTrap(t *testing.T) {
 		{"hostname IN ('host1', 'host2')", []string{"host1", "host2"}},
 	}
 	for _, table := range []string{"by_delim", "by_pad"} {
-		s := newSession(t, trapCatalog, nil)
+		s := newSession(t, trapCatalog, nil, 0)
 		for _, h := range hosts {
 			for _, ev := range []string{"a", "b"} {
 				s.run(fmt.Sprintf("INSERT INTO %s (hostname, log_event, message) VALUES ('%s', '%s', 'm')", table, h, ev))

@@ -10,10 +10,10 @@ import (
 	"time"
 
 	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/engine"
 	"github.com/rkql/rkql/exec"
 	"github.com/rkql/rkql/exec/embedded"
 	"github.com/rkql/rkql/parser"
-	"github.com/rkql/rkql/planner"
 )
 
 const versionsCatalog = `
@@ -30,14 +30,14 @@ tables:
       - {field: id}
 `
 
-// session runs statements against one store and renders results as text.
+// session runs statements through the engine against one store and
+// renders results as text.
 type session struct {
-	t  *testing.T
-	pl *planner.Planner
-	x  *exec.Executor
+	t   *testing.T
+	eng *engine.Engine
 }
 
-func newSession(t *testing.T, yaml string, clock func() time.Time) *session {
+func newSession(t *testing.T, yaml string, clock func() time.Time, sortBudget int) *session {
 	cat, err := catalog.Parse([]byte(yaml))
 	if err != nil {
 		t.Fatal(err)
@@ -47,58 +47,56 @@ func newSession(t *testing.T, yaml string, clock func() time.Time) *session {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	return &session{t: t, pl: planner.New(cat, planner.Options{}), x: &exec.Executor{Store: st}}
+	eng := engine.New(engine.Config{Catalog: cat, CreateOnDemand: true, SortBudget: sortBudget,
+		Open: func(context.Context) (exec.Store, error) { return st, nil }})
+	return &session{t: t, eng: eng}
+}
+
+// exec runs one statement and returns its rows as text, one line each,
+// or its command tag.
+func (s *session) exec(q string) (string, error) {
+	ctx := context.Background()
+	stmt, err := parser.ParseOne(q)
+	if err != nil {
+		return "", err
+	}
+	res, err := s.eng.Run(ctx, stmt)
+	if err != nil {
+		return "", err
+	}
+	defer res.Close()
+	if res.Rows == nil {
+		return res.Tag, nil
+	}
+	var lines []string
+	for {
+		r, err := res.Rows.Next(ctx)
+		if err == io.EOF {
+			return strings.Join(lines, "\n"), nil
+		}
+		if err != nil {
+			return "", err
+		}
+		var cells []string
+		for _, v := range r {
+			cells = append(cells, v.Text())
+		}
+		lines = append(lines, strings.Join(cells, " "))
+	}
 }
 
 func (s *session) run(q string) string {
 	s.t.Helper()
-	ctx := context.Background()
-	stmt, err := parser.ParseOne(q)
+	out, err := s.exec(q)
 	if err != nil {
 		s.t.Fatalf("%s: %v", q, err)
 	}
-	p, err := s.pl.Plan(stmt)
-	if err != nil {
-		s.t.Fatalf("%s: %v", q, err)
-	}
-	switch p := p.(type) {
-	case *planner.Insert:
-		if err := s.x.EnsureTable(ctx, p.Table); err != nil {
-			s.t.Fatal(err)
-		}
-		if err := s.x.Insert(ctx, p.Table, p.Rows, p.Timestamp, nil); err != nil {
-			s.t.Fatal(err)
-		}
-		return fmt.Sprintf("INSERT %d", len(p.Rows))
-	case *planner.Select:
-		rows, err := s.x.Query(ctx, p, nil)
-		if err != nil {
-			s.t.Fatal(err)
-		}
-		defer rows.Close()
-		var lines []string
-		for {
-			r, err := rows.Next(ctx)
-			if err == io.EOF {
-				return strings.Join(lines, "\n")
-			}
-			if err != nil {
-				s.t.Fatal(err)
-			}
-			var cells []string
-			for _, v := range r {
-				cells = append(cells, v.Text())
-			}
-			lines = append(lines, strings.Join(cells, " "))
-		}
-	}
-	s.t.Fatalf("unexpected plan %T", p)
-	return ""
+	return out
 }
 
 func TestVersionsAndTimestamps(t *testing.T) {
 	now := time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)
-	s := newSession(t, versionsCatalog, func() time.Time { return now })
+	s := newSession(t, versionsCatalog, func() time.Time { return now }, 0)
 	for i, model := range []string{"a", "b", "c", "d"} {
 		ts := now.Add(time.Duration(i-4) * time.Second).UnixMilli()
 		s.run(fmt.Sprintf("INSERT INTO dev (id, model) VALUES ('d1', '%s') TIMESTAMP %d", model, ts))
@@ -118,7 +116,7 @@ func TestVersionsAndTimestamps(t *testing.T) {
 
 func TestTTLHidesExpiredCells(t *testing.T) {
 	now := time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)
-	s := newSession(t, versionsCatalog, func() time.Time { return now })
+	s := newSession(t, versionsCatalog, func() time.Time { return now }, 0)
 	old := now.Add(-2 * time.Minute).UnixMilli()
 	fresh := now.Add(-10 * time.Second).UnixMilli()
 	s.run(fmt.Sprintf("INSERT INTO dev (id, temp) VALUES ('old', 1.5) TIMESTAMP %d", old))
@@ -135,22 +133,76 @@ func TestTTLHidesExpiredCells(t *testing.T) {
 // past the budget instead of holding every row; with a LIMIT it keeps
 // only the top rows and succeeds.
 func TestSortBudget(t *testing.T) {
-	s := newSession(t, versionsCatalog, nil)
+	s := newSession(t, versionsCatalog, nil, 5)
 	for i := range 20 {
 		s.run(fmt.Sprintf("INSERT INTO dev (id, model) VALUES ('d%02d', 'm%d')", i, 20-i))
 	}
-	s.x.SortBudget = 5
-	ctx := context.Background()
-	stmt, _ := parser.ParseOne("SELECT id FROM dev ORDER BY model ALLOW FULL SCAN")
-	p, err := s.pl.Plan(stmt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = s.x.Query(ctx, p.(*planner.Select), nil)
+	_, err := s.exec("SELECT id FROM dev ORDER BY model ALLOW FULL SCAN")
 	if !errors.Is(err, exec.ErrSortBudget) || !strings.Contains(err.Error(), "more than 5 rows") {
 		t.Fatalf("got %v, want the sort budget error", err)
 	}
+	// A LIMIT larger than the budget does not lift it.
+	_, err = s.exec("SELECT id FROM dev ORDER BY model LIMIT 1000 ALLOW FULL SCAN")
+	if !errors.Is(err, exec.ErrSortBudget) || !strings.Contains(err.Error(), "LIMIT 1000") {
+		t.Fatalf("LIMIT 1000: got %v, want the sort budget error", err)
+	}
 	if got, want := s.run("SELECT model FROM dev ORDER BY model DESC LIMIT 2 ALLOW FULL SCAN"), "m9\nm8"; got != want {
 		t.Errorf("top 2: got %q, want %q", got, want)
+	}
+}
+
+// A LIMIT the store applies counts rows it sends; rows that then turn out
+// not to fit the layout must not use it up. Three rows written by
+// something else sort before the two good ones: LIMIT 3 must still return
+// both good rows.
+func TestLimitSkipsMalformedRows(t *testing.T) {
+	const yaml = `
+tables:
+  - name: fx
+    families: [{name: f}]
+    columns:
+      - {name: n, type: BIGINT}
+      - {name: v, type: STRING, column: "f:v"}
+    rowkey:
+      - {field: n, encoding: binary}
+`
+	s := newSession(t, yaml, nil, 0)
+	s.run("INSERT INTO fx (n, v) VALUES (1, 'one'), (2, 'two')")
+	st, err := s.eng.Store(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var junk []exec.Mutation
+	for _, k := range []string{"ab", "ac", "ad"} { // 2 bytes: not a binary BIGINT
+		junk = append(junk, exec.Mutation{Key: []byte(k), Cells: []exec.Cell{{Family: "f", Qualifier: "v", Value: []byte("x")}}})
+	}
+	if err := st.Mutate(context.Background(), "fx", junk); err != nil {
+		t.Fatal(err)
+	}
+	for _, pushdown := range []bool{true, false} {
+		s.eng.SetPushdown(pushdown)
+		if got, want := s.run("SELECT n, v FROM fx LIMIT 3 ALLOW FULL SCAN"), "1 one\n2 two"; got != want {
+			t.Errorf("pushdown %v: got %q, want %q", pushdown, got, want)
+		}
+		if got, want := s.run("SELECT n FROM fx LIMIT 1 ALLOW FULL SCAN"), "1"; got != want {
+			t.Errorf("pushdown %v, LIMIT 1: got %q, want %q", pushdown, got, want)
+		}
+	}
+}
+
+// LIMIT applies to the result of COUNT(*), one row, not to the rows
+// counted.
+func TestCountThenLimit(t *testing.T) {
+	s := newSession(t, versionsCatalog, nil, 0)
+	for i := range 7 {
+		s.run(fmt.Sprintf("INSERT INTO dev (id, model) VALUES ('d%d', 'm')", i))
+	}
+	for _, q := range []string{"SELECT COUNT(*) FROM dev LIMIT 1 ALLOW FULL SCAN", "SELECT COUNT(*) FROM dev LIMIT 3 ALLOW FULL SCAN"} {
+		if got := s.run(q); got != "7" {
+			t.Errorf("%s: got %q, want 7", q, got)
+		}
+	}
+	if got := s.run("SELECT COUNT(*) FROM dev LIMIT 0 ALLOW FULL SCAN"); got != "" {
+		t.Errorf("LIMIT 0: got %q, want no row", got)
 	}
 }

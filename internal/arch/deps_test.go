@@ -22,7 +22,7 @@ var allowed = map[string][]string{
 	"engine":        {"parser", "planner", "exec", "catalog", "expr"},
 	"hbase":         {"hbase"},
 	"examples":      {"catalog"},
-	"examples/load": {"catalog", "examples", "exec"},
+	"examples/load": {"catalog", "examples", "exec", "engine"},
 	"internal":      {},
 	"scripts":       {},
 }
