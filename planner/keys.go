@@ -292,6 +292,21 @@ type keyWalker struct {
 	spanCons *fieldCons
 }
 
+// prefixExact reports whether the key bytes before component ci end
+// where those components end, so that a prefix scan over them finds only
+// keys with the same values: every component before ci has a fixed width
+// or ends with a delimiter.
+func prefixExact(t *catalog.Table, ci int) bool {
+	for i := range ci {
+		c := &t.Key.Components[i]
+		if _, fixed := c.FixedWidth(); fixed || c.Kind == catalog.KindLiteral || c.Delimiter() != "" {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
 // bind records that a component narrowed the key.
 func (w *keyWalker) bind() {
 	w.narrowed = true
@@ -320,6 +335,14 @@ func (w *keyWalker) component(ci int, c *catalog.Component) error {
 	case catalog.KindField:
 		w.field(ci, c)
 	default: // hash, bucket, random
+		if c.Kind == catalog.KindRandom && ci == len(w.t.Key.Components)-1 && w.narrowed && prefixExact(w.t, ci) {
+			// One prefix scan per key reads only the rows that exist
+			// under it, at most one per suffix value; a Get per suffix
+			// value would read every possible key.
+			w.end(ci, catalog.KeySpan{}, nil)
+			w.kp.notes = append(w.kp.notes, fmt.Sprintf("%s cannot be known at read time; one prefix scan per key reads only the rows that exist under it (at most %d), where a Get per suffix would read %d keys.", c, c.Cardinality(), c.Cardinality()))
+			return nil
+		}
 		if c.Derived() && inputsBound(w.alts, w.cons, c) {
 			alts, err := computeDerived(w.t, w.alts, w.cons, c)
 			if err != nil {
