@@ -17,7 +17,6 @@ import (
 	"github.com/rkql/rkql/parser"
 )
 
-
 // reporting is a store that declares another store's Pushdown: EXPLAIN's
 // placement needs only the declaration, so an embedded store can show
 // what HBase would be asked to do.
