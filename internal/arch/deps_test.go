@@ -75,7 +75,7 @@ func TestImportDirection(t *testing.T) {
 			}
 			imp = strings.TrimPrefix(imp, module)
 			if !permitted(r, imp) {
-				t.Errorf("%s imports %s, which DESIGN.md does not allow", pkg, imp)
+				t.Errorf("%s imports %s, which DESIGN.md (the repository's architecture document) does not allow", pkg, imp)
 			}
 		}
 	}
