@@ -19,11 +19,35 @@ func (e *Engine) Plan(st parser.Stmt) (planner.Plan, error) { return e.pl.Plan(s
 // Run plans and runs one statement. A Result with Rows streams them: the
 // caller reads and closes it.
 func (e *Engine) Run(ctx context.Context, st parser.Stmt) (*Result, error) {
-	p, err := e.pl.Plan(st)
+	p, err := e.plan(ctx, st)
 	if err != nil {
 		return nil, err
 	}
 	return e.RunPlan(ctx, p)
+}
+
+// plan plans st, giving up when ctx ends: planning is linear in the
+// statement's size, but a statement may be huge, and Ctrl-C and the
+// timeout must stop it. An abandoned planning finishes in the background.
+func (e *Engine) plan(ctx context.Context, st parser.Stmt) (planner.Plan, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	type planned struct {
+		p   planner.Plan
+		err error
+	}
+	done := make(chan planned, 1)
+	go func() {
+		p, err := e.pl.Plan(st)
+		done <- planned{p, err}
+	}()
+	select {
+	case r := <-done:
+		return r.p, r.err
+	case <-ctx.Done():
+		return nil, fmt.Errorf("planning: %w", ctx.Err())
+	}
 }
 
 // RunPlan runs a planned statement.

@@ -53,18 +53,24 @@ func (c *compiler) pred(e parser.Expr) (expr.Expr, error) {
 	case *parser.BinaryExpr:
 		switch e.Op {
 		case parser.OpAnd, parser.OpOr:
-			l, err := c.pred(e.LHS)
-			if err != nil {
-				return nil, err
-			}
-			r, err := c.pred(e.RHS)
-			if err != nil {
-				return nil, err
+			// A chain of one operator compiles into one flat node, in
+			// time linear in its length.
+			var terms []expr.Expr
+			for _, x := range operands(e, e.Op) {
+				p, err := c.pred(x)
+				if err != nil {
+					return nil, err
+				}
+				if e.Op == parser.OpAnd {
+					terms = append(terms, expr.Conjuncts(p)...)
+				} else {
+					terms = append(terms, expr.Disjuncts(p)...)
+				}
 			}
 			if e.Op == parser.OpAnd {
-				return &expr.And{Terms: append(expr.Conjuncts(l), expr.Conjuncts(r)...)}, nil
+				return &expr.And{Terms: terms}, nil
 			}
-			return &expr.Or{Terms: append(expr.Disjuncts(l), expr.Disjuncts(r)...)}, nil
+			return &expr.Or{Terms: terms}, nil
 		}
 		return c.cmp(e)
 	case *parser.UnaryExpr:
@@ -127,6 +133,24 @@ func (c *compiler) pred(e parser.Expr) (expr.Expr, error) {
 		return &expr.Const{V: expr.TriOf(e.Val)}, nil
 	}
 	return nil, errAt(e.Pos(), "%s is not a condition", e)
+}
+
+// operands lists the operands of a chain of binary operator op, left to
+// right, without recursing into the chain: a WHERE clause of many ANDs is
+// a deep tree.
+func operands(e *parser.BinaryExpr, op parser.BinaryOp) []parser.Expr {
+	var out []parser.Expr
+	stack := []parser.Expr{e}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if b, ok := x.(*parser.BinaryExpr); ok && b.Op == op {
+			stack = append(stack, b.RHS, b.LHS)
+			continue
+		}
+		out = append(out, x)
+	}
+	return out
 }
 
 func (c *compiler) colRef(e parser.Expr) (int, error) {

@@ -3,6 +3,8 @@ package planner_test
 import (
 	"errors"
 	"fmt"
+	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/cockroachdb/datadriven"
@@ -94,4 +96,34 @@ func BenchmarkParsePlan(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestPlanLinearInConjuncts: planning a WHERE clause of n ANDed terms
+// allocates in proportion to n. A quadratic planner (one that copies the
+// terms so far at each AND) allocates four times as much for twice the
+// terms.
+func TestPlanLinearInConjuncts(t *testing.T) {
+	pl := planner.New(exampleCatalog(t), planner.Options{})
+	allocated := func(n int) uint64 {
+		var terms []string
+		for i := range n {
+			terms = append(terms, fmt.Sprintf("buyer != 'x%d'", i))
+		}
+		stmt, err := parser.ParseOne("SELECT * FROM orders WHERE seller = 's1' AND " + strings.Join(terms, " AND "))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		if _, err := pl.Plan(stmt); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	small, large := allocated(4000), allocated(8000)
+	if ratio := float64(large) / float64(small); ratio > 3 {
+		t.Errorf("planning 8000 terms allocated %.1fx what 4000 did (%d vs %d bytes): not linear", ratio, large, small)
+	}
 }
