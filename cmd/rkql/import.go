@@ -46,6 +46,9 @@ func parseImportFlags(args []string, w io.Writer) (*options, string, error) {
 		files = append(files, fs.Arg(0))
 		args = fs.Args()[1:]
 	}
+	if err := checkCommon(fs, o); err != nil {
+		return nil, "", &usageError{msg: "import: " + err.Error()}
+	}
 	switch {
 	case o.table == "":
 		return nil, "", &usageError{msg: "import: --table is required (rkql import --table T FILE)"}

@@ -127,6 +127,18 @@ func commonFlags(fs *flag.FlagSet, o *options) {
 	fs.BoolVar(&o.allowWrites, "allow-writes", false, "with --zk, allow statements that write or change tables (CREATE TABLE, INSERT, DELETE, BUILD INDEX, CHECK INDEX … REPAIR, import)")
 }
 
+// checkCommon refuses common flags set to nothing, such as --zk "$UNSET":
+// falling back to the embedded store would write where nobody looks.
+func checkCommon(fs *flag.FlagSet, o *options) error {
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "zk" && strings.TrimSpace(o.zk) == "" {
+			err = &usageError{msg: "--zk is empty: give the ZooKeeper quorum as host:port[,host:port], or leave --zk out to use the embedded store"}
+		}
+	})
+	return err
+}
+
 func usageFunc(fs *flag.FlagSet, w io.Writer, synopsis string) func() {
 	return func() {
 		fmt.Fprint(w, synopsis)
@@ -176,6 +188,9 @@ func parseShellFlags(args []string, w io.Writer) (*options, error) {
 	}
 	if fs.NArg() > 0 {
 		return nil, &usageError{msg: fmt.Sprintf("unexpected argument %q (statements go in -e, files in -f)", fs.Arg(0))}
+	}
+	if err := checkCommon(fs, o); err != nil {
+		return nil, err
 	}
 	if o.sortBudget < 0 {
 		return nil, &usageError{msg: "--sort-budget must not be negative"}

@@ -171,6 +171,9 @@ func TestExitStatus(t *testing.T) {
 		{"usage: stray argument", "", []string{"x.sql"}, 2, "", 1},
 		{"usage: import without table", "", []string{"import", "x.csv"}, 2, "", 1},
 		{"usage: import without file", "", []string{"import", "--table", "devices"}, 2, "", 1},
+		// An unset variable must not send writes to the embedded store.
+		{"usage: empty --zk", "", []string{"--zk", "", "-e", insert}, 2, "", 1},
+		{"usage: blank --zk for import", "", []string{"import", "--zk", " ", "--table", "devices", "/dev/null"}, 2, "", 1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
