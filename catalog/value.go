@@ -148,12 +148,28 @@ func Compare(a, b Value) int {
 	case a.Type.integral():
 		return cmp.Compare(a.I, b.I)
 	case a.Type == TypeDouble:
-		return cmp.Compare(a.F, b.F)
+		return compareDouble(a.F, b.F)
 	case a.Type == TypeString:
 		return strings.Compare(a.S, b.S)
 	default:
 		return bytes.Compare(a.B, b.B)
 	}
+}
+
+// compareDouble orders doubles as SQL does (PostgreSQL's rule): NaN equals
+// NaN and sorts above every other value, +Inf included; -0 equals +0.
+// (NaN is never a key value, so no key range has to place it.)
+func compareDouble(a, b float64) int {
+	an, bn := math.IsNaN(a), math.IsNaN(b)
+	switch {
+	case an && bn:
+		return 0
+	case an:
+		return 1
+	case bn:
+		return -1
+	}
+	return cmp.Compare(a, b)
 }
 
 // Equal reports whether a and b are the same value.
