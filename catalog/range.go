@@ -88,22 +88,23 @@ func (c *Component) FieldSpan(lo, hi Bound) KeySpan {
 
 // doubleSpan handles DOUBLE. -0 and +0 are equal values with different
 // bytes (-0 sorts just below +0), so a bound at zero takes the sign that
-// keeps both zeros on the side the bound puts them. NaN compares below
-// every number and is never written into a key.
+// keeps both zeros on the side the bound puts them. NaN compares above
+// every number (see Compare) and is never written into a key: a lower
+// bound at NaN leaves nothing, an upper bound at NaN leaves every number.
 func (c *Component) doubleSpan(lo, hi Bound) KeySpan {
 	var lob, hib []byte
-	if lo.Set && !math.IsNaN(lo.Value.F) {
+	if lo.Set {
 		f := lo.Value.F
+		if math.IsNaN(f) {
+			return KeySpan{Empty: true}
+		}
 		if f == 0 {
 			f = signedZero(lo.Inclusive)
 		}
 		lob = c.encodeBinary(nil, Double(f))
 	}
-	if hi.Set {
+	if hi.Set && !math.IsNaN(hi.Value.F) {
 		f := hi.Value.F
-		if math.IsNaN(f) {
-			return KeySpan{Empty: true}
-		}
 		if f == 0 {
 			f = signedZero(!hi.Inclusive)
 		}
