@@ -2,6 +2,7 @@ package exectest
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 
@@ -24,6 +25,12 @@ func literal(v catalog.Value) string {
 		return "TIMESTAMP " + v.String()
 	case catalog.TypeDate:
 		return "DATE " + v.String()
+	case catalog.TypeDouble:
+		if math.IsNaN(v.F) || math.IsInf(v.F, 0) {
+			// No number literal spells these; the column's type reads the
+			// text.
+			return "'" + v.String() + "'"
+		}
 	}
 	return v.String()
 }
@@ -31,6 +38,9 @@ func literal(v catalog.Value) string {
 // value draws a value for column col (len(t.Columns) is _ts): from a
 // loaded row, or the domain.
 func (g *queryGen) value(col int) catalog.Value {
+	if col < len(g.t.Columns) && g.t.Columns[col].Type == catalog.TypeDouble && g.r.IntN(6) == 0 {
+		return catalog.Double(specialDoubles[g.r.IntN(len(specialDoubles))])
+	}
 	if col == len(g.t.Columns) || g.r.IntN(3) > 0 {
 		for range 3 {
 			row := g.rows[g.r.IntN(len(g.rows))]
@@ -43,6 +53,29 @@ func (g *queryGen) value(col int) catalog.Value {
 		return catalog.TimestampMillis(g.rows[0][col].I)
 	}
 	return examples.DomainOf(g.t, col)(g.r)
+}
+
+// specialDoubles are the doubles whose comparisons SQL defines with care:
+// -0 equals 0, the infinities bound everything, NaN equals only itself
+// and sorts above every number.
+var specialDoubles = []float64{math.Copysign(0, -1), 0, math.Inf(1), math.Inf(-1), math.NaN()}
+
+// addSpecials puts -0, 0 and the infinities into about one DOUBLE in
+// fifty of data. NaN goes only into stored columns (a key cannot hold
+// it), and only when nan is set.
+func addSpecials(t *catalog.Table, data []catalog.Row, r *rand.Rand, nan bool) {
+	for _, row := range data {
+		for i, c := range t.Columns {
+			if c.Type != catalog.TypeDouble || row[i].Null || r.IntN(50) > 0 {
+				continue
+			}
+			n := len(specialDoubles) - 1
+			if nan && !c.KeyField {
+				n++
+			}
+			row[i] = catalog.Double(specialDoubles[r.IntN(n)])
+		}
+	}
 }
 
 // column picks a column: a key field in half the picks, a stored column

@@ -3,6 +3,7 @@ package exectest
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/exec"
@@ -80,6 +81,22 @@ var KnownDivergences = []Divergence{
 			"('b.com', 'o1', 6)"},
 		Query: "SELECT COUNT(*) FROM sites LIMIT 1 ALLOW FULL SCAN",
 		Shape: func(_ *catalog.Table, s *parser.SelectStmt) bool { return s.Limit >= 0 && isCount(s) },
+	},
+	{
+		Name: "NaN orders below every number",
+		Why: "SQL (as PostgreSQL defines NaN) has NaN equal to itself and greater than every other number, " +
+			"so 1.5 < 'NaN' is TRUE and ORDER BY puts NaN after +Inf; " +
+			"rkql orders NaN below every number (Go's cmp.Compare), so 1.5 < 'NaN' is FALSE, x > 1 holds for no NaN, " +
+			"and NaN sorts first",
+		Catalog: "examples/catalog.yaml",
+		Setup:   []string{"INSERT INTO orders (seller, order_id, ts, amount) VALUES ('s1', 1, 0, 1.5)"},
+		Query:   "SELECT order_id FROM orders WHERE seller = 's1' AND amount < 'NaN'",
+		Shape: func(t *catalog.Table, s *parser.SelectStmt) bool {
+			return anyExpr(s.Where, func(e parser.Expr) bool {
+				l, ok := e.(*parser.StringLit)
+				return ok && strings.EqualFold(l.Val, "NaN")
+			})
+		},
 	},
 	{
 		Name: "_ts through an index",
