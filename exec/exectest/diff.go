@@ -68,7 +68,9 @@ func Run(t *testing.T, st exec.Store, cat *catalog.Catalog, o Options) {
 	}
 }
 
-// Loaded returns every row of t in the store, read by a full scan.
+// Loaded returns every row of t in the store, read by a planned
+// SELECT * … ALLOW FULL SCAN, as the cross-store checks compare them. The
+// reference reads its rows with ScanAll instead, without the planner.
 func Loaded(ctx context.Context, x *exec.Executor, pl *planner.Planner, t *catalog.Table) ([]catalog.Row, error) {
 	sel, err := Plan(pl, "SELECT * FROM "+t.Name+" ALLOW FULL SCAN")
 	if err != nil {
@@ -94,7 +96,8 @@ func Plan(pl *planner.Planner, q string) (*planner.Select, error) {
 	return sel, nil
 }
 
-// Drain runs a SELECT and returns all its rows. stats may be nil.
+// Drain runs a SELECT and returns all its rows. stats may be nil. It is
+// the one place the suite calls the executor's query API.
 func Drain(ctx context.Context, x *exec.Executor, sel *planner.Select, stats *exec.Stats) ([]catalog.Row, error) {
 	rows, err := x.Query(ctx, sel, stats)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"strings"
+	"time"
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/examples"
@@ -131,7 +132,15 @@ func (g *queryGen) term() string {
 func (g *queryGen) atom() string {
 	col := g.column()
 	name := g.colName(col)
-	lit := func() string { return literal(g.value(col)) }
+	lit := func() string {
+		v := g.value(col)
+		if v.Type == catalog.TypeDate && g.r.IntN(8) == 0 {
+			// A time of day against a DATE: SQL compares the DATE as
+			// its midnight.
+			return "TIMESTAMP '" + v.Time().Add(time.Duration(g.r.IntN(86400))*time.Second).Format("2006-01-02 15:04:05") + "'"
+		}
+		return literal(v)
+	}
 	switch g.r.IntN(16) {
 	case 0, 1:
 		return name + " = " + lit()

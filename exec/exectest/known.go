@@ -87,7 +87,7 @@ var KnownDivergences = []Divergence{
 		Why: "SQL (as PostgreSQL defines NaN) has NaN equal to itself and greater than every other number, " +
 			"so 1.5 < 'NaN' is TRUE and ORDER BY puts NaN after +Inf; " +
 			"rkql orders NaN below every number (Go's cmp.Compare), so 1.5 < 'NaN' is FALSE, x > 1 holds for no NaN, " +
-			"and NaN sorts first",
+			"and NaN sorts first (with NaN in the data, Options.NaN, ORDER BY and range filters on such a column differ too)",
 		Catalog: "examples/catalog.yaml",
 		Setup:   []string{"INSERT INTO orders (seller, order_id, ts, amount) VALUES ('s1', 1, 0, 1.5)"},
 		Query:   "SELECT order_id FROM orders WHERE seller = 's1' AND amount < 'NaN'",
@@ -95,6 +95,65 @@ var KnownDivergences = []Divergence{
 			return anyExpr(s.Where, func(e parser.Expr) bool {
 				l, ok := e.(*parser.StringLit)
 				return ok && strings.EqualFold(l.Val, "NaN")
+			})
+		},
+	},
+	{
+		Name: "a DATE against a TIMESTAMP",
+		Why: "SQL compares a DATE with a TIMESTAMP as the DATE's midnight, so DATE '2024-05-01' < TIMESTAMP '2024-05-01 12:00:00' is TRUE; " +
+			"rkql truncates the TIMESTAMP literal to its day and compares days, so it is FALSE (and = holds for any time of that day)",
+		Catalog: "examples/catalog.yaml",
+		Setup:   []string{"INSERT INTO user_calendar_record (uid, date, type, data) VALUES (1, DATE '2024-05-01', 1, 'x')"},
+		Query:   "SELECT uid FROM user_calendar_record WHERE uid = 1 AND date < TIMESTAMP '2024-05-01 12:00:00' ALLOW FULL SCAN",
+		Shape: func(t *catalog.Table, s *parser.SelectStmt) bool {
+			dates := map[string]bool{}
+			for _, c := range t.Columns {
+				dates[c.Name] = c.Type == catalog.TypeDate
+			}
+			// Any condition that has a DATE column and a TIMESTAMP
+			// literal directly under it.
+			return anyExpr(s.Where, func(e parser.Expr) bool {
+				var ops []parser.Expr
+				switch e := e.(type) {
+				case *parser.BinaryExpr:
+					ops = []parser.Expr{e.LHS, e.RHS}
+				case *parser.BetweenExpr:
+					ops = []parser.Expr{e.X, e.Lo, e.Hi}
+				case *parser.InExpr:
+					ops = append([]parser.Expr{e.X}, e.List...)
+				}
+				var date, ts bool
+				for _, o := range ops {
+					switch o := o.(type) {
+					case *parser.ColumnRef:
+						date = date || dates[o.Name]
+					case *parser.TimestampLit:
+						ts = true
+					}
+				}
+				return date && ts
+			})
+		},
+	},
+	{
+		Name: "_ over BYTES",
+		Why: "over BYTES, LIKE's _ stands for one byte (as PostgreSQL's bytea LIKE), so x'c3a9' LIKE '__' is TRUE; " +
+			"rkql reads the bytes as UTF-8 text and _ takes the whole character é, so it is FALSE",
+		Catalog: "exec/embedded/testdata/layouts.yaml",
+		Setup:   []string{"INSERT INTO typed (flag, day, raw, n) VALUES (TRUE, DATE '2024-01-01', x'c3a9', 1)"},
+		Query:   "SELECT n FROM typed WHERE raw LIKE '__' ALLOW FULL SCAN",
+		Shape: func(t *catalog.Table, s *parser.SelectStmt) bool {
+			return anyExpr(s.Where, func(e parser.Expr) bool {
+				l, ok := e.(*parser.LikeExpr)
+				if !ok {
+					return false
+				}
+				c, ok := l.X.(*parser.ColumnRef)
+				if !ok {
+					return false
+				}
+				i, found := t.Column(c.Name)
+				return found && t.Columns[i].Type == catalog.TypeBytes
 			})
 		},
 	},
