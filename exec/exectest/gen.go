@@ -182,10 +182,13 @@ func (g *queryGen) atom() string {
 		}
 		return name + " " + ops[g.r.IntN(4)] + " NULL"
 	case 13:
-		if g.r.IntN(2) == 0 {
+		switch g.r.IntN(4) {
+		case 0:
 			return name + " BETWEEN NULL AND " + lit()
+		case 1:
+			return name + " NOT BETWEEN " + lit() + " AND NULL"
 		}
-		return name + " NOT BETWEEN " + lit() + " AND NULL"
+		return name + " NOT BETWEEN " + lit() + " AND " + lit()
 	case 14:
 		return fmt.Sprintf("(%s = %s OR %s = %s)", name, lit(), name, lit())
 	}
@@ -198,7 +201,7 @@ func (g *queryGen) in(col int) string {
 	for i := range vals {
 		vals[i] = literal(g.value(col))
 	}
-	if g.r.IntN(3) == 0 {
+	if g.r.IntN(4) == 0 {
 		vals[g.r.IntN(len(vals))] = "NULL"
 	}
 	return "IN (" + strings.Join(vals, ", ")
