@@ -1,6 +1,8 @@
 package embedded_test
 
 import (
+	"context"
+
 	"testing"
 
 	"github.com/rkql/rkql/catalog"
@@ -58,4 +60,25 @@ func TestDifferentialCaps(t *testing.T) {
 	o := exectest.Options{Rows: 2000, Queries: 150, Seed: 11,
 		Planner: planner.Options{Limits: planner.Limits{MaxKeys: 3, MaxFanout: 4}}}
 	exectest.Run(t, st, cat, o)
+}
+
+// TestKnownDivergences runs the reproduction of each entry of
+// exectest.KnownDivergences: each must still differ from the reference.
+// One that no longer does has been fixed, and its entry must go, so that
+// the differential suite checks its shape again.
+func TestKnownDivergences(t *testing.T) {
+	for i := range exectest.KnownDivergences {
+		d := &exectest.KnownDivergences[i]
+		t.Run(d.Name, func(t *testing.T) {
+			cat, st := openCatalog(t, "../../"+d.Catalog)
+			diff, err := exectest.Reproduce(context.Background(), st, cat, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff == "" {
+				t.Fatalf("%s: no longer differs from the reference; remove it from exectest.KnownDivergences\n  %s", d.Name, d.Query)
+			}
+			t.Logf("%s\n  %s\n  %s", d.Why, d.Query, diff)
+		})
+	}
 }

@@ -2,8 +2,10 @@ package exectest
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
+	"time"
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/examples"
@@ -24,68 +26,226 @@ func literal(v catalog.Value) string {
 		return "TIMESTAMP " + v.String()
 	case catalog.TypeDate:
 		return "DATE " + v.String()
+	case catalog.TypeDouble:
+		if math.IsNaN(v.F) || math.IsInf(v.F, 0) {
+			// No number literal spells these; the column's type reads the
+			// text.
+			return "'" + v.String() + "'"
+		}
 	}
 	return v.String()
 }
 
-// value draws a value for column col: from a loaded row, or the domain.
+// value draws a value for column col (len(t.Columns) is _ts): from a
+// loaded row, or the domain.
 func (g *queryGen) value(col int) catalog.Value {
-	if g.r.IntN(3) > 0 {
-		row := g.rows[g.r.IntN(len(g.rows))]
-		if !row[col].Null {
-			return row[col]
+	if col < len(g.t.Columns) && g.t.Columns[col].Type == catalog.TypeDouble && g.r.IntN(6) == 0 {
+		return catalog.Double(specialDoubles[g.r.IntN(len(specialDoubles))])
+	}
+	if col == len(g.t.Columns) || g.r.IntN(3) > 0 {
+		for range 3 {
+			row := g.rows[g.r.IntN(len(g.rows))]
+			if !row[col].Null {
+				return row[col]
+			}
 		}
+	}
+	if col == len(g.t.Columns) {
+		return catalog.TimestampMillis(g.rows[0][col].I)
 	}
 	return examples.DomainOf(g.t, col)(g.r)
 }
 
-// column picks a column, key fields twice as often.
+// specialDoubles are the doubles whose comparisons SQL defines with care:
+// -0 equals 0, the infinities bound everything, NaN equals only itself
+// and sorts above every number.
+var specialDoubles = []float64{math.Copysign(0, -1), 0, math.Inf(1), math.Inf(-1), math.NaN()}
+
+// addSpecials puts -0, 0 and the infinities into about one DOUBLE in
+// fifty of data. NaN goes only into stored columns (a key cannot hold
+// it), and only when nan is set.
+func addSpecials(t *catalog.Table, data []catalog.Row, r *rand.Rand, nan bool) {
+	for _, row := range data {
+		for i, c := range t.Columns {
+			if c.Type != catalog.TypeDouble || row[i].Null || r.IntN(50) > 0 {
+				continue
+			}
+			n := len(specialDoubles) - 1
+			if nan && !c.KeyField {
+				n++
+			}
+			row[i] = catalog.Double(specialDoubles[r.IntN(n)])
+		}
+	}
+}
+
+// column picks a column: a key field in half the picks, a stored column
+// in most others, now and then _ts (len(t.Columns)).
 func (g *queryGen) column() int {
 	keys := g.t.KeyColumns()
-	if g.r.IntN(3) > 0 && len(keys) > 0 {
+	var stored []int
+	for i, c := range g.t.Columns {
+		if !c.KeyField {
+			stored = append(stored, i)
+		}
+	}
+	switch n := g.r.IntN(12); {
+	case n < 6 && len(keys) > 0:
 		return keys[g.r.IntN(len(keys))]
+	case n < 11 && len(stored) > 0:
+		return stored[g.r.IntN(len(stored))]
+	case n == 11:
+		return len(g.t.Columns)
 	}
 	return g.r.IntN(len(g.t.Columns))
 }
 
+// colName and colType cover _ts too.
+func (g *queryGen) colName(col int) string {
+	if col == len(g.t.Columns) {
+		return tsColumn
+	}
+	return g.t.Columns[col].Name
+}
+
+func (g *queryGen) colType(col int) catalog.Type {
+	if col == len(g.t.Columns) {
+		return catalog.TypeTimestamp
+	}
+	return g.t.Columns[col].Type
+}
+
+// term is one random condition, possibly negated or an OR of two.
 func (g *queryGen) term() string {
-	col := g.column()
-	c := g.t.Columns[col]
-	name := c.Name
 	switch g.r.IntN(10) {
-	case 0, 1, 2:
-		return name + " = " + literal(g.value(col))
-	case 3:
-		vals := make([]string, 1+g.r.IntN(4))
-		for i := range vals {
-			vals[i] = literal(g.value(col))
+	case 0:
+		return "NOT (" + g.atom() + ")"
+	case 1:
+		return "(" + g.atom() + " OR " + g.atom() + ")"
+	case 2:
+		return "NOT (" + g.atom() + " AND " + g.atom() + ")"
+	}
+	return g.atom()
+}
+
+// atom is one comparison, BETWEEN, IN, LIKE or NULL test on a column.
+func (g *queryGen) atom() string {
+	col := g.column()
+	name := g.colName(col)
+	lit := func() string {
+		v := g.value(col)
+		if v.Type == catalog.TypeDate && g.r.IntN(8) == 0 {
+			// A time of day against a DATE: SQL compares the DATE as
+			// its midnight.
+			return "TIMESTAMP '" + v.Time().Add(time.Duration(g.r.IntN(86400))*time.Second).Format("2006-01-02 15:04:05") + "'"
 		}
-		return name + " IN (" + strings.Join(vals, ", ") + ")"
-	case 4, 5:
+		return literal(v)
+	}
+	switch g.r.IntN(16) {
+	case 0, 1:
+		return name + " = " + lit()
+	case 2:
+		ops := []string{"!=", "<>"}
+		return name + " " + ops[g.r.IntN(2)] + " " + lit()
+	case 3:
+		return name + " " + g.in(col) + ")"
+	case 4:
+		return name + " NOT " + g.in(col) + ")"
+	case 5, 6:
 		a, b := g.value(col), g.value(col)
-		if catalog.Compare(a, b) > 0 && g.r.IntN(4) > 0 {
+		if compareVals2(a, b) > 0 && g.r.IntN(4) > 0 {
 			a, b = b, a
 		}
-		return name + " BETWEEN " + literal(a) + " AND " + literal(b)
-	case 6:
-		ops := []string{"<", "<=", ">", ">="}
-		return name + " " + ops[g.r.IntN(4)] + " " + literal(g.value(col))
-	case 7:
-		if c.Type == catalog.TypeString {
-			s := g.value(col).S
-			s = s[:g.r.IntN(len(s)+1)]
-			if g.r.IntN(2) == 0 {
-				return name + " LIKE '" + strings.ReplaceAll(s, "'", "''") + "%'"
-			}
-			return name + " LIKE '%" + strings.ReplaceAll(s, "'", "''") + "'"
+		not := ""
+		if g.r.IntN(4) == 0 {
+			not = "NOT "
 		}
-		return name + " != " + literal(g.value(col))
-	case 8:
-		return fmt.Sprintf("(%s = %s OR %s = %s)", name, literal(g.value(col)), name, literal(g.value(col)))
-	default:
-		return "NOT (" + name + " = " + literal(g.value(col)) + ")"
+		return name + " " + not + "BETWEEN " + literal(a) + " AND " + literal(b)
+	case 7:
+		ops := []string{"<", "<=", ">", ">="}
+		return name + " " + ops[g.r.IntN(4)] + " " + lit()
+	case 8, 9, 10:
+		if g.colType(col) == catalog.TypeString {
+			return g.like(col)
+		}
+		return name + " != " + lit()
+	case 11:
+		if g.r.IntN(2) == 0 {
+			return name + " IS NULL"
+		}
+		return name + " IS NOT NULL"
+	case 12:
+		// Comparisons with NULL are never true, nor are their negations.
+		ops := []string{"=", "!=", "<", ">="}
+		if g.r.IntN(2) == 0 {
+			return "NULL " + ops[g.r.IntN(4)] + " " + name
+		}
+		return name + " " + ops[g.r.IntN(4)] + " NULL"
+	case 13:
+		switch g.r.IntN(4) {
+		case 0:
+			return name + " BETWEEN NULL AND " + lit()
+		case 1:
+			return name + " NOT BETWEEN " + lit() + " AND NULL"
+		}
+		return name + " NOT BETWEEN " + lit() + " AND " + lit()
+	case 14:
+		return fmt.Sprintf("(%s = %s OR %s = %s)", name, lit(), name, lit())
 	}
+	return lit() + " " + []string{"=", "<", ">="}[g.r.IntN(3)] + " " + name
 }
+
+// in is "IN (…" with a few values, sometimes one of them NULL.
+func (g *queryGen) in(col int) string {
+	vals := make([]string, 1+g.r.IntN(4))
+	for i := range vals {
+		vals[i] = literal(g.value(col))
+	}
+	if g.r.IntN(4) == 0 {
+		vals[g.r.IntN(len(vals))] = "NULL"
+	}
+	return "IN (" + strings.Join(vals, ", ")
+}
+
+// like is a LIKE or NOT LIKE on a text column, with a pattern made from a
+// value: characters kept, or replaced by _ or %, and % at either end or
+// both.
+func (g *queryGen) like(col int) string {
+	s := []rune(g.value(col).S)
+	var b strings.Builder
+	if g.r.IntN(3) == 0 {
+		b.WriteByte('%')
+	}
+	for i := 0; i < len(s); i++ {
+		switch n := g.r.IntN(14); {
+		case n == 0:
+			b.WriteByte('_')
+		case n == 1:
+			b.WriteByte('%')
+			i += g.r.IntN(3)
+		case n == 2 && i > 0:
+			// Cut the value short: the rest is a % or nothing.
+			if g.r.IntN(2) == 0 {
+				b.WriteByte('%')
+			}
+			i = len(s)
+		default:
+			b.WriteRune(s[i])
+		}
+	}
+	if g.r.IntN(2) == 0 {
+		b.WriteByte('%')
+	}
+	not := ""
+	if g.r.IntN(5) == 0 {
+		not = "NOT "
+	}
+	return g.colName(col) + " " + not + "LIKE " + catalog.String(b.String()).String()
+}
+
+// compareVals2 orders two non-NULL generated values with the reference's
+// own comparison.
+func compareVals2(a, b catalog.Value) int { return sortCompare(fromValue(a), fromValue(b)) }
 
 func (g *queryGen) query() string {
 	var b strings.Builder
@@ -112,7 +272,7 @@ func (g *queryGen) query() string {
 	if g.r.IntN(3) == 0 {
 		var items []string
 		for i := 0; i < 1+g.r.IntN(2); i++ {
-			it := g.t.Columns[g.column()].Name
+			it := g.colName(g.column())
 			if g.r.IntN(2) == 0 {
 				it += " DESC"
 			}
@@ -120,7 +280,8 @@ func (g *queryGen) query() string {
 		}
 		b.WriteString(" ORDER BY " + strings.Join(items, ", "))
 	}
-	if g.r.IntN(5) < 2 {
+	// COUNT(*) takes a LIMIT rarely: see KnownDivergences.
+	if n := g.r.IntN(10); n < 4 && !(strings.HasPrefix(b.String(), "SELECT COUNT(*)") && n > 0) {
 		fmt.Fprintf(&b, " LIMIT %d", g.r.IntN(40))
 	}
 	b.WriteString(" ALLOW FULL SCAN")
@@ -135,9 +296,17 @@ func (g *queryGen) leading(keys []int) []string {
 	for i, col := range keys[:n] {
 		name := g.t.Columns[col].Name
 		switch {
+		case i == n-1 && g.t.Columns[col].Type == catalog.TypeString && g.r.IntN(4) == 0:
+			// A prefix pattern, which the planner may turn into a range.
+			s := g.value(col).S
+			s = s[:g.r.IntN(len(s)+1)]
+			if len(s) > 1 && g.r.IntN(3) == 0 {
+				s = s[:len(s)-1] + "_"
+			}
+			out = append(out, name+" LIKE "+catalog.String(s+"%").String())
 		case i == n-1 && g.r.IntN(2) == 0:
 			a, b := g.value(col), g.value(col)
-			if catalog.Compare(a, b) > 0 {
+			if compareVals2(a, b) > 0 {
 				a, b = b, a
 			}
 			out = append(out, name+" BETWEEN "+literal(a)+" AND "+literal(b))
@@ -152,7 +321,10 @@ func (g *queryGen) leading(keys []int) []string {
 
 // items is * or a few columns, so that covering indexes get chosen.
 func (g *queryGen) items() string {
-	if g.r.IntN(2) == 0 {
+	switch g.r.IntN(12) {
+	case 0:
+		return "COUNT(*)"
+	case 1, 2, 3, 4, 5:
 		return "*"
 	}
 	var cols []string
@@ -161,8 +333,8 @@ func (g *queryGen) items() string {
 			cols = append(cols, c.Name)
 		}
 	}
-	if len(cols) == 0 {
-		cols = append(cols, g.t.Columns[0].Name)
+	if len(cols) == 0 || g.r.IntN(6) == 0 {
+		cols = append(cols, tsColumn)
 	}
 	return strings.Join(cols, ", ")
 }

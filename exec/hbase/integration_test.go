@@ -112,7 +112,7 @@ func (e *env) load(ctx context.Context, tb *catalog.Table, rows []catalog.Row) e
 
 // TestIntegration loads every example table into HBase, pre-split, and
 // checks that queries return what the embedded store returns: the
-// differential suite against brute force, the full contents of each
+// differential suite against its reference, the full contents of each
 // table, statements built from the data, and access paths that cross
 // regions.
 func TestIntegration(t *testing.T) {

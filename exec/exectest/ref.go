@@ -1,0 +1,384 @@
+package exectest
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/parser"
+)
+
+// tsColumn is the pseudo-column holding a row's newest cell timestamp.
+const tsColumn = "_ts"
+
+// Result is the reference answer to a SELECT. Groups hold the projected
+// matching rows in ORDER BY order: the rows of one group tie on every
+// ORDER BY column, so a correct result may return them in any order (with
+// no ORDER BY there is one group). Limit is the LIMIT, -1 for none: a
+// correct result is then the first Limit rows of some such ordering.
+type Result struct {
+	Columns []string
+	Groups  [][]catalog.Row
+	Limit   int64
+}
+
+// Len is the number of rows a correct result holds.
+func (r *Result) Len() int {
+	n := 0
+	for _, g := range r.Groups {
+		n += len(g)
+	}
+	if r.Limit >= 0 && int64(n) > r.Limit {
+		n = int(r.Limit)
+	}
+	return n
+}
+
+// Evaluate answers s over rows by brute force, with its own SQL
+// semantics: three-valued logic, comparisons, BETWEEN, IN, LIKE, IS NULL,
+// ORDER BY (NULL first ascending, last descending), LIMIT and COUNT(*).
+// Each row holds t's columns and then the _ts pseudo-column. Evaluate
+// refuses VERSIONS above 1, which it does not model.
+func Evaluate(t *catalog.Table, s *parser.SelectStmt, rows []catalog.Row) (*Result, error) {
+	if s.Versions > 1 {
+		return nil, fmt.Errorf("reference: VERSIONS %d is not modelled", s.Versions)
+	}
+	e := &evaluator{t: t}
+	var match []catalog.Row
+	for _, r := range rows {
+		if len(r) != len(t.Columns)+1 {
+			return nil, fmt.Errorf("reference: row has %d values, want %d", len(r), len(t.Columns)+1)
+		}
+		if s.Where != nil {
+			v, err := e.pred(s.Where, r)
+			if err != nil {
+				return nil, err
+			}
+			if v != triTrue {
+				continue
+			}
+		}
+		match = append(match, r)
+	}
+	keys, desc, err := e.orderBy(s.Order)
+	if err != nil {
+		return nil, err
+	}
+	order := func(a, b catalog.Row) int {
+		for i, k := range keys {
+			c := sortCompare(fromValue(a[k]), fromValue(b[k]))
+			if desc[i] {
+				c = -c
+			}
+			if c != 0 {
+				return c
+			}
+		}
+		return 0
+	}
+	slices.SortStableFunc(match, order)
+	res := &Result{Limit: s.Limit}
+	cols, count, err := e.outputs(s, res)
+	if err != nil {
+		return nil, err
+	}
+	if count {
+		res.Groups = [][]catalog.Row{{{catalog.Bigint(int64(len(match)))}}}
+		return res, nil
+	}
+	var g []catalog.Row
+	for i, r := range match {
+		if i > 0 && order(match[i-1], r) != 0 {
+			res.Groups = append(res.Groups, g)
+			g = nil
+		}
+		out := make(catalog.Row, len(cols))
+		for j, c := range cols {
+			out[j] = r[c]
+		}
+		g = append(g, out)
+	}
+	if len(g) > 0 {
+		res.Groups = append(res.Groups, g)
+	}
+	return res, nil
+}
+
+type evaluator struct{ t *catalog.Table }
+
+// column resolves a name: a table column, or _ts after the last one.
+func (e *evaluator) column(name string) (int, error) {
+	for i, c := range e.t.Columns {
+		if c.Name == name {
+			return i, nil
+		}
+	}
+	if name == tsColumn {
+		return len(e.t.Columns), nil
+	}
+	return 0, fmt.Errorf("reference: no column %s in %s", name, e.t.Name)
+}
+
+func (e *evaluator) orderBy(items []parser.OrderItem) ([]int, []bool, error) {
+	var keys []int
+	var desc []bool
+	for _, it := range items {
+		c, err := e.column(it.Column.Name)
+		if err != nil {
+			return nil, nil, err
+		}
+		keys, desc = append(keys, c), append(desc, it.Desc)
+	}
+	return keys, desc, nil
+}
+
+// outputs lists the projected columns, or reports COUNT(*).
+func (e *evaluator) outputs(s *parser.SelectStmt, res *Result) ([]int, bool, error) {
+	if s.Star {
+		cols := make([]int, len(e.t.Columns))
+		for i, c := range e.t.Columns {
+			cols[i] = i
+			res.Columns = append(res.Columns, c.Name)
+		}
+		return cols, false, nil
+	}
+	var cols []int
+	for _, it := range s.Items {
+		switch x := it.Expr.(type) {
+		case *parser.ColumnRef:
+			c, err := e.column(x.Name)
+			if err != nil {
+				return nil, false, err
+			}
+			cols = append(cols, c)
+			res.Columns = append(res.Columns, x.Name)
+		case *parser.CallExpr:
+			if x.Name != "COUNT" || !x.Star || len(s.Items) != 1 {
+				return nil, false, fmt.Errorf("reference: only COUNT(*) alone is modelled")
+			}
+			res.Columns = []string{"count"}
+			return nil, true, nil
+		default:
+			return nil, false, fmt.Errorf("reference: cannot select %s", x)
+		}
+	}
+	return cols, false, nil
+}
+
+// pred evaluates a condition over row r.
+func (e *evaluator) pred(x parser.Expr, r catalog.Row) (tri, error) {
+	switch x := x.(type) {
+	case *parser.BinaryExpr:
+		if x.Op == parser.OpAnd || x.Op == parser.OpOr {
+			a, err := e.pred(x.LHS, r)
+			if err != nil {
+				return 0, err
+			}
+			b, err := e.pred(x.RHS, r)
+			if err != nil {
+				return 0, err
+			}
+			if x.Op == parser.OpAnd {
+				return and3(a, b), nil
+			}
+			return or3(a, b), nil
+		}
+		a, err := e.operand(x.LHS, r)
+		if err != nil {
+			return 0, err
+		}
+		b, err := e.operand(x.RHS, r)
+		if err != nil {
+			return 0, err
+		}
+		return compareOp(x.Op, a, b)
+	case *parser.UnaryExpr:
+		if x.Op != parser.OpNot {
+			break
+		}
+		v, err := e.pred(x.X, r)
+		return not3(v), err
+	case *parser.BetweenExpr:
+		return e.between(x, r)
+	case *parser.InExpr:
+		return e.in(x, r)
+	case *parser.LikeExpr:
+		return e.like(x, r)
+	case *parser.IsNullExpr:
+		v, err := e.operand(x.X, r)
+		return truth((v.k == kNull) != x.Not), err
+	case *parser.BoolLit:
+		return truth(x.Val), nil
+	case *parser.NullLit:
+		return triUnknown, nil
+	case *parser.ColumnRef:
+		v, err := e.operand(x, r)
+		if err != nil {
+			return 0, err
+		}
+		switch v.k {
+		case kNull:
+			return triUnknown, nil
+		case kBool:
+			return truth(v.i != 0), nil
+		}
+	}
+	return 0, fmt.Errorf("reference: %s is not a condition", x)
+}
+
+// compareOp applies a comparison operator: UNKNOWN when either side is
+// NULL.
+func compareOp(op parser.BinaryOp, a, b val) (tri, error) {
+	if a.k == kNull || b.k == kNull {
+		return triUnknown, nil
+	}
+	c, err := compareVals(a, b)
+	if err != nil {
+		return 0, fmt.Errorf("reference: %w", err)
+	}
+	switch op {
+	case parser.OpEq:
+		return truth(c == 0), nil
+	case parser.OpNe:
+		return truth(c != 0), nil
+	case parser.OpLt:
+		return truth(c < 0), nil
+	case parser.OpLe:
+		return truth(c <= 0), nil
+	case parser.OpGt:
+		return truth(c > 0), nil
+	case parser.OpGe:
+		return truth(c >= 0), nil
+	}
+	return 0, fmt.Errorf("reference: operator %d is not a comparison", op)
+}
+
+// between is x >= lo AND x <= hi, negated by NOT.
+func (e *evaluator) between(x *parser.BetweenExpr, r catalog.Row) (tri, error) {
+	v, err := e.operand(x.X, r)
+	if err != nil {
+		return 0, err
+	}
+	lo, err := e.operand(x.Lo, r)
+	if err != nil {
+		return 0, err
+	}
+	hi, err := e.operand(x.Hi, r)
+	if err != nil {
+		return 0, err
+	}
+	a, err := compareOp(parser.OpGe, v, lo)
+	if err != nil {
+		return 0, err
+	}
+	b, err := compareOp(parser.OpLe, v, hi)
+	if err != nil {
+		return 0, err
+	}
+	if x.Not {
+		return not3(and3(a, b)), nil
+	}
+	return and3(a, b), nil
+}
+
+// in is x = v1 OR x = v2 …, negated by NOT: so a NULL in the list makes
+// a miss UNKNOWN, and NOT IN with a NULL is never true.
+func (e *evaluator) in(x *parser.InExpr, r catalog.Row) (tri, error) {
+	v, err := e.operand(x.X, r)
+	if err != nil {
+		return 0, err
+	}
+	out := triFalse
+	for _, it := range x.List {
+		w, err := e.operand(it, r)
+		if err != nil {
+			return 0, err
+		}
+		c, err := compareOp(parser.OpEq, v, w)
+		if err != nil {
+			return 0, err
+		}
+		out = or3(out, c)
+	}
+	if x.Not {
+		return not3(out), nil
+	}
+	return out, nil
+}
+
+func (e *evaluator) like(x *parser.LikeExpr, r catalog.Row) (tri, error) {
+	v, err := e.operand(x.X, r)
+	if err != nil {
+		return 0, err
+	}
+	p, err := e.operand(x.Pattern, r)
+	if err != nil {
+		return 0, err
+	}
+	if v.k == kNull || p.k == kNull {
+		return triUnknown, nil
+	}
+	if p.k != kStr {
+		return 0, fmt.Errorf("reference: LIKE needs a string pattern, not a %s", kindNames[p.k])
+	}
+	var m bool
+	switch v.k {
+	case kStr:
+		m = likeText(v.s, p.s)
+	case kBytes:
+		m = likeBytes(v.b, p.s)
+	default:
+		return 0, fmt.Errorf("reference: LIKE over a %s", kindNames[v.k])
+	}
+	return truth(m != x.Not), nil
+}
+
+// operand evaluates a value: a column of r, a literal, or a negated
+// number.
+func (e *evaluator) operand(x parser.Expr, r catalog.Row) (val, error) {
+	switch x := x.(type) {
+	case *parser.ColumnRef:
+		c, err := e.column(x.Name)
+		if err != nil {
+			return val{}, err
+		}
+		return fromValue(r[c]), nil
+	case *parser.NullLit:
+		return val{}, nil
+	case *parser.IntLit:
+		return val{k: kNum, isInt: true, i: x.Val}, nil
+	case *parser.FloatLit:
+		return val{k: kNum, f: x.Val}, nil
+	case *parser.StringLit:
+		return val{k: kStr, s: x.Val}, nil
+	case *parser.BytesLit:
+		return val{k: kBytes, b: x.Val}, nil
+	case *parser.BoolLit:
+		return val{k: kBool, i: map[bool]int64{false: 0, true: 1}[x.Val]}, nil
+	case *parser.TimestampLit:
+		return val{k: kTime, i: x.Val.UnixMilli()}, nil
+	case *parser.DateLit:
+		return val{k: kTime, i: x.Val.UnixMilli()}, nil
+	case *parser.UnaryExpr:
+		if x.Op != parser.OpNeg {
+			break
+		}
+		v, err := e.operand(x.X, r)
+		switch {
+		case err != nil || v.k == kNull:
+			return v, err
+		case v.k != kNum:
+			return val{}, fmt.Errorf("reference: cannot negate a %s", kindNames[v.k])
+		case v.isInt:
+			// -(-2^63) does not fit; SQL reports an overflow.
+			if v.i == -1<<63 {
+				return val{}, fmt.Errorf("reference: integer overflow negating %d", v.i)
+			}
+			v.i = -v.i
+		default:
+			v.f = -v.f
+		}
+		return v, nil
+	}
+	return val{}, fmt.Errorf("reference: %s is not a value", x)
+}
