@@ -26,10 +26,13 @@ type decoder struct {
 	t *catalog.Table
 	// cols maps "family:qualifier" to the column index.
 	cols map[string]int
+	// index is set for an index table, whose rows hold a status cell;
+	// elsewhere a StatusQualifier cell is an ordinary column.
+	index bool
 }
 
 func newDecoder(t *catalog.Table) *decoder {
-	d := &decoder{t: t, cols: map[string]int{}}
+	d := &decoder{t: t, cols: map[string]int{}, index: t.IndexOf != nil}
 	for i, c := range t.Columns {
 		if c.Family != "" {
 			d.cols[c.Family+":"+c.Qualifier] = i
@@ -68,7 +71,7 @@ func (d *decoder) cells(r *Row, sr *StoreRow, asOf int64) (int64, error) {
 			continue
 		}
 		newest = max(newest, c.Timestamp)
-		if c.Qualifier == StatusQualifier {
+		if d.index && c.Qualifier == StatusQualifier {
 			r.Verified = len(c.Value) == 1 && c.Value[0] == statusVerified
 			continue
 		}
