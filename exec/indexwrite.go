@@ -50,29 +50,8 @@ func (x *Executor) writeBatch(ctx context.Context, t *catalog.Table, muts []Muta
 		}
 		old[string(key)] = d
 	}
-	// The rows as they will stand: unlisted columns keep their values, and
-	// so do columns with a version newer than ts, which a write at ts
-	// (or a NULL's delete up to ts) leaves in place.
 	if cols != nil || ts != 0 {
-		merged := make([]catalog.Row, len(rows))
-		for i, r := range rows {
-			merged[i] = r
-			o, ok := old[string(muts[i].Key)]
-			if !ok {
-				continue
-			}
-			merged[i] = mergeRow(o, r, cols)
-			if ts == 0 {
-				continue
-			}
-			merged[i] = slices.Clone(merged[i]) // mergeRow may return r
-			for c, newest := range stamps[string(muts[i].Key)] {
-				if newest > ts {
-					merged[i][c] = o[c]
-				}
-			}
-		}
-		rows = merged
+		rows = standingRows(muts, rows, cols, ts, old, stamps)
 	}
 	for _, ix := range t.Indexes {
 		if err := x.checkUnique(ctx, t, ix, muts, rows); err != nil {
@@ -119,6 +98,33 @@ func (x *Executor) writeBatch(ctx context.Context, t *catalog.Table, muts []Muta
 		}
 	}
 	return nil
+}
+
+// standingRows returns the rows as they will stand after muts: columns
+// not in cols keep their old values, and so do columns with a version
+// newer than ts, which a write at ts (or a NULL's delete up to ts) leaves
+// in place. old and stamps hold the existing rows, by key, and the
+// timestamp of each one's newest version of each column.
+func standingRows(muts []Mutation, rows []catalog.Row, cols []int, ts int64, old map[string]catalog.Row, stamps map[string][]int64) []catalog.Row {
+	merged := make([]catalog.Row, len(rows))
+	for i, r := range rows {
+		merged[i] = r
+		o, ok := old[string(muts[i].Key)]
+		if !ok {
+			continue
+		}
+		merged[i] = mergeRow(o, r, cols)
+		if ts == 0 {
+			continue
+		}
+		merged[i] = slices.Clone(merged[i]) // mergeRow may return r
+		for c, newest := range stamps[string(muts[i].Key)] {
+			if newest > ts {
+				merged[i][c] = o[c]
+			}
+		}
+	}
+	return merged
 }
 
 // holdsKey reports whether ix's key holds every key field of t, so that
