@@ -11,7 +11,8 @@ import (
 
 // EncodeCell writes a stored column's value as its Encoding says: binary as
 // Java's Bytes.toBytes (long, int, double, boolean as 0xFF/0x00, string as
-// UTF-8; TIMESTAMP as a long of ms, DATE as an int of days), or text.
+// UTF-8; TIMESTAMP as a long of ms, DATE as an int of days), or text (a
+// DOUBLE as Java's Double.toString writes it: 3.0, 1.0E-4).
 func (c *Column) EncodeCell(v Value) []byte {
 	if c.Encoding == EncText {
 		switch c.Type {
@@ -26,7 +27,7 @@ func (c *Column) EncodeCell(v Value) []byte {
 		case TypeBoolean:
 			return strconv.AppendBool(nil, v.I != 0)
 		case TypeDouble:
-			return strconv.AppendFloat(nil, v.F, 'g', -1, 64)
+			return []byte(javaDouble(v.F))
 		}
 		return strconv.AppendInt(nil, v.I, 10)
 	}

@@ -44,6 +44,12 @@ func TestEncodeCellText(t *testing.T) {
 		{TypeBigint, Bigint(-42), "-42"},
 		{TypeBoolean, Bool(true), "true"},
 		{TypeDouble, Double(2.5), "2.5"},
+		{TypeDouble, Double(3), "3.0"},
+		{TypeDouble, Double(0.0001), "1.0E-4"},
+		{TypeDouble, Double(1e7), "1.0E7"},
+		{TypeDouble, Double(-1.5e-10), "-1.5E-10"},
+		{TypeDouble, Double(math.Copysign(0, -1)), "-0.0"},
+		{TypeDouble, Double(math.Inf(-1)), "-Infinity"},
 		{TypeTimestamp, TimestampMillis(1714521600000), "1714521600000"},
 		{TypeDate, DateFromYMD(2019, 2, 17), "2019-02-17"},
 		{TypeString, String("x y"), "x y"},
@@ -53,6 +59,32 @@ func TestEncodeCellText(t *testing.T) {
 		if got := string(c.EncodeCell(tc.v)); got != tc.want {
 			t.Errorf("EncodeCell(%s %s) = %q, want %q", tc.typ, tc.v, got, tc.want)
 		}
+	}
+}
+
+// TestDecodeCellTextDouble: a text DOUBLE reads in Java's form and in
+// Go's, so cells written before either form read back.
+func TestDecodeCellTextDouble(t *testing.T) {
+	cases := []struct {
+		in   string
+		want float64
+	}{
+		{"3.0", 3}, {"3", 3},
+		{"1.0E-4", 1e-4}, {"0.0001", 1e-4},
+		{"1.0E7", 1e7}, {"1e+07", 1e7},
+		{"-0.0", math.Copysign(0, -1)},
+		{"Infinity", math.Inf(1)}, {"-Infinity", math.Inf(-1)},
+		{"4.9E-324", math.SmallestNonzeroFloat64},
+	}
+	c := Column{Name: "c", Type: TypeDouble, Encoding: EncText}
+	for _, tc := range cases {
+		v, err := c.DecodeCell([]byte(tc.in))
+		if err != nil || v.F != tc.want || math.Signbit(v.F) != math.Signbit(tc.want) {
+			t.Errorf("DecodeCell(%q) = %v, %v; want %v", tc.in, v.F, err, tc.want)
+		}
+	}
+	if v, err := c.DecodeCell([]byte("NaN")); err != nil || !math.IsNaN(v.F) {
+		t.Errorf("DecodeCell(NaN) = %v, %v", v.F, err)
 	}
 }
 

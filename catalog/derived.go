@@ -4,7 +4,6 @@ import (
 	"crypto/md5"
 	"encoding/hex"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -135,43 +134,4 @@ func (c *Component) DecodeNumber(key []byte) (int64, error) {
 		}
 	}
 	return n, nil
-}
-
-// javaDouble is Java's Double.toString of f: plain decimals with at least
-// one fractional digit for 1e-3 <= |f| < 1e7, and d.dddEn otherwise.
-func javaDouble(f float64) string {
-	switch {
-	case math.IsNaN(f):
-		return "NaN"
-	case math.IsInf(f, 1):
-		return "Infinity"
-	case math.IsInf(f, -1):
-		return "-Infinity"
-	case f == 0:
-		if math.Signbit(f) {
-			return "-0.0"
-		}
-		return "0.0"
-	}
-	if a := math.Abs(f); a >= 1e-3 && a < 1e7 {
-		s := strconv.FormatFloat(f, 'f', -1, 64)
-		if !strings.Contains(s, ".") {
-			s += ".0"
-		}
-		return s
-	}
-	s := strconv.FormatFloat(f, 'e', -1, 64)
-	mant, exp, _ := strings.Cut(s, "e")
-	if !strings.Contains(mant, ".") {
-		// Java (JDK 19 and later) picks, among the decimals of one or two
-		// digits that read back as f, the one closest to f: 4.9E-324,
-		// not 5.0E-324.
-		two := strconv.FormatFloat(f, 'e', 1, 64)
-		if g, err := strconv.ParseFloat(two, 64); err == nil && g == f {
-			s = two
-		}
-		mant, exp, _ = strings.Cut(s, "e")
-	}
-	e, _ := strconv.Atoi(exp)
-	return mant + "E" + strconv.Itoa(e)
 }

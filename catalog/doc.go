@@ -14,6 +14,11 @@
 // which byte span a set of its values occupies (FieldSpan, PrefixSpan),
 // which is all the planner needs to turn predicates into key ranges.
 //
+// Values have one reading from text and one SQL rendering, shared by every
+// statement, the importer and DECODE KEY: ParseText (BYTES in HBase's
+// Bytes.toStringBinary form) and Value.String. A text-encoded DOUBLE cell
+// is written as Java's Double.toString writes it.
+//
 // Invariants: a hash or bucket gives exactly the bytes the Java expression
 // in the source documents gives, so rkql reads keys others wrote; a value
 // that could not be read back as itself (a delimiter inside a delimited

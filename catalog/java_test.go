@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/twmb/murmur3"
@@ -176,13 +178,29 @@ func TestMurmur3(t *testing.T) {
 	}
 }
 
-// TestJavaDouble: a hash over a DOUBLE reads Java's Double.toString.
+// TestJavaDouble: a hash over a DOUBLE, and a text DOUBLE cell, read
+// Java's Double.toString.
 func TestJavaDouble(t *testing.T) {
 	cases := []struct {
 		f    float64
 		want string
 	}{
 		{1, "1.0"},
+		{3, "3.0"},
+		{0.1, "0.1"},
+		{100, "100.0"},
+		{-100, "-100.0"},
+		{1e-3, "0.001"},
+		{1.5e-3, "0.0015"},
+		{9.999999999999998e-4, "9.999999999999998E-4"},
+		{1e6, "1000000.0"},
+		{9999999, "9999999.0"},
+		{9999999.5, "9999999.5"},
+		{123.456, "123.456"},
+		{-1.0e-4, "-1.0E-4"},
+		{1.0e-5, "1.0E-5"},
+		{2e10, "2.0E10"},
+		{1.25e-7, "1.25E-7"},
 		{-2.5, "-2.5"},
 		{0, "0.0"},
 		{math.Copysign(0, -1), "-0.0"},
@@ -204,6 +222,104 @@ func TestJavaDouble(t *testing.T) {
 	for _, tc := range cases {
 		if got := javaDouble(tc.f); got != tc.want {
 			t.Errorf("javaDouble(%v) = %q, want %q", tc.f, got, tc.want)
+		}
+		if g, err := strconv.ParseFloat(tc.want, 64); err != nil || !(g == tc.f || math.IsNaN(g) && math.IsNaN(tc.f)) {
+			t.Errorf("%q does not read back as %v", tc.want, tc.f)
+		}
+	}
+}
+
+// javaDigitsOracle picks the digits of Double.toString from the
+// definition, in exact arithmetic: among the decimals that read back as f
+// (ParseFloat rounds correctly) with the fewest significant digits, or
+// with one or two when one is enough, the closest to f, the even one on a
+// tie. It tries, for each length n, the two decimals of n digits on
+// either side of f in each nearby decade.
+func javaDigitsOracle(f float64) (string, int) {
+	x := new(big.Rat).SetFloat64(f)
+	// The decade of f (math.Log10 is off for subnormals); the search
+	// below covers the decades on either side too.
+	_, exp, _ := strings.Cut(strconv.FormatFloat(f, 'e', 0, 64), "e")
+	e0, _ := strconv.Atoi(exp)
+	type cand struct {
+		k   *big.Int // the digits as an integer
+		e   int      // the value is k × 10^e
+		val *big.Rat
+	}
+	pow := func(e int) *big.Rat {
+		p := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(abs(e))), nil)
+		if e < 0 {
+			return new(big.Rat).SetFrac(big.NewInt(1), p)
+		}
+		return new(big.Rat).SetInt(p)
+	}
+	var best []cand
+	// Stop after the first length with candidates, but not before two:
+	// when one digit is enough, two-digit decimals compete too.
+	for n := 1; n <= 17 && (best == nil || n == 2); n++ {
+		for e := e0 - n; e <= e0-n+2; e++ { // decades around f
+			q := new(big.Rat).Quo(x, pow(e))
+			lo := new(big.Int).Quo(q.Num(), q.Denom())
+			for _, k := range []*big.Int{lo, new(big.Int).Add(lo, big.NewInt(1))} {
+				if len(k.String()) > n || k.Sign() == 0 {
+					continue
+				}
+				val := new(big.Rat).Mul(new(big.Rat).SetInt(k), pow(e))
+				g, _ := val.Float64()
+				if g == f {
+					best = append(best, cand{k, e, val})
+				}
+			}
+		}
+	}
+	var pick cand
+	var dist *big.Rat
+	for _, c := range best {
+		d := new(big.Rat).Sub(c.val, x)
+		d.Abs(d)
+		if dist == nil || d.Cmp(dist) < 0 || d.Cmp(dist) == 0 && c.k.Bit(0) == 0 {
+			pick, dist = c, d
+		}
+	}
+	digits := strings.TrimRight(pick.k.String(), "0")
+	zeros := len(pick.k.String()) - len(digits)
+	return digits, pick.e + zeros + len(digits) - 1
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// TestJavaDigitsOracle checks the digits against the definition for
+// random doubles of every magnitude, and for those at and near powers of
+// two, where the decimals that read back lie unevenly around f.
+func TestJavaDigitsOracle(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 0))
+	var fs []float64
+	for range 3000 {
+		f := math.Float64frombits(r.Uint64() &^ (1 << 63))
+		if !math.IsNaN(f) && !math.IsInf(f, 0) && f != 0 {
+			fs = append(fs, f)
+		}
+	}
+	for e := -1074; e <= 1023; e += 7 {
+		p := math.Ldexp(1, e)
+		fs = append(fs, p, math.Nextafter(p, 0), math.Nextafter(p, math.Inf(1)))
+	}
+	for i := 1; i <= 40; i++ {
+		fs = append(fs, float64(i)*math.SmallestNonzeroFloat64, float64(i), float64(i)*1e7, float64(i)/1000)
+	}
+	for _, f := range fs {
+		if f == 0 {
+			continue
+		}
+		gd, ge := javaDigits(f)
+		wd, we := javaDigitsOracle(f)
+		if gd != wd || ge != we {
+			t.Fatalf("javaDigits(%v) = %s e%d, want %s e%d (%s)", f, gd, ge, wd, we, javaDouble(f))
 		}
 	}
 }

@@ -285,7 +285,7 @@ func (l *loader) index(t *Table, y *yIndex, path []any) (*Index, error) {
 	if fam == "" {
 		fam = "d"
 	}
-	it := &Table{Name: y.Name, Physical: ix.Physical, colByName: map[string]int{}}
+	it := &Table{Name: y.Name, Physical: ix.Physical, IndexOf: t, colByName: map[string]int{}}
 	it.Families = []Family{{Name: fam}}
 	add := func(name string, stored bool, p []any) error {
 		i, ok := t.colByName[name]

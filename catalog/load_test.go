@@ -142,3 +142,24 @@ func TestLoadFileNamesTheFile(t *testing.T) {
 		t.Fatalf("LoadFile(missing) = %v, want a catalog: open error", err)
 	}
 }
+
+// TestIndexOf: an index table names its data table; a data table names
+// none.
+func TestIndexOf(t *testing.T) {
+	c := mustParse(t, base+`    indexes:
+      - name: t_by_b
+        rowkey:
+          - {field: b, encoding: binary}
+        carries: [a]
+`)
+	data, ix := mustTable(t, c, "t"), mustTable(t, c, "t_by_b")
+	if data.IndexOf != nil {
+		t.Errorf("data table: IndexOf = %s, want nil", data.IndexOf.Name)
+	}
+	if ix.IndexOf != data {
+		t.Errorf("index table: IndexOf = %v, want table t", ix.IndexOf)
+	}
+	if len(data.Indexes) != 1 || data.Indexes[0].Table != ix {
+		t.Errorf("table t's index is not t_by_b")
+	}
+}

@@ -42,6 +42,9 @@ type Table struct {
 	Splits  SplitPolicy
 	// Indexes are the index tables that serve this table.
 	Indexes []*Index
+	// IndexOf is the data table this table is an index of, and nil for a
+	// data table. Only an index table's rows hold a status cell.
+	IndexOf *Table
 	// Doc is a free-text description shown by DESCRIBE.
 	Doc string
 

@@ -175,7 +175,9 @@ func compareDouble(a, b float64) int {
 // Equal reports whether a and b are the same value.
 func Equal(a, b Value) bool { return a.Type == b.Type && Compare(a, b) == 0 }
 
-// String renders v as a SQL literal, as EXPLAIN prints bounds.
+// String renders v as a SQL literal, as EXPLAIN prints bounds. It is the
+// one SQL rendering of a value: converted to v's type (a quoted literal
+// through ParseText), the literal gives v back.
 func (v Value) String() string {
 	if v.Null {
 		return "NULL"
@@ -186,6 +188,16 @@ func (v Value) String() string {
 	case TypeBigint, TypeInt:
 		return strconv.FormatInt(v.I, 10)
 	case TypeDouble:
+		switch {
+		case math.IsNaN(v.F):
+			return "'NaN'"
+		case math.IsInf(v.F, 1):
+			return "'Infinity'"
+		case math.IsInf(v.F, -1):
+			return "'-Infinity'"
+		case v.F == 0 && math.Signbit(v.F):
+			return "-0.0"
+		}
 		return strconv.FormatFloat(v.F, 'g', -1, 64)
 	case TypeBoolean:
 		if v.I != 0 {
@@ -216,6 +228,8 @@ func (v Value) Text() string {
 		return v.Time().Format("2006-01-02")
 	case TypeBytes:
 		return ToStringBinary(v.B)
+	case TypeDouble:
+		return strings.Trim(v.String(), "'")
 	}
 	return v.String()
 }

@@ -26,13 +26,16 @@ type decoder struct {
 	t *catalog.Table
 	// cols maps "family:qualifier" to the column index.
 	cols map[string]int
+	// index is set for an index table, whose rows hold a status cell;
+	// elsewhere a StatusQualifier cell is an ordinary column.
+	index bool
 }
 
 // newDecoder returns a decoder of t's rows that reads the given stored
 // columns, or every column when cols is nil. Cells of other columns are
 // ignored: a projected read may carry them with empty values.
 func newDecoder(t *catalog.Table, cols []int) *decoder {
-	d := &decoder{t: t, cols: map[string]int{}}
+	d := &decoder{t: t, cols: map[string]int{}, index: t.IndexOf != nil}
 	for i, c := range t.Columns {
 		if cols != nil && !slices.Contains(cols, i) {
 			continue
@@ -74,7 +77,7 @@ func (d *decoder) cells(r *Row, sr *StoreRow, asOf int64) (int64, error) {
 			continue
 		}
 		newest = max(newest, c.Timestamp)
-		if c.Qualifier == StatusQualifier {
+		if d.index && c.Qualifier == StatusQualifier {
 			r.Verified = len(c.Value) == 1 && c.Value[0] == statusVerified
 			continue
 		}
@@ -91,6 +94,23 @@ func (d *decoder) cells(r *Row, sr *StoreRow, asOf int64) (int64, error) {
 		r.Vals[i] = v
 	}
 	return newest, nil
+}
+
+// stamps returns, for each column of the table, the timestamp of the
+// newest cell of sr that holds it, or 0.
+func (d *decoder) stamps(sr *StoreRow) []int64 {
+	out := make([]int64, len(d.t.Columns))
+	var fq []byte
+	for _, c := range sr.Cells {
+		if d.index && c.Qualifier == StatusQualifier {
+			continue
+		}
+		fq = append(append(append(fq[:0], c.Family...), ':'), c.Qualifier...)
+		if i, ok := d.cols[string(fq)]; ok {
+			out[i] = max(out[i], c.Timestamp)
+		}
+	}
+	return out
 }
 
 // decodeVersions returns the row as it stood at each of its newest n

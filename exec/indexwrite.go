@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/rkql/rkql/catalog"
@@ -13,13 +14,16 @@ import (
 
 // writeBatch writes data rows and keeps t's indexes in step, in the three
 // phases described on StatusQualifier. dels are existing data rows to
-// delete; muts are data rows to put, with their logical rows.
-func (x *Executor) writeBatch(ctx context.Context, t *catalog.Table, muts []Mutation, rows []catalog.Row, cols []int, dels []catalog.Row) error {
+// delete; muts are data rows to put, with their logical rows, written at
+// timestamp ts (0: the time of the write).
+func (x *Executor) writeBatch(ctx context.Context, t *catalog.Table, muts []Mutation, rows []catalog.Row, cols []int, ts int64, dels []catalog.Row) error {
 	if len(t.Indexes) == 0 {
 		return x.Store.Mutate(ctx, t.Physical, append(muts, deletes(t, dels)...))
 	}
 	// The rows being replaced: their entries may move.
 	old := map[string]catalog.Row{}
+	// The timestamp of each old row's newest version of each column.
+	stamps := map[string][]int64{}
 	if len(muts) > 0 {
 		keys := make([][]byte, len(muts))
 		for i, m := range muts {
@@ -36,6 +40,7 @@ func (x *Executor) writeBatch(ctx context.Context, t *catalog.Table, muts []Muta
 				return err
 			}
 			old[string(sr.Key)] = r.Vals[:len(t.Columns)]
+			stamps[string(sr.Key)] = dec.stamps(sr)
 		}
 	}
 	for _, d := range dels {
@@ -45,16 +50,8 @@ func (x *Executor) writeBatch(ctx context.Context, t *catalog.Table, muts []Muta
 		}
 		old[string(key)] = d
 	}
-	// The rows as they will stand: unlisted columns keep their values.
-	if cols != nil {
-		merged := make([]catalog.Row, len(rows))
-		for i, r := range rows {
-			merged[i] = r
-			if o, ok := old[string(muts[i].Key)]; ok {
-				merged[i] = mergeRow(o, r, cols)
-			}
-		}
-		rows = merged
+	if cols != nil || ts != 0 {
+		rows = standingRows(muts, rows, cols, ts, old, stamps)
 	}
 	for _, ix := range t.Indexes {
 		if err := x.checkUnique(ctx, t, ix, muts, rows); err != nil {
@@ -101,6 +98,33 @@ func (x *Executor) writeBatch(ctx context.Context, t *catalog.Table, muts []Muta
 		}
 	}
 	return nil
+}
+
+// standingRows returns the rows as they will stand after muts: columns
+// not in cols keep their old values, and so do columns with a version
+// newer than ts, which a write at ts (or a NULL's delete up to ts) leaves
+// in place. old and stamps hold the existing rows, by key, and the
+// timestamp of each one's newest version of each column.
+func standingRows(muts []Mutation, rows []catalog.Row, cols []int, ts int64, old map[string]catalog.Row, stamps map[string][]int64) []catalog.Row {
+	merged := make([]catalog.Row, len(rows))
+	for i, r := range rows {
+		merged[i] = r
+		o, ok := old[string(muts[i].Key)]
+		if !ok {
+			continue
+		}
+		merged[i] = mergeRow(o, r, cols)
+		if ts == 0 {
+			continue
+		}
+		merged[i] = slices.Clone(merged[i]) // mergeRow may return r
+		for c, newest := range stamps[string(muts[i].Key)] {
+			if newest > ts {
+				merged[i][c] = o[c]
+			}
+		}
+	}
+	return merged
 }
 
 // holdsKey reports whether ix's key holds every key field of t, so that
@@ -224,7 +248,7 @@ func (x *Executor) Delete(ctx context.Context, d *planner.Delete, progress func(
 		if len(batch) == 0 {
 			return nil
 		}
-		if err := x.writeBatch(ctx, d.Table, nil, nil, nil, batch); err != nil {
+		if err := x.writeBatch(ctx, d.Table, nil, nil, nil, 0, batch); err != nil {
 			return err
 		}
 		n += len(batch)

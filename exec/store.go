@@ -128,8 +128,10 @@ type Mutation struct {
 	Cells []Cell
 	// DeleteRow deletes the whole row before Cells are applied.
 	DeleteRow bool
-	// Deletes names columns (Family and Qualifier; other fields are
-	// ignored) whose every version is deleted before Cells are applied.
+	// Deletes names columns (Family and Qualifier) whose versions written
+	// at or before Timestamp are deleted before Cells are applied; a zero
+	// Timestamp means the time of the write, so every version. Value is
+	// ignored. This is HBase's Delete.addColumns(family, qualifier, ts).
 	Deletes []Cell
 }
 

@@ -15,7 +15,8 @@ const EmptyQualifier = "_0"
 
 // RowMutation returns the write of one logical row of t: each stored
 // column in cols (nil: every column) becomes a cell at timestamp ts (0: the
-// time of the write), or, when NULL, a delete of that column.
+// time of the write), or, when NULL, a delete of that column's versions at
+// or before ts, so that a newer version stays.
 func RowMutation(t *catalog.Table, row catalog.Row, ts int64, rnd func(int64) int64, cols []int) (Mutation, error) {
 	if rnd == nil {
 		rnd = rand.Int64N
@@ -30,7 +31,7 @@ func RowMutation(t *catalog.Table, row catalog.Row, ts int64, rnd func(int64) in
 		switch {
 		case c.Family == "":
 		case row[i].Null:
-			m.Deletes = append(m.Deletes, Cell{Family: c.Family, Qualifier: c.Qualifier})
+			m.Deletes = append(m.Deletes, Cell{Family: c.Family, Qualifier: c.Qualifier, Timestamp: ts})
 		default:
 			m.Cells = append(m.Cells, Cell{Family: c.Family, Qualifier: c.Qualifier, Timestamp: ts, Value: c.EncodeCell(row[i])})
 		}
@@ -84,7 +85,7 @@ func (x *Executor) InsertColumns(ctx context.Context, t *catalog.Table, cols []i
 			at[string(m.Key)] = len(muts)
 			muts, keep = append(muts, m), append(keep, r)
 		}
-		if err := x.writeBatch(ctx, t, muts, keep, cols, nil); err != nil {
+		if err := x.writeBatch(ctx, t, muts, keep, cols, ts, nil); err != nil {
 			return err
 		}
 		if progress != nil {

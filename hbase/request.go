@@ -46,6 +46,9 @@ func (k kind) String() string {
 type column struct {
 	family     []byte
 	qualifiers [][]byte
+	// ts, when set, is the newest version a Delete removes from these
+	// columns, in place of the Delete's Timestamp.
+	ts *int64
 }
 
 type options struct {
@@ -79,6 +82,19 @@ func Families(families ...string) Option {
 func Columns(family string, qualifiers ...string) Option {
 	return Option{"Columns", kindGet | kindScan | kindDelete, func(o *options) {
 		c := column{family: []byte(family)}
+		for _, q := range qualifiers {
+			c.qualifiers = append(c.qualifiers, []byte(q))
+		}
+		o.columns = append(o.columns, c)
+	}}
+}
+
+// ColumnsAt makes a Delete delete the versions of some columns of a
+// family written at or before ts, whatever the Delete's Timestamp: Java's
+// Delete.addColumns(family, qualifier, ts) for each qualifier.
+func ColumnsAt(ts int64, family string, qualifiers ...string) Option {
+	return Option{"ColumnsAt", kindDelete, func(o *options) {
+		c := column{family: []byte(family), ts: &ts}
 		for _, q := range qualifiers {
 			c.qualifiers = append(c.qualifiers, []byte(q))
 		}
@@ -182,6 +198,9 @@ func build(k kind, table string, key []byte, checkKey bool, opts []Option) (*opt
 	for _, c := range o.columns {
 		if len(c.family) == 0 {
 			return nil, fmt.Errorf("hbase: %s on %s: empty column family", k, table)
+		}
+		if c.ts != nil && (*c.ts < 0 || len(c.qualifiers) == 0) {
+			return nil, fmt.Errorf("hbase: %s on %s: ColumnsAt needs qualifiers and a timestamp of 0 or more", k, table)
 		}
 	}
 	if o.badTimeRange {
@@ -349,8 +368,8 @@ type Delete struct {
 }
 
 // NewDelete builds a Delete of row key: the whole row, or only what the
-// Families and Columns options name. Timestamp limits it to versions at or
-// before that time.
+// Families, Columns and ColumnsAt options name. Timestamp limits it to
+// versions at or before that time; ColumnsAt sets its own.
 func NewDelete(table string, key []byte, opts ...Option) (*Delete, error) {
 	o, err := build(kindDelete, table, key, true, opts)
 	if err != nil {
@@ -368,9 +387,13 @@ func NewDelete(table string, key []byte, opts ...Option) (*Delete, error) {
 			cv.QualifierValue = append(cv.QualifierValue, &pb.MutationProto_ColumnValue_QualifierValue{
 				Qualifier: []byte{}, Timestamp: ts, DeleteType: pb.MutationProto_DELETE_FAMILY.Enum()})
 		}
+		qts := ts
+		if c.ts != nil {
+			qts = proto.Uint64(uint64(*c.ts))
+		}
 		for _, q := range c.qualifiers {
 			cv.QualifierValue = append(cv.QualifierValue, &pb.MutationProto_ColumnValue_QualifierValue{
-				Qualifier: q, Timestamp: ts, DeleteType: pb.MutationProto_DELETE_MULTIPLE_VERSIONS.Enum()})
+				Qualifier: q, Timestamp: qts, DeleteType: pb.MutationProto_DELETE_MULTIPLE_VERSIONS.Enum()})
 		}
 		m.ColumnValue = append(m.ColumnValue, cv)
 	}

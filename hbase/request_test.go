@@ -1,6 +1,7 @@
 package hbase
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -114,6 +115,33 @@ func TestNewDelete(t *testing.T) {
 		cv[0].QualifierValue[0].GetTimestamp() != 7 || len(cv[1].QualifierValue) != 2 ||
 		cv[1].QualifierValue[1].GetDeleteType() != pb.MutationProto_DELETE_MULTIPLE_VERSIONS {
 		t.Errorf("delete %v", cv)
+	}
+	// ColumnsAt: each column's own newest version to delete, as Java's
+	// Delete.addColumns(f, q, ts); the others keep the Delete's.
+	d, err = NewDelete("t", []byte("k"), ColumnsAt(5, "f", "a"), Columns("f", "b"), ColumnsAt(0, "g", "c"), Timestamp(9))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"f:a@5", "f:b@9", "g:c@0"}
+	var got []string
+	for _, cv := range d.proto().ColumnValue {
+		for _, qv := range cv.QualifierValue {
+			if qv.GetDeleteType() != pb.MutationProto_DELETE_MULTIPLE_VERSIONS || qv.Timestamp == nil {
+				t.Errorf("%s:%s: %v", cv.Family, qv.Qualifier, qv)
+			}
+			got = append(got, fmt.Sprintf("%s:%s@%d", cv.Family, qv.Qualifier, qv.GetTimestamp()))
+		}
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("ColumnsAt delete: %v, want %v", got, want)
+	}
+	for _, bad := range []Option{ColumnsAt(-1, "f", "a"), ColumnsAt(3, "f")} {
+		if _, err := NewDelete("t", []byte("k"), bad); err == nil {
+			t.Errorf("NewDelete with %s: no error", bad.name)
+		}
+	}
+	if _, err := NewGet("t", []byte("k"), ColumnsAt(1, "f", "a")); err == nil {
+		t.Errorf("ColumnsAt on a get: no error")
 	}
 }
 

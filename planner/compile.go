@@ -2,9 +2,7 @@ package planner
 
 import (
 	"math"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/expr"
@@ -286,56 +284,12 @@ func negMinInt64(t catalog.Type, name string, e parser.Expr) (catalog.Value, err
 	return catalog.Value{}, errAt(e.Pos(), "column %s is %s, and %s is a number", name, t, e)
 }
 
-// parseAs converts a string literal to type t.
+// parseAs converts a string literal to type t, as catalog.ParseText reads
+// text.
 func parseAs(t catalog.Type, name string, x *parser.StringLit) (catalog.Value, error) {
-	s := x.Val
-	fail := func() (catalog.Value, error) {
-		return catalog.Value{}, errAt(x.Pos(), "column %s is %s, and '%s' is not a valid %s", name, t, s, t)
+	v, err := catalog.ParseText(t, x.Val)
+	if err != nil {
+		return catalog.Value{}, errAt(x.Pos(), "column %s is %s, and %v", name, t, err)
 	}
-	switch t {
-	case catalog.TypeString:
-		return catalog.String(s), nil
-	case catalog.TypeBytes:
-		return catalog.Bytes([]byte(s)), nil
-	case catalog.TypeBigint, catalog.TypeInt:
-		n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
-		if err != nil || (t == catalog.TypeInt && (n < math.MinInt32 || n > math.MaxInt32)) {
-			return fail()
-		}
-		return catalog.Value{Type: t, I: n}, nil
-	case catalog.TypeDouble:
-		f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-		if err != nil {
-			return fail()
-		}
-		return catalog.Double(f), nil
-	case catalog.TypeBoolean:
-		b, err := strconv.ParseBool(strings.TrimSpace(s))
-		if err != nil {
-			return fail()
-		}
-		return catalog.Bool(b), nil
-	case catalog.TypeTimestamp, catalog.TypeDate:
-		tm, ok := ParseTime(s)
-		if !ok {
-			return fail()
-		}
-		if t == catalog.TypeDate {
-			return catalog.Date(tm), nil
-		}
-		return catalog.Timestamp(tm), nil
-	}
-	return fail()
-}
-
-// ParseTime reads the timestamp forms rkql accepts: 'YYYY-MM-DD',
-// 'YYYY-MM-DD HH:MM:SS[.fff]' in UTC, and RFC 3339.
-func ParseTime(s string) (time.Time, bool) {
-	s = strings.TrimSpace(s)
-	for _, layout := range []string{"2006-01-02 15:04:05.999999999", "2006-01-02T15:04:05.999999999", "2006-01-02", time.RFC3339Nano} {
-		if tm, err := time.Parse(layout, s); err == nil {
-			return tm.UTC(), true
-		}
-	}
-	return time.Time{}, false
+	return v, nil
 }

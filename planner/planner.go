@@ -301,9 +301,11 @@ func (pl *Planner) decodeKey(s *parser.DecodeKeyStmt) (*DecodeKey, error) {
 	var key []byte
 	switch k := s.Key.(type) {
 	case *parser.StringLit:
-		if key, err = catalog.ParseBinary(k.Val); err != nil {
+		v, err := catalog.ParseText(catalog.TypeBytes, k.Val)
+		if err != nil {
 			return nil, errAt(k.Pos(), "%v", err)
 		}
+		key = v.B
 	case *parser.BytesLit:
 		key = k.Val
 	default:

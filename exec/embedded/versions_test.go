@@ -129,6 +129,81 @@ func TestTTLHidesExpiredCells(t *testing.T) {
 	}
 }
 
+// TestInsertNullAtTimestamp: INSERT … TIMESTAMP t with a NULL deletes the
+// column's versions at or before t only, as HBase's
+// Delete.addColumns(family, qualifier, t) does: a version written at a
+// later time, before or after the INSERT, still reads back.
+func TestInsertNullAtTimestamp(t *testing.T) {
+	now := time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)
+	s := newSession(t, versionsCatalog, func() time.Time { return now }, 0)
+	ts := now.Add(-time.Hour).UnixMilli()
+	// A later version written first.
+	s.run(fmt.Sprintf("INSERT INTO dev (id, model) VALUES ('d1', 'newer') TIMESTAMP %d", ts+1000))
+	s.run(fmt.Sprintf("INSERT INTO dev (id, model) VALUES ('d1', NULL) TIMESTAMP %d", ts))
+	if got, want := s.run("SELECT model FROM dev WHERE id = 'd1'"), "newer"; got != want {
+		t.Errorf("newer version written before the NULL: got %q, want %q", got, want)
+	}
+	// A later version written after.
+	s.run(fmt.Sprintf("INSERT INTO dev (id, model) VALUES ('d2', 'old') TIMESTAMP %d", ts-1000))
+	s.run(fmt.Sprintf("INSERT INTO dev (id, model) VALUES ('d2', NULL) TIMESTAMP %d", ts))
+	if got, want := s.run("SELECT model FROM dev WHERE id = 'd2'"), "NULL"; got != want {
+		t.Errorf("older version: got %q, want %q", got, want)
+	}
+	s.run(fmt.Sprintf("INSERT INTO dev (id, model) VALUES ('d2', 'later') TIMESTAMP %d", ts+1000))
+	if got, want := s.run("SELECT model FROM dev WHERE id = 'd2'"), "later"; got != want {
+		t.Errorf("newer version written after the NULL: got %q, want %q", got, want)
+	}
+	// Without TIMESTAMP the NULL deletes every version up to now.
+	s.run("INSERT INTO dev (id, model) VALUES ('d1', NULL)")
+	if got, want := s.run("SELECT model FROM dev WHERE id = 'd1'"), "NULL"; got != want {
+		t.Errorf("NULL now: got %q, want %q", got, want)
+	}
+}
+
+const indexedVersionsCatalog = `
+tables:
+  - name: dev
+    families:
+      - {name: meta, versions: 3}
+    columns:
+      - {name: id, type: STRING}
+      - {name: model, type: STRING, column: "meta:model"}
+      - {name: site, type: STRING, column: "meta:site"}
+    rowkey:
+      - {field: id}
+    indexes:
+      - name: dev_by_site
+        rowkey:
+          - {field: site}
+          - {literal: "|"}
+          - {field: id}
+        covers: [model]
+`
+
+// TestIndexedInsertAtOlderTimestamp: an index entry holds what the data
+// row reads after a write at an older timestamp, where newer versions
+// stay: a NULL there leaves the newer value, and an older key field does
+// not move the entry.
+func TestIndexedInsertAtOlderTimestamp(t *testing.T) {
+	now := time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)
+	s := newSession(t, indexedVersionsCatalog, func() time.Time { return now }, 0)
+	ts := now.Add(-time.Hour).UnixMilli()
+	s.run(fmt.Sprintf("INSERT INTO dev (id, model, site) VALUES ('d1', 'm2', 's1') TIMESTAMP %d", ts+1000))
+	s.run(fmt.Sprintf("INSERT INTO dev (id, model, site) VALUES ('d1', NULL, 's0') TIMESTAMP %d", ts))
+	if got, want := s.run("SELECT id, model, site FROM dev WHERE id = 'd1'"), "d1 m2 s1"; got != want {
+		t.Errorf("data row: got %q, want %q", got, want)
+	}
+	if got, want := s.run("SELECT id, model FROM dev WHERE site = 's1'"), "d1 m2"; got != want {
+		t.Errorf("through the index at s1: got %q, want %q", got, want)
+	}
+	if got, want := s.run("SELECT id, model FROM dev WHERE site = 's0'"), ""; got != want {
+		t.Errorf("through the index at s0: got %q, want %q", got, want)
+	}
+	if got, want := s.run("SELECT id, model, site FROM dev_by_site ALLOW FULL SCAN"), "d1 m2 s1"; got != want {
+		t.Errorf("index entries: got %q, want %q", got, want)
+	}
+}
+
 // TestSortBudget: a client sort without LIMIT stops with a clear error
 // past the budget instead of holding every row; with a LIMIT it keeps
 // only the top rows and succeeds.

@@ -160,7 +160,11 @@ func (w *rowWriter) apply(m *exec.Mutation) error {
 		if len(m.Deletes) > 0 {
 			w.cells = slices.DeleteFunc(w.cells, func(c wcell) bool {
 				return slices.ContainsFunc(m.Deletes, func(d exec.Cell) bool {
-					return w.t.family(d.Family) == c.fam && d.Qualifier == c.qual
+					upTo := d.Timestamp
+					if upTo == 0 {
+						upTo = w.ts
+					}
+					return w.t.family(d.Family) == c.fam && d.Qualifier == c.qual && c.ts <= upTo
 				})
 			})
 		}

@@ -88,6 +88,24 @@ func mutateCases() []mutateCase {
 			want:  nil,
 		},
 		{
+			// Delete.addColumns(f, q, 20): versions at or before 20 go,
+			// newer ones stay.
+			name: "column delete up to its timestamp keeps newer versions",
+			calls: [][]exec.Mutation{
+				{put("r", cell("cf:a", 10, "a10"), cell("cf:a", 20, "a20"), cell("cf:a", 30, "a30"), cell("cf:b", 30, "b30"))},
+				{{Key: []byte("r"), Deletes: []exec.Cell{cell("cf:a", 20, ""), cell("cf:b", 20, "")}}},
+			},
+			want: []string{"r cf:a@30=a30 cf:b@30=b30"},
+		},
+		{
+			name: "column delete at 0 deletes up to the time of the write",
+			calls: [][]exec.Mutation{
+				{put("r", cell("cf:a", 10, "a10"), cell("cf:a", 1<<60, "future"), cell("cf:b", 10, "b10"))},
+				{{Key: []byte("r"), Deletes: []exec.Cell{cell("cf:a", 0, "")}}},
+			},
+			want: []string{fmt.Sprintf("r cf:a@%d=future cf:b@10=b10", int64(1<<60))},
+		},
+		{
 			name:  "empty and binary values",
 			calls: [][]exec.Mutation{{put("\x00\xff", cell("cf:", 1, ""), cell("cf:\x00", 1, "\x00\x01"))}},
 			want:  []string{"\x00\xff cf:@1= cf:\x00@1=\x00\x01"},

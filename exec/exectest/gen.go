@@ -26,13 +26,9 @@ func literal(v catalog.Value) string {
 		return "TIMESTAMP " + v.String()
 	case catalog.TypeDate:
 		return "DATE " + v.String()
-	case catalog.TypeDouble:
-		if math.IsNaN(v.F) || math.IsInf(v.F, 0) {
-			// No number literal spells these; the column's type reads the
-			// text.
-			return "'" + v.String() + "'"
-		}
 	}
+	// Value.String spells NaN and the infinities as strings that the
+	// column's type reads back.
 	return v.String()
 }
 

@@ -38,9 +38,10 @@
 // clock, or the last timestamp plus one), and cells with Timestamp 0 are
 // put at ts. A row delete (DeleteRow) that comes with cells is sent one
 // millisecond before the oldest of them, so it hides everything written
-// before and never the new cells; column deletes (Deletes) are sent at ts,
-// or before the oldest new cell of the same column. A mutation that only
-// deletes deletes at ts. When one call names a key more than once, each
+// before and never the new cells; a column delete (Deletes) is sent at its
+// own Timestamp (ts when 0), or before the oldest new cell of the same
+// column, as a Delete.addColumns: versions written after it stay. A
+// mutation that only deletes a row deletes it at ts. When one call names a key more than once, each
 // later mutation of the key goes in a later round with a later timestamp,
 // so the last one wins, as on the embedded store.
 //

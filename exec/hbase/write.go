@@ -70,15 +70,28 @@ func rounds(muts []exec.Mutation) [][]*exec.Mutation {
 // Timestamp 0 are put at ts. A delete must not hide a cell written with it,
 // and HBase hides every put at or before a delete's timestamp, so a row
 // delete goes one millisecond before the oldest cell, and a column delete
-// at ts, or before the oldest cell of the same column.
+// at its own timestamp (ts when 0), or before the oldest new cell of the
+// same column.
 func toHBase(table string, m *exec.Mutation, ts int64) ([]hb.Mutation, error) {
 	if len(m.Key) == 0 {
 		return nil, fmt.Errorf("hbase store: table %s: empty row key", table)
 	}
-	rowDelTS, colDelTS := ts, ts
-	deleted := map[[2]string]bool{}
+	rowDelTS := ts
+	// The newest version each deleted column loses.
+	colDelTS := make(map[[2]string]int64, len(m.Deletes))
 	for _, c := range m.Deletes {
-		deleted[[2]string{c.Family, c.Qualifier}] = true
+		t := c.Timestamp
+		if t == 0 {
+			t = ts
+		}
+		if t < 0 {
+			return nil, fmt.Errorf("hbase store: table %s: negative timestamp %d", table, t)
+		}
+		fq := [2]string{c.Family, c.Qualifier}
+		if old, ok := colDelTS[fq]; ok {
+			t = max(t, old)
+		}
+		colDelTS[fq] = t
 	}
 	cells := make([]hb.Cell, len(m.Cells))
 	for i, c := range m.Cells {
@@ -90,8 +103,9 @@ func toHBase(table string, m *exec.Mutation, ts int64) ([]hb.Mutation, error) {
 			return nil, fmt.Errorf("hbase store: table %s: negative timestamp %d", table, t)
 		}
 		rowDelTS = min(rowDelTS, t-1)
-		if deleted[[2]string{c.Family, c.Qualifier}] {
-			colDelTS = min(colDelTS, t-1)
+		fq := [2]string{c.Family, c.Qualifier}
+		if d, ok := colDelTS[fq]; ok {
+			colDelTS[fq] = min(d, t-1)
 		}
 		cells[i] = hb.Cell{Family: []byte(c.Family), Qualifier: []byte(c.Qualifier), Timestamp: t, Value: c.Value}
 	}
@@ -105,14 +119,24 @@ func toHBase(table string, m *exec.Mutation, ts int64) ([]hb.Mutation, error) {
 		out = append(out, d)
 	case len(m.Deletes) > 0:
 		var opts []hb.Option
+		done := make(map[[2]string]bool, len(m.Deletes))
 		for _, c := range m.Deletes {
-			opts = append(opts, hb.Columns(c.Family, c.Qualifier))
+			fq := [2]string{c.Family, c.Qualifier}
+			if done[fq] {
+				continue
+			}
+			done[fq] = true
+			if t := colDelTS[fq]; t >= 0 {
+				opts = append(opts, hb.ColumnsAt(t, c.Family, c.Qualifier))
+			}
 		}
-		d, err := hb.NewDelete(table, m.Key, append(opts, hb.Timestamp(colDelTS))...)
-		if err != nil {
-			return nil, err
+		if len(opts) > 0 {
+			d, err := hb.NewDelete(table, m.Key, opts...)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, d)
 		}
-		out = append(out, d)
 	}
 	if len(cells) > 0 {
 		p, err := hb.NewPut(table, m.Key, cells, hb.Timestamp(ts))

@@ -286,7 +286,7 @@ func TestConvertText(t *testing.T) {
 		{catalog.TypeDate, "2024-05-01", "'2024-05-01'"},
 		{catalog.TypeDate, "May 1", "column c: 'May 1' is not a valid DATE"},
 		{catalog.TypeBytes, `\x00A\x5C`, "x'00415c'"},
-		{catalog.TypeBytes, `\xZZ`, `column c: bad escape`},
+		{catalog.TypeBytes, `\xZZ`, `column c: '\xZZ' is not a valid BYTES: bad escape`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.typ.String()+"/"+tc.in, func(t *testing.T) {
