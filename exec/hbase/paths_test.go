@@ -69,10 +69,12 @@ func (e *env) testPaths(t *testing.T) {
 			plan: "PARALLEL 16-WAY", regions: 16, order: 1, sorted: true},
 		{name: "fan-out-10-regions", q: "SELECT * FROM user_calendar_record WHERE date BETWEEN DATE '2024-04-01' AND DATE '2024-04-20'",
 			plan: "PARALLEL 10-WAY", regions: 10},
-		{name: "multi-get-100-keys", q: fmt.Sprintf("SELECT * FROM order_events WHERE user_id = %s AND order_id = %s", ev[0], ev[1]),
-			plan: "POINT LOOKUP ON 100 KEYS", regions: 1, rpcs: 1},
-		{name: "multi-get-over-4-regions", q: fmt.Sprintf("SELECT * FROM order_events WHERE user_id IN (10, 60, 110, 160, %s) AND order_id = %s", ev[0], ev[1]),
-			plan: "POINT LOOKUP ON", regions: 4, rpcs: 1},
+		{name: "random-suffix-prefix-scan", q: fmt.Sprintf("SELECT * FROM order_events WHERE user_id = %s AND order_id = %s", ev[0], ev[1]),
+			plan: "RANGE SCAN", regions: 1, rpcs: 1},
+		{name: "random-suffix-prefix-scans-over-4-regions", q: fmt.Sprintf("SELECT * FROM order_events WHERE user_id IN (10, 60, 110, 160, %s) AND order_id = %s", ev[0], ev[1]),
+			plan: "SKIP SCAN ON 5 RANGES", regions: 4, atLeast: true},
+		{name: "multi-get-100-keys", q: fmt.Sprintf("SELECT * FROM user_calendar_record WHERE uid IN (%s) AND date = %s AND type = %s", hundredUIDs(cal[0]), literal(cal[1]), cal[2]),
+			plan: "POINT LOOKUP ON 100 KEYS", regions: 5, atLeast: true, rpcs: 1},
 		{name: "multi-get-over-hash-regions", q: fmt.Sprintf("SELECT * FROM user_calendar_record WHERE uid IN (%s, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14) AND date = %s AND type = %s", cal[0], literal(cal[1]), cal[2]),
 			plan: "POINT LOOKUP ON", regions: 5, atLeast: true, rpcs: 1},
 		{name: "index-then-multi-get-over-16-regions", q: "SELECT * FROM orders WHERE order_id IN (" + strings.Join(ids, ", ") + ")",
@@ -81,6 +83,17 @@ func (e *env) testPaths(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { e.checkPath(t, c) })
 	}
+}
+
+// hundredUIDs lists uid and 99 others, as an IN list.
+func hundredUIDs(uid catalog.Value) string {
+	list := []string{uid.String()}
+	for i := 1; len(list) < 100; i++ {
+		if int64(i) != uid.I {
+			list = append(list, fmt.Sprint(i))
+		}
+	}
+	return strings.Join(list, ", ")
 }
 
 func (e *env) checkPath(t *testing.T, c pathCase) {
