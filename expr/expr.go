@@ -169,16 +169,30 @@ func (p *In) String() string {
 	return p.Name + " " + not + "IN (" + strings.Join(parts, ", ") + ")"
 }
 
-// Like is column LIKE pattern, with % and _ wildcards.
+// Like is column LIKE pattern, with % and _ wildcards. Over a STRING
+// column _ stands for one character; over BYTES (Bytes set) for one byte,
+// and the pattern's bytes are matched as they are.
 type Like struct {
 	Col     int
 	Name    string
 	Pattern string
 	Not     bool
+	Bytes   bool
 	re      *regexp.Regexp
 }
 
+// NewLike compiles column LIKE pattern over a STRING column.
 func NewLike(col int, name, pattern string, not bool) *Like {
+	return &Like{Col: col, Name: name, Pattern: pattern, Not: not, re: likeRegexp([]rune(pattern))}
+}
+
+// NewBytesLike compiles column LIKE pattern over a BYTES column: each byte
+// is one unit, for the wildcards as for the text.
+func NewBytesLike(col int, name, pattern string, not bool) *Like {
+	return &Like{Col: col, Name: name, Pattern: pattern, Not: not, Bytes: true, re: likeRegexp(byteRunes([]byte(pattern)))}
+}
+
+func likeRegexp(pattern []rune) *regexp.Regexp {
 	var b strings.Builder
 	b.WriteString("(?s)^")
 	for _, r := range pattern {
@@ -192,7 +206,17 @@ func NewLike(col int, name, pattern string, not bool) *Like {
 		}
 	}
 	b.WriteString("$")
-	return &Like{Col: col, Name: name, Pattern: pattern, Not: not, re: regexp.MustCompile(b.String())}
+	return regexp.MustCompile(b.String())
+}
+
+// byteRunes maps each byte to the rune of the same number, so that a
+// regexp's . takes one byte.
+func byteRunes(b []byte) []rune {
+	out := make([]rune, len(b))
+	for i, c := range b {
+		out[i] = rune(c)
+	}
+	return out
 }
 
 func (p *Like) Eval(r catalog.Row) Tri {
@@ -201,7 +225,9 @@ func (p *Like) Eval(r catalog.Row) Tri {
 		return Unknown
 	}
 	s := v.S
-	if v.Type == catalog.TypeBytes {
+	if p.Bytes {
+		s = string(byteRunes(v.B))
+	} else if v.Type == catalog.TypeBytes {
 		s = string(v.B)
 	}
 	return TriOf(p.re.MatchString(s) != p.Not)

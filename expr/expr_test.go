@@ -70,6 +70,21 @@ func TestLike(t *testing.T) {
 	}
 }
 
+// Over BYTES, _ is one byte: x'c3a9' (é in UTF-8) is two units.
+func TestBytesLike(t *testing.T) {
+	v := catalog.Row{catalog.Bytes([]byte{0xc3, 0xa9})}
+	// The pattern's bytes are matched as they are: \xc3 in a pattern is
+	// four bytes, not one.
+	for pattern, want := range map[string]bool{"__": true, "_": false, "%": true, "\xc3%": true, `\xc3%`: false} {
+		if got := NewBytesLike(0, "b", pattern, false).Eval(v) == True; got != want {
+			t.Errorf("x'c3a9' LIKE %q = %v, want %v", pattern, got, want)
+		}
+	}
+	if NewBytesLike(0, "b", `\xc3_`, false).Eval(catalog.Row{catalog.Bytes([]byte(`\xc3z`))}) != True {
+		t.Error("pattern bytes must be matched as they are")
+	}
+}
+
 func TestColumnsAndWalk(t *testing.T) {
 	e := &And{Terms: []Expr{
 		&Cmp{Col: 2, Name: "b", Op: Eq, Val: catalog.Bigint(1)},

@@ -54,15 +54,16 @@ const (
 	datePrintLayout      = "2006-01-02"
 )
 
-// parseTimestamp parses the text of a TIMESTAMP literal into UTC, truncated
-// to milliseconds. Texts without a zone are UTC.
+// parseTimestamp parses the text of a TIMESTAMP literal into UTC, keeping
+// its whole fraction: the planner decides what a finer fraction than a
+// column holds means. Texts without a zone are UTC.
 func parseTimestamp(text string) (time.Time, bool) {
 	for _, layout := range timestampLayouts {
 		t, err := time.Parse(layout, text)
 		if err != nil {
 			continue
 		}
-		t = t.UTC().Truncate(time.Millisecond)
+		t = t.UTC()
 		if y := t.Year(); y < 0 || y > 9999 {
 			return time.Time{}, false
 		}
@@ -89,6 +90,8 @@ func formatTimestamp(t time.Time) string {
 	case ns == 0:
 	case ns%int(time.Millisecond) == 0:
 		layout += ".000"
+	case ns%int(time.Microsecond) == 0:
+		layout += ".000000"
 	default:
 		layout += ".000000000"
 	}

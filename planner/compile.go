@@ -81,19 +81,7 @@ func (c *compiler) pred(e parser.Expr) (expr.Expr, error) {
 		}
 		return &expr.Not{X: x}, nil
 	case *parser.BetweenExpr:
-		col, err := c.colRef(e.X)
-		if err != nil {
-			return nil, err
-		}
-		lo, err := c.value(col, e.Lo)
-		if err != nil {
-			return nil, err
-		}
-		hi, err := c.value(col, e.Hi)
-		if err != nil {
-			return nil, err
-		}
-		return &expr.Between{Col: col, Name: c.colName(col), Lo: lo, Hi: hi, Not: e.Not}, nil
+		return c.between(e)
 	case *parser.InExpr:
 		col, err := c.colRef(e.X)
 		if err != nil {
@@ -101,11 +89,13 @@ func (c *compiler) pred(e parser.Expr) (expr.Expr, error) {
 		}
 		p := &expr.In{Col: col, Name: c.colName(col), Not: e.Not}
 		for _, x := range e.List {
-			v, err := c.value(col, x)
+			v, _, exact, err := c.bounds(col, x)
 			if err != nil {
 				return nil, err
 			}
-			p.Vals = append(p.Vals, v)
+			if exact { // a value the column cannot hold equals no row
+				p.Vals = append(p.Vals, v)
+			}
 		}
 		return p, nil
 	case *parser.LikeExpr:
@@ -119,6 +109,9 @@ func (c *compiler) pred(e parser.Expr) (expr.Expr, error) {
 		s, ok := e.Pattern.(*parser.StringLit)
 		if !ok {
 			return nil, errAt(e.Pattern.Pos(), "LIKE needs a string pattern such as 'abc%%'")
+		}
+		if c.colType(col) == catalog.TypeBytes {
+			return expr.NewBytesLike(col, c.colName(col), s.Val, e.Not), nil
 		}
 		return expr.NewLike(col, c.colName(col), s.Val, e.Not), nil
 	case *parser.IsNullExpr:
@@ -183,11 +176,49 @@ func (c *compiler) cmp(e *parser.BinaryExpr) (expr.Expr, error) {
 	if _, null := valExpr.(*parser.NullLit); null {
 		return &expr.Const{V: expr.Unknown}, nil
 	}
-	v, err := c.value(col, valExpr)
+	floor, ceil, exact, err := c.bounds(col, valExpr)
 	if err != nil {
 		return nil, err
 	}
-	return &expr.Cmp{Col: col, Name: c.colName(col), Op: op, Val: v}, nil
+	if !exact {
+		return cmpInexact(col, c.colName(col), op, floor, ceil), nil
+	}
+	return &expr.Cmp{Col: col, Name: c.colName(col), Op: op, Val: floor}, nil
+}
+
+// between compiles x [NOT] BETWEEN lo AND hi. A NULL bound makes its
+// half unknown, as x >= NULL is; a bound the column cannot hold moves to
+// the column's nearest value inside the range.
+func (c *compiler) between(e *parser.BetweenExpr) (expr.Expr, error) {
+	col, err := c.colRef(e.X)
+	if err != nil {
+		return nil, err
+	}
+	lo, loUp, loExact, err := c.bounds(col, e.Lo)
+	if err != nil {
+		return nil, err
+	}
+	hi, _, _, err := c.bounds(col, e.Hi)
+	if err != nil {
+		return nil, err
+	}
+	if !loExact {
+		lo = loUp
+	}
+	name := c.colName(col)
+	if !lo.Null && !hi.Null {
+		return &expr.Between{Col: col, Name: name, Lo: lo, Hi: hi, Not: e.Not}, nil
+	}
+	half := func(op expr.CmpOp, v catalog.Value) expr.Expr {
+		if v.Null {
+			return &expr.Const{V: expr.Unknown}
+		}
+		return &expr.Cmp{Col: col, Name: name, Op: op, Val: v}
+	}
+	if e.Not { // x < lo OR x > hi
+		return &expr.Or{Terms: []expr.Expr{half(expr.Lt, lo), half(expr.Gt, hi)}}, nil
+	}
+	return &expr.And{Terms: []expr.Expr{half(expr.Ge, lo), half(expr.Le, hi)}}, nil
 }
 
 // value converts a literal to the type of column col.

@@ -80,7 +80,9 @@ func indexCandidate(t *catalog.Table, ix *catalog.Index, conj []expr.Expr, neede
 	}
 	cand := &candidate{ix: ix, t: it, toData: toData, covered: true}
 	for _, col := range needed {
-		if _, ok := toIx[col]; !ok && col < len(t.Columns) {
+		// An index entry's _ts is when the entry was written, not the
+		// data row's newest cell: _ts is never covered.
+		if _, ok := toIx[col]; !ok || col == t.TsIndex() {
 			cand.covered = false
 		}
 	}

@@ -227,7 +227,7 @@ func (pl *Planner) insert(s *parser.InsertStmt) (*Insert, error) {
 		}
 		row := t.NewRow()
 		for i, e := range vals {
-			v, err := c.value(cols[i], e)
+			v, err := c.exactValue(cols[i], e)
 			if err != nil {
 				return nil, err
 			}
@@ -266,7 +266,7 @@ func (pl *Planner) encodeKey(s *parser.EncodeKeyStmt) (*EncodeKey, error) {
 		if col == len(t.Columns) || !t.Columns[col].KeyField && !isHashInput(t, col) {
 			return nil, errAt(a.Column.NamePos, "%s is not a key field of %s (key: %s)", a.Column.Name, t.Name, t.Key)
 		}
-		if row[col], err = c.value(col, a.Value); err != nil {
+		if row[col], err = c.exactValue(col, a.Value); err != nil {
 			return nil, err
 		}
 	}

@@ -281,3 +281,50 @@ func TestCountThenLimit(t *testing.T) {
 		t.Errorf("LIMIT 0: got %q, want no row", got)
 	}
 }
+
+// A TIMESTAMP literal finer than a millisecond is compared exactly, not
+// rounded: the row at .000 is below .0005, not equal to it; writing such
+// a literal is refused instead of rounded.
+func TestTimestampFinerThanMillisecond(t *testing.T) {
+	const yaml = `
+tables:
+  - name: ev
+    families: [{name: f}]
+    columns:
+      - {name: id, type: STRING}
+      - {name: ts, type: TIMESTAMP}
+      - {name: day, type: DATE, column: "f:day"}
+    rowkey:
+      - {field: id}
+      - {literal: "|"}
+      - {field: ts, encoding: binary}
+`
+	s := newSession(t, yaml, nil, 0)
+	s.run("INSERT INTO ev (id, ts, day) VALUES ('a', TIMESTAMP '2024-05-01 00:00:00', DATE '2024-05-01')")
+	cases := []struct{ where, want string }{
+		{"ts < TIMESTAMP '2024-05-01 00:00:00.0005'", "1"},
+		{"ts <= TIMESTAMP '2024-05-01 00:00:00.0005'", "1"},
+		{"ts = TIMESTAMP '2024-05-01 00:00:00.0005'", "0"},
+		{"ts != TIMESTAMP '2024-05-01 00:00:00.0005'", "1"},
+		{"ts >= TIMESTAMP '2024-05-01 00:00:00.0005'", "0"},
+		{"ts > TIMESTAMP '2024-04-30 23:59:59.9995'", "1"},
+		{"ts BETWEEN TIMESTAMP '2024-05-01 00:00:00.0005' AND TIMESTAMP '2024-05-02 00:00:00'", "0"},
+		{"ts BETWEEN TIMESTAMP '2024-04-30 23:59:59.9995' AND TIMESTAMP '2024-05-01 00:00:00.0005'", "1"},
+		{"ts IN (TIMESTAMP '2024-05-01 00:00:00.0005')", "0"},
+		{"ts NOT IN (TIMESTAMP '2024-05-01 00:00:00.0005')", "1"},
+		{"NOT (ts = TIMESTAMP '2024-05-01 00:00:00.0005')", "1"},
+		// A DATE compared with a time of day is its midnight.
+		{"day < TIMESTAMP '2024-05-01 12:00:00'", "1"},
+		{"day = TIMESTAMP '2024-05-01 12:00:00'", "0"},
+		{"day >= TIMESTAMP '2024-05-01 12:00:00'", "0"},
+	}
+	for _, c := range cases {
+		if got := s.run("SELECT COUNT(*) FROM ev WHERE id = 'a' AND " + c.where); got != c.want {
+			t.Errorf("%s: got %s rows, want %s", c.where, got, c.want)
+		}
+	}
+	_, err := s.exec("INSERT INTO ev (id, ts) VALUES ('b', TIMESTAMP '2024-05-01 00:00:00.0005')")
+	if err == nil || !strings.Contains(err.Error(), "holds whole milliseconds") {
+		t.Errorf("INSERT of a finer timestamp: got %v, want a refusal", err)
+	}
+}
