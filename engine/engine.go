@@ -60,6 +60,21 @@ type Engine struct {
 	pushdown bool
 	// ensured holds the physical tables known to exist.
 	ensured map[string]bool
+	// lastWrite is the last timestamp handed to a write that named none
+	// (see writeClock).
+	lastWrite int64
+}
+
+// writeClock hands out write timestamps in ms that never go backwards and
+// never repeat, so that a later statement's write is always newer than an
+// earlier one's, even within one millisecond.
+func (e *Engine) writeClock() int64 {
+	now := e.cfg.Clock().UnixMilli()
+	if now <= e.lastWrite {
+		now = e.lastWrite + 1
+	}
+	e.lastWrite = now
+	return now
 }
 
 // New returns an engine. It opens no store until a statement needs one.
@@ -112,7 +127,7 @@ func (e *Engine) executor(ctx context.Context) (*exec.Executor, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &exec.Executor{Store: st, SortBudget: e.cfg.SortBudget}, nil
+	return &exec.Executor{Store: st, SortBudget: e.cfg.SortBudget, WriteClock: e.writeClock}, nil
 }
 
 // ensure creates t's physical table when the engine creates tables on

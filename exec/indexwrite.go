@@ -14,11 +14,11 @@ import (
 
 // writeBatch writes data rows and keeps t's indexes in step, in the three
 // phases described on StatusQualifier. dels are existing data rows to
-// delete; muts are data rows to put, with their logical rows, written at
-// timestamp ts (0: the time of the write).
-func (x *Executor) writeBatch(ctx context.Context, t *catalog.Table, muts []Mutation, rows []catalog.Row, cols []int, ts int64, dels []catalog.Row) error {
+// delete, by their stored keys; muts are data rows to put, with their
+// logical rows, written at timestamp ts (0: the time of the write).
+func (x *Executor) writeBatch(ctx context.Context, t *catalog.Table, muts []Mutation, rows []catalog.Row, cols []int, ts int64, dels []*Row) error {
 	if len(t.Indexes) == 0 {
-		return x.Store.Mutate(ctx, t.Physical, append(muts, deletes(t, dels)...))
+		return x.Store.Mutate(ctx, t.Physical, append(muts, deletes(dels)...))
 	}
 	// The rows being replaced: their entries may move.
 	old := map[string]catalog.Row{}
@@ -44,11 +44,7 @@ func (x *Executor) writeBatch(ctx context.Context, t *catalog.Table, muts []Muta
 		}
 	}
 	for _, d := range dels {
-		key, err := t.EncodeKey(d, nil)
-		if err != nil {
-			return err
-		}
-		old[string(key)] = d
+		old[string(d.Key)] = d.Vals[:len(t.Columns)]
 	}
 	if cols != nil || ts != 0 {
 		rows = standingRows(muts, rows, cols, ts, old, stamps)
@@ -89,7 +85,7 @@ func (x *Executor) writeBatch(ctx context.Context, t *catalog.Table, muts []Muta
 			return fmt.Errorf("index %s: %w", ix.Name, err)
 		}
 	}
-	if err := x.Store.Mutate(ctx, t.Physical, append(muts, deletes(t, dels)...)); err != nil {
+	if err := x.Store.Mutate(ctx, t.Physical, append(muts, deletes(dels)...)); err != nil {
 		return err
 	}
 	for i, ix := range t.Indexes {
@@ -224,26 +220,29 @@ func (x *Executor) mutate(ctx context.Context, table string, muts []Mutation) er
 	return x.Store.Mutate(ctx, table, muts)
 }
 
-func deletes(t *catalog.Table, rows []catalog.Row) []Mutation {
-	var out []Mutation
-	for _, r := range rows {
-		if key, err := t.EncodeKey(r, nil); err == nil {
-			out = append(out, Mutation{Key: key, DeleteRow: true})
-		}
+// deletes are the row deletes of rows, by their stored keys.
+func deletes(rows []*Row) []Mutation {
+	out := make([]Mutation, len(rows))
+	for i, r := range rows {
+		out[i] = Mutation{Key: r.Key, DeleteRow: true}
 	}
 	return out
 }
 
 // Delete removes the rows the plan finds, in batches, with their index
-// entries. It returns how many rows it deleted.
+// entries. It returns how many rows it deleted. Each row goes by the key
+// it is stored under, which a key with a random part cannot be computed
+// back from.
 func (x *Executor) Delete(ctx context.Context, d *planner.Delete, progress func(int)) (int, error) {
-	rows, err := x.Query(ctx, d.Find, nil)
+	stats := &Stats{}
+	rows, err := x.build(ctx, d.Find.Root, stats, planner.NoLimit)
 	if err != nil {
 		return 0, err
 	}
-	defer rows.Close()
+	defer rows.close()
+	viaIndex := d.Find.IndexLookup() != nil
 	n := 0
-	var batch []catalog.Row
+	var batch []*Row
 	flush := func() error {
 		if len(batch) == 0 {
 			return nil
@@ -259,12 +258,21 @@ func (x *Executor) Delete(ctx context.Context, d *planner.Delete, progress func(
 		return nil
 	}
 	for {
-		r, err := rows.Next(ctx)
+		r, err := rows.next(ctx)
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
 			return n, err
+		}
+		if viaIndex {
+			// A row found through an index carries the entry's key; an
+			// indexed table's key has no random part, so it is computed.
+			key, err := d.Table.EncodeKey(r.Vals[:len(d.Table.Columns)], nil)
+			if err != nil {
+				return n, fmt.Errorf("DELETE: %w", err)
+			}
+			r = &Row{Vals: r.Vals, Key: key}
 		}
 		batch = append(batch, r)
 		if len(batch) == 1000 {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"time"
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/expr"
@@ -20,6 +21,21 @@ type Executor struct {
 	// SortBudget is the most rows a client sort without LIMIT may hold;
 	// 0 means 1,000,000.
 	SortBudget int
+	// WriteClock returns the cell timestamp, in ms, of a write to an
+	// indexed table that names none. Index upkeep must know the
+	// timestamp a write lands at to tell which version a row will show
+	// (a cell written earlier with a later timestamp stays visible), so
+	// such writes carry one. It should never go backwards; nil means the
+	// wall clock.
+	WriteClock func() int64
+}
+
+// writeTime is the timestamp of a write to an indexed table.
+func (x *Executor) writeTime() int64 {
+	if x.WriteClock != nil {
+		return x.WriteClock()
+	}
+	return time.Now().UnixMilli()
 }
 
 // ErrSortBudget is returned when a client sort would hold too many rows.

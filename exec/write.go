@@ -62,6 +62,9 @@ func (x *Executor) Insert(ctx context.Context, t *catalog.Table, rows []catalog.
 // set, is told how many rows are written so far.
 func (x *Executor) InsertColumns(ctx context.Context, t *catalog.Table, cols []int, rows []catalog.Row, ts int64, progress func(int)) error {
 	const batch = 5000
+	if ts == 0 && len(t.Indexes) > 0 {
+		ts = x.writeTime()
+	}
 	for start := 0; start < len(rows); start += batch {
 		chunk := rows[start:min(start+batch, len(rows))]
 		muts := make([]Mutation, 0, len(chunk))

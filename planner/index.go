@@ -18,6 +18,24 @@ type candidate struct {
 	orig    []expr.Expr // the data-table conjunct each came from
 	covered bool
 	toData  []int
+	// ttl is a family with a TTL that the index copies from, which keeps
+	// the index from covering.
+	ttl *catalog.Family
+}
+
+// ttlFamily returns a data-table family with a TTL that holds a column
+// index table it copies (a key field or a covered column), or nil.
+func ttlFamily(t, it *catalog.Table) *catalog.Family {
+	for _, c := range it.Columns {
+		d, ok := t.Column(c.Name)
+		if !ok || t.Columns[d].Family == "" {
+			continue
+		}
+		if f, ok := t.Family(t.Columns[d].Family); ok && f.TTL > 0 {
+			return f
+		}
+	}
+	return nil
 }
 
 // better reports whether a serves the query better than b: a point lookup
@@ -85,6 +103,13 @@ func indexCandidate(t *catalog.Table, ix *catalog.Index, conj []expr.Expr, neede
 		if _, ok := toIx[col]; !ok || col == t.TsIndex() {
 			cand.covered = false
 		}
+	}
+	if f := ttlFamily(t, it); f != nil {
+		// Cells of a family with a TTL expire in the data table but not
+		// in the index, so a covered copy may outlive them: every hit is
+		// checked against its data row.
+		cand.covered = false
+		cand.ttl = f
 	}
 	for _, p := range conj {
 		if q, ok := remap(p, toIx); ok {
@@ -269,6 +294,9 @@ func (pl *Planner) chooseIndex(s *parser.SelectStmt, t *catalog.Table, data *can
 			why = fmt.Sprintf("index %s serves it with a point lookup", best.ix.Name)
 		}
 		notes = append([]string{why + "."}, notes...)
+		if f := best.ttl; f != nil {
+			notes = append(notes, fmt.Sprintf("family %s of %s has a TTL of %d s, which index %s does not follow, so each hit is checked against its data row.", f.Name, t.Name, f.TTL, best.ix.Name))
+		}
 	}
 	return best, notes, nil
 }
