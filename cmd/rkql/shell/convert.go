@@ -51,6 +51,9 @@ func convertText(c *catalog.Column, s string) (catalog.Value, error) {
 		if ms, err := strconv.ParseInt(t, 10, 64); err == nil {
 			return catalog.TimestampMillis(ms), nil
 		}
+		if ms, ok := fastTimestamp(t); ok {
+			return catalog.TimestampMillis(ms), nil
+		}
 		tm, ok := planner.ParseTime(t)
 		if !ok {
 			return bad()
