@@ -233,11 +233,42 @@ func (t *tsvWriter) begin(cols []column) error {
 }
 
 func (t *tsvWriter) row(r catalog.Row) error {
-	f := make([]string, len(r))
+	t.b = t.b[:0]
 	for i, v := range r {
-		f[i] = cellText(v, "")
+		if i > 0 {
+			t.b = append(t.b, '\t')
+		}
+		switch v.Type {
+		case catalog.TypeBigint, catalog.TypeInt, catalog.TypeDouble, catalog.TypeTimestamp:
+			// Their text holds no tab, newline or carriage return.
+			if !v.Null {
+				t.b = appendCellText(t.b, v)
+			}
+		default:
+			t.b = appendTSVField(t.b, cellText(v, ""))
+		}
 	}
-	return t.line(f)
+	t.b = append(t.b, '\n')
+	_, err := t.w.Write(t.b)
+	return err
+}
+
+// appendTSVField appends f with tab, newline and carriage return written
+// as \t, \n and \r, as tsvEscaper does.
+func appendTSVField(b []byte, f string) []byte {
+	for i := 0; i < len(f); i++ {
+		switch c := f[i]; c {
+		case '\t':
+			b = append(b, '\\', 't')
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\r':
+			b = append(b, '\\', 'r')
+		default:
+			b = append(b, c)
+		}
+	}
+	return b
 }
 
 func (t *tsvWriter) end(int64) error { return nil }

@@ -299,8 +299,9 @@ func TestLineTracker(t *testing.T) {
 	}
 }
 
-// The CSV writer writes what encoding/csv writes for the cells' text.
-func TestCSVWriterMatchesEncodingCSV(t *testing.T) {
+// The CSV writer writes what encoding/csv writes for the cells' text, and
+// the TSV writer what its escaper makes of it.
+func TestCSVAndTSVRows(t *testing.T) {
 	strs := []string{"", "a", "a,b", `say "hi"`, "two\nlines", "cr\rlf", " lead", "\tlead", `\.`, `\`, "é", "\u00a0nbsp", "trail "}
 	cols := []column{{"s", catalog.TypeString}, {"n", catalog.TypeBigint}, {"f", catalog.TypeDouble},
 		{"ts", catalog.TypeTimestamp}, {"b", catalog.TypeBoolean}, {"d", catalog.TypeDate}, {"x", catalog.TypeBytes}}
@@ -342,5 +343,22 @@ func TestCSVWriterMatchesEncodingCSV(t *testing.T) {
 	}
 	if got.String() != want.String() {
 		t.Errorf("csv:\n%s\nwant:\n%s", got.String(), want.String())
+	}
+	// TSV rows: what line writes for the cells' text.
+	var wantTSV, gotTSV bytes.Buffer
+	lw, rw := &tsvWriter{w: &wantTSV}, &tsvWriter{w: &gotTSV}
+	for _, r := range rows {
+		for i, v := range r {
+			rec[i] = cellText(v, "")
+		}
+		if err := lw.line(rec); err != nil {
+			t.Fatal(err)
+		}
+		if err := rw.row(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if gotTSV.String() != wantTSV.String() {
+		t.Errorf("tsv:\n%q\nwant:\n%q", gotTSV.String(), wantTSV.String())
 	}
 }
