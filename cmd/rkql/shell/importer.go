@@ -25,8 +25,10 @@ type ImportOptions struct {
 	// JSON, anything else for CSV).
 	Name string
 	// Batch is the number of rows written at once; 0 means 5000. A batch
-	// is written whole or, if a line of it is bad, not at all. (A table
-	// without indexes writes nothing when a line is bad: see Import.)
+	// is written whole or, if a line of it is bad, not at all. A table
+	// without indexes is written in key order, at least sortedWriteRows
+	// rows at a time, and nothing is written when a line is bad: see
+	// Import.
 	Batch int
 	// Progress, when set, is told the rows written so far after each batch.
 	Progress func(rows int64)
