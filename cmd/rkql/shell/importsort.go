@@ -125,16 +125,26 @@ func recordKey(rec []byte) []byte {
 }
 
 // sortRun orders the current run's records by key, then by the order they
-// were added in.
+// were added in. Each key is found once, not at every comparison.
 func (s *mutationSorter) sortRun() {
-	slices.SortFunc(s.offs, func(a, b int) int {
-		ra, _ := record(s.buf[a:])
-		rb, _ := record(s.buf[b:])
-		if c := bytes.Compare(recordKey(ra), recordKey(rb)); c != 0 {
+	type entry struct {
+		key []byte
+		off int
+	}
+	ents := make([]entry, len(s.offs))
+	for i, off := range s.offs {
+		rec, _ := record(s.buf[off:])
+		ents[i] = entry{recordKey(rec), off}
+	}
+	slices.SortFunc(ents, func(a, b entry) int {
+		if c := bytes.Compare(a.key, b.key); c != 0 {
 			return c
 		}
-		return cmp.Compare(a, b)
+		return cmp.Compare(a.off, b.off)
 	})
+	for i := range ents {
+		s.offs[i] = ents[i].off
+	}
 }
 
 // spill writes the current run, sorted, to a temporary file.
@@ -172,6 +182,7 @@ func (s *mutationSorter) each(size int, fn func([]exec.Mutation) error) error {
 		return err
 	}
 	batch := make([]exec.Mutation, 0, size)
+	var a batchArena
 	for {
 		rec, err := next()
 		if errors.Is(err, io.EOF) {
@@ -180,7 +191,7 @@ func (s *mutationSorter) each(size int, fn func([]exec.Mutation) error) error {
 		if err != nil {
 			return err
 		}
-		m, err := s.decode(rec)
+		m, err := s.decode(rec, &a)
 		if err != nil {
 			return err
 		}
@@ -188,7 +199,7 @@ func (s *mutationSorter) each(size int, fn func([]exec.Mutation) error) error {
 			if err := fn(batch); err != nil {
 				return err
 			}
-			batch = make([]exec.Mutation, 0, size)
+			batch, a = make([]exec.Mutation, 0, size), batchArena{}
 		}
 	}
 	if len(batch) > 0 {
@@ -321,11 +332,38 @@ func (d *recordDecoder) bytes() []byte {
 	return v
 }
 
+// batchArena hands out the memory of one batch's mutations in chunks, so
+// that decoding a record allocates only now and then. A chunk is never
+// reused: the batch's mutations point into it.
+type batchArena struct {
+	bytes []byte
+	cells []exec.Cell
+}
+
+const arenaChunk = 256 << 10
+
+func (a *batchArena) copy(b []byte) []byte {
+	if cap(a.bytes)-len(a.bytes) < len(b) {
+		a.bytes = make([]byte, 0, max(arenaChunk, len(b)))
+	}
+	start := len(a.bytes)
+	a.bytes = append(a.bytes, b...)
+	return a.bytes[start:len(a.bytes):len(a.bytes)]
+}
+
+func (a *batchArena) cellSlice(n int) []exec.Cell {
+	if cap(a.cells)-len(a.cells) < n {
+		a.cells = make([]exec.Cell, 0, max(arenaChunk/64, n))
+	}
+	start := len(a.cells)
+	a.cells = a.cells[:start+n]
+	return a.cells[start : start+n : start+n]
+}
+
 // decode turns a record back into a mutation whose key and values are
-// copies, so they outlive the record.
-func (s *mutationSorter) decode(rec []byte) (exec.Mutation, error) {
-	own := slices.Clone(rec)
-	d := &recordDecoder{b: own}
+// copies in a, so they outlive the record.
+func (s *mutationSorter) decode(rec []byte, a *batchArena) (exec.Mutation, error) {
+	d := &recordDecoder{b: a.copy(rec)}
 	name := func() string {
 		b := d.bytes()
 		n, ok := s.names[string(b)]
@@ -337,7 +375,7 @@ func (s *mutationSorter) decode(rec []byte) (exec.Mutation, error) {
 	}
 	m := exec.Mutation{Key: d.bytes()}
 	if nc := d.uvarint(); nc > 0 && nc <= uint64(len(d.b)) {
-		m.Cells = make([]exec.Cell, nc)
+		m.Cells = a.cellSlice(int(nc))
 		for i := range m.Cells {
 			c := &m.Cells[i]
 			c.Family, c.Qualifier = name(), name()
@@ -350,7 +388,7 @@ func (s *mutationSorter) decode(rec []byte) (exec.Mutation, error) {
 		}
 	}
 	if nd := d.uvarint(); nd > 0 && nd <= uint64(len(d.b)) {
-		m.Deletes = make([]exec.Cell, nd)
+		m.Deletes = a.cellSlice(int(nd))
 		for i := range m.Deletes {
 			m.Deletes[i].Family, m.Deletes[i].Qualifier = name(), name()
 		}
