@@ -13,8 +13,6 @@ import (
 
 const importBenchRows = 100_000
 
-var rowsPerTx = 100_000
-
 // logsJSONL returns n generated logs rows as JSON lines, as `rkql --format
 // jsonl` prints them.
 func logsJSONL(b *testing.B, t *catalog.Table, n int) []byte {
@@ -57,7 +55,7 @@ func BenchmarkImport(b *testing.B) {
 	data := logsJSONL(b, t, importBenchRows)
 	ctx := context.Background()
 	open := func(b *testing.B) *embedded.Store {
-		st, err := embedded.Open(b.TempDir(), embedded.Options{RowsPerTx: rowsPerTx})
+		st, err := embedded.Open(b.TempDir(), embedded.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
