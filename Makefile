@@ -4,7 +4,7 @@ GO        ?= go
 DEMO_DIR  ?= .cache/demo
 export GOFLAGS ?= -buildvcs=false
 
-.PHONY: all build test test-short demo bench lint fuzz clean
+.PHONY: all build test test-short demo bench bench-compare lint fuzz clean
 
 all: build
 
@@ -23,6 +23,9 @@ demo: build ## the REPL on the embedded store, with the examples loaded
 
 bench: ## benchmarks, each with its raw baseline in the same run
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./...
+
+bench-compare: build ## rkql's embedded store against sqlite3 on 1M generated logs rows (ROWS, RUNS, IMPORT_RUNS)
+	scripts/bench-compare
 
 lint: ## gofmt and go vet
 	@test -z "$$(gofmt -l . | tee /dev/stderr)" || (echo "gofmt would change the files above" && exit 1)

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/rkql/rkql/catalog"
@@ -167,4 +168,25 @@ func (e *Engine) Write(ctx context.Context, t *catalog.Table, cols []int, rows [
 		return err
 	}
 	return x.InsertColumns(ctx, t, cols, rows, ts, progress)
+}
+
+// WriteMutations writes mutations built by exec.RowMutation for a table
+// without indexes, as they are: bulk loads sort them by key first, which
+// the store writes fastest. A table with indexes is refused, since its
+// entries must be kept in step (use Write).
+func (e *Engine) WriteMutations(ctx context.Context, t *catalog.Table, muts []exec.Mutation) error {
+	if len(t.Indexes) > 0 {
+		return fmt.Errorf("table %s has indexes: its rows are written with their entries", t.Name)
+	}
+	if err := e.Writable("INSERT"); err != nil {
+		return err
+	}
+	x, err := e.executor(ctx)
+	if err != nil {
+		return err
+	}
+	if err := e.ensure(ctx, x, t); err != nil {
+		return err
+	}
+	return x.Store.Mutate(ctx, t.Physical, muts)
 }

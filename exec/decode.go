@@ -29,7 +29,19 @@ type decoder struct {
 	// index is set for an index table, whose rows hold a status cell;
 	// elsewhere a StatusQualifier cell is an ordinary column.
 	index bool
+	// stored lists the stored columns when they are few enough that
+	// comparing names beats hashing them; nil otherwise.
+	stored []storedCol
 }
+
+// storedCol is a column held in a cell.
+type storedCol struct {
+	family, qualifier string
+	col               int
+}
+
+// linearColumns is the most stored columns looked up by comparing names.
+const linearColumns = 8
 
 // newDecoder returns a decoder of t's rows that reads the given stored
 // columns, or every column when cols is nil. Cells of other columns are
@@ -42,14 +54,49 @@ func newDecoder(t *catalog.Table, cols []int) *decoder {
 		}
 		if c.Family != "" {
 			d.cols[c.Family+":"+c.Qualifier] = i
+			d.stored = append(d.stored, storedCol{c.Family, c.Qualifier, i})
 		}
 	}
+	if len(d.stored) > linearColumns {
+		d.stored = nil
+	}
 	return d
+}
+
+// column returns the index of the column held in family:qualifier.
+func (d *decoder) column(family, qualifier string, fq *[]byte) (int, bool) {
+	if d.stored != nil || len(d.cols) == 0 {
+		for _, s := range d.stored {
+			if s.qualifier == qualifier && s.family == family {
+				return s.col, true
+			}
+		}
+		return 0, false
+	}
+	*fq = append(append(append((*fq)[:0], family...), ':'), qualifier...)
+	i, ok := d.cols[string(*fq)]
+	return i, ok
+}
+
+// decoded is a row and the one-element slice decodeVersions returns it in,
+// allocated together.
+type decoded struct {
+	row Row
+	one [1]*Row
 }
 
 // decode builds the logical row of sr. Cells hold the newest version
 // first; only the first cell of each column is used.
 func (d *decoder) decode(sr *StoreRow) (*Row, error) {
+	box, err := d.decodeBox(sr)
+	if box == nil {
+		return nil, err
+	}
+	return &box.row, err
+}
+
+// decodeBox is decode, with the row in a decoded.
+func (d *decoder) decodeBox(sr *StoreRow) (*decoded, error) {
 	n := len(d.t.Columns)
 	vals := make(catalog.Row, n+1)
 	for i, c := range d.t.Columns {
@@ -59,10 +106,11 @@ func (d *decoder) decode(sr *StoreRow) (*Row, error) {
 	if err := d.t.DecodeKey(sr.Key, vals, offs); err != nil {
 		return nil, fmt.Errorf("table %s: %w", d.t.Name, err)
 	}
-	r := &Row{Vals: vals, Key: sr.Key, Offs: offs}
-	newest, err := d.cells(r, sr, math.MaxInt64)
+	box := &decoded{row: Row{Vals: vals, Key: sr.Key, Offs: offs}}
+	box.one[0] = &box.row
+	newest, err := d.cells(&box.row, sr, math.MaxInt64)
 	vals[n] = catalog.TimestampMillis(newest)
-	return r, err
+	return box, err
 }
 
 // cells sets r's stored columns from the newest of sr's cells written at
@@ -70,7 +118,23 @@ func (d *decoder) decode(sr *StoreRow) (*Row, error) {
 // timestamp it saw.
 func (d *decoder) cells(r *Row, sr *StoreRow, asOf int64) (int64, error) {
 	var newest int64
-	seen := make([]bool, len(d.t.Columns))
+	// seen marks the columns already set: a bit set for the first 64
+	// columns, a slice for a wider table.
+	var seenBits uint64
+	var seenWide []bool
+	if len(d.t.Columns) > 64 {
+		seenWide = make([]bool, len(d.t.Columns))
+	}
+	seen := func(i int) bool {
+		if seenWide != nil {
+			was := seenWide[i]
+			seenWide[i] = true
+			return was
+		}
+		was := seenBits&(1<<i) != 0
+		seenBits |= 1 << i
+		return was
+	}
 	var fq []byte
 	for _, c := range sr.Cells {
 		if c.Timestamp > asOf {
@@ -81,12 +145,10 @@ func (d *decoder) cells(r *Row, sr *StoreRow, asOf int64) (int64, error) {
 			r.Verified = len(c.Value) == 1 && c.Value[0] == statusVerified
 			continue
 		}
-		fq = append(append(append(fq[:0], c.Family...), ':'), c.Qualifier...)
-		i, ok := d.cols[string(fq)]
-		if !ok || seen[i] {
+		i, ok := d.column(c.Family, c.Qualifier, &fq)
+		if !ok || seen(i) {
 			continue
 		}
-		seen[i] = true
 		v, err := d.t.Columns[i].DecodeCell(c.Value)
 		if err != nil {
 			return 0, fmt.Errorf("table %s, row '%s': %w", d.t.Name, catalog.ToStringBinary(sr.Key), err)
@@ -117,9 +179,13 @@ func (d *decoder) stamps(sr *StoreRow) []int64 {
 // distinct cell timestamps, newest first: each column holds its newest
 // value written at or before that timestamp, and _ts is the timestamp.
 func (d *decoder) decodeVersions(sr *StoreRow, n int) ([]*Row, error) {
-	base, err := d.decode(sr)
+	box, err := d.decodeBox(sr)
+	if box == nil {
+		return nil, err
+	}
+	base := &box.row
 	if err != nil || n <= 1 {
-		return []*Row{base}, err
+		return box.one[:], err
 	}
 	var stamps []int64
 	for _, c := range sr.Cells {

@@ -114,9 +114,32 @@ func (p *ptyTerm) waitFor(from int, re string) {
 		case <-grew:
 		case err := <-p.exited:
 			p.exited <- err
+			// What rkql wrote last may still be on its way through the
+			// terminal: read on until nothing more comes.
+			if p.drained(rx, from) {
+				return
+			}
 			p.t.Fatalf("rkql exited (%v) before drawing %q; it drew:\n%s", err, re, p.screen(0))
 		case <-deadline:
 			p.t.Fatalf("rkql did not draw %q within %s; it drew:\n%s", re, ptyWait, p.screen(from))
+		}
+	}
+}
+
+// drained waits, after rkql exited, until the terminal stays quiet for a
+// while, and reports whether what was drawn after from then matches rx.
+func (p *ptyTerm) drained(rx *regexp.Regexp, from int) bool {
+	for {
+		if rx.MatchString(p.screen(from)) {
+			return true
+		}
+		p.mu.Lock()
+		grew := p.mu.grew
+		p.mu.Unlock()
+		select {
+		case <-grew:
+		case <-time.After(time.Second):
+			return rx.MatchString(p.screen(from))
 		}
 	}
 }

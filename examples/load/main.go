@@ -1,5 +1,7 @@
 // Command load fills an embedded store with the example tables' generated
 // rows, for `make demo`. It does nothing for a table that already has rows.
+// With --jsonl it instead writes --rows generated rows of one --table to a
+// JSON lines file, as `rkql import` reads them.
 package main
 
 import (
@@ -19,8 +21,17 @@ import (
 func main() {
 	store := flag.String("store", "", "embedded store directory")
 	cat := flag.String("catalog", "examples/catalog.yaml", "catalog file")
+	jsonl := flag.String("jsonl", "", "write generated rows of --table to this JSON lines file instead")
+	table := flag.String("table", "logs", "with --jsonl, the table whose rows are written")
+	rows := flag.Int("rows", 1_000_000, "with --jsonl, how many rows to write")
 	flag.Parse()
-	if err := run(*store, *cat); err != nil {
+	var err error
+	if *jsonl != "" {
+		err = runJSONL(*jsonl, *cat, *table, *rows)
+	} else {
+		err = run(*store, *cat)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "load:", err)
 		os.Exit(1)
 	}
@@ -63,4 +74,16 @@ func run(dir, catFile string) error {
 		}
 	}
 	return nil
+}
+
+func runJSONL(path, catFile, table string, n int) error {
+	c, err := catalog.LoadFile(catFile)
+	if err != nil {
+		return err
+	}
+	t, err := tableOf(c, table)
+	if err != nil {
+		return err
+	}
+	return writeJSONL(path, t, n)
 }

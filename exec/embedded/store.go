@@ -134,38 +134,57 @@ func Open(path string, opts Options) (*Store, error) {
 }
 
 // loadMeta creates or checks the meta bucket and reads every table's
-// metadata.
+// metadata. A store that already has its meta bucket is only read: a write
+// transaction would sync the file at every start.
 func loadMeta(db *bolt.DB) (map[string]*table, error) {
 	tables := make(map[string]*table)
-	err := db.Update(func(tx *bolt.Tx) error {
+	var missing bool
+	err := db.View(func(tx *bolt.Tx) error {
+		meta := tx.Bucket([]byte(metaBucket))
+		if meta == nil || meta.Get([]byte(formatKey)) == nil {
+			missing = true
+			return nil
+		}
+		return readMeta(tx, meta, tables)
+	})
+	if err != nil || !missing {
+		return tables, err
+	}
+	err = db.Update(func(tx *bolt.Tx) error {
 		meta, err := tx.CreateBucketIfNotExists([]byte(metaBucket))
 		if err != nil {
 			return err
 		}
-		switch v := meta.Get([]byte(formatKey)); {
-		case v == nil:
+		if meta.Get([]byte(formatKey)) == nil {
 			if err := meta.Put([]byte(formatKey), []byte(formatVersion)); err != nil {
 				return err
 			}
-		case string(v) != formatVersion:
-			return fmt.Errorf("unsupported format version %q", v)
 		}
-		return meta.ForEach(func(k, v []byte) error {
-			if string(k) == formatKey {
-				return nil
-			}
-			var m tableMeta
-			if err := json.Unmarshal(v, &m); err != nil {
-				return fmt.Errorf("table %s: corrupt metadata: %w", k, err)
-			}
-			if tx.Bucket(k) == nil {
-				return fmt.Errorf("table %s: bucket is missing", k)
-			}
-			tables[string(k)] = newTable(m, bytes.Clone(v))
-			return nil
-		})
+		return readMeta(tx, meta, tables)
 	})
 	return tables, err
+}
+
+// readMeta checks the format version and reads every table's metadata into
+// tables.
+func readMeta(tx *bolt.Tx, meta *bolt.Bucket, tables map[string]*table) error {
+	if v := meta.Get([]byte(formatKey)); string(v) != formatVersion {
+		return fmt.Errorf("unsupported format version %q", v)
+	}
+	return meta.ForEach(func(k, v []byte) error {
+		if string(k) == formatKey {
+			return nil
+		}
+		var m tableMeta
+		if err := json.Unmarshal(v, &m); err != nil {
+			return fmt.Errorf("table %s: corrupt metadata: %w", k, err)
+		}
+		if tx.Bucket(k) == nil {
+			return fmt.Errorf("table %s: bucket is missing", k)
+		}
+		tables[string(k)] = newTable(m, bytes.Clone(v))
+		return nil
+	})
 }
 
 // Close releases the store. It waits for running calls to finish. Scans

@@ -3,6 +3,7 @@ package shell
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/rkql/rkql/catalog"
 )
@@ -13,9 +14,19 @@ import (
 // toStringBinary text, timestamps as 'YYYY-MM-DD HH:MM:SS.fff' (UTC) or
 // RFC 3339, and also epoch milliseconds.
 func convertText(c *catalog.Column, s string) (catalog.Value, error) {
+	if c.Type == catalog.TypeTimestamp {
+		if ms, ok := fastTimestamp(strings.TrimSpace(s)); ok {
+			return catalog.TimestampMillis(ms), nil
+		}
+	}
 	v, err := catalog.ParseText(c.Type, s)
 	if err != nil {
 		return catalog.Value{}, fmt.Errorf("column %s: %w", c.Name, err)
+	}
+	if c.Type == catalog.TypeTimestamp {
+		if tm, ok := catalog.ParseTime(s); ok && !v.Time().Equal(tm) {
+			return catalog.Value{}, fmt.Errorf("column %s: '%s' is finer than a millisecond, and TIMESTAMP holds whole milliseconds", c.Name, s)
+		}
 	}
 	return v, nil
 }

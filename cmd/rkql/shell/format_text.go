@@ -1,9 +1,11 @@
 package shell
 
 import (
-	"encoding/csv"
 	"io"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/jedib0t/go-pretty/v6/table"
 	"github.com/jedib0t/go-pretty/v6/text"
@@ -98,33 +100,104 @@ func (t *tableWriter) end(n int64) error {
 	return nil
 }
 
-// csvWriter writes RFC 4180 CSV with a header; NULL is an empty field.
+// csvWriter writes RFC 4180 CSV with a header; NULL is an empty field. It
+// quotes as encoding/csv does, and appends each row's text to one buffer
+// without making a string per cell.
 type csvWriter struct {
-	w   io.Writer
-	c   *csv.Writer
-	rec []string
+	w io.Writer
+	b []byte
 }
 
+// csvFlushAt is the buffered bytes past which a row flushes the buffer.
+const csvFlushAt = 32 << 10
+
 func (c *csvWriter) begin(cols []column) error {
-	c.c = csv.NewWriter(c.w)
-	hdr := make([]string, len(cols))
+	c.b = c.b[:0]
 	for i, col := range cols {
-		hdr[i] = col.Name
+		if i > 0 {
+			c.b = append(c.b, ',')
+		}
+		c.b = appendCSVField(c.b, col.Name)
 	}
-	c.rec = make([]string, len(cols))
-	return c.c.Write(hdr)
+	c.b = append(c.b, '\n')
+	return c.flush()
 }
 
 func (c *csvWriter) row(r catalog.Row) error {
 	for i, v := range r {
-		c.rec[i] = cellText(v, "")
+		if i > 0 {
+			c.b = append(c.b, ',')
+		}
+		switch v.Type {
+		case catalog.TypeBigint, catalog.TypeInt, catalog.TypeDouble, catalog.TypeTimestamp:
+			// Their text holds nothing CSV quotes.
+			if !v.Null {
+				c.b = appendCellText(c.b, v)
+			}
+		default:
+			c.b = appendCSVField(c.b, cellText(v, ""))
+		}
 	}
-	return c.c.Write(c.rec)
+	c.b = append(c.b, '\n')
+	if len(c.b) >= csvFlushAt {
+		return c.flush()
+	}
+	return nil
 }
 
-func (c *csvWriter) end(int64) error {
-	c.c.Flush()
-	return c.c.Error()
+func (c *csvWriter) flush() error {
+	_, err := c.w.Write(c.b)
+	c.b = c.b[:0]
+	return err
+}
+
+func (c *csvWriter) end(int64) error { return c.flush() }
+
+// appendCSVField appends one field, quoted where encoding/csv quotes it:
+// when it holds a comma, quote, CR or LF, starts with white space, or is \.
+func appendCSVField(b []byte, f string) []byte {
+	if !csvNeedsQuotes(f) {
+		return append(b, f...)
+	}
+	b = append(b, '"')
+	for i := 0; i < len(f); i++ {
+		if f[i] == '"' {
+			b = append(b, '"')
+		}
+		b = append(b, f[i])
+	}
+	return append(b, '"')
+}
+
+func csvNeedsQuotes(f string) bool {
+	if f == "" {
+		return false
+	}
+	if f == `\.` {
+		return true
+	}
+	for i := 0; i < len(f); i++ {
+		switch f[i] {
+		case '\n', '\r', '"', ',':
+			return true
+		}
+	}
+	r, _ := utf8.DecodeRuneInString(f)
+	return unicode.IsSpace(r)
+}
+
+// appendCellText appends v.Text() for a value that is not NULL, without
+// making a string for the numeric and timestamp types.
+func appendCellText(b []byte, v catalog.Value) []byte {
+	switch v.Type {
+	case catalog.TypeBigint, catalog.TypeInt:
+		return strconv.AppendInt(b, v.I, 10)
+	case catalog.TypeDouble:
+		return strconv.AppendFloat(b, v.F, 'g', -1, 64)
+	case catalog.TypeTimestamp:
+		return v.Time().AppendFormat(b, "2006-01-02 15:04:05.000")
+	}
+	return append(b, v.Text()...)
 }
 
 // tsvWriter writes tab-separated values with a header. NULL is an empty
@@ -160,11 +233,42 @@ func (t *tsvWriter) begin(cols []column) error {
 }
 
 func (t *tsvWriter) row(r catalog.Row) error {
-	f := make([]string, len(r))
+	t.b = t.b[:0]
 	for i, v := range r {
-		f[i] = cellText(v, "")
+		if i > 0 {
+			t.b = append(t.b, '\t')
+		}
+		switch v.Type {
+		case catalog.TypeBigint, catalog.TypeInt, catalog.TypeDouble, catalog.TypeTimestamp:
+			// Their text holds no tab, newline or carriage return.
+			if !v.Null {
+				t.b = appendCellText(t.b, v)
+			}
+		default:
+			t.b = appendTSVField(t.b, cellText(v, ""))
+		}
 	}
-	return t.line(f)
+	t.b = append(t.b, '\n')
+	_, err := t.w.Write(t.b)
+	return err
+}
+
+// appendTSVField appends f with tab, newline and carriage return written
+// as \t, \n and \r, as tsvEscaper does.
+func appendTSVField(b []byte, f string) []byte {
+	for i := 0; i < len(f); i++ {
+		switch c := f[i]; c {
+		case '\t':
+			b = append(b, '\\', 't')
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\r':
+			b = append(b, '\\', 'r')
+		default:
+			b = append(b, c)
+		}
+	}
+	return b
 }
 
 func (t *tsvWriter) end(int64) error { return nil }

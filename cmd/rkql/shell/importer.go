@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/exec"
 )
 
 // ImportOptions say what to import and where.
@@ -25,7 +26,10 @@ type ImportOptions struct {
 	// JSON, anything else for CSV).
 	Name string
 	// Batch is the number of rows written at once; 0 means 5000. A batch
-	// is written whole or, if a line of it is bad, not at all.
+	// is written whole or, if a line of it is bad, not at all. A table
+	// without indexes is written in key order, at least sortedWriteRows
+	// rows at a time, and nothing is written when a line is bad: see
+	// Import.
 	Batch int
 	// Progress, when set, is told the rows written so far after each batch.
 	Progress func(rows int64)
@@ -67,6 +71,10 @@ type rowSource interface {
 // Import loads logical rows into a table, creating its physical table on
 // demand. It returns the number of rows written. Reading and checking the
 // input runs alongside the writes, one batch ahead.
+//
+// A table without indexes is loaded in key order: the whole input is read,
+// checked and sorted (spilling to temporary files past sortRunBytes) before
+// the first row is written, so a bad line writes nothing.
 func (s *Session) Import(ctx context.Context, r io.Reader, opts ImportOptions) (int64, error) {
 	t, ok := s.cfg.Catalog.Table(opts.Table)
 	if !ok {
@@ -87,6 +95,10 @@ func (s *Session) Import(ctx context.Context, r io.Reader, opts ImportOptions) (
 	defer cancel()
 	batches := make(chan importBatch, 1)
 	go readBatches(rctx, t, src, size, batches)
+	if len(t.Indexes) == 0 {
+		write := func(ctx context.Context, muts []exec.Mutation) error { return s.eng.WriteMutations(ctx, t, muts) }
+		return importSorted(ctx, write, t, batches, opts, size)
+	}
 	var written int64
 	for b := range batches {
 		if b.err != nil {
@@ -230,6 +242,9 @@ func (j *jsonLinesSource) next() (catalog.Row, int, error) {
 		j.line++
 		if strings.TrimSpace(text) == "" {
 			continue
+		}
+		if row, ok := flatObject(j.t, text); ok {
+			return row, j.line, nil
 		}
 		dec := json.NewDecoder(strings.NewReader(text))
 		dec.UseNumber()

@@ -3,6 +3,7 @@ package shell
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -316,5 +317,69 @@ func TestLineTracker(t *testing.T) {
 		if got := l.lineAt(off); got != want {
 			t.Errorf("lineAt(%d) = %d, want %d", off, got, want)
 		}
+	}
+}
+
+// The CSV writer writes what encoding/csv writes for the cells' text, and
+// the TSV writer what its escaper makes of it.
+func TestCSVAndTSVRows(t *testing.T) {
+	strs := []string{"", "a", "a,b", `say "hi"`, "two\nlines", "cr\rlf", " lead", "\tlead", `\.`, `\`, "é", "\u00a0nbsp", "trail "}
+	cols := []column{{Name: "s", Type: catalog.TypeString}, {Name: "n", Type: catalog.TypeBigint}, {Name: "f", Type: catalog.TypeDouble},
+		{Name: "ts", Type: catalog.TypeTimestamp}, {Name: "b", Type: catalog.TypeBoolean}, {Name: "d", Type: catalog.TypeDate}, {Name: "x", Type: catalog.TypeBytes}}
+	var rows []catalog.Row
+	for i, s := range strs {
+		rows = append(rows, catalog.Row{catalog.String(s), catalog.Bigint(int64(i*7919 - 20000)),
+			catalog.Double(float64(i) / 3), catalog.TimestampMillis(int64(i) * 86_400_123),
+			catalog.Bool(i%2 == 0), catalog.DateDays(int64(i * 400)), catalog.Bytes([]byte(s + "\x00,"))})
+	}
+	rows = append(rows, catalog.Row{catalog.Null(catalog.TypeString), catalog.Null(catalog.TypeBigint),
+		catalog.Double(math.NaN()), catalog.Null(catalog.TypeTimestamp), catalog.Null(catalog.TypeBoolean),
+		catalog.Null(catalog.TypeDate), catalog.Null(catalog.TypeBytes)})
+	var want bytes.Buffer
+	cw := csv.NewWriter(&want)
+	rec := make([]string, len(cols))
+	for i, c := range cols {
+		rec[i] = c.Name
+	}
+	_ = cw.Write(rec)
+	for _, r := range rows {
+		for i, v := range r {
+			rec[i] = cellText(v, "")
+		}
+		_ = cw.Write(rec)
+	}
+	cw.Flush()
+	var got bytes.Buffer
+	w := &csvWriter{w: &got}
+	if err := w.begin(cols); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		if err := w.row(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.end(int64(len(rows))); err != nil {
+		t.Fatal(err)
+	}
+	if got.String() != want.String() {
+		t.Errorf("csv:\n%s\nwant:\n%s", got.String(), want.String())
+	}
+	// TSV rows: what line writes for the cells' text.
+	var wantTSV, gotTSV bytes.Buffer
+	lw, rw := &tsvWriter{w: &wantTSV}, &tsvWriter{w: &gotTSV}
+	for _, r := range rows {
+		for i, v := range r {
+			rec[i] = cellText(v, "")
+		}
+		if err := lw.line(rec); err != nil {
+			t.Fatal(err)
+		}
+		if err := rw.row(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if gotTSV.String() != wantTSV.String() {
+		t.Errorf("tsv:\n%q\nwant:\n%q", gotTSV.String(), wantTSV.String())
 	}
 }

@@ -1,0 +1,110 @@
+package shell
+
+import (
+	"bytes"
+	"context"
+	"testing"
+
+	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/examples"
+	"github.com/rkql/rkql/exec"
+	"github.com/rkql/rkql/exec/embedded"
+)
+
+const importBenchRows = 100_000
+
+// logsJSONL returns n generated logs rows as JSON lines, as `rkql --format
+// jsonl` prints them.
+func logsJSONL(b *testing.B, t *catalog.Table, n int) []byte {
+	b.Helper()
+	w := &jsonWriter{}
+	var buf bytes.Buffer
+	w.w = &buf
+	cols := make([]column, len(t.Columns))
+	for i, c := range t.Columns {
+		cols[i] = column{Name: c.Name, Type: c.Type}
+	}
+	if err := w.begin(cols); err != nil {
+		b.Fatal(err)
+	}
+	for _, r := range examples.Rows(t, n, 1) {
+		if err := w.row(r); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return buf.Bytes()
+}
+
+func logsCatalog(b *testing.B) (*catalog.Catalog, *catalog.Table) {
+	b.Helper()
+	cat, err := catalog.LoadFile("../../../examples/catalog.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	t, _ := cat.Table("logs")
+	return cat, t
+}
+
+// BenchmarkImport loads 100k generated logs rows, from JSON lines, into a
+// fresh embedded store per iteration (import), against writing the same
+// rows' mutations, built beforehand and sorted, straight to the store (raw).
+//
+//	go test -run XXX -bench Import -benchtime 3x ./cmd/rkql/shell/
+func BenchmarkImport(b *testing.B) {
+	cat, t := logsCatalog(b)
+	data := logsJSONL(b, t, importBenchRows)
+	ctx := context.Background()
+	open := func(b *testing.B) *embedded.Store {
+		st, err := embedded.Open(b.TempDir(), embedded.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		return st
+	}
+	perRow := func(b *testing.B) {
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/importBenchRows, "ns/row")
+	}
+	b.Run("import", func(b *testing.B) {
+		for b.Loop() {
+			b.StopTimer()
+			st := open(b)
+			s := New(Config{Catalog: cat, CreateOnDemand: true,
+				Open: func(context.Context) (exec.Store, error) { return st, nil }})
+			b.StartTimer()
+			n, err := s.Import(ctx, bytes.NewReader(data), ImportOptions{Table: "logs", Name: "logs.jsonl"})
+			if err != nil || n != importBenchRows {
+				b.Fatalf("imported %d rows, %v", n, err)
+			}
+			b.StopTimer()
+			st.Close()
+			b.StartTimer()
+		}
+		perRow(b)
+	})
+	b.Run("raw", func(b *testing.B) {
+		muts := make([]exec.Mutation, 0, importBenchRows)
+		for _, r := range examples.Rows(t, importBenchRows, 1) {
+			m, err := exec.RowMutation(t, r, 0, nil, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			muts = append(muts, m)
+		}
+		for b.Loop() {
+			b.StopTimer()
+			st := open(b)
+			x := &exec.Executor{Store: st}
+			if err := x.EnsureTable(ctx, t); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+			if err := st.Mutate(ctx, t.Physical, muts); err != nil {
+				b.Fatal(err)
+			}
+			b.StopTimer()
+			st.Close()
+			b.StartTimer()
+		}
+		perRow(b)
+	})
+}
