@@ -29,6 +29,9 @@ type decoder struct {
 	// index is set for an index table, whose rows hold a status cell;
 	// elsewhere a StatusQualifier cell is an ordinary column.
 	index bool
+	// scratch and scratchOffs are checkKey's reused decoding space.
+	scratch     catalog.Row
+	scratchOffs []int
 	// stored lists the stored columns when they are few enough that
 	// comparing names beats hashing them; nil otherwise.
 	stored []storedCol
@@ -212,4 +215,17 @@ func (d *decoder) decodeVersions(sr *StoreRow, n int) ([]*Row, error) {
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// checkKey reports whether key fits the table's layout, as decode would,
+// decoding into scratch space it reuses: for reads that only count rows.
+func (d *decoder) checkKey(key []byte) error {
+	if d.scratch == nil {
+		d.scratch = make(catalog.Row, len(d.t.Columns)+1)
+		d.scratchOffs = make([]int, len(d.t.Key.Components)+1)
+	}
+	if err := d.t.DecodeKey(key, d.scratch, d.scratchOffs); err != nil {
+		return fmt.Errorf("table %s: %w", d.t.Name, err)
+	}
+	return nil
 }

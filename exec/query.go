@@ -90,6 +90,11 @@ func (x *Executor) build(ctx context.Context, n planner.Node, stats *Stats, want
 		}
 		return x.sort(ctx, in, n)
 	case *planner.Count:
+		if acc, ok := n.In.(*planner.Access); ok && countsKeys(acc) {
+			// Only the number of rows is wanted: each key is checked
+			// against the layout, and no row is built.
+			return &countIter{in: &concatIter{x: x, acc: acc, stats: stats, dec: newDecoder(acc.Table, []int{}), keysOnly: true}}, nil
+		}
 		in, err := x.build(ctx, n.In, stats, planner.NoLimit)
 		return &countIter{in: in}, err
 	case *planner.Limit:
@@ -112,6 +117,12 @@ func (x *Executor) access(ctx context.Context, acc *planner.Access, stats *Stats
 		return &sliceIter{rows: rows}, nil
 	}
 	return &concatIter{x: x, acc: acc, stats: stats, dec: newDecoder(acc.Table, readColumns(acc))}, nil
+}
+
+// countsKeys reports whether counting acc's rows needs their keys alone.
+func countsKeys(acc *planner.Access) bool {
+	p := acc.Placement
+	return p != nil && p.KeysOnly && acc.Versions <= 1 && acc.Kind != planner.PointLookup && acc.Kind != planner.EmptyResult
 }
 
 // readColumns are the columns an access asks the store for: nil for all.
@@ -170,7 +181,13 @@ type rangeIter struct {
 	// it sent; good counts the rows, over every iterator, that decoded.
 	cur, got, good int64
 	last           []byte
+	// keysOnly checks each key against the layout and yields one shared
+	// empty row per good key: for a count.
+	keysOnly bool
 }
+
+// keyRow is what a keys-only rangeIter yields for every good key.
+var keyRow = &Row{}
 
 func (x *Executor) openRange(ctx context.Context, acc *planner.Access, r planner.KeyRange, stats *Stats, dec *decoder) (*rangeIter, error) {
 	ri := &rangeIter{x: x, acc: acc, stats: stats, dec: dec, versions: acc.Versions, r: Range{Start: r.Start, Stop: r.Stop}}
@@ -201,6 +218,14 @@ func (ri *rangeIter) next(ctx context.Context) (*Row, error) {
 		ri.got++
 		ri.last = append(ri.last[:0], sr.Key...)
 		ri.stats.received(sr)
+		if ri.keysOnly {
+			if err := ri.dec.checkKey(sr.Key); err != nil {
+				ri.stats.malformed(err)
+				continue
+			}
+			ri.good++
+			return keyRow, nil
+		}
 		if ri.pending, err = ri.dec.decodeVersions(sr, ri.versions); err != nil {
 			// A row that does not fit the layout is skipped and counted,
 			// so that one bad row does not stop a scan.
@@ -244,6 +269,8 @@ type concatIter struct {
 	dec   *decoder
 	i     int          // next range to open
 	open  []*rangeIter // opened, in reading order; open[0] is read
+	// keysOnly makes each range check keys instead of decoding rows.
+	keysOnly bool
 }
 
 func (c *concatIter) rangeAt(i int) planner.KeyRange {
@@ -258,6 +285,9 @@ func (c *concatIter) next(ctx context.Context) (*Row, error) {
 	for {
 		for c.i < len(c.acc.Ranges) && len(c.open) <= concatLookahead {
 			it, err := c.x.openRange(ctx, c.acc, c.rangeAt(c.i), c.stats, c.dec)
+			if it != nil {
+				it.keysOnly = c.keysOnly
+			}
 			if err != nil {
 				return nil, err
 			}

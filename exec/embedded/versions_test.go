@@ -262,6 +262,10 @@ tables:
 		if got, want := s.run("SELECT n FROM fx LIMIT 1 ALLOW FULL SCAN"), "1"; got != want {
 			t.Errorf("pushdown %v, LIMIT 1: got %q, want %q", pushdown, got, want)
 		}
+		// A count checks each key too, on its keys-only path.
+		if got, want := s.run("SELECT COUNT(*) FROM fx ALLOW FULL SCAN"), "2"; got != want {
+			t.Errorf("pushdown %v, COUNT: got %q, want %q", pushdown, got, want)
+		}
 	}
 }
 
