@@ -29,6 +29,11 @@ type decoder struct {
 	// index is set for an index table, whose rows hold a status cell;
 	// elsewhere a StatusQualifier cell is an ordinary column.
 	index bool
+	// vals, offs and boxes are the unused rest of the slabs alloc carves
+	// rows from.
+	vals  catalog.Row
+	offs  []int
+	boxes []decoded
 	// scratch and scratchOffs are checkKey's reused decoding space.
 	scratch     catalog.Row
 	scratchOffs []int
@@ -101,15 +106,14 @@ func (d *decoder) decode(sr *StoreRow) (*Row, error) {
 // decodeBox is decode, with the row in a decoded.
 func (d *decoder) decodeBox(sr *StoreRow) (*decoded, error) {
 	n := len(d.t.Columns)
-	vals := make(catalog.Row, n+1)
+	vals, offs, box := d.alloc(n+1, len(d.t.Key.Components)+1)
 	for i, c := range d.t.Columns {
 		vals[i] = catalog.Null(c.Type)
 	}
-	offs := make([]int, len(d.t.Key.Components)+1)
 	if err := d.t.DecodeKey(sr.Key, vals, offs); err != nil {
 		return nil, fmt.Errorf("table %s: %w", d.t.Name, err)
 	}
-	box := &decoded{row: Row{Vals: vals, Key: sr.Key, Offs: offs}}
+	*box = decoded{row: Row{Vals: vals, Key: sr.Key, Offs: offs}}
 	box.one[0] = &box.row
 	newest, err := d.cells(&box.row, sr, math.MaxInt64)
 	vals[n] = catalog.TimestampMillis(newest)
@@ -228,4 +232,27 @@ func (d *decoder) checkKey(key []byte) error {
 		return fmt.Errorf("table %s: %w", d.t.Name, err)
 	}
 	return nil
+}
+
+// slabRows is how many rows' space the decoder allocates at once.
+const slabRows = 256
+
+// alloc carves one row's values, key offsets and box out of slabs shared
+// by slabRows rows, so that a scan allocates per slab, not per row. Each
+// row gets space of its own: rows handed on stay valid.
+func (d *decoder) alloc(nvals, noffs int) (catalog.Row, []int, *decoded) {
+	if len(d.vals) < nvals {
+		d.vals = make(catalog.Row, nvals*slabRows)
+	}
+	if len(d.offs) < noffs {
+		d.offs = make([]int, noffs*slabRows)
+	}
+	if len(d.boxes) == 0 {
+		d.boxes = make([]decoded, slabRows)
+	}
+	vals := d.vals[:nvals:nvals]
+	offs := d.offs[:noffs:noffs]
+	box := &d.boxes[0]
+	d.vals, d.offs, d.boxes = d.vals[nvals:], d.offs[noffs:], d.boxes[1:]
+	return vals, offs, box
 }

@@ -490,6 +490,21 @@ type project struct {
 	in   rowIter
 	out  []planner.Output
 	done bool
+	// ident caches identity: 0 unknown, 1 yes, 2 no.
+	ident int8
+}
+
+// identity reports whether the outputs are columns 0, 1, … in order.
+func (p *project) identity() bool {
+	if p.ident == 0 {
+		p.ident = 1
+		for i, o := range p.out {
+			if o.Col() != i {
+				p.ident = 2
+			}
+		}
+	}
+	return p.ident == 1
 }
 
 func (p *project) Next(ctx context.Context) (catalog.Row, error) {
@@ -502,6 +517,11 @@ func (p *project) Next(ctx context.Context) (catalog.Row, error) {
 			p.done = true
 		}
 		return nil, err
+	}
+	if p.identity() {
+		// The outputs are the row's leading columns in order (SELECT *):
+		// each row's values are its own, so they are handed on as they are.
+		return r.Vals[:len(p.out):len(p.out)], nil
 	}
 	out := make(catalog.Row, len(p.out))
 	for i, o := range p.out {
