@@ -21,19 +21,27 @@ func (s *Store) Get(ctx context.Context, table string, keys [][]byte, opts exec.
 	if err := checkPushable(opts); err != nil {
 		return nil, err
 	}
+	hopts, err := readOptions(opts)
+	if err != nil {
+		return nil, err
+	}
 	var out []*exec.StoreRow
 	conv := newConverter()
 	for from := 0; from < len(keys); from += s.opts.GetBatch {
 		batch := keys[from:min(from+s.opts.GetBatch, len(keys))]
 		gets := make([]*hb.Get, len(batch))
 		for i, k := range batch {
-			g, err := hb.NewGet(table, k, hb.MaxVersions(max(opts.Versions, 1)))
+			g, err := hb.NewGet(table, k, hopts...)
 			if err != nil {
 				return nil, err
 			}
 			gets[i] = g
 		}
-		res, err := s.c.MultiGet(ctx, gets)
+		res, rs, err := s.c.MultiGetWithStats(ctx, gets)
+		if st := opts.Stats; st != nil {
+			st.RPCs.Add(int64(rs.RPCs))
+			st.Bytes.Add(rs.Bytes)
+		}
 		if err != nil {
 			return nil, mapErr(err)
 		}
@@ -50,8 +58,7 @@ func (s *Store) Get(ctx context.Context, table string, keys [][]byte, opts exec.
 		}
 		if st := opts.Stats; st != nil {
 			st.RowsRead.Add(read)
-			servers, regions := s.spread(ctx, table, batch)
-			st.RPCs.Add(int64(servers))
+			_, regions := s.spread(ctx, table, batch)
 			st.Regions.Add(int64(regions))
 		}
 		if opts.Limit > 0 && len(out) >= opts.Limit {
@@ -91,15 +98,16 @@ func (s *Store) Scan(ctx context.Context, table string, r exec.Range, opts exec.
 		it.empty = true
 		return it, nil
 	}
-	hopts := []hb.Option{hb.MaxVersions(max(opts.Versions, 1))}
+	hopts, err := readOptions(opts)
+	if err != nil {
+		return nil, err
+	}
+	hopts = append(hopts, scanOptions(opts)...)
 	start, stop := r.Start, r.Stop
 	if opts.Reverse {
 		// [Start, Stop) backwards: from Stop, left out, down to Start.
 		start, stop = stop, start
 		hopts = append(hopts, hb.Reversed(), hb.ExcludeStart(), hb.IncludeStop())
-	}
-	if opts.Limit > 0 {
-		hopts = append(hopts, hb.Limit(opts.Limit))
 	}
 	scan, err := hb.NewScan(table, start, stop, hopts...)
 	if err != nil {
@@ -172,9 +180,6 @@ func (it *scanIter) Next(ctx context.Context) (*exec.StoreRow, error) {
 			return nil, err
 		}
 		row := it.conv.row(res)
-		if it.stats != nil {
-			it.stats.RowsRead.Add(1)
-		}
 		it.n++
 		return row, nil
 	}
@@ -198,7 +203,8 @@ func (it *scanIter) next(ctx context.Context) (*hb.Result, error) {
 	}
 }
 
-// report adds the scanner's new RPCs and regions to the stats.
+// report adds the scanner's new RPCs, regions, bytes and the rows the
+// servers read (their ROWS_SCANNED) to the stats.
 func (it *scanIter) report() {
 	if it.stats == nil {
 		return
@@ -206,6 +212,8 @@ func (it *scanIter) report() {
 	st := it.sc.Stats()
 	it.stats.RPCs.Add(int64(st.RPCs - it.reported.RPCs))
 	it.stats.Regions.Add(int64(st.Regions - it.reported.Regions))
+	it.stats.Bytes.Add(st.Bytes - it.reported.Bytes)
+	it.stats.RowsRead.Add(st.RowsScanned - it.reported.RowsScanned)
 	it.reported = st
 }
 
