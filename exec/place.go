@@ -1,6 +1,8 @@
 package exec
 
 import (
+	"bytes"
+
 	"github.com/rkql/rkql/planner"
 )
 
@@ -59,6 +61,33 @@ func Place(sel *planner.Select, p Pushdown, on bool) {
 	if f.Limit {
 		acc.Limit = scanLimit(sel)
 	}
+	pl.MultiRange = f.MultiRange && multiRange(sel)
+}
+
+// multiRange reports whether the access's ranges can be read by one scan:
+// several ranges, read forward one after another, not merged.
+func multiRange(sel *planner.Select) bool {
+	acc := sel.Access
+	if acc.Kind == planner.PointLookup || acc.Reverse || len(acc.Ranges) < 2 {
+		return false
+	}
+	for i, r := range acc.Ranges {
+		if r.Point {
+			return false
+		}
+		// In key order, apart: then the one scan returns the rows in
+		// the order the ranges are read one after another.
+		if i > 0 && (acc.Ranges[i-1].Stop == nil || bytes.Compare(acc.Ranges[i-1].Stop, r.Start) > 0) {
+			return false
+		}
+	}
+	path := planner.Path(sel.Root)
+	if len(path) > 1 {
+		if _, merged := path[1].(*planner.MergeSort); merged {
+			return false
+		}
+	}
+	return true
 }
 
 // unlink removes filter from the tree; parent is the node above it, or

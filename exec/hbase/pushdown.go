@@ -9,7 +9,8 @@ import (
 )
 
 // Pushdown is what a region server evaluates for rkql: the column
-// projection, keys-only reads, the row limit of a scan, and the parts of
+// projection, keys-only reads, the row limit of a scan, several ranges
+// read forward by one scan (a MultiRowRangeFilter), and the parts of
 // a filter that HBase's filters decide exactly as SQL does (a row passes
 // only when the condition is TRUE). See SplitFilter for which parts those
 // are.
@@ -25,7 +26,7 @@ func (Pushdown) StoreName() string { return "HBase" }
 
 // Features are what the region server applies.
 func (Pushdown) Features() exec.Features {
-	return exec.Features{Projection: true, KeysOnly: true, Limit: true}
+	return exec.Features{Projection: true, KeysOnly: true, Limit: true, MultiRange: true}
 }
 
 // SplitFilter gives the region server each top-level conjunct of f that
@@ -72,6 +73,9 @@ func (Pushdown) SplitFilter(t *catalog.Table, f expr.Expr, versions int) exec.Sp
 // filter that does not translate whole into HBase filters, a filter over
 // several versions, or a projection or filter without the table layout.
 func checkPushable(o exec.ReadOptions) error {
+	if o.Ranges != nil && o.Reverse {
+		return fmt.Errorf("several ranges in one reversed scan: %w", exec.ErrNotPushable)
+	}
 	if (o.Filter != nil || o.Columns != nil) && o.Table == nil {
 		return fmt.Errorf("a projection or filter without the table layout: %w", exec.ErrNotPushable)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 
 	"github.com/rkql/rkql/exec"
@@ -20,6 +21,9 @@ var errScanClosed = errors.New("hbase store: scan is closed")
 func (s *Store) Get(ctx context.Context, table string, keys [][]byte, opts exec.ReadOptions) ([]*exec.StoreRow, error) {
 	if err := checkPushable(opts); err != nil {
 		return nil, err
+	}
+	if opts.Ranges != nil {
+		return nil, fmt.Errorf("ranges in a get: %w", exec.ErrNotPushable)
 	}
 	hopts, err := readOptions(opts)
 	if err != nil {
@@ -94,7 +98,10 @@ func (s *Store) Scan(ctx context.Context, table string, r exec.Range, opts exec.
 		return nil, err
 	}
 	it := &scanIter{s: s, limit: opts.Limit, stats: opts.Stats, conv: newConverter()}
-	if len(r.Start) > 0 && len(r.Stop) > 0 && bytes.Compare(r.Start, r.Stop) >= 0 {
+	if opts.Ranges != nil {
+		opts.Ranges = nonEmpty(opts.Ranges)
+	}
+	if (opts.Ranges != nil && len(opts.Ranges) == 0) || (len(r.Start) > 0 && len(r.Stop) > 0 && bytes.Compare(r.Start, r.Stop) >= 0) {
 		it.empty = true
 		return it, nil
 	}
@@ -116,6 +123,17 @@ func (s *Store) Scan(ctx context.Context, table string, r exec.Range, opts exec.
 	it.sc = s.c.Scan(scan)
 	it.prefetch(ctx)
 	return it, nil
+}
+
+// nonEmpty drops the ranges that hold no key, keeping a non-nil slice.
+func nonEmpty(rs []exec.Range) []exec.Range {
+	out := []exec.Range{}
+	for _, r := range rs {
+		if len(r.Stop) == 0 || bytes.Compare(r.Start, r.Stop) < 0 {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // fetched is the outcome of the background first Next.

@@ -20,13 +20,16 @@ const (
 )
 
 // readOptions translates what a Get and a Scan share: the versions, and
-// one server filter that is the pushed filter's conjuncts first, then the
-// projection. The filters that test column values come first in the
+// one server filter that is the scan's ranges (a MultiRowRangeFilter),
+// the pushed filter's conjuncts, then the projection. The filters that test column values come first in the
 // MUST_PASS_ALL list so that each sees every cell of the row before the
 // projection skips some.
 func readOptions(o exec.ReadOptions) ([]hb.Option, error) {
 	opts := []hb.Option{hb.MaxVersions(max(o.Versions, 1))}
 	var fs []filter.Filter
+	if len(o.Ranges) > 0 {
+		fs = append(fs, multiRowRange(o.Ranges))
+	}
 	var tested []int
 	for _, c := range expr.Conjuncts(o.Filter) {
 		sf, err := compile(o.Table, c)
@@ -49,6 +52,16 @@ func readOptions(o exec.ReadOptions) ([]hb.Option, error) {
 		opts = append(opts, hb.WithFilter(filter.And(fs...)))
 	}
 	return opts, nil
+}
+
+// multiRowRange keeps the rows of the ranges; the server seeks from one
+// to the next.
+func multiRowRange(rs []exec.Range) filter.Filter {
+	m := filter.MultiRowRange{}
+	for _, r := range rs {
+		m.Ranges = append(m.Ranges, filter.RowRange{Start: r.Start, StartInclusive: true, Stop: r.Stop})
+	}
+	return m
 }
 
 // projection is the filter that returns every row with only the cells of
