@@ -3,6 +3,7 @@ package hbase
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -232,7 +233,7 @@ func compileValue(c *catalog.Column, col int, e expr.Expr) (serverFilter, error)
 		if p.Not {
 			op, sym = filter.NotEqual, "!~"
 		}
-		out.f = scv(op, filter.RegexString{Pattern: re, Charset: latin1}, true)
+		out.f = scv(op, filter.RegexString{Pattern: expandChars(re), Charset: latin1}, true)
 		out.how = how(sym, "RegexStringComparator('"+re+"')", true)
 		return out, nil
 	}
@@ -354,20 +355,42 @@ func integral(t catalog.Type) bool {
 const utf8Seq = `[\xc2-\xdf][\x80-\xbf]|\xe0[\xa0-\xbf][\x80-\xbf]|[\xe1-\xec\xee\xef][\x80-\xbf]{2}|` +
 	`\xed[\x80-\x9f][\x80-\xbf]|\xf0[\x90-\xbf][\x80-\xbf]{2}|[\xf1-\xf3][\x80-\xbf]{3}|\xf4[\x80-\x8f][\x80-\xbf]{2}`
 
+// Placeholders of likeRegex for one character, expanded by expandChars
+// so that EXPLAIN shows the regex short.
+const (
+	charAny = "<char>"
+	charNot = "<char not "
+)
+
+var charNotRe = regexp.MustCompile(`<char not \\x([0-9a-f]{2})>`)
+
+// expandChars replaces likeRegex's placeholders with what matches one
+// character: a valid UTF-8 sequence, or else one byte (not the
+// delimiter).
+func expandChars(re string) string {
+	one := func(single string) string {
+		return `(?:` + utf8Seq + `|(?!` + utf8Seq + `)` + single + `)`
+	}
+	re = strings.ReplaceAll(re, charAny, one(`[\x00-\xff]`))
+	return charNotRe.ReplaceAllStringFunc(re, func(m string) string {
+		return one(`[^\x` + charNotRe.FindStringSubmatch(m)[1] + `]`)
+	})
+}
+
 // likeRegex translates a LIKE pattern into a Java regular expression
-// over bytes decoded as ISO-8859-1. A character of the pattern's '_' and
-// '%' is what Go reads as one: a valid UTF-8 sequence, or else one byte,
-// so that the server walks character boundaries exactly as the client
-// does. With delim >= 0 (an ASCII byte), no character may be it.
+// over bytes decoded as ISO-8859-1, with placeholders for one character
+// (see expandChars). A character of the pattern's '_' and '%' is what Go
+// reads as one: a valid UTF-8 sequence, or else one byte, so that the
+// server walks character boundaries exactly as the client does. With
+// delim >= 0 (an ASCII byte), no character may be it.
 func likeRegex(pattern string, delim int) (string, error) {
 	if !utf8.ValidString(pattern) || strings.ContainsRune(pattern, utf8.RuneError) {
 		return "", errors.New("the pattern is not valid UTF-8 text")
 	}
-	single := `[\x00-\xff]`
+	char := charAny // literal bytes are quoted, so '<' never starts one
 	if delim >= 0 {
-		single = fmt.Sprintf(`[^\x%02x]`, delim)
+		char = charNot + fmt.Sprintf(`\x%02x`, delim) + ">"
 	}
-	char := `(?:` + utf8Seq + `|(?!` + utf8Seq + `)` + single + `)`
 	var b strings.Builder
 	for i := 0; i < len(pattern); i++ {
 		switch ch := pattern[i]; {

@@ -78,7 +78,7 @@ func compileKey(t *catalog.Table, col int, e expr.Expr) (serverFilter, error) {
 		op, sym = filter.NotEqual, "!~"
 	}
 	return serverFilter{
-		f:   filter.Row{Op: op, Comparator: filter.RegexString{Pattern: re, Charset: latin1}},
+		f:   filter.Row{Op: op, Comparator: filter.RegexString{Pattern: expandChars(re), Charset: latin1}},
 		how: fmt.Sprintf("RowFilter(key %s '%s')", sym, re),
 	}, nil
 }

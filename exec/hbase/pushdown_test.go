@@ -110,8 +110,8 @@ func TestSplitFilter(t *testing.T) {
 		{&expr.In{Col: col("id"), Name: "id", Vals: []catalog.Value{big(1), big(2)}}, `(?:\x80\x00\x00\x00\x00\x00\x00\x01|\x80`, false},
 		{cmp("fk", expr.Eq, str("ab")), `[\x00-\xff]{8}ab\x5f\x5f')`, false},
 		{cmp("tail", expr.Eq, str("z")), `[\x00-\xff]{4}z\z')`, false},
-		{expr.NewLike(col("k"), "k", "s%", false), `RowFilter(key =~ '\As(?:`, false},
-		{expr.NewLike(col("tail"), "tail", "%z", true), `RowFilter(key !~ '\A[^\x7c]*\x7c[\x00-\xff]{8}[\x00-\xff]{4}(?:`, false},
+		{expr.NewLike(col("k"), "k", "s%", false), `RowFilter(key =~ '\As<char not \x7c>*\x7c')`, false},
+		{expr.NewLike(col("tail"), "tail", "%z", true), `RowFilter(key !~ '\A[^\x7c]*\x7c[\x00-\xff]{8}[\x00-\xff]{4}<char>*z\z')`, false},
 		{expr.NewLike(col("k"), "k", "a|%", false), "holds the delimiter", true},
 		{expr.NewLike(col("fk"), "fk", "a%", false), "fixed-width padded text", true},
 		{cmp("k", expr.Gt, str("s1")), "the scan ranges' to narrow", true},
@@ -222,4 +222,23 @@ func fmtFilter(f filter.Filter) string {
 		return "Qualifier" + op + string(x.Comparator.(filter.Binary).Value)
 	}
 	return "?"
+}
+
+// TestExpandChars checks that the regex sent to the server spells out
+// each character placeholder, with the delimiter left out of one-byte
+// characters.
+func TestExpandChars(t *testing.T) {
+	re, err := likeRegex("a_%", 0x7c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := expandChars(re)
+	one := `(?:` + utf8Seq + `|(?!` + utf8Seq + `)[^\x7c])`
+	if want := "a" + one + one + "*"; got != want {
+		t.Errorf("expandChars(%q) = %q, want %q", re, got, want)
+	}
+	re, _ = likeRegex("<char>%", -1)
+	if got := expandChars(re); got != `\x3cchar\x3e(?:`+utf8Seq+`|(?!`+utf8Seq+`)[\x00-\xff])*` {
+		t.Errorf("a pattern spelling a placeholder became %q", got)
+	}
 }
