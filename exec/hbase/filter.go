@@ -188,6 +188,9 @@ func compileValue(c *catalog.Column, col int, e expr.Expr) (serverFilter, error)
 		if p.Val.Null {
 			return out, fmt.Errorf("%s: %w", e, errNullCompare)
 		}
+		if p.Op != expr.Eq && p.Op != expr.Ne && signedOrder(c) {
+			return compileSigned(c, col, e, scv, how)
+		}
 		if err := canPush(c, p.Op == expr.Eq || p.Op == expr.Ne, cmpText[p.Op]); err != nil {
 			return out, err
 		}
@@ -200,6 +203,9 @@ func compileValue(c *catalog.Column, col int, e expr.Expr) (serverFilter, error)
 	case *expr.Between:
 		if p.Lo.Null || p.Hi.Null {
 			return out, fmt.Errorf("%s: %w", e, errNullCompare)
+		}
+		if signedOrder(c) {
+			return compileSigned(c, col, e, scv, how)
 		}
 		if err := canPush(c, false, "BETWEEN"); err != nil {
 			return out, err
@@ -311,7 +317,8 @@ func canPush(c *catalog.Column, equality bool, op string) error {
 		return why("which others may write as '7', '07' or '+7' alike")
 	}
 	if !equality {
-		return why("written as Java's Bytes.toBytes, whose negative values sort above the positive ones")
+		// Two's complement bytes: compileSigned splits the values at zero.
+		return why("whose ordered comparisons are split at zero elsewhere")
 	}
 	return nil
 }

@@ -33,11 +33,14 @@ func (Pushdown) Features() exec.Features {
 // becomes an exact HBase filter, and keeps the rest in the client:
 //
 //   - a stored column compared with =, != or IN, where its encoding has
-//     one byte form per value (strings and bytes; binary integers);
-//     with <, <=, >, >= or BETWEEN where its bytes also sort like its
-//     values (strings and bytes); with LIKE (strings and bytes); and IS
+//     one byte form per value (strings and bytes, text dates, binary
+//     integers); with <, <=, >, >= or BETWEEN where its bytes also sort
+//     like its values (strings and bytes, text dates) or where the
+//     values split at zero into ranges of bytes that do (binary
+//     integers, see signed.go); with LIKE (strings and bytes); and IS
 //     [NOT] NULL: SingleColumnValueFilters, with filterIfMissing where a
-//     missing cell (NULL) must fail;
+//     missing cell (NULL) must fail. Text numbers and booleans have
+//     several byte forms, and doubles two zeros: they stay in the client;
 //   - a key field compared with =, != or IN, or matched with LIKE (text
 //     fields that end at a one-byte delimiter or at the end of the key):
 //     a RowFilter whose regular expression walks the whole key layout;

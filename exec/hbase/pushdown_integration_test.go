@@ -109,6 +109,12 @@ var pushdownQueries = []struct{ q, where string }{
 	{"SELECT * FROM pd WHERE b = -3", "server"},
 	{"SELECT * FROM pd WHERE b != 5 AND i = 7", "server"},
 	{"SELECT * FROM pd WHERE dt >= DATE '2019-04-01'", "server"},
+	{"SELECT * FROM pd WHERE b > 0", "server"},
+	{"SELECT * FROM pd WHERE b < -3", "server"},
+	{"SELECT * FROM pd WHERE b BETWEEN -5 AND 5", "server"},
+	{"SELECT * FROM pd WHERE b NOT BETWEEN -2 AND 2", "server"},
+	{"SELECT * FROM pd WHERE i >= -1 OR i < -8", "server"},
+	{"SELECT * FROM pd WHERE NOT (b > 3)", "server"},
 	{"SELECT * FROM pd WHERE st > 'm'", "server"},
 	{"SELECT * FROM pd WHERE k != 's1'", "server"},
 	{"SELECT * FROM pd WHERE k LIKE '%1'", "server"},
@@ -134,7 +140,8 @@ var pushdownQueries = []struct{ q, where string }{
 	{"SELECT k, id, tail FROM pd WHERE k IN ('s1', 'a', 'é') AND id IN (-3, 4, 7, 9) AND tail IN ('x', '', 'zz') AND i IS NOT NULL", "server"},
 	{"SELECT * FROM pd WHERE tb = 7", "client"},
 	{"SELECT * FROM pd WHERE f > 1.5", "client"},
-	{"SELECT * FROM pd WHERE b > 0 AND s = 'paid'", "both"},
+	{"SELECT * FROM pd WHERE b > 0 AND s = 'paid'", "server"},
+	{"SELECT * FROM pd WHERE b > 0 AND tb = 3", "both"},
 	{"SELECT * FROM pd WHERE s = 'paid' OR tb = 3", "client"},
 }
 

@@ -2,6 +2,7 @@ package hbase
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -86,8 +87,17 @@ func TestSplitFilter(t *testing.T) {
 		{cmp("b", expr.Eq, big(-5)), "SingleColumnValueFilter(d:b = -5, filterIfMissing)", false},
 		{cmp("i", expr.Eq, big(7)), "SingleColumnValueFilter(d:i = 7", false},
 		{cmp("i", expr.Eq, big(1<<40)), "does not fit", true},
-		{cmp("b", expr.Gt, big(5)), "negative values sort above the positive ones: > stays in the client", true},
-		{&expr.Between{Col: col("b"), Name: "b", Lo: big(1), Hi: big(9)}, "BETWEEN stays in the client", true},
+		// Ordered comparisons on them are split at zero into byte ranges.
+		{cmp("b", expr.Gt, big(5)), "FilterList(MUST_PASS_ALL: SingleColumnValueFilter(d:b >= 6, filterIfMissing), SingleColumnValueFilter(d:b <= 9223372036854775807, filterIfMissing))", false},
+		{cmp("b", expr.Lt, big(-5)), "SingleColumnValueFilter(d:b >= -9223372036854775808, filterIfMissing), SingleColumnValueFilter(d:b <= -6, filterIfMissing)", false},
+		{&expr.Between{Col: col("b"), Name: "b", Lo: big(-5), Hi: big(9)},
+			"FilterList(MUST_PASS_ONE: FilterList(MUST_PASS_ALL: SingleColumnValueFilter(d:b >= -5, filterIfMissing), SingleColumnValueFilter(d:b <= -1, filterIfMissing)), " +
+				"FilterList(MUST_PASS_ALL: SingleColumnValueFilter(d:b >= 0, filterIfMissing), SingleColumnValueFilter(d:b <= 9, filterIfMissing)))", false},
+		{&expr.Between{Col: col("b"), Name: "b", Lo: big(1), Hi: big(9), Not: true}, "d:b <= 0, filterIfMissing)), FilterList(MUST_PASS_ALL: SingleColumnValueFilter(d:b >= 10", false},
+		{cmp("i", expr.Le, big(1<<40)), "d:i >= -2147483648, filterIfMissing), SingleColumnValueFilter(d:i <= -1,", false},
+		{cmp("i", expr.Gt, big(1<<40)), "no value of the column satisfies it", true},
+		{cmp("b", expr.Lt, big(math.MinInt64)), "no value of the column satisfies it", true},
+		{&expr.Between{Col: col("b"), Name: "b", Lo: big(9), Hi: big(1)}, "no value of the column satisfies it", true},
 		// Text numbers have several byte forms.
 		{cmp("tb", expr.Eq, big(7)), "tb is a text-encoded BIGINT, which others may write as '7', '07' or '+7' alike: = stays in the client", true},
 		{cmp("tf", expr.Lt, catalog.Double(5)), "tf is a text-encoded DOUBLE, written as '1', '1.0' or '1e0' alike, whose bytes do not sort like its values: < stays in the client", true},
