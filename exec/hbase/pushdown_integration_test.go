@@ -175,6 +175,7 @@ func TestPushdownFilters(t *testing.T) {
 		}
 	}
 	pl := planner.New(cat, planner.Options{})
+	t.Run("random-like", func(t *testing.T) { randomLike(ctx, t, st, emb, pl) })
 	for _, c := range pushdownQueries {
 		t.Run(c.q, func(t *testing.T) {
 			q := c.q + " ALLOW FULL SCAN"
@@ -245,4 +246,44 @@ func placed(ctx context.Context, s exec.Store, pl *planner.Planner, q string, on
 		return placedRun{}, nil, fmt.Errorf("%w\n%s", err, strings.TrimSpace(sel.String()))
 	}
 	return placedRun{rows, sel}, &stats, nil
+}
+
+// randomLike compares LIKE patterns drawn from the characters the rows
+// hold, on key fields and stored columns, with pushdown on against the
+// client's evaluation.
+func randomLike(ctx context.Context, t *testing.T, st, emb exec.Store, pl *planner.Planner) {
+	r := rand.New(rand.NewPCG(21, 22))
+	alphabet := []string{"%", "%", "_", "_", "s", "1", "é", "€", "x", "a", "p", "日", "z"}
+	pushed := 0
+	for range 120 {
+		var b strings.Builder
+		for n := r.IntN(5); n >= 0; n-- {
+			b.WriteString(alphabet[r.IntN(len(alphabet))])
+		}
+		col := []string{"k", "tail", "s", "st"}[r.IntN(4)]
+		not := ""
+		if r.IntN(4) == 0 {
+			not = "NOT "
+		}
+		q := fmt.Sprintf("SELECT k, id, tail, s, st FROM pd WHERE %s %sLIKE '%s' ALLOW FULL SCAN", col, not, b.String())
+		want, _, err := placed(ctx, emb, pl, q, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		on, _, err := placed(ctx, st, pl, q, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sameRows(on.rows, want.rows); err != nil {
+			t.Fatalf("%s: %v\n%s", q, err, on.sel.String())
+		}
+		if len(on.sel.Access.Placement.Server) > 0 {
+			pushed++
+		}
+	}
+	// No pattern holds the key's delimiter, so the server takes each.
+	if pushed != 120 {
+		t.Errorf("only %d of 120 LIKE filters went to the server", pushed)
+	}
+	t.Logf("%d of 120 LIKE filters went to the server and agree with the client", pushed)
 }
