@@ -20,6 +20,11 @@ type serverFilter struct {
 	// cols are the stored columns its SingleColumnValueFilters test: the
 	// read must fetch them, or the filters would not see them.
 	cols []int
+	// forward, when set, replaces f on a forward read: a FuzzyRowFilter,
+	// which seeks where f reads every row (HBase 2.6 may skip rows with
+	// it on reversed scans, so those keep f). Only a top-level conjunct
+	// keeps it: lists are built from f.
+	forward filter.Filter
 }
 
 // latin1 decodes each byte as the one character of the same code, so a

@@ -24,6 +24,7 @@ func compileKey(t *catalog.Table, col int, e expr.Expr) (serverFilter, error) {
 	}
 	comp := &t.Key.Components[idx]
 	var field string
+	var values [][]byte // the field's bytes when it must equal one of them
 	not := false
 	switch p := e.(type) {
 	case *expr.Cmp:
@@ -38,6 +39,7 @@ func compileKey(t *catalog.Table, col int, e expr.Expr) (serverFilter, error) {
 			return serverFilter{}, fmt.Errorf("%s: %w", e, err)
 		}
 		field, not = quote(b), p.Op == expr.Ne
+		values = [][]byte{b}
 	case *expr.In:
 		var alts []string
 		for _, v := range p.Vals {
@@ -52,6 +54,7 @@ func compileKey(t *catalog.Table, col int, e expr.Expr) (serverFilter, error) {
 				return serverFilter{}, fmt.Errorf("%s: %w", e, err)
 			}
 			alts = append(alts, quote(b))
+			values = append(values, b)
 		}
 		if len(alts) == 0 {
 			return serverFilter{}, fmt.Errorf("%s: %w", e, errNullCompare)
@@ -77,10 +80,44 @@ func compileKey(t *catalog.Table, col int, e expr.Expr) (serverFilter, error) {
 	if not {
 		op, sym = filter.NotEqual, "!~"
 	}
-	return serverFilter{
+	out := serverFilter{
 		f:   filter.Row{Op: op, Comparator: filter.RegexString{Pattern: expandChars(re), Charset: latin1}},
 		how: fmt.Sprintf("RowFilter(key %s '%s')", sym, re),
-	}, nil
+	}
+	if at, ok := fixedOffset(t, idx); ok && !not && len(values) > 0 {
+		fz := filter.FuzzyRow{}
+		var shown []string
+		for _, v := range values {
+			k := filter.FuzzyKey{Key: make([]byte, at+len(v)), Mask: make([]byte, at+len(v))}
+			copy(k.Key[at:], v)
+			for i := range at {
+				k.Mask[i] = 1
+			}
+			fz.Keys = append(fz.Keys, k)
+			shown = append(shown, "'"+catalog.ToStringBinary(v)+"'")
+		}
+		out.forward = fz
+		out.how = fmt.Sprintf("FuzzyRowFilter(key bytes %d..%d = %s) forward, %s reversed",
+			at, at+len(values[0])-1, strings.Join(shown, " | "), out.how)
+	}
+	return out, nil
+}
+
+// fixedOffset returns where component idx starts when it and every
+// component before it have a fixed width, so that a fuzzy key can pin
+// its bytes.
+func fixedOffset(t *catalog.Table, idx int) (int, bool) {
+	at := 0
+	for i := 0; i <= idx; i++ {
+		w, ok := t.Key.Components[i].FixedWidth()
+		if !ok || w <= 0 {
+			return 0, false
+		}
+		if i < idx {
+			at += w
+		}
+	}
+	return at, true
 }
 
 // keyComponent returns the index of the one component that writes col.

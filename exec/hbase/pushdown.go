@@ -44,6 +44,8 @@ func (Pushdown) Features() exec.Features {
 //   - a key field compared with =, != or IN, or matched with LIKE (text
 //     fields that end at a one-byte delimiter or at the end of the key):
 //     a RowFilter whose regular expression walks the whole key layout;
+//     = and IN on a field at a fixed offset are, on forward reads, a
+//     FuzzyRowFilter, which seeks over the rows that cannot match;
 //   - NOT over those, rewritten to the negated predicate, and AND and OR
 //     of them (FilterLists).
 //

@@ -150,31 +150,8 @@ var pushdownQueries = []struct{ q, where string }{
 // every condition), checks the three agree, that the filter went where
 // expected, and that what the server filtered did not travel.
 func TestPushdownFilters(t *testing.T) {
-	st := openStore(t, hbstore.Options{})
-	phys := hbasetest.TableName("rkql_pd")
-	cat, err := catalog.Parse([]byte(fmt.Sprintf(pushdownYAML, phys)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dropAtEnd(t, st, []string{phys})
-	tb, _ := cat.Table("pd")
-	emb, err := embedded.Open(t.TempDir(), embedded.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { emb.Close() })
 	ctx := context.Background()
-	rows := pushdownRows(tb)
-	for _, s := range []exec.Store{st, emb} {
-		x := &exec.Executor{Store: s}
-		if err := x.EnsureTable(ctx, tb); err != nil {
-			t.Fatal(err)
-		}
-		if err := x.Insert(ctx, tb, rows, 0, nil); err != nil {
-			t.Fatal(err)
-		}
-	}
-	pl := planner.New(cat, planner.Options{})
+	st, emb, pl := loadBoth(t, pushdownYAML, "pd", pushdownRows)
 	t.Run("random-like", func(t *testing.T) { randomLike(ctx, t, st, emb, pl) })
 	for _, c := range pushdownQueries {
 		t.Run(c.q, func(t *testing.T) {
@@ -286,4 +263,113 @@ func randomLike(ctx context.Context, t *testing.T, st, emb exec.Store, pl *plann
 		t.Errorf("only %d of 120 LIKE filters went to the server", pushed)
 	}
 	t.Logf("%d of 120 LIKE filters went to the server and agree with the client", pushed)
+}
+
+// loadBoth creates the table of a one-table catalog (its yaml has %s
+// where the physical name goes) on HBase and on an embedded store, and
+// loads the same rows into both.
+func loadBoth(t *testing.T, yamlFmt, name string, gen func(*catalog.Table) []catalog.Row) (exec.Store, exec.Store, *planner.Planner) {
+	t.Helper()
+	st := openStore(t, hbstore.Options{})
+	phys := hbasetest.TableName("rkql_" + name)
+	cat, err := catalog.Parse([]byte(fmt.Sprintf(yamlFmt, phys)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dropAtEnd(t, st, []string{phys})
+	tb, _ := cat.Table(name)
+	emb, err := embedded.Open(t.TempDir(), embedded.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { emb.Close() })
+	ctx := context.Background()
+	rows := gen(tb)
+	for _, s := range []exec.Store{st, emb} {
+		x := &exec.Executor{Store: s}
+		if err := x.EnsureTable(ctx, tb); err != nil {
+			t.Fatal(err)
+		}
+		if err := x.Insert(ctx, tb, rows, 0, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return st, emb, planner.New(cat, planner.Options{})
+}
+
+// fuzzyYAML has a key of fixed-width parts only.
+const fuzzyYAML = `
+tables:
+  - name: fx
+    hbase: %s
+    families:
+      - {name: d, versions: 1}
+    columns:
+      - {name: g, type: INT}
+      - {name: n, type: BIGINT}
+      - {name: m, type: INT}
+      - {name: s, type: STRING, column: "d:s"}
+    rowkey:
+      - {field: g, encoding: decimal, width: 2}
+      - {field: n, encoding: binary}
+      - {field: m, encoding: decimal, width: 4}
+    splits: ["02", "05"]
+`
+
+func fuzzyRows(tb *catalog.Table) []catalog.Row {
+	var out []catalog.Row
+	for _, g := range []int64{1, 2, 5, 9} {
+		for n := int64(-20); n <= 20; n++ {
+			for m := range int64(31) {
+				row := tb.NewRow()
+				row[0], row[1], row[2] = catalog.Value{Type: catalog.TypeInt, I: g}, catalog.Bigint(n), catalog.Value{Type: catalog.TypeInt, I: m}
+				row[3] = catalog.String(fmt.Sprintf("v%d", (n+m)%7))
+				out = append(out, row)
+			}
+		}
+	}
+	return out
+}
+
+// TestPushdownFuzzy checks that equality on fixed-width key parts is a
+// FuzzyRowFilter on forward scans, which seeks (the servers read fewer
+// rows than with the row filter of a reversed scan), and that both
+// agree with the client.
+func TestPushdownFuzzy(t *testing.T) {
+	ctx := context.Background()
+	st, emb, pl := loadBoth(t, fuzzyYAML, "fx", fuzzyRows)
+	for _, q := range []string{
+		"SELECT * FROM fx WHERE n = 5",
+		"SELECT * FROM fx WHERE m IN (3, 7) AND s = 'v3'",
+		"SELECT * FROM fx WHERE NOT (n != -5) AND m = 30",
+	} {
+		t.Run(q, func(t *testing.T) {
+			fwd, rev := q+" ALLOW FULL SCAN", q+" ORDER BY g DESC ALLOW FULL SCAN"
+			var read [2]int64
+			for i, q := range []string{fwd, rev} {
+				want, _, err := placed(ctx, emb, pl, q, false)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, stats, err := placed(ctx, st, pl, q, true)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := sameRows(got.rows, want.rows); err != nil {
+					t.Fatalf("%s: %v", q, err)
+				}
+				if len(want.rows) == 0 {
+					t.Fatalf("%s: no rows", q)
+				}
+				if i == 1 && !got.sel.Access.Reverse {
+					t.Fatalf("%s is not a reversed scan", q)
+				}
+				read[i] = stats.RowsRead.Load()
+				t.Logf("%s: %d rows, servers read %d; %q", q, len(want.rows), read[i], got.sel.Access.Placement.Server)
+			}
+			if read[0]*2 > read[1] {
+				t.Errorf("the fuzzy row filter read %d rows, the row filter %d: it did not seek", read[0], read[1])
+			}
+		})
+	}
 }

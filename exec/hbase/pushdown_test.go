@@ -252,3 +252,46 @@ func TestExpandChars(t *testing.T) {
 		t.Errorf("a pattern spelling a placeholder became %q", got)
 	}
 }
+
+// TestSplitFilterFuzzy checks that equality on key parts at a fixed
+// offset is a FuzzyRowFilter on forward reads, and that a reversed read
+// and != keep the row filter.
+func TestSplitFilterFuzzy(t *testing.T) {
+	cat, err := catalog.Parse([]byte(`
+tables:
+  - name: fx
+    families: [{name: d}]
+    columns:
+      - {name: g, type: INT}
+      - {name: n, type: BIGINT}
+    rowkey:
+      - {field: g, encoding: decimal, width: 2}
+      - {field: n, encoding: binary}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb, _ := cat.Table("fx")
+	eq := &expr.Cmp{Col: 1, Name: "n", Op: expr.Eq, Val: catalog.Bigint(5)}
+	sf, err := compile(tb, eq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `FuzzyRowFilter(key bytes 2..9 = '\x80\x00\x00\x00\x00\x00\x00\x05') forward, RowFilter(key =~ '\A[\x00-\xff]{2}\x80\x00\x00\x00\x00\x00\x00\x05') reversed`
+	if sf.how != want {
+		t.Errorf("how %q, want %q", sf.how, want)
+	}
+	fz, ok := sf.forward.(filter.FuzzyRow)
+	if !ok || len(fz.Keys) != 1 || string(fz.Keys[0].Mask) != "\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00" ||
+		string(fz.Keys[0].Key[2:]) != "\x80\x00\x00\x00\x00\x00\x00\x05" {
+		t.Errorf("forward filter %+v", sf.forward)
+	}
+	ne := &expr.Cmp{Col: 1, Name: "n", Op: expr.Ne, Val: catalog.Bigint(5)}
+	if sf, err := compile(tb, ne); err != nil || sf.forward != nil {
+		t.Errorf("!= compiled to %+v, %v; want a row filter alone", sf, err)
+	}
+	or := &expr.Or{Terms: []expr.Expr{eq, eq}}
+	if sf, err := compile(tb, or); err != nil || sf.forward != nil {
+		t.Errorf("an OR compiled to %+v, %v; want a row filter list alone", sf, err)
+	}
+}

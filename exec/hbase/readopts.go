@@ -36,6 +36,9 @@ func readOptions(o exec.ReadOptions) ([]hb.Option, error) {
 		if err != nil {
 			return nil, err // checkPushable let through what compile refuses
 		}
+		if sf.forward != nil && !o.Reverse {
+			sf.f = sf.forward
+		}
 		fs = append(fs, sf.f)
 		tested = append(tested, sf.cols...)
 	}
