@@ -8,8 +8,10 @@ import (
 
 // Place hands a store the work its Pushdown accepts: the part of the
 // client filter above the plan's access that the store can evaluate, a
-// row limit when no filter is left to the client below the LIMIT, and
-// the column projection. It rewrites the plan in place and records in
+// row limit when no filter is left to the client below the LIMIT, the
+// column projection, and, for a store with Features.MultiRange, the
+// reading of several ranges that are read one after another, not
+// merged, by one scan. It rewrites the plan in place and records in
 // the access's Placement what it moved and why it kept the rest, so that
 // EXPLAIN says SERVER only for what the store does. With on false, the
 // store is asked only to read the ranges: the switch that measures what
