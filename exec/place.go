@@ -1,13 +1,17 @@
 package exec
 
 import (
+	"bytes"
+
 	"github.com/rkql/rkql/planner"
 )
 
 // Place hands a store the work its Pushdown accepts: the part of the
 // client filter above the plan's access that the store can evaluate, a
-// row limit when no filter is left to the client below the LIMIT, and
-// the column projection. It rewrites the plan in place and records in
+// row limit when no filter is left to the client below the LIMIT, the
+// column projection, and, for a store with Features.MultiRange, the
+// reading of several ranges that are read one after another, not
+// merged, by one scan. It rewrites the plan in place and records in
 // the access's Placement what it moved and why it kept the rest, so that
 // EXPLAIN says SERVER only for what the store does. With on false, the
 // store is asked only to read the ranges: the switch that measures what
@@ -59,6 +63,33 @@ func Place(sel *planner.Select, p Pushdown, on bool) {
 	if f.Limit {
 		acc.Limit = scanLimit(sel)
 	}
+	pl.MultiRange = f.MultiRange && multiRange(sel)
+}
+
+// multiRange reports whether the access's ranges can be read by one scan:
+// several ranges, read forward one after another, not merged.
+func multiRange(sel *planner.Select) bool {
+	acc := sel.Access
+	if acc.Kind == planner.PointLookup || acc.Reverse || len(acc.Ranges) < 2 {
+		return false
+	}
+	for i, r := range acc.Ranges {
+		if r.Point {
+			return false
+		}
+		// In key order, apart: then the one scan returns the rows in
+		// the order the ranges are read one after another.
+		if i > 0 && (acc.Ranges[i-1].Stop == nil || bytes.Compare(acc.Ranges[i-1].Stop, r.Start) > 0) {
+			return false
+		}
+	}
+	path := planner.Path(sel.Root)
+	if len(path) > 1 {
+		if _, merged := path[1].(*planner.MergeSort); merged {
+			return false
+		}
+	}
+	return true
 }
 
 // unlink removes filter from the tree; parent is the node above it, or

@@ -116,7 +116,25 @@ func (x *Executor) access(ctx context.Context, acc *planner.Access, stats *Stats
 		}
 		return &sliceIter{rows: rows}, nil
 	}
-	return &concatIter{x: x, acc: acc, stats: stats, dec: newDecoder(acc.Table, readColumns(acc))}, nil
+	dec := newDecoder(acc.Table, readColumns(acc))
+	if p := acc.Placement; p != nil && p.MultiRange {
+		return x.multiRange(ctx, acc, stats, dec)
+	}
+	return &concatIter{x: x, acc: acc, stats: stats, dec: dec}, nil
+}
+
+// multiRange reads an access's ranges, in key order, with one scan that
+// the store narrows to them.
+func (x *Executor) multiRange(ctx context.Context, acc *planner.Access, stats *Stats, dec *decoder) (rowIter, error) {
+	ri := &rangeIter{x: x, acc: acc, stats: stats, dec: dec, versions: acc.Versions,
+		r: Range{Start: acc.Ranges[0].Start, Stop: acc.Ranges[len(acc.Ranges)-1].Stop}}
+	for _, r := range acc.Ranges {
+		ri.ranges = append(ri.ranges, Range{Start: r.Start, Stop: r.Stop})
+	}
+	if err := ri.open(ctx, ri.r, acc.Limit); err != nil {
+		return nil, err
+	}
+	return &concatIter{x: x, acc: acc, stats: stats, dec: dec, i: len(acc.Ranges), open: []*rangeIter{ri}}, nil
 }
 
 // countsKeys reports whether counting acc's rows needs their keys alone.
@@ -175,8 +193,10 @@ type rangeIter struct {
 	it       RowIter
 	r        Range
 	versions int
-	pending  []*Row
-	dec      *decoder
+	// ranges, when set, are the ranges inside r that one scan reads.
+	ranges  []Range
+	pending []*Row
+	dec     *decoder
 	// cur is the limit of the current store iterator; got counts the rows
 	// it sent; good counts the rows, over every iterator, that decoded.
 	cur, got, good int64
@@ -197,6 +217,7 @@ func (x *Executor) openRange(ctx context.Context, acc *planner.Access, r planner
 func (ri *rangeIter) open(ctx context.Context, r Range, limit int64) error {
 	opts := readOptions(ri.acc, ri.stats)
 	opts.Limit = int(limit)
+	opts.Ranges = ri.ranges
 	it, err := ri.x.Store.Scan(ctx, ri.acc.Table.Physical, r, opts)
 	ri.it, ri.cur, ri.got = it, limit, 0
 	return err

@@ -60,6 +60,10 @@ type ReadOptions struct {
 	// cells of columns it did not ask for. An empty, non-nil Columns asks
 	// for keys alone.
 	Columns []int
+	// Ranges, when set, are several key ranges, sorted, not overlapping,
+	// inside the Range given to Scan, that one scan reads in key order
+	// (see Features.MultiRange). Limit then counts rows over all of them.
+	Ranges []Range
 	// Filter is a condition over Table's logical rows (key fields decoded
 	// from the key, stored columns from the newest cells): only rows for
 	// which it is true are returned. nil returns every row.
@@ -94,6 +98,9 @@ type Features struct {
 	KeysOnly bool
 	// Limit: the store stops after ReadOptions.Limit rows.
 	Limit bool
+	// MultiRange: one forward Scan reads many ranges (ReadOptions.Ranges),
+	// seeking from one to the next where the data lives.
+	MultiRange bool
 }
 
 // Split is a filter divided between a store and the client.

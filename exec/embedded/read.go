@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 
 	bolt "go.etcd.io/bbolt"
@@ -91,6 +92,9 @@ func regionsOfKeys(t *table, keys [][]byte) int {
 func (s *Store) Scan(ctx context.Context, tableName string, r exec.Range, opts exec.ReadOptions) (exec.RowIter, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if opts.Ranges != nil {
+		return nil, fmt.Errorf("several ranges in one scan: %w", exec.ErrNotPushable)
 	}
 	t, err := s.table(tableName)
 	if err != nil {

@@ -22,11 +22,33 @@
 // A Range [Start, Stop) read in reverse is a reversed HBase scan from Stop,
 // left out, down to Start, taken in (the client's ExcludeStart and
 // IncludeStop options), so it reads exactly the keys a forward scan reads.
-// ReadOptions.Filter is a Go function: it runs here, on each row as it
-// arrives, and a Limit is then counted after it; without a Filter the
-// Limit goes to the server. Stats.RowsRead counts the rows received,
-// Stats.RPCs and Stats.Regions come from the client's scanner statistics
-// (for Get: one RPC per region server and the regions the keys fall in).
+// The region servers do what Pushdown declares (pushdown.go): the column
+// projection, keys-only reads, the row limit, several ranges read forward
+// by one scan, and each part of a filter that an HBase filter decides
+// exactly as SQL does. Place asks first and sends only those; a read
+// carrying anything else is refused with exec.ErrNotPushable. A read
+// becomes one filter, a MUST_PASS_ALL list of, in order:
+//
+//	MultiRowRangeFilter         the ranges of a multi-range scan
+//	the pushed conjuncts        SingleColumnValueFilters (stored columns),
+//	                            RowFilters with a regex over the whole key
+//	                            (key fields), FilterLists for AND and OR
+//	the projection              Or(And(FirstKeyOnly, Qualifier != each
+//	                            wanted, KeyOnly), Qualifier = each wanted):
+//	                            every row, with only the wanted cells, or
+//	                            its first cell emptied; And(FirstKeyOnly,
+//	                            KeyOnly) for keys alone
+//
+// The value tests come before the projection, which skips cells, so that
+// each sees every cell of the row; the columns they test are among the
+// wanted ones, or a SingleColumnValueFilter would not see its column.
+// Regexes decode bytes as ISO-8859-1, so that they match bytes; a LIKE
+// character is a valid UTF-8 sequence or else one byte, as Go reads it.
+//
+// Stats.Bytes are the response bytes read off the socket, Stats.RPCs and
+// Stats.Regions come from the client's scanner statistics, and
+// Stats.RowsRead from the servers' ROWS_SCANNED (for Get: the rows
+// returned, as a Get reports no counters; RPCs are the Multi calls sent).
 //
 // # Write timestamps
 //

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 
 	"github.com/rkql/rkql/exec"
@@ -21,19 +22,30 @@ func (s *Store) Get(ctx context.Context, table string, keys [][]byte, opts exec.
 	if err := checkPushable(opts); err != nil {
 		return nil, err
 	}
+	if opts.Ranges != nil {
+		return nil, fmt.Errorf("ranges in a get: %w", exec.ErrNotPushable)
+	}
+	hopts, err := readOptions(opts)
+	if err != nil {
+		return nil, err
+	}
 	var out []*exec.StoreRow
 	conv := newConverter()
 	for from := 0; from < len(keys); from += s.opts.GetBatch {
 		batch := keys[from:min(from+s.opts.GetBatch, len(keys))]
 		gets := make([]*hb.Get, len(batch))
 		for i, k := range batch {
-			g, err := hb.NewGet(table, k, hb.MaxVersions(max(opts.Versions, 1)))
+			g, err := hb.NewGet(table, k, hopts...)
 			if err != nil {
 				return nil, err
 			}
 			gets[i] = g
 		}
-		res, err := s.c.MultiGet(ctx, gets)
+		res, rs, err := s.c.MultiGetWithStats(ctx, gets)
+		if st := opts.Stats; st != nil {
+			st.RPCs.Add(int64(rs.RPCs))
+			st.Bytes.Add(rs.Bytes)
+		}
 		if err != nil {
 			return nil, mapErr(err)
 		}
@@ -50,8 +62,7 @@ func (s *Store) Get(ctx context.Context, table string, keys [][]byte, opts exec.
 		}
 		if st := opts.Stats; st != nil {
 			st.RowsRead.Add(read)
-			servers, regions := s.spread(ctx, table, batch)
-			st.RPCs.Add(int64(servers))
+			_, regions := s.spread(ctx, table, batch)
 			st.Regions.Add(int64(regions))
 		}
 		if opts.Limit > 0 && len(out) >= opts.Limit {
@@ -87,19 +98,23 @@ func (s *Store) Scan(ctx context.Context, table string, r exec.Range, opts exec.
 		return nil, err
 	}
 	it := &scanIter{s: s, limit: opts.Limit, stats: opts.Stats, conv: newConverter()}
-	if len(r.Start) > 0 && len(r.Stop) > 0 && bytes.Compare(r.Start, r.Stop) >= 0 {
+	if opts.Ranges != nil {
+		opts.Ranges = nonEmpty(opts.Ranges)
+	}
+	if (opts.Ranges != nil && len(opts.Ranges) == 0) || (len(r.Start) > 0 && len(r.Stop) > 0 && bytes.Compare(r.Start, r.Stop) >= 0) {
 		it.empty = true
 		return it, nil
 	}
-	hopts := []hb.Option{hb.MaxVersions(max(opts.Versions, 1))}
+	hopts, err := readOptions(opts)
+	if err != nil {
+		return nil, err
+	}
+	hopts = append(hopts, scanOptions(opts)...)
 	start, stop := r.Start, r.Stop
 	if opts.Reverse {
 		// [Start, Stop) backwards: from Stop, left out, down to Start.
 		start, stop = stop, start
 		hopts = append(hopts, hb.Reversed(), hb.ExcludeStart(), hb.IncludeStop())
-	}
-	if opts.Limit > 0 {
-		hopts = append(hopts, hb.Limit(opts.Limit))
 	}
 	scan, err := hb.NewScan(table, start, stop, hopts...)
 	if err != nil {
@@ -108,6 +123,17 @@ func (s *Store) Scan(ctx context.Context, table string, r exec.Range, opts exec.
 	it.sc = s.c.Scan(scan)
 	it.prefetch(ctx)
 	return it, nil
+}
+
+// nonEmpty drops the ranges that hold no key, keeping a non-nil slice.
+func nonEmpty(rs []exec.Range) []exec.Range {
+	out := []exec.Range{}
+	for _, r := range rs {
+		if len(r.Stop) == 0 || bytes.Compare(r.Start, r.Stop) < 0 {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // fetched is the outcome of the background first Next.
@@ -172,9 +198,6 @@ func (it *scanIter) Next(ctx context.Context) (*exec.StoreRow, error) {
 			return nil, err
 		}
 		row := it.conv.row(res)
-		if it.stats != nil {
-			it.stats.RowsRead.Add(1)
-		}
 		it.n++
 		return row, nil
 	}
@@ -198,7 +221,8 @@ func (it *scanIter) next(ctx context.Context) (*hb.Result, error) {
 	}
 }
 
-// report adds the scanner's new RPCs and regions to the stats.
+// report adds the scanner's new RPCs, regions, bytes and the rows the
+// servers read (their ROWS_SCANNED) to the stats.
 func (it *scanIter) report() {
 	if it.stats == nil {
 		return
@@ -206,6 +230,8 @@ func (it *scanIter) report() {
 	st := it.sc.Stats()
 	it.stats.RPCs.Add(int64(st.RPCs - it.reported.RPCs))
 	it.stats.Regions.Add(int64(st.Regions - it.reported.Regions))
+	it.stats.Bytes.Add(st.Bytes - it.reported.Bytes)
+	it.stats.RowsRead.Add(st.RowsScanned - it.reported.RowsScanned)
 	it.reported = st
 }
 
