@@ -157,17 +157,24 @@ func (e *Engine) Writable(what string) error {
 // entries. progress, when set, is told the rows written so far. It is
 // what INSERT, rkql import and the examples loader write through.
 func (e *Engine) Write(ctx context.Context, t *catalog.Table, cols []int, rows []catalog.Row, ts int64, progress func(int)) error {
-	if err := e.Writable("INSERT"); err != nil {
-		return err
-	}
-	x, err := e.executor(ctx)
+	x, err := e.writer(ctx, t)
 	if err != nil {
 		return err
 	}
-	if err := e.ensure(ctx, x, t); err != nil {
-		return err
-	}
 	return x.InsertColumns(ctx, t, cols, rows, ts, progress)
+}
+
+// writer is the executor of a write to t: refused when the engine is
+// read-only, with t's physical table created on demand.
+func (e *Engine) writer(ctx context.Context, t *catalog.Table) (*exec.Executor, error) {
+	if err := e.Writable("INSERT"); err != nil {
+		return nil, err
+	}
+	x, err := e.executor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return x, e.ensure(ctx, x, t)
 }
 
 // WriteMutations writes mutations built by exec.RowMutation for a table
@@ -178,14 +185,8 @@ func (e *Engine) WriteMutations(ctx context.Context, t *catalog.Table, muts []ex
 	if len(t.Indexes) > 0 {
 		return fmt.Errorf("table %s has indexes: its rows are written with their entries", t.Name)
 	}
-	if err := e.Writable("INSERT"); err != nil {
-		return err
-	}
-	x, err := e.executor(ctx)
+	x, err := e.writer(ctx, t)
 	if err != nil {
-		return err
-	}
-	if err := e.ensure(ctx, x, t); err != nil {
 		return err
 	}
 	return x.Store.Mutate(ctx, t.Physical, muts)
