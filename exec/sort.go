@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 
 	"github.com/rkql/rkql/catalog"
@@ -70,9 +71,9 @@ func (x *Executor) sort(ctx context.Context, in rowIter, s *planner.Sort) (rowIt
 				if h.Len() >= budget {
 					return nil, fmt.Errorf("%w: ORDER BY … LIMIT %d needs a client sort holding more than %d rows; lower the LIMIT or raise --sort-budget", ErrSortBudget, s.Limit, budget)
 				}
-				heap.Push(h, r)
+				heap.Push(h, held(r, true))
 			} else if h.Len() > 0 && less(r, h.rows[0]) {
-				h.rows[0] = r
+				h.rows[0] = held(r, true)
 				heap.Fix(h, 0)
 			}
 			continue
@@ -80,11 +81,23 @@ func (x *Executor) sort(ctx context.Context, in rowIter, s *planner.Sort) (rowIt
 		if len(rows) >= budget {
 			return nil, fmt.Errorf("%w: ORDER BY needs a client sort of more than %d rows; add a LIMIT or raise --sort-budget", ErrSortBudget, budget)
 		}
-		rows = append(rows, r)
+		rows = append(rows, held(r, false))
 	}
 	if s.Limit != planner.NoLimit {
 		rows = h.rows
 	}
 	sort.SliceStable(rows, func(i, j int) bool { return less(rows[i], rows[j]) })
 	return &sliceIter{rows: rows}, nil
+}
+
+// held is the part of a row a sort keeps: its values, without the key it
+// was decoded from (which holds on to the store's buffer of raw cells).
+// own copies the values too, for a top-N sort that keeps few of the rows
+// whose values share one decoding slab.
+func held(r *Row, own bool) *Row {
+	vals := r.Vals
+	if own {
+		vals = slices.Clone(vals)
+	}
+	return &Row{Vals: vals}
 }
