@@ -138,7 +138,10 @@ func (pl *Planner) selectPlan(s *parser.SelectStmt) (*Select, error) {
 		merge.In = acc
 		root = merge
 	}
-	if f := expr.AndOf(residual); f != nil {
+	if f := expr.AndOf(residual); f != nil && cand.ttl == nil {
+		// An index copying a family with a TTL may hold values its data
+		// row no longer has: its conditions are tested on the data rows
+		// the lookup reads (IndexLookup.Filter), never on the copies.
 		root = &Filter{Cond: f, In: root}
 	}
 	if cand.ix != nil {
