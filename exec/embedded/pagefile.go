@@ -175,14 +175,15 @@ func cmpErr(first, err error) error {
 	return err
 }
 
-// page reads page id and its overflow pages. It checks that the page lies
-// below the high-water mark and calls itself id.
-func (pf *pageFile) page(id uint64) ([]byte, error) {
+// page reads page id and its overflow pages into buf, which it grows as
+// needed. It checks that the page lies below the high-water mark and
+// calls itself id.
+func (pf *pageFile) page(id uint64, buf []byte) ([]byte, error) {
 	if id < 2 || id >= pf.meta.pgid {
 		return nil, damagef("page %d: out of bounds (high-water mark %d)", id, pf.meta.pgid)
 	}
 	ps := int64(pf.pageSize)
-	head := make([]byte, ps)
+	head := grow(buf, int(ps))
 	if _, err := pf.f.ReadAt(head, int64(id)*ps); err != nil {
 		return nil, damagef("page %d: cannot be read: %v", id, err)
 	}
@@ -196,11 +197,19 @@ func (pf *pageFile) page(id uint64) ([]byte, error) {
 	if over >= pf.meta.pgid-id {
 		return nil, damagef("page %d: %d overflow pages run past the high-water mark %d", id, over, pf.meta.pgid)
 	}
-	b := make([]byte, int64(over+1)*ps)
-	if _, err := pf.f.ReadAt(b, int64(id)*ps); err != nil {
+	b := grow(head, int(int64(over+1)*ps))
+	if _, err := pf.f.ReadAt(b[ps:], int64(id)*ps+ps); err != nil {
 		return nil, damagef("page %d: cannot be read: %v", id, err)
 	}
 	return b, nil
+}
+
+// grow returns buf resized to n bytes, keeping its contents.
+func grow(buf []byte, n int) []byte {
+	if cap(buf) >= n {
+		return buf[:n]
+	}
+	return append(buf[:cap(buf)], make([]byte, n-cap(buf))...)[:n]
 }
 
 // freelist reads the free page ids.
@@ -209,7 +218,7 @@ func (pf *pageFile) freelist() ([]uint64, error) {
 	if id == noFreelist {
 		return nil, nil
 	}
-	p, err := pf.page(id)
+	p, err := pf.page(id, nil)
 	if err != nil {
 		return nil, err
 	}

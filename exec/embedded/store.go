@@ -93,7 +93,8 @@ type Store struct {
 var _ exec.Store = (*Store)(nil)
 
 // Open opens the store in directory path, creating the directory and the
-// store if they do not exist.
+// store if they do not exist. A store file that exists but is damaged (even
+// an empty one) is an error matching ErrDamaged; see the package doc.
 func Open(path string, opts Options) (*Store, error) {
 	if err := os.MkdirAll(path, 0o755); err != nil {
 		return nil, fmt.Errorf("embedded: open store: %w", err)

@@ -3,6 +3,7 @@ package embedded
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -21,14 +22,27 @@ type walk struct {
 	pf *pageFile
 	// seen holds every page reached so far, overflow pages included; a
 	// page reached twice is damage (and would be a cycle).
-	seen     map[uint64]bool
+	seen     bitset
 	problems []string
 	dropped  int // problems beyond maxProblems
+	// bufs and els are the page buffer and entries of each tree level,
+	// reused from page to page.
+	bufs [][]byte
+	els  [][]element
 }
 
 func newWalk(pf *pageFile) *walk {
-	return &walk{pf: pf, seen: map[uint64]bool{0: true, 1: true}}
+	w := &walk{pf: pf, seen: make(bitset, pf.meta.pgid/64+1)}
+	w.seen.set(0)
+	w.seen.set(1)
+	return w
 }
+
+// bitset is a set of page ids below the high-water mark.
+type bitset []uint64
+
+func (b bitset) set(id uint64)      { b[id/64] |= 1 << (id % 64) }
+func (b bitset) has(id uint64) bool { return b[id/64]&(1<<(id%64)) != 0 }
 
 func (w *walk) problem(format string, args ...any) {
 	if len(w.problems) >= maxProblems {
@@ -64,8 +78,9 @@ type element struct {
 	child uint64 // branch only
 }
 
-// elements checks page p (id 0 for an inline page) and returns its entries.
-func elements(p []byte, id uint64) ([]element, error) {
+// elements checks page p (id 0 for an inline page) and returns its
+// entries, in els grown as needed.
+func elements(p []byte, id uint64, els []element) ([]element, error) {
 	if len(p) < pageHeaderSize {
 		return nil, damagef("page %d: cut short", id)
 	}
@@ -79,7 +94,7 @@ func elements(p []byte, id uint64) ([]element, error) {
 	if pageHeaderSize+n*elementSize > len(p) {
 		return nil, damagef("page %d: %d entries do not fit the page", id, n)
 	}
-	els := make([]element, n)
+	els = slices.Grow(els[:0], n)[:n]
 	for i := range els {
 		off := uint64(pageHeaderSize + i*elementSize)
 		e := p[off:]
@@ -119,7 +134,7 @@ func (w *walk) tree(b bucketRef, fn func(e *element)) treeLoss {
 		fn(e)
 	}
 	if b.root == 0 {
-		els, err := elements(b.inline, 0)
+		els, err := elements(b.inline, 0, nil)
 		if err == nil && len(b.inline) >= pageHeaderSize && ne.Uint16(b.inline[8:]) != flagLeaf {
 			err = damagef("inline page is not a leaf")
 		}
@@ -143,21 +158,26 @@ func (w *walk) descend(name string, id uint64, depth int, loss *treeLoss, visit 
 		loss.pages++
 		return
 	}
-	if w.seen[id] {
+	if id < w.pf.meta.pgid && w.seen.has(id) {
 		w.problem("%s: page %d: reached twice", name, id)
 		loss.pages++
 		return
 	}
-	p, err := w.pf.page(id)
+	for len(w.bufs) <= depth {
+		w.bufs, w.els = append(w.bufs, nil), append(w.els, nil)
+	}
+	p, err := w.pf.page(id, w.bufs[depth])
 	if err != nil {
 		w.problem("%s: %v", name, err)
 		loss.pages++
 		return
 	}
+	w.bufs[depth] = p
 	for i := range pageSpan(p) {
-		w.seen[id+i] = true
+		w.seen.set(id + i)
 	}
-	els, err := elements(p, id)
+	els, err := elements(p, id, w.els[depth])
+	w.els[depth] = els
 	if err != nil {
 		w.problem("%s: %v", name, err)
 		loss.pages++
@@ -200,7 +220,8 @@ func bucketOf(e *element) (bucketRef, error) {
 	}
 	ref := bucketRef{name: name, root: ne.Uint64(e.value)}
 	if ref.root == 0 {
-		ref.inline = e.value[bucketHeader:]
+		// The page buffer is reused; the inline page must outlive it.
+		ref.inline = bytes.Clone(e.value[bucketHeader:])
 	}
 	return ref, nil
 }
@@ -215,7 +236,7 @@ func (w *walk) finish() {
 	}
 	if id := w.pf.meta.freelist; id != noFreelist {
 		for i := range uint64(ne.Uint32(w.headerOf(id)[12:])) + 1 {
-			w.seen[id+i] = true
+			w.seen.set(id + i)
 		}
 	}
 	free := make(map[uint64]bool, len(ids))
@@ -225,14 +246,14 @@ func (w *walk) finish() {
 			w.problem("freelist: page %d is out of bounds", id)
 		case free[id]:
 			w.problem("freelist: page %d is free twice", id)
-		case w.seen[id]:
+		case w.seen.has(id):
 			w.problem("freelist: page %d is free but in use", id)
 		}
 		free[id] = true
 	}
 	var lost []uint64
 	for id := uint64(2); id < w.pf.meta.pgid; id++ {
-		if !w.seen[id] && !free[id] {
+		if !w.seen.has(id) && !free[id] {
 			lost = append(lost, id)
 		}
 	}
@@ -249,7 +270,7 @@ func (w *walk) finish() {
 
 // headerOf returns the first page of id; the freelist was read already.
 func (w *walk) headerOf(id uint64) []byte {
-	p, err := w.pf.page(id)
+	p, err := w.pf.page(id, nil)
 	if err != nil {
 		return make([]byte, pageHeaderSize)
 	}
