@@ -88,6 +88,9 @@ func runRepair(dir string, e env) int {
 	for _, p := range rep.Problems {
 		fmt.Fprintf(e.stdout, "problem: %s\n", p)
 	}
+	if len(rep.Problems) == 0 {
+		fmt.Fprintln(e.stdout, "no damage found; every row was copied")
+	}
 	var saved int64
 	for _, t := range rep.Tables {
 		saved += t.Rows
