@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/rkql/rkql/exec/embedded"
 )
@@ -14,6 +15,7 @@ const storeSynopsis = `usage:
   rkql store repair [--store DIR]   save every readable row into a new store file; the damaged file is kept
                                     as rkql.db.damaged-<time>
 flags:
+  --store DIR   embedded store directory (default $XDG_DATA_HOME/rkql, else the user cache dir's rkql)
 `
 
 // parseStoreFlags parses `rkql store check|repair`'s arguments.
@@ -27,7 +29,7 @@ func parseStoreFlags(args []string, w io.Writer) (verb, dir string, err error) {
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				usageFunc(fs, w, storeSynopsis)()
+				fmt.Fprint(w, storeSynopsis)
 				return "", "", err
 			}
 			return "", "", &usageError{msg: "store: " + err.Error() + " (rkql store -h for help)"}
@@ -38,8 +40,11 @@ func parseStoreFlags(args []string, w io.Writer) (verb, dir string, err error) {
 		verbs = append(verbs, fs.Arg(0))
 		args = fs.Args()[1:]
 	}
-	if len(verbs) != 1 || verbs[0] != "check" && verbs[0] != "repair" {
-		return "", "", &usageError{msg: fmt.Sprintf("store: want check or repair, got %q (rkql store -h for help)", verbs)}
+	switch {
+	case len(verbs) == 0:
+		return "", "", &usageError{msg: "store: want check or repair (rkql store -h for help)"}
+	case len(verbs) > 1 || verbs[0] != "check" && verbs[0] != "repair":
+		return "", "", &usageError{msg: fmt.Sprintf("store: want check or repair, got %q (rkql store -h for help)", strings.Join(verbs, " "))}
 	}
 	if o.zk != "" {
 		return "", "", &usageError{msg: "store: check and repair work on the embedded store; leave out --zk"}
