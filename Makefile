@@ -35,6 +35,7 @@ fuzz: ## each fuzz target for 30 seconds
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 30s ./parser
 	$(GO) test -run '^$$' -fuzz FuzzDecodeKey -fuzztime 30s ./catalog
 	$(GO) test -run '^$$' -fuzz FuzzPlan -fuzztime 30s ./planner
+	$(GO) test -run '^$$' -fuzz FuzzOpenStore -fuzztime 30s -fuzzminimizetime 5s ./exec/embedded
 
 clean:
 	rm -rf bin $(DEMO_DIR)

@@ -5,6 +5,8 @@
 //	rkql -e 'STMT; STMT' [-e …]   run statements, print the results, exit
 //	rkql -f script.sql            run a file (- is stdin)
 //	rkql import --table T FILE    bulk-load logical rows (JSON lines, a JSON array, or CSV with a header)
+//	rkql store check [--store D]  read every page of the embedded store and report damage
+//	rkql store repair [--store D] save every readable row of a damaged store into a new file
 //
 // -e and -f may be repeated and mixed; they run in the order given.
 //
@@ -52,6 +54,15 @@
 // Without --zk, rkql uses the embedded store in --store (default
 // $XDG_DATA_HOME/rkql, else the user cache directory's rkql), and creates a
 // table's physical table the first time a statement or an import uses it.
+//
+// A damaged store file is refused with one line that names it. rkql store
+// check reads every page without trusting the file, prints one line per
+// table ("table t: 600 rows readable") and per problem ("problem: …"), and
+// exits 1 if it found any. rkql store repair saves every table's metadata
+// and every readable row into a new file, keeps the damaged file as
+// rkql.db.damaged-<time> beside it, and prints per table how many rows it
+// saved and how many it could not read. Both wait for the store's lock as
+// statements do; a usage error exits 2.
 //
 // With --zk host:port[,host:port] (and --zk-root, default /hbase), rkql
 // reads a real HBase cluster (package exec/hbase). It creates nothing on

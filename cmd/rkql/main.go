@@ -152,6 +152,7 @@ const shellSynopsis = `usage:
   rkql -e 'STMT; STMT' [-e …]   run statements, print the results, exit
   rkql -f script.sql            run a file (- is stdin)
   rkql import --table T FILE    bulk-load rows (JSON lines, a JSON array, or CSV with a header)
+  rkql store check|repair       check the embedded store for damage, or save what can be read of it
 flags:
 `
 
@@ -179,6 +180,12 @@ func parseShellFlags(args []string, w io.Writer) (*options, error) {
 			return nil, err
 		}
 		return nil, &usageError{msg: err.Error() + " (rkql -h for help)"}
+	}
+	if fs.NArg() > 0 && fs.Arg(0) == "store" {
+		// rkql --store DIR store check: the flags before the subcommand
+		// are store's too.
+		before := args[:len(args)-fs.NArg()]
+		return nil, &storeLater{args: append(append([]string{}, before...), fs.Args()[1:]...)}
 	}
 	if fs.NArg() > 0 && fs.Arg(0) == "import" {
 		// rkql --zk … import --table T FILE: the flags before the
@@ -211,10 +218,17 @@ func run(ctx context.Context, args []string, e env) int {
 	if len(args) > 0 && args[0] == "import" {
 		return runImport(ctx, args[1:], e)
 	}
+	if len(args) > 0 && args[0] == "store" {
+		return runStore(args[1:], e)
+	}
 	o, err := parseShellFlags(args, e.stderr)
 	var later *importLater
 	if errors.As(err, &later) {
 		return runImport(ctx, later.args, e)
+	}
+	var storeCmd *storeLater
+	if errors.As(err, &storeCmd) {
+		return runStore(storeCmd.args, e)
 	}
 	if err != nil {
 		return reportStartup(e, err)

@@ -78,4 +78,31 @@
 //
 // A Filter runs while the read transaction is open and must not call back
 // into the Store.
+//
+// # Damage
+//
+// bbolt reads its file through a memory map and trusts it: a page past the
+// end of a truncated file is a SIGBUS, a wild page id a SIGSEGV, a bad page
+// header a panic. Open therefore trusts nothing it has not checked:
+//
+//   - before bbolt sees the file, an empty file (a missing one is a new
+//     store), a file with no valid meta page, and a file shorter than its
+//     meta page's high-water mark (pgid × page size) are errors;
+//   - bbolt runs with faults turned into panics (debug.SetPanicOnFault),
+//     and any panic becomes an error; the file's lock is dropped, so a later
+//     Open in the same process is not locked out;
+//   - once this process holds the lock, every page reachable from the meta
+//     page is read with ReadAt, not through the map, and checked: page ids,
+//     types, entry bounds, key order, no page reached twice, the freelist,
+//     and no page neither in use nor free (files over Options.VerifyLimit,
+//     4 MiB by default, so that start-up stays quick, get the first two
+//     checks only).
+//
+// Damage is one line matching ErrDamaged, naming the file and saying what
+// to do. Check reports every problem, one line each, then runs bbolt's own
+// tx.Check on a file whose pages are sound. Repair copies what is readable
+// (table metadata, and each row that decodes) key by key into a new file,
+// keeps the damaged file as rkql.db.damaged-<time> and moves the new one in
+// place; rows on unreadable pages, and rows of a table whose metadata is
+// lost, are counted, not saved.
 package embedded

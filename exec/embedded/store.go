@@ -65,6 +65,11 @@ type Options struct {
 	// ScanBatch is the most rows a scan reads per read transaction.
 	// 0 means 1024.
 	ScanBatch int
+	// VerifyLimit is the largest store file, in bytes, whose every page
+	// Open checks before trusting it. 0 means 4 MiB; a negative value
+	// means any size. Larger files get the quick check only (meta pages,
+	// file size, table metadata); rkql store check reads all of them.
+	VerifyLimit int64
 }
 
 // Store is an exec.Store over a local bbolt file. It is safe for concurrent
@@ -88,7 +93,8 @@ type Store struct {
 var _ exec.Store = (*Store)(nil)
 
 // Open opens the store in directory path, creating the directory and the
-// store if they do not exist.
+// store if they do not exist. A store file that exists but is damaged (even
+// an empty one) is an error matching ErrDamaged; see the package doc.
 func Open(path string, opts Options) (*Store, error) {
 	if err := os.MkdirAll(path, 0o755); err != nil {
 		return nil, fmt.Errorf("embedded: open store: %w", err)
@@ -97,7 +103,11 @@ func Open(path string, opts Options) (*Store, error) {
 	if timeout == 0 {
 		timeout = defaultLockTimeout
 	}
-	db, err := bolt.Open(filepath.Join(path, FileName), 0o644, &bolt.Options{
+	file := filepath.Join(path, FileName)
+	if err := preCheck(file); err != nil {
+		return nil, err
+	}
+	db, err := openBolt(file, &bolt.Options{
 		Timeout:      timeout,
 		NoSync:       opts.NoSync,
 		FreelistType: bolt.FreelistMapType,
@@ -106,6 +116,9 @@ func Open(path string, opts Options) (*Store, error) {
 		return nil, &inUseError{dir: path}
 	}
 	if err != nil {
+		if errors.Is(err, ErrDamaged) {
+			return nil, err
+		}
 		return nil, fmt.Errorf("embedded: open store %s: %w", path, err)
 	}
 	s := &Store{
@@ -124,13 +137,43 @@ func Open(path string, opts Options) (*Store, error) {
 	if s.scanBatch <= 0 {
 		s.scanBatch = defaultScanBatch
 	}
-	tables, err := loadMeta(db)
+	tables, err := checkOpened(db, file, opts)
 	if err != nil {
-		_ = db.Close()
-		return nil, fmt.Errorf("embedded: open store %s: %w", path, err)
+		_ = guard("bbolt", db.Close)
+		return nil, err
 	}
 	s.mu.tables = tables
 	return s, nil
+}
+
+// checkOpened checks a store bbolt has opened, now that this process holds
+// its lock, and reads its tables. Any panic or fault on the way becomes an
+// error.
+func checkOpened(db *bolt.DB, file string, opts Options) (map[string]*table, error) {
+	if err := checkSize(db, file); err != nil {
+		return nil, err
+	}
+	limit := opts.VerifyLimit
+	if limit == 0 {
+		limit = defaultVerifyLimit
+	}
+	if err := verify(file, limit); err != nil {
+		return nil, err
+	}
+	var tables map[string]*table
+	err := guard("bbolt", func() error {
+		var err error
+		tables, err = loadMeta(db)
+		return err
+	})
+	var pe *panicError
+	if errors.As(err, &pe) {
+		return nil, damaged(file, err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("embedded: open store %s: %w", filepath.Dir(file), err)
+	}
+	return tables, nil
 }
 
 // loadMeta creates or checks the meta bucket and reads every table's
