@@ -90,7 +90,10 @@ func runImport(ctx context.Context, args []string, e env) int {
 		}
 		return reportStartup(e, err)
 	}
-	fmt.Fprintf(e.stdout, "imported %d %s into %s\n", n, plural(n), o.table)
+	if _, err := fmt.Fprintf(e.stdout, "imported %d %s into %s\n", n, plural(n), o.table); err != nil {
+		fmt.Fprintf(e.stderr, "rkql: imported %d %s into %s, but writing that failed: %s\n", n, plural(n), o.table, oneLine(err.Error()))
+		return exitFail
+	}
 	return exitOK
 }
 

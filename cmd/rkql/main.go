@@ -75,6 +75,10 @@ type env struct {
 }
 
 func main() {
+	// A closed pipe on stdout must not kill the process without a word:
+	// with SIGPIPE caught, the write fails with EPIPE, and rkql says that
+	// writing results failed and exits 1.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	e := env{
 		stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr,
 		term: terminals{

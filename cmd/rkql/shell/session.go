@@ -75,6 +75,8 @@ type Session struct {
 	set    Settings
 	eng    *engine.Engine
 	failed bool
+	// outErr is set once writing results failed: the session stops.
+	outErr bool
 }
 
 // New returns a session.

@@ -22,6 +22,9 @@ func (s *Session) runStatement(ctx context.Context, in IO, src source, off int, 
 		return
 	}
 	for _, st := range stmts {
+		if s.outErr {
+			return
+		}
 		s.runOne(ctx, in, src, off, st)
 	}
 }
@@ -37,9 +40,16 @@ func (s *Session) runOne(ctx context.Context, in IO, src source, off int, st par
 	}()
 	res, err := s.eng.Run(ctx, st)
 	if err == nil {
-		err = s.write(ctx, in.Stdout(), res)
+		out := &checkedWriter{w: in.Stdout()}
+		err = s.write(ctx, out, res)
+		if out.err == nil {
+			out.err = flushOut(in.Stdout())
+		}
+		if out.err != nil {
+			s.outputFailed(in, out.err)
+			return
+		}
 		if res.Warnings != nil {
-			flush(in.Stdout())
 			for _, w := range res.Warnings() {
 				fmt.Fprintf(in.Stderr(), "rkql: warning: %s\n", w)
 			}
