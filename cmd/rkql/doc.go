@@ -69,5 +69,7 @@
 // (CREATE TABLE, INSERT, DELETE, BUILD INDEX, CHECK INDEX … REPAIR, and
 // rkql import) is refused unless --allow-writes is given. --timeout
 // (default 30s) bounds each statement, also when a server stops
-// answering; the next statement reconnects.
+// answering; the next statement reconnects. For rkql import it bounds each
+// batch write, and a stalled write ends the import with the rows committed
+// so far.
 package main

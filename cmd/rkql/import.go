@@ -29,6 +29,7 @@ func parseImportFlags(args []string, w io.Writer) (*options, string, error) {
 	fs.SetOutput(io.Discard)
 	commonFlags(fs, o)
 	fs.StringVar(&o.table, "table", "", "the logical `table` to load (required)")
+	fs.DurationVar(&o.timeout, "timeout", 30*time.Second, "most time each batch write to the store may take (0 for none)")
 	// The flag package calls Usage on every error; only -h prints it.
 	fs.Usage = func() {}
 	var files []string
@@ -54,6 +55,8 @@ func parseImportFlags(args []string, w io.Writer) (*options, string, error) {
 		return nil, "", &usageError{msg: "import: --table is required (rkql import --table T FILE)"}
 	case len(files) != 1:
 		return nil, "", &usageError{msg: fmt.Sprintf("import: want one FILE (or - for stdin), got %d", len(files))}
+	case o.timeout < 0:
+		return nil, "", &usageError{msg: "import: --timeout must not be negative"}
 	}
 	return o, files[0], nil
 }
@@ -82,7 +85,7 @@ func runImport(ctx context.Context, args []string, e env) int {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
 	p := &progress{w: e.stderr, on: e.term.stderr, every: o.progressInterval, last: time.Now()}
-	n, err := sess.Import(ctx, in, shell.ImportOptions{Table: o.table, Name: name, Progress: p.report})
+	n, err := sess.Import(ctx, in, shell.ImportOptions{Table: o.table, Name: name, Progress: p.report, WriteTimeout: o.timeout})
 	p.clear()
 	if err != nil {
 		if ctx.Err() != nil {
