@@ -72,18 +72,25 @@ func runImport(ctx context.Context, args []string, e env) int {
 		return reportStartup(e, err)
 	}
 	defer sess.Close()
-	var in io.Reader = e.stdin
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
+	defer stop()
+	// Ctrl-C must end an import waiting on an idle pipe, a terminal or a
+	// FIFO, whose reads would otherwise block until the writer closes.
+	var in io.Reader
 	name := "stdin"
-	if file != "-" {
+	if file == "-" {
+		in = newCancelReader(ctx, e.stdin)
+	} else {
 		f, err := os.Open(file)
 		if err != nil {
 			return reportStartup(e, err)
 		}
 		defer f.Close()
 		in, name = f, file
+		if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+			in = newCancelReader(ctx, f)
+		}
 	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
-	defer stop()
 	p := &progress{w: e.stderr, on: e.term.stderr, every: o.progressInterval, last: time.Now()}
 	n, err := sess.Import(ctx, in, shell.ImportOptions{Table: o.table, Name: name, Progress: p.report, WriteTimeout: o.timeout})
 	p.clear()

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"testing"
+	"time"
 )
 
 // runTo runs the binary with stdout going to out, and returns its stderr
@@ -75,5 +76,48 @@ func TestOutputToClosedPipe(t *testing.T) {
 			}
 			checkOneLine(t, stderr, `^writing results: broken pipe$`)
 		})
+	}
+}
+
+// Ctrl-C ends an import reading an idle pipe: it does not wait for the
+// writer to close it.
+func TestImportInterruptIdleStdin(t *testing.T) {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pw.Close()
+	cmd := exec.Command(rkqlBin, "import", "--store", t.TempDir(), "--catalog", fixedCatalog, "--table", "devices", "-")
+	cmd.Env = append(os.Environ(), "XDG_DATA_HOME="+t.TempDir())
+	var out, errb bytes.Buffer
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = pr, &out, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pr.Close()
+	if _, err := pw.WriteString("{\"site\":\"ab\",\"seq\":1}\n"); err != nil {
+		t.Fatal(err)
+	}
+	// Give rkql time to start and block reading the pipe.
+	time.Sleep(time.Second)
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		ee, ok := err.(*exec.ExitError)
+		if !ok || ee.ExitCode() != 1 {
+			t.Fatalf("rkql import ended with %v, want exit status 1; stderr:\n%s", err, errb.String())
+		}
+	case <-time.After(5 * time.Second):
+		_ = cmd.Process.Kill()
+		<-done
+		t.Fatalf("rkql import still runs 5s after Ctrl-C; stderr:\n%s", errb.String())
+	}
+	checkOneLine(t, errb.String(), `^import cancelled \(0 rows written\)$`)
+	if out.Len() != 0 {
+		t.Errorf("stdout: %q", out.String())
 	}
 }
