@@ -369,7 +369,7 @@ func newSession(o *options, e env, forImport bool) (*shell.Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	set := shell.Settings{Format: shell.FormatTSV, Caret: e.term.stderr, Quiet: o.quiet, Timeout: o.timeout, StopOnError: o.stopOnError, NoPushdown: o.noPushdown}
+	set := shell.Settings{Format: shell.FormatTSV, Caret: e.term.stderr, Progress: e.term.stderr, Quiet: o.quiet, Timeout: o.timeout, StopOnError: o.stopOnError, NoPushdown: o.noPushdown}
 	if e.term.stdout {
 		set.Format, set.Footer = shell.FormatTable, true
 	}

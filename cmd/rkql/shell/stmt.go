@@ -38,7 +38,15 @@ func (s *Session) runOne(ctx context.Context, in IO, src source, off int, st par
 			s.fail(in, src.prefix(off+int(max(st.Pos(), 0)))+fmt.Sprintf("internal error: %v", r), "")
 		}
 	}()
+	p := s.progressFor(in, st)
+	if p != nil {
+		s.eng.SetProgress(p.report)
+		defer s.eng.SetProgress(nil)
+	}
 	res, err := s.eng.Run(ctx, st)
+	if p != nil {
+		p.clear() // before the result or the error is written
+	}
 	if err == nil {
 		out := &checkedWriter{w: in.Stdout()}
 		err = s.write(ctx, out, res)
