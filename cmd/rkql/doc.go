@@ -54,6 +54,8 @@
 // and DEL as \xHH (ESC is \x1B, as toStringBinary writes a byte), the C1
 // and bidirectional controls (U+0080–U+009F, U+202A–U+202E,
 // U+2066–U+2069) as \uHHHH. csv and json keep every value as it is.
+// EXPLAIN's text writes any such character as \uHHHH, which its JSON
+// form reads as the same character.
 //
 // # Store
 //

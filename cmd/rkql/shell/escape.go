@@ -15,9 +15,14 @@ import "unicode/utf8"
 //   - with invalid set, a byte that is not UTF-8: \xHH.
 //
 // A backslash is left as it is, as toStringBinary text has them.
+//
+// With uForm, every escape is \uHHHH: EXPLAIN's text, plain or JSON,
+// where a JSON string may hold DEL, C1 and bidi controls as they are, and
+// \uHHHH means the same character.
 type ctlEscape struct {
 	keep    uint32 // C0 controls written as they are, one bit each
 	invalid bool
+	uForm   bool
 }
 
 var (
@@ -28,6 +33,9 @@ var (
 	// tsvEscape escapes tab, newline and carriage return too, as TSV
 	// always has, and leaves bytes that are not UTF-8 as they are.
 	tsvEscape = ctlEscape{}
+	// textEscape is for EXPLAIN's text: its layout's newlines and tabs
+	// stay.
+	textEscape = ctlEscape{keep: 1<<'\n' | 1<<'\t', uForm: true}
 )
 
 const upperHex = "0123456789ABCDEF"
@@ -58,6 +66,8 @@ func (e ctlEscape) append(b []byte, s string) []byte {
 			switch {
 			case c >= 0x20 && c != 0x7F, c < 0x20 && e.keep&(1<<c) != 0:
 				b = append(b, c)
+			case e.uForm:
+				b = append(b, '\\', 'u', '0', '0', upperHex[c>>4], upperHex[c&0xF])
 			case c == '\t':
 				b = append(b, '\\', 't')
 			case c == '\n':

@@ -2,6 +2,8 @@ package shell
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -47,6 +49,27 @@ func TestCtlEscapePlainText(t *testing.T) {
 			if got := e.String(s); got != s {
 				t.Errorf("%+v.String(%q) = %q", e, s, got)
 			}
+		}
+	}
+}
+
+// EXPLAIN's text shows a literal's control characters escaped, in a form
+// that is also valid inside its JSON.
+func TestExplainTextEscaped(t *testing.T) {
+	for _, q := range []string{
+		"EXPLAIN SELECT * FROM t WHERE k = 'a\x1b[2Jb\x7f\u202e';",
+		"EXPLAIN (FORMAT JSON) SELECT * FROM t WHERE k = 'a\x1b[2Jb\x7f\u202e';",
+	} {
+		s := importSession(t, nil)
+		s.set.Format = FormatTable
+		in := &lines{in: []string{q}}
+		_ = s.Run(context.Background(), in)
+		out := in.out.String()
+		if strings.ContainsAny(out, "\x1b\x7f\u202e") || !strings.Contains(strings.ToUpper(out), `A\U001B[2JB\U007F\U202E`) {
+			t.Errorf("%s printed %q", q, out)
+		}
+		if strings.Contains(q, "JSON") && !json.Valid([]byte(out)) {
+			t.Errorf("%s printed JSON that is not valid: %q", q, out)
 		}
 	}
 }

@@ -127,7 +127,7 @@ func (s *Session) write(ctx context.Context, out io.Writer, res *engine.Result) 
 	defer res.Close()
 	switch {
 	case res.Text != "":
-		_, err := io.WriteString(out, res.Text)
+		_, err := io.WriteString(out, textEscape.String(res.Text))
 		return err
 	case res.Tag != "":
 		if !s.set.Quiet {
