@@ -59,6 +59,9 @@ type Engine struct {
 	pl       *planner.Planner
 	store    exec.Store
 	pushdown bool
+	// progress, when set, is told the rows done so far by a long
+	// statement (BUILD INDEX, CHECK INDEX).
+	progress func(rows int64)
 	// ensured holds the physical tables known to exist.
 	ensured map[string]bool
 	// lastWrite is the last timestamp handed to a write that named none
@@ -96,6 +99,10 @@ func (e *Engine) Pushdown() bool { return e.pushdown }
 // ranges and every filter, projection and limit runs in the client: the
 // setting that measures what pushdown saves.
 func (e *Engine) SetPushdown(on bool) { e.pushdown = on }
+
+// SetProgress sets what BUILD INDEX and CHECK INDEX tell the rows they
+// have done so far, after each batch; nil tells nothing.
+func (e *Engine) SetProgress(fn func(rows int64)) { e.progress = fn }
 
 // Close closes the store if it was opened.
 func (e *Engine) Close() error {

@@ -34,7 +34,7 @@ func (e *Engine) buildIndex(ctx context.Context, b *planner.BuildIndex) (*Result
 	if err := e.ensure(ctx, x, b.Table); err != nil {
 		return nil, err
 	}
-	n, err := x.BuildIndex(ctx, b.Table, b.Index, nil)
+	n, err := x.BuildIndex(ctx, b.Table, b.Index, e.progress)
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +50,7 @@ func (e *Engine) checkIndex(ctx context.Context, c *planner.CheckIndex) (*Result
 	if err := e.ensure(ctx, x, c.Table); err != nil {
 		return nil, err
 	}
-	rep, err := x.CheckIndex(ctx, c.Table, c.Index, c.Repair, nil)
+	rep, err := x.CheckIndex(ctx, c.Table, c.Index, c.Repair, e.progress)
 	if err != nil {
 		return nil, err
 	}

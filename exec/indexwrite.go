@@ -157,7 +157,7 @@ func (x *Executor) checkUnique(ctx context.Context, t *catalog.Table, ix *catalo
 			return fmt.Errorf("index %s: %w", ix.Name, err)
 		}
 		if prev, dup := owner[string(k)]; dup && !bytes.Equal(prev, muts[i].Key) {
-			return uniqueErr(ix, t, k)
+			return uniqueErr(ix, t, k, muts[i].Key)
 		}
 		owner[string(k)] = muts[i].Key
 		keys = append(keys, k)
@@ -191,7 +191,7 @@ func (x *Executor) checkUnique(ctx context.Context, t *catalog.Table, ix *catalo
 			if dr, err := newDecoder(t, nil).decode(srs[0]); err == nil {
 				if ir, ok := indexRow(ix, t, dr.Vals[:len(t.Columns)]); ok {
 					if k, err := ix.Table.EncodeKey(ir, nil); err == nil && bytes.Equal(k, sr.Key) {
-						return uniqueErr(ix, t, sr.Key)
+						return uniqueErr(ix, t, sr.Key, owner[string(sr.Key)])
 					}
 				}
 			}
@@ -200,7 +200,17 @@ func (x *Executor) checkUnique(ctx context.Context, t *catalog.Table, ix *catalo
 	return nil
 }
 
-func uniqueErr(ix *catalog.Index, t *catalog.Table, key []byte) error {
+// UniqueError is a write refused because a row would share an entry of a
+// unique index with another row. Row is the stored key of the written row
+// that conflicts, so that a caller can say which of its rows it was.
+type UniqueError struct {
+	Row []byte
+	msg string
+}
+
+func (e *UniqueError) Error() string { return e.msg }
+
+func uniqueErr(ix *catalog.Index, t *catalog.Table, key, dataKey []byte) error {
 	what := "'" + catalog.ToStringBinary(key) + "'"
 	row := ix.Table.NewRow()
 	if err := ix.Table.DecodeKey(key, row, nil); err == nil {
@@ -210,7 +220,7 @@ func uniqueErr(ix *catalog.Index, t *catalog.Table, key []byte) error {
 		}
 		what = strings.Join(parts, ", ")
 	}
-	return fmt.Errorf("index %s: another row of %s already has %s, and the index's key must be unique (it leaves out key fields of %s); the write was refused", ix.Name, t.Name, what, t.Name)
+	return &UniqueError{Row: dataKey, msg: fmt.Sprintf("index %s: another row of %s already has %s, and the index's key must be unique (it leaves out key fields of %s); the write was refused", ix.Name, t.Name, what, t.Name)}
 }
 
 func (x *Executor) mutate(ctx context.Context, table string, muts []Mutation) error {

@@ -49,6 +49,16 @@
 // DESCRIBE's key, families and splits follow its table in the table and
 // markdown formats only.
 //
+// The table, markdown and tsv formats, which people read on terminals,
+// show control characters escaped, so that a value cannot clear or
+// recolour the screen: tab, newline and carriage return as \t, \n and \r
+// (a table keeps newlines, markdown writes <br>), the other C0 controls
+// and DEL as \xHH (ESC is \x1B, as toStringBinary writes a byte), the C1
+// and bidirectional controls (U+0080–U+009F, U+202A–U+202E,
+// U+2066–U+2069) as \uHHHH. csv and json keep every value as it is.
+// EXPLAIN's text writes any such character as \uHHHH, which its JSON
+// form reads as the same character.
+//
 // # Store
 //
 // Without --zk, rkql uses the embedded store in --store (default
@@ -72,5 +82,7 @@
 // (CREATE TABLE, INSERT, DELETE, BUILD INDEX, CHECK INDEX … REPAIR, and
 // rkql import) is refused unless --allow-writes is given. --timeout
 // (default 30s) bounds each statement, also when a server stops
-// answering; the next statement reconnects.
+// answering; the next statement reconnects. For rkql import it bounds each
+// batch write, and a stalled write ends the import with the rows committed
+// so far.
 package main

@@ -29,6 +29,7 @@ func parseImportFlags(args []string, w io.Writer) (*options, string, error) {
 	fs.SetOutput(io.Discard)
 	commonFlags(fs, o)
 	fs.StringVar(&o.table, "table", "", "the logical `table` to load (required)")
+	fs.DurationVar(&o.timeout, "timeout", 30*time.Second, "most time each batch write to the store may take (0 for none)")
 	// The flag package calls Usage on every error; only -h prints it.
 	fs.Usage = func() {}
 	var files []string
@@ -54,6 +55,8 @@ func parseImportFlags(args []string, w io.Writer) (*options, string, error) {
 		return nil, "", &usageError{msg: "import: --table is required (rkql import --table T FILE)"}
 	case len(files) != 1:
 		return nil, "", &usageError{msg: fmt.Sprintf("import: want one FILE (or - for stdin), got %d", len(files))}
+	case o.timeout < 0:
+		return nil, "", &usageError{msg: "import: --timeout must not be negative"}
 	}
 	return o, files[0], nil
 }
@@ -69,20 +72,27 @@ func runImport(ctx context.Context, args []string, e env) int {
 		return reportStartup(e, err)
 	}
 	defer sess.Close()
-	var in io.Reader = e.stdin
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
+	defer stop()
+	// Ctrl-C must end an import waiting on an idle pipe, a terminal or a
+	// FIFO, whose reads would otherwise block until the writer closes.
+	var in io.Reader
 	name := "stdin"
-	if file != "-" {
+	if file == "-" {
+		in = newCancelReader(ctx, e.stdin)
+	} else {
 		f, err := os.Open(file)
 		if err != nil {
 			return reportStartup(e, err)
 		}
 		defer f.Close()
 		in, name = f, file
+		if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+			in = newCancelReader(ctx, f)
+		}
 	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
-	defer stop()
 	p := &progress{w: e.stderr, on: e.term.stderr, every: o.progressInterval, last: time.Now()}
-	n, err := sess.Import(ctx, in, shell.ImportOptions{Table: o.table, Name: name, Progress: p.report})
+	n, err := sess.Import(ctx, in, shell.ImportOptions{Table: o.table, Name: name, Progress: p.report, WriteTimeout: o.timeout})
 	p.clear()
 	if err != nil {
 		if ctx.Err() != nil {
@@ -90,7 +100,10 @@ func runImport(ctx context.Context, args []string, e env) int {
 		}
 		return reportStartup(e, err)
 	}
-	fmt.Fprintf(e.stdout, "imported %d %s into %s\n", n, plural(n), o.table)
+	if _, err := fmt.Fprintf(e.stdout, "imported %d %s into %s\n", n, plural(n), o.table); err != nil {
+		fmt.Fprintf(e.stderr, "rkql: imported %d %s into %s, but writing that failed: %s\n", n, plural(n), o.table, oneLine(err.Error()))
+		return exitFail
+	}
 	return exitOK
 }
 

@@ -75,6 +75,10 @@ type env struct {
 }
 
 func main() {
+	// A closed pipe on stdout must not kill the process without a word:
+	// with SIGPIPE caught, the write fails with EPIPE, and rkql says that
+	// writing results failed and exits 1.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	e := env{
 		stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr,
 		term: terminals{
@@ -379,7 +383,7 @@ func newSession(o *options, e env, forImport bool) (*shell.Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	set := shell.Settings{Format: shell.FormatTSV, Caret: e.term.stderr, Quiet: o.quiet, Timeout: o.timeout, StopOnError: o.stopOnError, NoPushdown: o.noPushdown}
+	set := shell.Settings{Format: shell.FormatTSV, Caret: e.term.stderr, Progress: e.term.stderr, Quiet: o.quiet, Timeout: o.timeout, StopOnError: o.stopOnError, NoPushdown: o.noPushdown}
 	if e.term.stdout {
 		set.Format, set.Footer = shell.FormatTable, true
 	}

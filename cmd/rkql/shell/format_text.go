@@ -55,7 +55,7 @@ func (t *tableWriter) reset() {
 	hdr := make(table.Row, len(t.cols))
 	cfg := make([]table.ColumnConfig, len(t.cols))
 	for i, c := range t.cols {
-		hdr[i] = c.Name
+		hdr[i] = tableEscape.String(c.Name)
 		cfg[i] = table.ColumnConfig{Number: i + 1, AlignHeader: text.AlignLeft, Align: text.AlignLeft}
 		switch c.Type {
 		case catalog.TypeBigint, catalog.TypeInt, catalog.TypeDouble:
@@ -77,7 +77,7 @@ func (t *tableWriter) row(r catalog.Row) error {
 	}
 	cells := make(table.Row, len(r))
 	for i, v := range r {
-		cells[i] = cellText(v, "NULL")
+		cells[i] = tableEscape.String(cellText(v, "NULL"))
 	}
 	t.t.AppendRow(cells)
 	t.held++
@@ -202,14 +202,13 @@ func appendCellText(b []byte, v catalog.Value) []byte {
 
 // tsvWriter writes tab-separated values with a header. NULL is an empty
 // field; tab, newline and carriage return in a value are written as \t, \n
-// and \r. A backslash is left as it is, so toStringBinary text such as
-// \x00 reads as HBase prints it.
+// and \r, and the other control characters as ctlEscape says. A backslash
+// is left as it is, so toStringBinary text such as \x00 reads as HBase
+// prints it.
 type tsvWriter struct {
 	w io.Writer
 	b []byte
 }
-
-var tsvEscaper = strings.NewReplacer("\t", `\t`, "\n", `\n`, "\r", `\r`)
 
 func (t *tsvWriter) line(fields []string) error {
 	t.b = t.b[:0]
@@ -217,7 +216,7 @@ func (t *tsvWriter) line(fields []string) error {
 		if i > 0 {
 			t.b = append(t.b, '\t')
 		}
-		t.b = append(t.b, tsvEscaper.Replace(f)...)
+		t.b = tsvEscape.append(t.b, f)
 	}
 	t.b = append(t.b, '\n')
 	_, err := t.w.Write(t.b)
@@ -245,30 +244,12 @@ func (t *tsvWriter) row(r catalog.Row) error {
 				t.b = appendCellText(t.b, v)
 			}
 		default:
-			t.b = appendTSVField(t.b, cellText(v, ""))
+			t.b = tsvEscape.append(t.b, cellText(v, ""))
 		}
 	}
 	t.b = append(t.b, '\n')
 	_, err := t.w.Write(t.b)
 	return err
-}
-
-// appendTSVField appends f with tab, newline and carriage return written
-// as \t, \n and \r, as tsvEscaper does.
-func appendTSVField(b []byte, f string) []byte {
-	for i := 0; i < len(f); i++ {
-		switch c := f[i]; c {
-		case '\t':
-			b = append(b, '\\', 't')
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		default:
-			b = append(b, c)
-		}
-	}
-	return b
 }
 
 func (t *tsvWriter) end(int64) error { return nil }
@@ -287,7 +268,7 @@ func (m *markdownWriter) line(cells []string) error {
 	b.WriteString("|")
 	for _, c := range cells {
 		b.WriteString(" ")
-		b.WriteString(mdEscaper.Replace(c))
+		b.WriteString(mdEscaper.Replace(markdownEscape.String(c)))
 		b.WriteString(" |")
 	}
 	b.WriteString("\n")

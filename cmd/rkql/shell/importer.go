@@ -11,6 +11,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/exec"
@@ -33,14 +34,21 @@ type ImportOptions struct {
 	Batch int
 	// Progress, when set, is told the rows written so far after each batch.
 	Progress func(rows int64)
+	// WriteTimeout bounds each write of a batch to the store; 0 means none.
+	// A store that stops answering then ends the import instead of
+	// holding it forever.
+	WriteTimeout time.Duration
 }
 
 // ImportError is an import that stopped: at a line of the input, or while
-// writing. Written rows were committed before the failure.
+// writing. Written rows were committed before the failure. Unsure rows
+// were in the write that failed: the store may have committed some of
+// them, as it commits a large write in parts.
 type ImportError struct {
 	Name    string
 	Line    int // 0 when the failure is not about a line
 	Written int64
+	Unsure  int64
 	Err     error
 }
 
@@ -48,6 +56,9 @@ func (e *ImportError) Error() string {
 	where := e.Name
 	if e.Line > 0 {
 		where = fmt.Sprintf("%s:%d", e.Name, e.Line)
+	}
+	if e.Unsure > 0 {
+		return fmt.Sprintf("%s: %v (%d %s written, and up to %d more of the write that failed may have been)", where, e.Err, e.Written, plural(e.Written, "row", "rows"), e.Unsure)
 	}
 	return fmt.Sprintf("%s: %v (%d %s written)", where, e.Err, e.Written, plural(e.Written, "row", "rows"))
 }
@@ -96,7 +107,11 @@ func (s *Session) Import(ctx context.Context, r io.Reader, opts ImportOptions) (
 	batches := make(chan importBatch, 1)
 	go readBatches(rctx, t, src, size, batches)
 	if len(t.Indexes) == 0 {
-		write := func(ctx context.Context, muts []exec.Mutation) error { return s.eng.WriteMutations(ctx, t, muts) }
+		write := func(ctx context.Context, muts []exec.Mutation) error {
+			wctx, cancel := writeContext(ctx, opts.WriteTimeout)
+			defer cancel()
+			return writeError(ctx, s.eng.WriteMutations(wctx, t, muts), opts.WriteTimeout)
+		}
 		return importSorted(ctx, write, t, batches, opts, size)
 	}
 	var written int64
@@ -104,8 +119,16 @@ func (s *Session) Import(ctx context.Context, r io.Reader, opts ImportOptions) (
 		if b.err != nil {
 			return written, &ImportError{Name: opts.Name, Line: b.line, Written: written, Err: b.err}
 		}
-		if err := s.eng.Write(ctx, t, nil, b.rows, 0, nil); err != nil {
-			return written, &ImportError{Name: opts.Name, Written: written, Err: err}
+		wctx, wcancel := writeContext(ctx, opts.WriteTimeout)
+		err := s.eng.Write(wctx, t, nil, b.rows, 0, nil)
+		wcancel()
+		if err != nil {
+			ie := &ImportError{Name: opts.Name, Written: written, Unsure: int64(len(b.rows)), Err: writeError(ctx, err, opts.WriteTimeout)}
+			if ue := (*exec.UniqueError)(nil); errors.As(err, &ue) {
+				// The write was refused before anything was written.
+				ie.Unsure, ie.Line = 0, lineOfKey(t, b, ue.Row)
+			}
+			return written, ie
 		}
 		written += int64(len(b.rows))
 		if opts.Progress != nil {
@@ -118,12 +141,43 @@ func (s *Session) Import(ctx context.Context, r io.Reader, opts ImportOptions) (
 	return written, nil
 }
 
-// importBatch is rows read and checked, or the error that ended reading
-// with its line.
+// importBatch is rows read and checked with the line of each, or the
+// error that ended reading with its line.
 type importBatch struct {
-	rows []catalog.Row
-	line int
-	err  error
+	rows  []catalog.Row
+	lines []int
+	line  int
+	err   error
+}
+
+// lineOfKey is the input line of the row of b stored under key, or 0 when
+// no row of b has it (a key with a random part cannot be computed again).
+func lineOfKey(t *catalog.Table, b importBatch, key []byte) int {
+	zero := func(int64) int64 { return 0 }
+	for i, r := range b.rows {
+		if k, err := t.EncodeKey(r, zero); err == nil && bytes.Equal(k, key) && i < len(b.lines) {
+			return b.lines[i]
+		}
+	}
+	return 0
+}
+
+// writeContext is the context of one write of an import: the import's,
+// with the write timeout when there is one.
+func writeContext(ctx context.Context, timeout time.Duration) (context.Context, context.CancelFunc) {
+	if timeout <= 0 {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeout(ctx, timeout)
+}
+
+// writeError says which limit stopped a write that ran out of time: the
+// import's own deadline is the write timeout when ctx itself is not done.
+func writeError(ctx context.Context, err error, timeout time.Duration) error {
+	if err != nil && timeout > 0 && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("a write to the store took longer than %s (the --timeout limit on each batch write; 0 turns it off): %w", timeout, err)
+	}
+	return err
 }
 
 // readBatches reads rows, checks that each has a key, and sends them in
@@ -141,11 +195,12 @@ func readBatches(ctx context.Context, t *catalog.Table, src rowSource, size int,
 	}
 	zero := func(int64) int64 { return 0 }
 	rows := make([]catalog.Row, 0, size)
+	lines := make([]int, 0, size)
 	for {
 		row, line, err := src.next()
 		if errors.Is(err, io.EOF) {
 			if len(rows) > 0 {
-				send(importBatch{rows: rows})
+				send(importBatch{rows: rows, lines: lines})
 			}
 			return
 		}
@@ -156,12 +211,12 @@ func readBatches(ctx context.Context, t *catalog.Table, src rowSource, size int,
 			send(importBatch{line: line, err: err})
 			return
 		}
-		rows = append(rows, row)
+		rows, lines = append(rows, row), append(lines, line)
 		if len(rows) == size {
-			if !send(importBatch{rows: rows}) {
+			if !send(importBatch{rows: rows, lines: lines}) {
 				return
 			}
-			rows = make([]catalog.Row, 0, size)
+			rows, lines = make([]catalog.Row, 0, size), make([]int, 0, size)
 		}
 	}
 }
@@ -283,9 +338,21 @@ func newJSONArraySource(t *catalog.Table, r io.Reader) (*jsonArraySource, error)
 }
 
 func (j *jsonArraySource) next() (catalog.Row, int, error) {
-	if j.done || !j.dec.More() {
-		j.done = true
+	if j.done {
 		return nil, j.lines.lineAt(j.dec.InputOffset()), io.EOF
+	}
+	if !j.dec.More() {
+		j.done = true
+		err := j.end()
+		off := j.dec.InputOffset()
+		if se := (*json.SyntaxError)(nil); errors.As(err, &se) {
+			// The decoder stops before the white space ahead of the bad
+			// character; the line is the character's. lineAt counts the
+			// byte before its offset.
+			rest, _ := io.ReadAll(j.dec.Buffered())
+			off += int64(len(rest)-len(bytes.TrimLeft(rest, " \t\r\n"))) + 1
+		}
+		return nil, j.lines.lineAt(off), err
 	}
 	var obj map[string]any
 	err := j.dec.Decode(&obj)
@@ -296,6 +363,28 @@ func (j *jsonArraySource) next() (catalog.Row, int, error) {
 	}
 	row, err := rowFromObject(j.t, obj)
 	return row, line, err
+}
+
+// end reads the array's closing ] and checks that only white space
+// follows it: a file holds exactly one array. It returns io.EOF when so.
+func (j *jsonArraySource) end() error {
+	tok, err := j.dec.Token()
+	switch {
+	case errors.Is(err, io.EOF):
+		return errors.New("the JSON array is not closed: the input ends before its ]")
+	case err != nil:
+		return fmt.Errorf("not a JSON array: %w", err)
+	case tok != json.Delim(']'):
+		return fmt.Errorf("not a JSON array: unexpected %v", tok)
+	}
+	tok, err = j.dec.Token()
+	switch {
+	case errors.Is(err, io.EOF):
+		return io.EOF
+	case err != nil:
+		return fmt.Errorf("after the JSON array's closing ]: %w", err)
+	}
+	return fmt.Errorf("more input after the JSON array's closing ] (%v): a file holds one array", tok)
 }
 
 // lineTracker counts the lines of what passes through it, so that a byte
@@ -349,12 +438,17 @@ func newCSVSource(t *catalog.Table, r io.Reader) (*csvSource, error) {
 		return nil, err
 	}
 	src := &csvSource{t: t, r: cr}
-	for _, h := range hdr {
+	at := map[int]int{} // column -> its field in the header, from 1
+	for f, h := range hdr {
 		name := strings.TrimSpace(h)
 		i, ok := t.Column(name)
 		if !ok {
 			return nil, fmt.Errorf("header: column %q does not exist in table %s (columns: %s)", name, t.Name, strings.Join(t.ColumnNames(), ", "))
 		}
+		if prev, dup := at[i]; dup {
+			return nil, fmt.Errorf("header: column %q is both field %d and field %d", t.Columns[i].Name, prev, f+1)
+		}
+		at[i] = f + 1
 		src.cols = append(src.cols, i)
 	}
 	return src, nil

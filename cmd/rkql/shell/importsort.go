@@ -422,23 +422,36 @@ func importSorted(ctx context.Context, write func(context.Context, []exec.Mutati
 	if err := ctx.Err(); err != nil {
 		return 0, &ImportError{Name: opts.Name, Err: err}
 	}
-	var written int64
+	var written, unsure int64
 	err := s.each(max(size, sortedWriteRows), func(muts []exec.Mutation) error {
-		if err := write(ctx, muts); err != nil {
-			return err
+		// Each write is at most commitRows, so that when one fails the
+		// rows counted are the ones the store committed, give or take
+		// that one write.
+		for len(muts) > 0 {
+			part := muts[:min(len(muts), commitRows)]
+			if err := write(ctx, part); err != nil {
+				unsure = int64(len(part))
+				return err
+			}
+			written += int64(len(part))
+			muts = muts[len(part):]
 		}
-		written += int64(len(muts))
 		if opts.Progress != nil {
 			opts.Progress(written)
 		}
 		return nil
 	})
 	if err != nil {
-		return written, &ImportError{Name: opts.Name, Written: written, Err: err}
+		return written, &ImportError{Name: opts.Name, Written: written, Unsure: unsure, Err: err}
 	}
 	return written, nil
 }
 
-// sortedWriteRows is the fewest rows a sorted import hands the store at
-// once: the store commits no more often than that.
+// sortedWriteRows is the fewest rows a sorted import decodes from its
+// sorted runs at once.
 const sortedWriteRows = 100_000
+
+// commitRows is the most rows of one write of a sorted import: the
+// embedded store's rows per transaction, so that a write there commits
+// whole or not at all.
+const commitRows = 10_000

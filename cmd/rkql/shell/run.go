@@ -35,6 +35,10 @@ func (s *Session) Run(ctx context.Context, in IO) error {
 // RunNamed is Run for input read from the named file: error positions
 // start with the name.
 func (s *Session) RunNamed(ctx context.Context, in IO, name string) error {
+	if s.outErr {
+		// Results can no longer be written: run nothing more.
+		return ErrFailed
+	}
 	s.failed = false
 	inter := in.Interactive()
 	lines := &lineReader{in: in}
@@ -85,7 +89,9 @@ func (s *Session) RunNamed(ctx context.Context, in IO, name string) error {
 			}
 		}
 	}
-	flush(in.Stdout())
+	if err := flushOut(in.Stdout()); err != nil {
+		s.outputFailed(in, err)
+	}
 	if s.failed {
 		return ErrFailed
 	}
@@ -115,7 +121,7 @@ func (r *lineReader) next(prompt string) (string, error) {
 	return line, nil
 }
 
-func (s *Session) stop() bool { return s.failed && s.set.StopOnError }
+func (s *Session) stop() bool { return s.outErr || s.failed && s.set.StopOnError }
 
 // meta carries out a meta-command line; it reports whether to quit.
 func (s *Session) meta(ctx context.Context, in IO, line string) bool {

@@ -38,6 +38,9 @@ type Settings struct {
 	// NoPushdown keeps every filter, projection and limit in the client
 	// (\pushdown off).
 	NoPushdown bool
+	// Progress shows how far BUILD INDEX and CHECK INDEX have got on
+	// the error writer, a line that overwrites itself; for a terminal.
+	Progress bool
 }
 
 // Config builds a Session. The zero value of each optional field means the
@@ -66,6 +69,9 @@ type Config struct {
 	StatementContext func(context.Context) (context.Context, context.CancelFunc)
 	// Clock times statements; nil means time.Now.
 	Clock func() time.Time
+	// ProgressInterval is the least time between two progress reports;
+	// 0 means a second.
+	ProgressInterval time.Duration
 }
 
 // Session reads statements and formats their results; an engine runs
@@ -75,6 +81,8 @@ type Session struct {
 	set    Settings
 	eng    *engine.Engine
 	failed bool
+	// outErr is set once writing results failed: the session stops.
+	outErr bool
 }
 
 // New returns a session.

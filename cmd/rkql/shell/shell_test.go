@@ -77,7 +77,7 @@ func TestTextWriters(t *testing.T) {
 		{FormatTSV, "s\tn\na\\tb|c\\nd,\"e\"\t1\n\t\n"},
 		{FormatJSONL, "{\"s\":\"a\\tb|c\\nd,\\\"e\\\"\",\"n\":1}\n{\"s\":null,\"n\":null}\n"},
 		{FormatJSON, "[\n{\"s\":\"a\\tb|c\\nd,\\\"e\\\"\",\"n\":1},\n{\"s\":null,\"n\":null}\n]\n"},
-		{FormatMarkdown, "| s | n |\n| --- | ---: |\n| a\tb\\|c<br>d,\"e\" | 1 |\n| NULL | NULL |\n"},
+		{FormatMarkdown, "| s | n |\n| --- | ---: |\n| a\\tb\\|c<br>d,\"e\" | 1 |\n| NULL | NULL |\n"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.f.String(), func(t *testing.T) {

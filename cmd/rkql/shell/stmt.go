@@ -22,6 +22,9 @@ func (s *Session) runStatement(ctx context.Context, in IO, src source, off int, 
 		return
 	}
 	for _, st := range stmts {
+		if s.outErr {
+			return
+		}
 		s.runOne(ctx, in, src, off, st)
 	}
 }
@@ -35,11 +38,26 @@ func (s *Session) runOne(ctx context.Context, in IO, src source, off int, st par
 			s.fail(in, src.prefix(off+int(max(st.Pos(), 0)))+fmt.Sprintf("internal error: %v", r), "")
 		}
 	}()
+	p := s.progressFor(in, st)
+	if p != nil {
+		s.eng.SetProgress(p.report)
+		defer s.eng.SetProgress(nil)
+	}
 	res, err := s.eng.Run(ctx, st)
+	if p != nil {
+		p.clear() // before the result or the error is written
+	}
 	if err == nil {
-		err = s.write(ctx, in.Stdout(), res)
+		out := &checkedWriter{w: in.Stdout()}
+		err = s.write(ctx, out, res)
+		if out.err == nil {
+			out.err = flushOut(in.Stdout())
+		}
+		if out.err != nil {
+			s.outputFailed(in, out.err)
+			return
+		}
 		if res.Warnings != nil {
-			flush(in.Stdout())
 			for _, w := range res.Warnings() {
 				fmt.Fprintf(in.Stderr(), "rkql: warning: %s\n", w)
 			}
@@ -109,7 +127,7 @@ func (s *Session) write(ctx context.Context, out io.Writer, res *engine.Result) 
 	defer res.Close()
 	switch {
 	case res.Text != "":
-		_, err := io.WriteString(out, res.Text)
+		_, err := io.WriteString(out, textEscape.String(res.Text))
 		return err
 	case res.Tag != "":
 		if !s.set.Quiet {

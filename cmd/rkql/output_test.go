@@ -1,0 +1,123 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"testing"
+	"time"
+)
+
+// runTo runs the binary with stdout going to out, and returns its stderr
+// and exit status.
+func runTo(t *testing.T, out *os.File, args ...string) (string, int) {
+	t.Helper()
+	cmd := exec.Command(rkqlBin, append([]string{"--store", t.TempDir(), "--catalog", fixedCatalog}, args...)...)
+	cmd.Env = append(os.Environ(), "XDG_DATA_HOME="+t.TempDir())
+	var errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return errb.String(), code
+}
+
+// A full disk fails the statement in every format, however small the
+// output: one line on stderr and exit status 1.
+func TestOutputToFullDisk(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full")
+	}
+	for _, f := range []string{"table", "csv", "tsv", "json", "jsonl", "markdown"} {
+		t.Run(f, func(t *testing.T) {
+			full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer full.Close()
+			stderr, code := runTo(t, full, "--format", f, "-e", "ENCODE KEY devices (site = 'ab', seq = 1)")
+			if code != 1 {
+				t.Errorf("exit status %d, want 1", code)
+			}
+			checkOneLine(t, stderr, `^writing results: no space left on device$`)
+		})
+	}
+	// A command tag is a result too, and nothing runs after the failure.
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer full.Close()
+	stderr, code := runTo(t, full, "-f", writeFile(t, "s.sql", "INSERT INTO devices (site, seq) VALUES ('ab', 1);\nSELECT nope FROM devices WHERE site = 'ab';\n"))
+	if code != 1 {
+		t.Errorf("-f to a full disk: exit status %d, want 1", code)
+	}
+	checkOneLine(t, stderr, `^writing results: no space left on device$`)
+}
+
+// A closed pipe on stdout is an error that is said, not a silent death by
+// SIGPIPE.
+func TestOutputToClosedPipe(t *testing.T) {
+	for _, f := range []string{"table", "csv", "tsv", "json", "jsonl", "markdown"} {
+		t.Run(f, func(t *testing.T) {
+			r, w, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.Close()
+			defer w.Close()
+			stderr, code := runTo(t, w, "--format", f, "-e", "ENCODE KEY devices (site = 'ab', seq = 1)")
+			if code != 1 {
+				t.Errorf("exit status %d, want 1", code)
+			}
+			checkOneLine(t, stderr, `^writing results: broken pipe$`)
+		})
+	}
+}
+
+// Ctrl-C ends an import reading an idle pipe: it does not wait for the
+// writer to close it.
+func TestImportInterruptIdleStdin(t *testing.T) {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pw.Close()
+	cmd := exec.Command(rkqlBin, "import", "--store", t.TempDir(), "--catalog", fixedCatalog, "--table", "devices", "-")
+	cmd.Env = append(os.Environ(), "XDG_DATA_HOME="+t.TempDir())
+	var out, errb bytes.Buffer
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = pr, &out, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pr.Close()
+	if _, err := pw.WriteString("{\"site\":\"ab\",\"seq\":1}\n"); err != nil {
+		t.Fatal(err)
+	}
+	// Give rkql time to start and block reading the pipe.
+	time.Sleep(time.Second)
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		ee, ok := err.(*exec.ExitError)
+		if !ok || ee.ExitCode() != 1 {
+			t.Fatalf("rkql import ended with %v, want exit status 1; stderr:\n%s", err, errb.String())
+		}
+	case <-time.After(5 * time.Second):
+		_ = cmd.Process.Kill()
+		<-done
+		t.Fatalf("rkql import still runs 5s after Ctrl-C; stderr:\n%s", errb.String())
+	}
+	checkOneLine(t, errb.String(), `^import cancelled \(0 rows written\)$`)
+	if out.Len() != 0 {
+		t.Errorf("stdout: %q", out.String())
+	}
+}

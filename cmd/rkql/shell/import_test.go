@@ -1,0 +1,219 @@
+package shell
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/exec"
+	"github.com/rkql/rkql/exec/embedded"
+	"github.com/rkql/rkql/parser"
+)
+
+// importCatalog has t (no indexes: the sorted path) and u, whose index on
+// e leaves out u's key, so that two rows may not share an e.
+func importCatalog(t *testing.T) *catalog.Catalog {
+	t.Helper()
+	c, err := catalog.Parse([]byte(`
+tables:
+  - name: t
+    families: [{name: d}]
+    columns:
+      - {name: k, type: STRING}
+      - {name: v, type: STRING, column: "d:v"}
+    rowkey:
+      - {field: k}
+  - name: u
+    families: [{name: d}]
+    columns:
+      - {name: k, type: STRING}
+      - {name: e, type: STRING, column: "d:e"}
+    rowkey:
+      - {field: k}
+    indexes:
+      - name: u_by_e
+        rowkey:
+          - {field: e}
+        carries: [k]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// hookStore is an embedded store whose Mutate calls go through hook, told
+// the physical table and which call to it this is, from 1.
+type hookStore struct {
+	exec.Store
+	hook func(ctx context.Context, table string, call int) error
+	mu   sync.Mutex
+	n    map[string]int
+}
+
+func (h *hookStore) Mutate(ctx context.Context, table string, muts []exec.Mutation) error {
+	h.mu.Lock()
+	h.n[table]++
+	call := h.n[table]
+	h.mu.Unlock()
+	if err := h.hook(ctx, table, call); err != nil {
+		return err
+	}
+	return h.Store.Mutate(ctx, table, muts)
+}
+
+func mustParse(t *testing.T, q string) parser.Stmt {
+	t.Helper()
+	sts, err := parser.Parse(q)
+	if err != nil || len(sts) != 1 {
+		t.Fatalf("parse %q: %v", q, err)
+	}
+	return sts[0]
+}
+
+func importSession(t *testing.T, hook func(ctx context.Context, table string, call int) error) *Session {
+	t.Helper()
+	st, err := embedded.Open(t.TempDir(), embedded.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	var store exec.Store = st
+	if hook != nil {
+		store = &hookStore{Store: st, hook: hook, n: map[string]int{}}
+	}
+	return New(Config{Catalog: importCatalog(t), CreateOnDemand: true,
+		Open: func(context.Context) (exec.Store, error) { return store, nil }})
+}
+
+func jsonLines(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "{\"k\":\"k%06d\",\"v\":\"x\"}\n", i)
+	}
+	return b.String()
+}
+
+func checkImportErr(t *testing.T, err error, want string) {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("import succeeded, want an error matching %q", want)
+	}
+	if !regexp.MustCompile(want).MatchString(err.Error()) {
+		t.Fatalf("error %q does not match %q", err, want)
+	}
+}
+
+// A JSON array file holds exactly one array, closed, and then only white
+// space.
+func TestImportJSONArrayStrict(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"missing ]", "[\n{\"k\":\"a\"},\n{\"k\":\"b\"}\n", `^in\.json:3: the JSON array is not closed: the input ends before its \] \(0 rows written\)$`},
+		{"trailing garbage", "[{\"k\":\"a\"}]\nxyz\n", `^in\.json:2: after the JSON array's closing \]: invalid character 'x'.* \(0 rows written\)$`},
+		{"second array", "[{\"k\":\"a\"}]\n[{\"k\":\"b\"}]\n", `^in\.json:2: more input after the JSON array's closing \] \(\[\): a file holds one array \(0 rows written\)$`},
+		{"trailing comma", "[{\"k\":\"a\"},]", `^in\.json:1: not a JSON object: .*\(0 rows written\)$`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := importSession(t, nil)
+			_, err := s.Import(context.Background(), strings.NewReader(tc.in), ImportOptions{Table: "t", Name: "in.json"})
+			checkImportErr(t, err, tc.want)
+		})
+	}
+	s := importSession(t, nil)
+	n, err := s.Import(context.Background(), strings.NewReader("[{\"k\":\"a\"},\n{\"k\":\"b\"}]\n \n"), ImportOptions{Table: "t", Name: "in.json"})
+	if err != nil || n != 2 {
+		t.Fatalf("a well-formed array: %d rows, %v", n, err)
+	}
+}
+
+// A column named twice in a CSV header is an error naming both fields.
+func TestImportCSVDuplicateHeader(t *testing.T) {
+	s := importSession(t, nil)
+	_, err := s.Import(context.Background(), strings.NewReader("k,v, k\na,b,c\n"), ImportOptions{Table: "t", Name: "in.csv"})
+	checkImportErr(t, err, `^in\.csv:1: header: column "k" is both field 1 and field 3 \(0 rows written\)$`)
+}
+
+// When a write fails part way through a sorted import, the rows counted
+// are the ones the store committed.
+func TestImportCountsCommittedRows(t *testing.T) {
+	full := errors.New("no space left on device")
+	s := importSession(t, func(_ context.Context, _ string, call int) error {
+		if call == 3 {
+			return full
+		}
+		return nil
+	})
+	n, err := s.Import(context.Background(), strings.NewReader(jsonLines(25_000)), ImportOptions{Table: "t", Name: "in.jsonl"})
+	checkImportErr(t, err, `^in\.jsonl: no space left on device \(20000 rows written, and up to 5000 more of the write that failed may have been\)$`)
+	if n != 20_000 {
+		t.Fatalf("Import returned %d rows, want 20000", n)
+	}
+	var got int64
+	res, err := s.Engine().Run(context.Background(), mustParse(t, "SELECT k FROM t ALLOW FULL SCAN"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Close()
+	for {
+		if _, err := res.Rows.Next(context.Background()); err != nil {
+			break
+		}
+		got++
+	}
+	if got != 20_000 {
+		t.Fatalf("the store holds %d rows, want 20000", got)
+	}
+}
+
+// A unique-index conflict names the input line of the row.
+func TestImportConflictNamesLine(t *testing.T) {
+	s := importSession(t, nil)
+	in := "{\"k\":\"a\",\"e\":\"x\"}\n{\"k\":\"b\",\"e\":\"y\"}\n\n{\"k\":\"c\",\"e\":\"x\"}\n"
+	_, err := s.Import(context.Background(), strings.NewReader(in), ImportOptions{Table: "u", Name: "in.jsonl"})
+	checkImportErr(t, err, `^in\.jsonl:4: index u_by_e: another row of u already has e = 'x'.* \(0 rows written\)$`)
+	// Against a row already stored.
+	if _, err := s.Import(context.Background(), strings.NewReader(in[:len(in)-20]), ImportOptions{Table: "u", Name: "in.jsonl"}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Import(context.Background(), strings.NewReader("{\"k\":\"d\",\"e\":\"z\"}\n{\"k\":\"e\",\"e\":\"y\"}\n"), ImportOptions{Table: "u", Name: "more.jsonl"})
+	checkImportErr(t, err, `^more\.jsonl:2: index u_by_e: another row of u already has e = 'y'.* \(0 rows written\)$`)
+}
+
+// A store that stops answering ends the import at the write timeout, with
+// the limit named and the rows committed counted.
+func TestImportWriteTimeout(t *testing.T) {
+	for _, table := range []string{"t", "u"} {
+		t.Run(table, func(t *testing.T) {
+			s := importSession(t, func(ctx context.Context, phys string, call int) error {
+				if phys == table && call >= 2 {
+					<-ctx.Done()
+					return ctx.Err()
+				}
+				return nil
+			})
+			in := jsonLines(15_000)
+			if table == "u" {
+				in = regexp.MustCompile(`"k(\d+)","v":"x"`).ReplaceAllString(in, `"k$1","e":"e$1"`)
+			}
+			start := time.Now()
+			// The sorted path writes 10000 rows at a time; the other
+			// writes a batch.
+			want := `\(10000 rows written, and up to 5000 more of the write that failed may have been\)$`
+			if table == "u" {
+				want = `\(5000 rows written, and up to 5000 more of the write that failed may have been\)$`
+			}
+			_, err := s.Import(context.Background(), strings.NewReader(in), ImportOptions{Table: table, Name: "in.jsonl", WriteTimeout: time.Second, Batch: 5000})
+			checkImportErr(t, err, `^in\.jsonl: a write to the store took longer than 1s \(the --timeout limit on each batch write; 0 turns it off\): .*`+want)
+			if d := time.Since(start); d > 10*time.Second {
+				t.Fatalf("the import took %s", d)
+			}
+		})
+	}
+}

@@ -1,0 +1,74 @@
+package shell
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rkql/rkql/exec"
+	"github.com/rkql/rkql/exec/embedded"
+)
+
+// stmtIO runs fixed lines and keeps stdout and stderr apart.
+type stmtIO struct {
+	in       []string
+	out, err bytes.Buffer
+}
+
+func (l *stmtIO) ReadLine(string) (string, error) {
+	if len(l.in) == 0 {
+		return "", io.EOF
+	}
+	s := l.in[0]
+	l.in = l.in[1:]
+	return s, nil
+}
+func (l *stmtIO) Stdout() io.Writer { return &l.out }
+func (l *stmtIO) Stderr() io.Writer { return &l.err }
+func (l *stmtIO) Interactive() bool { return false }
+
+// BUILD INDEX and CHECK INDEX show their progress on stderr when asked
+// to, and erase it before the result.
+func TestIndexProgress(t *testing.T) {
+	st, err := embedded.Open(t.TempDir(), embedded.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	cfg := Config{Catalog: importCatalog(t), CreateOnDemand: true, ProgressInterval: time.Nanosecond,
+		Open:     func(context.Context) (exec.Store, error) { return st, nil },
+		Settings: Settings{Format: FormatTSV, Progress: true}}
+	s := New(cfg)
+	in := regexp.MustCompile(`"k(\d+)","v":"x"`).ReplaceAllString(jsonLines(12_000), `"k$1","e":"e$1"`)
+	if _, err := s.Import(context.Background(), strings.NewReader(in), ImportOptions{Table: "u", Name: "u.jsonl"}); err != nil {
+		t.Fatal(err)
+	}
+	io := &stmtIO{in: []string{"BUILD INDEX u_by_e ON u;", "CHECK INDEX u_by_e;"}}
+	if err := s.Run(context.Background(), io); err != nil {
+		t.Fatalf("Run: %v; stderr %q", err, io.err.String())
+	}
+	if want := "BUILD INDEX 12000\ndata_rows\tentries\tmissing\torphans\tunverified\tstale\trepaired\n12000\t12000\t0\t0\t0\t0\t0\n"; io.out.String() != want {
+		t.Fatalf("stdout:\n%s\nwant:\n%s", io.out.String(), want)
+	}
+	e := io.err.String()
+	for _, want := range []string{"\rbuilding index: 5000 rows…", "\rbuilding index: 10000 rows…", "\rchecking index: 24000 entries and rows…"} {
+		if !strings.Contains(e, want) {
+			t.Errorf("stderr %q does not hold %q", e, want)
+		}
+	}
+	// Each report is erased before the result is written.
+	if !strings.HasSuffix(e, "\r") || len(regexp.MustCompile("\r +\r").FindAllString(e, -1)) != 2 {
+		t.Errorf("stderr %q does not end with the line erased", e)
+	}
+
+	// Without Progress, nothing is shown.
+	cfg.Settings.Progress = false
+	io = &stmtIO{in: []string{"CHECK INDEX u_by_e;"}}
+	if err := New(cfg).Run(context.Background(), io); err != nil || io.err.Len() != 0 {
+		t.Fatalf("Run: %v; stderr %q", err, io.err.String())
+	}
+}
