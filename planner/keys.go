@@ -444,12 +444,28 @@ func markEq(kp *keyPlan, fc *fieldCons) {
 }
 
 func expand(alts []alt, col int, vals []catalog.Value) []alt {
+	vals = bothZeros(vals)
 	out := make([]alt, 0, len(alts)*len(vals))
 	for _, a := range alts {
 		for _, v := range vals {
 			b := a.clone()
 			b.row[col], b.set[col] = v, true
 			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// bothZeros adds -0 for a DOUBLE 0 and 0 for -0: they are one value
+// with two key encodings, and a row may be stored under either.
+func bothZeros(vals []catalog.Value) []catalog.Value {
+	out := vals
+	for _, v := range vals {
+		if v.Type == catalog.TypeDouble && !v.Null && v.F == 0 {
+			if out == nil || &out[0] == &vals[0] {
+				out = slices.Clone(vals)
+			}
+			out = append(out, catalog.Double(-v.F))
 		}
 	}
 	return out
