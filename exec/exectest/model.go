@@ -41,6 +41,8 @@ type Model struct {
 	// Markers says the store keeps delete markers (HBase).
 	Markers bool
 	rows    map[string]*modelRow
+	// Hidden counts the puts a marker hid.
+	Hidden int
 }
 
 // modelRow is one row key's cells.
@@ -68,7 +70,7 @@ func NewModel(t *catalog.Table, markers bool) *Model {
 
 // Clone returns an independent copy of m.
 func (m *Model) Clone() *Model {
-	c := &Model{t: m.t, Markers: m.Markers, rows: make(map[string]*modelRow, len(m.rows))}
+	c := &Model{t: m.t, Markers: m.Markers, rows: make(map[string]*modelRow, len(m.rows)), Hidden: m.Hidden}
 	for k, r := range m.rows {
 		nr := &modelRow{keyVals: r.keyVals, cols: map[cellName][]version{}, colDel: maps.Clone(r.colDel), rowDel: r.rowDel}
 		for n, vs := range r.cols {
@@ -103,7 +105,8 @@ func (m *Model) Put(key []byte, keyVals catalog.Row, fam, qual string, ts int64,
 	n := cellName{fam, qual}
 	if m.Markers {
 		if d, ok := r.colDel[n]; (ok && ts <= d) || ts <= r.rowDel {
-			return // hidden by a marker until a major compaction
+			m.Hidden++ // hidden by a marker until a major compaction
+			return
 		}
 	}
 	vs := slices.DeleteFunc(r.cols[n], func(x version) bool { return x.ts == ts })

@@ -144,7 +144,13 @@ func (c *writeChecker) repro(t *testing.T, o WriteOptions, w *world, ops []op, q
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "  reproduction (%d operations, clock starting at %d, %s):\n", len(ops), c.start, map[bool]string{true: "store keeps delete markers", false: "store keeps no delete markers"}[o.Markers])
-	for _, p := range ops {
+	for i := 0; i < len(ops); i++ {
+		p := ops[i]
+		// Successive advances print as one.
+		for p.advance > 0 && i+1 < len(ops) && ops[i+1].advance > 0 {
+			i++
+			p.advance += ops[i].advance
+		}
 		b.WriteString("    " + p.String() + "\n")
 	}
 	if q != nil {
