@@ -84,8 +84,11 @@ func (m *Model) Clone() *Model {
 func (m *Model) row(key []byte, keyVals catalog.Row) *modelRow {
 	r := m.rows[string(key)]
 	if r == nil {
-		r = &modelRow{keyVals: keyVals, cols: map[cellName][]version{}, colDel: map[cellName]int64{}, rowDel: -1}
+		r = &modelRow{cols: map[cellName][]version{}, colDel: map[cellName]int64{}, rowDel: -1}
 		m.rows[string(key)] = r
+	}
+	if r.keyVals == nil {
+		r.keyVals = keyVals
 	}
 	return r
 }
@@ -135,7 +138,10 @@ func (m *Model) DeleteColumn(key []byte, keyVals catalog.Row, fam, qual string, 
 func (m *Model) DeleteRow(key []byte, ts int64) {
 	r := m.rows[string(key)]
 	if r == nil {
-		return
+		if !m.Markers || ts < 0 {
+			return
+		}
+		r = m.row(key, nil) // the marker outlives the row's cells
 	}
 	for n, vs := range r.cols {
 		r.cols[n] = slices.DeleteFunc(vs, func(x version) bool { return ts < 0 || x.ts <= ts })
