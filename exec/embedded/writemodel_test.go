@@ -60,7 +60,7 @@ func openWriteSession(t *testing.T, cat *catalog.Catalog, clock *exectest.Clock)
 // TTL over the indexed tables, and checks after each one queries through
 // every index and without one against exectest.Model.
 func TestWriteModel(t *testing.T) {
-	ops := 2000
+	ops := 1500
 	if testing.Short() {
 		ops = 300
 	}

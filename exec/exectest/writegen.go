@@ -205,6 +205,11 @@ func runWriteTable(t *testing.T, cat *catalog.Catalog, tb *catalog.Table, o Writ
 			// model's from here on.
 			*w = saved
 			st.Known[want.known]++
+			// A key a marker covers stays covered: draw a new one
+			// now and then, so that writes keep landing.
+			if g.r.IntN(2) == 0 {
+				g.keys[g.r.IntN(len(g.keys))] = g.newKey()
+			}
 			continue
 		}
 		st.Ops++
