@@ -8,6 +8,19 @@
 // and walks the parsed statement with its own SQL semantics (ref.go,
 // refvalue.go). Query shapes where the planned result is known to differ
 // from it are listed, with reproductions, in KnownDivergences.
+//
+// RunWrites checks writes the same way: random sequences of INSERTs (at
+// older, equal, newer, future or no TIMESTAMP, with NULLs and partial
+// columns), DELETEs and clock advances run through the engine, while Model
+// applies them to its own copy of the table's cells with HBase's
+// semantics (versions, delete markers, TTL). After every operation,
+// queries with and without each index, and each index table's entries,
+// must equal Evaluate over the model's visible rows. Write sequences known
+// to end elsewhere are listed, with reproductions, in
+// KnownWriteDivergences.
+//
+//	generator ──op──> engine ──> Store ──> SELECT … [USE INDEX | NO INDEX] ─┐
+//	     └──────op──> Model ──visible rows──> Evaluate ──────────────> Compare
 package exectest
 
 import (
