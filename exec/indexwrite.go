@@ -18,7 +18,7 @@ import (
 // logical rows, written at timestamp ts (0: the time of the write).
 func (x *Executor) writeBatch(ctx context.Context, t *catalog.Table, muts []Mutation, rows []catalog.Row, cols []int, ts int64, dels []*Row) error {
 	if len(t.Indexes) == 0 {
-		return x.Store.Mutate(ctx, t.Physical, append(muts, deletes(dels)...))
+		return x.Store.Mutate(ctx, t.Physical, append(muts, x.deletes(dels)...))
 	}
 	// The rows being replaced: their entries may move.
 	old := map[string]catalog.Row{}
@@ -85,7 +85,7 @@ func (x *Executor) writeBatch(ctx context.Context, t *catalog.Table, muts []Muta
 			return fmt.Errorf("index %s: %w", ix.Name, err)
 		}
 	}
-	if err := x.Store.Mutate(ctx, t.Physical, append(muts, deletes(dels)...)); err != nil {
+	if err := x.Store.Mutate(ctx, t.Physical, append(muts, x.deletes(dels)...)); err != nil {
 		return err
 	}
 	for i, ix := range t.Indexes {
@@ -230,11 +230,21 @@ func (x *Executor) mutate(ctx context.Context, table string, muts []Mutation) er
 	return x.Store.Mutate(ctx, table, muts)
 }
 
-// deletes are the row deletes of rows, by their stored keys.
-func deletes(rows []*Row) []Mutation {
+// deletes are the row deletes of rows, by their stored keys, each at
+// the row's newest cell timestamp or now, whichever is later: a cell
+// written with a future timestamp goes too.
+func (x *Executor) deletes(rows []*Row) []Mutation {
+	if len(rows) == 0 {
+		return nil
+	}
+	now := x.writeTime()
 	out := make([]Mutation, len(rows))
 	for i, r := range rows {
-		out[i] = Mutation{Key: r.Key, DeleteRow: true}
+		at := now
+		if ts := r.Vals[len(r.Vals)-1]; ts.Type == catalog.TypeTimestamp && !ts.Null {
+			at = max(at, ts.I)
+		}
+		out[i] = Mutation{Key: r.Key, DeleteRow: true, DeleteAt: at}
 	}
 	return out
 }

@@ -133,8 +133,11 @@ type Mutation struct {
 	Key []byte
 	// Cells to put. A zero Timestamp means the time of the write.
 	Cells []Cell
-	// DeleteRow deletes the whole row before Cells are applied.
+	// DeleteRow deletes the whole row before Cells are applied: every
+	// version written at or before DeleteAt (0: the time of the write). A
+	// store that removes cells outright may remove them all.
 	DeleteRow bool
+	DeleteAt  int64
 	// Deletes names columns (Family and Qualifier) whose versions written
 	// at or before Timestamp are deleted before Cells are applied; a zero
 	// Timestamp means the time of the write, so every version. Value is

@@ -138,6 +138,11 @@ func (pl *Planner) Plan(stmt parser.Stmt) (Plan, error) {
 		if err != nil {
 			return nil, err
 		}
+		if ix := find.IndexLookup(); ix != nil {
+			// A DELETE goes at each row's newest cell time, which only
+			// the data row has: an index's copy is never enough.
+			ix.Covered = false
+		}
 		return &Delete{Table: find.Table, Find: find}, nil
 	case *parser.BuildIndexStmt:
 		t, err := pl.table(s.Table)

@@ -40,8 +40,7 @@ type WriteDivergence struct {
 
 // The names of the known divergences the model finds itself.
 const (
-	writeDivDeleteFuture = "delete-leaves-future-cells"
-	writeDivMaskedPut    = "index-ignores-delete-markers"
+	writeDivMaskedPut = "index-ignores-delete-markers"
 )
 
 // KnownWriteDivergences is the to-do list of write fixes. Keep it short
@@ -64,47 +63,6 @@ var KnownWriteDivergences = []WriteDivergence{
 		Query: "SELECT domain, owner FROM sites WHERE owner = 'o1'",
 		Want:  "",
 		Got:   "a.com o1",
-	},
-	{
-		Name: writeDivDeleteFuture,
-		Why: "DELETE removes a row by a row delete at the store's clock. HBase keeps every cell newer than that, so " +
-			"a row written with a TIMESTAMP in the future survives its DELETE, which still reports it deleted; its " +
-			"index entries, written at the store's clock, are gone. The embedded store removes the whole row. The " +
-			"model removes the row, as DELETE says, and leaves out on HBase every DELETE of a row holding a cell " +
-			"newer than the clock.",
-		Markers: true,
-		Catalog: "examples/catalog.yaml",
-		Statements: []string{
-			"INSERT INTO sites (domain, owner) VALUES ('b.com', 'o2') TIMESTAMP 4102444800000", // 2100-01-01
-			"DELETE FROM sites WHERE domain = 'b.com'",
-		},
-		Query: "SELECT domain, owner FROM sites WHERE domain = 'b.com'",
-		Want:  "",
-		Got:   "b.com o2",
-	},
-	{
-		Name: "ttl-copy-filtered-in-index",
-		Why: "A condition on a column of a family with a TTL, which an index copies, is tested against the index " +
-			"entry's copy. The copy does not expire: once the data cell has, the data row reads NULL there, but the " +
-			"entry still holds the old value, so a query (or DELETE) planned through the index with `user IS NULL` " +
-			"misses the row, while the model (and NO INDEX) finds it. The entry even copies a value written already " +
-			"past the TTL. The planner marks such an index not covering and checks each hit against its data row, " +
-			"but filters the hits by the copy first.",
-		Catalog: "exec/embedded/testdata/writes.yaml",
-		Start:   1714564800000, // 2024-05-01 12:00:00
-		Statements: []string{
-			// Two hours old: past the family's TTL of one hour.
-			"INSERT INTO wm_sessions (id, user, note) VALUES ('a', 'u', 'n') TIMESTAMP 1714557600000",
-		},
-		Query: "SELECT id, user, note FROM wm_sessions WHERE note = 'n' AND user IS NULL",
-		Want:  "a NULL n",
-		Got:   "",
-		Shape: func(t *catalog.Table, where parser.Expr) bool {
-			return anyExpr(where, func(e parser.Expr) bool {
-				c, ok := e.(*parser.ColumnRef)
-				return ok && copiedTTLColumn(t, c.Name)
-			})
-		},
 	},
 }
 

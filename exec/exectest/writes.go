@@ -290,6 +290,12 @@ func (w *world) applyDelete(where string) (outcome, error) {
 	}
 	next := w.m.Clone()
 	out := outcome{}
+	if res.count() > 0 {
+		// A DELETE that finds rows takes a tick of the engine's write
+		// clock for its row deletes.
+		now = max(now, w.lastWrite+1)
+		w.lastWrite = now
+	}
 	for _, g := range res.Groups {
 		for _, r := range g {
 			key, err := w.m.Key(r)
@@ -298,12 +304,10 @@ func (w *world) applyDelete(where string) (outcome, error) {
 			}
 			ts := int64(-1) // the embedded store removes every version
 			if w.m.Markers {
-				// HBase: a row delete at the store's clock, later than
-				// every past timestamp the generator writes.
-				ts = now
-				if w.m.Newest(key) > ts {
-					out.known = writeDivDeleteFuture
-				}
+				// HBase: rkql deletes a row at the store's clock or at
+				// the row's newest cell, whichever is later, so that a
+				// cell with a future timestamp goes too.
+				ts = max(now, w.m.Newest(key))
 			}
 			next.DeleteRow(key, ts)
 			out.deleted++
@@ -351,3 +355,12 @@ func renderInsert(t *catalog.Table, writes []Write) string {
 
 // random draws from r.
 func pick[T any](r *rand.Rand, xs []T) T { return xs[r.IntN(len(xs))] }
+
+// count is the number of rows in the result's groups.
+func (r *Result) count() int {
+	n := 0
+	for _, g := range r.Groups {
+		n += len(g)
+	}
+	return n
+}

@@ -77,6 +77,9 @@ func toHBase(table string, m *exec.Mutation, ts int64) ([]hb.Mutation, error) {
 		return nil, fmt.Errorf("hbase store: table %s: empty row key", table)
 	}
 	rowDelTS := ts
+	if m.DeleteAt > 0 {
+		rowDelTS = m.DeleteAt
+	}
 	// The newest version each deleted column loses.
 	colDelTS := make(map[[2]string]int64, len(m.Deletes))
 	for _, c := range m.Deletes {
