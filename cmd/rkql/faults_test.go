@@ -1,0 +1,230 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"net"
+	"os"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/rkql/rkql/hbase/hbasetest"
+)
+
+// faultOrders is the number of rows the import fault test loads: three
+// batches of the importer's 5000.
+const faultOrders = 15000
+
+// faultOrder is the n-th row of the import fault test's input.
+func faultOrder(n int) map[string]string {
+	ts := time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(n) * time.Second)
+	return map[string]string{
+		"seller":   fmt.Sprintf("s%02d", n%37),
+		"buyer":    fmt.Sprintf("b%03d", n%211),
+		"order_id": strconv.Itoa(n + 1),
+		"ts":       ts.Format("2006-01-02 15:04:05.000"),
+		"amount":   strconv.FormatFloat(float64(n)+0.5, 'g', -1, 64),
+		"status":   []string{"new", "paid", "sent"}[n%3],
+	}
+}
+
+func faultOrdersFile(t *testing.T) string {
+	var b strings.Builder
+	for n := range faultOrders {
+		o := faultOrder(n)
+		ts, _ := time.Parse("2006-01-02 15:04:05.000", o["ts"])
+		fmt.Fprintf(&b, `{"seller": %q, "buyer": %q, "order_id": %s, "ts": %q, "amount": %s, "status": %q}`+"\n",
+			o["seller"], o["buyer"], o["order_id"], ts.Format(time.RFC3339), o["amount"], o["status"])
+	}
+	return writeFile(t, "orders.jsonl", b.String())
+}
+
+// countingDial counts the bytes the client sends through the proxies of
+// fn, and makes the network hang once they pass after.
+func countingDial(fn *faultNet, after int64, cut chan<- struct{}) func(ctx context.Context, network, addr string) (net.Conn, error) {
+	var sent atomic.Int64
+	var once sync.Once
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := fn.dial(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		return &countConn{Conn: c, add: func(n int) {
+			if sent.Add(int64(n)) >= after {
+				once.Do(func() {
+					fn.mu.Lock()
+					fn.setLocked(netHang)
+					fn.mu.Unlock()
+					close(cut)
+				})
+			}
+		}}, nil
+	}
+}
+
+type countConn struct {
+	net.Conn
+	add func(int)
+}
+
+func (c *countConn) Write(p []byte) (int, error) {
+	n, err := c.Conn.Write(p)
+	c.add(n)
+	return n, err
+}
+
+// TestFaultImportCut stops answering, for the client, in the middle of an
+// import into a table with two indexes: the import must end within its
+// write timeout with one line saying how many rows were written. Run
+// again once the network is back, the same import must converge: the
+// table and each index hold exactly the input rows, and CHECK INDEX finds
+// nothing wrong without repairing anything.
+func TestFaultImportCut(t *testing.T) {
+	q := hbasetest.Quorum(t)
+	cat, _ := scratchCatalog(t, q)
+	sh := func(args ...string) result {
+		t.Helper()
+		return rkql(t, "", append([]string{"--catalog", cat, "--zk", q, "--zk-root", hbasetest.Root()}, args...)...)
+	}
+	if r := sh("--allow-writes", "-e", "CREATE TABLE orders"); r.code != 0 {
+		t.Fatalf("create: %s", r.stderr)
+	}
+	file := faultOrdersFile(t)
+	fi, err := os.Stat(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// A whole import sends about 4.5 times its input's size (the data
+	// table and two indexes, in three phases): batch 1 of 3 ends near 1.5
+	// times, batch 2 near 3 times.
+	cutBytes := 9 * fi.Size() / 4
+	const timeout = 3 * time.Second
+	fn := newFaultNet(t)
+	zk := fn.proxy(q)
+	args := []string{"import", "--catalog", cat, "--zk", zk, "--zk-root", hbasetest.Root(), "--allow-writes", "--timeout", timeout.String(), "--table", "orders", file}
+	cut := make(chan struct{})
+	var stdout, stderr syncBuffer
+	done := make(chan int, 1)
+	begin := time.Now()
+	go func() {
+		done <- run(context.Background(), args, env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, dial: countingDial(fn, cutBytes, cut)})
+	}()
+	select {
+	case <-cut:
+	case code := <-done:
+		t.Fatalf("the import ended (exit %d) before the cut: %q %q", code, stdout.String(), stderr.String())
+	case <-time.After(2 * time.Minute):
+		t.Fatal("the import never sent as many bytes as its input holds")
+	}
+	cutAt := time.Since(begin)
+	var code int
+	select {
+	case code = <-done:
+	case <-time.After(3*timeout + 10*time.Second):
+		t.Fatalf("the import still runs %v after the network stopped answering", time.Since(begin)-cutAt)
+	}
+	took := time.Since(begin) - cutAt
+	t.Logf("cut after %v; import ended %v later: %s", cutAt.Round(time.Millisecond), took.Round(time.Millisecond), strings.TrimSpace(stderr.String()))
+	if took > 3*timeout+2*time.Second {
+		t.Errorf("the import ended %v after the cut, past 3x the %v write timeout", took, timeout)
+	}
+	if code != exitFail || stdout.String() != "" || strings.Count(stderr.String(), "\n") != 1 {
+		t.Fatalf("exit %d, stdout %q, stderr %q; want exit 1 and one line on stderr", code, stdout.String(), stderr.String())
+	}
+	m := regexp.MustCompile(`^rkql: .*took longer than 3s.*\((\d+) rows? written`).FindStringSubmatch(stderr.String())
+	if m == nil {
+		t.Fatalf("stderr %q does not say the write timed out and how many rows were written", stderr.String())
+	}
+	if n, _ := strconv.Atoi(m[1]); n <= 0 || n >= faultOrders {
+		t.Errorf("%d rows written before the cut, want some and not all of %d", n, faultOrders)
+	}
+
+	fn.restore()
+	stdout, stderr = syncBuffer{}, syncBuffer{}
+	// The second run is about converging, not speed: the shared HBase
+	// may be slow, so its timeout is generous.
+	again := slices.Clone(args)
+	again[slices.Index(again, timeout.String())] = "1m"
+	code = run(context.Background(), again, env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, dial: fn.dial})
+	if want := fmt.Sprintf("imported %d rows into orders\n", faultOrders); code != exitOK || stdout.String() != want {
+		t.Fatalf("import again: exit %d, stdout %q, stderr %q; want %q", code, stdout.String(), stderr.String(), want)
+	}
+
+	for _, tb := range []string{"orders", "orders_by_buyer", "orders_by_id"} {
+		r := sh("--format", "csv", "-e", "SELECT * FROM "+tb+" ALLOW FULL SCAN")
+		if r.code != 0 {
+			t.Fatalf("select from %s: %s", tb, r.stderr)
+		}
+		compareRows(t, tb, r.stdout, true)
+	}
+	// Through the index, as a query by buyer reads it.
+	var stmts strings.Builder
+	for b := range 211 {
+		fmt.Fprintf(&stmts, "SELECT seller, buyer, order_id, ts, amount, status FROM orders WHERE buyer = 'b%03d';\n", b)
+	}
+	r := sh("--format", "csv", "-e", stmts.String())
+	if r.code != 0 {
+		t.Fatalf("select by buyer: %s", r.stderr)
+	}
+	compareRows(t, "orders by buyer", strings.ReplaceAll(r.stdout, "seller,buyer,order_id,ts,amount,status\n", ""), false)
+
+	r = sh("--format", "csv", "-e", "CHECK INDEX orders_by_buyer; CHECK INDEX orders_by_id")
+	want := fmt.Sprintf("data_rows,entries,missing,orphans,unverified,stale,repaired\n%d,%d,0,0,0,0,0\n", faultOrders, faultOrders)
+	if r.code != 0 || r.stdout != want+want {
+		t.Errorf("CHECK INDEX: exit %d, stdout %q, stderr %q; want each %q", r.code, r.stdout, r.stderr, want)
+	}
+}
+
+// compareRows checks that the CSV out holds each input row once, with the
+// columns of its header line; without one, the columns of the data table.
+func compareRows(t *testing.T, what, out string, hasHeader bool) {
+	t.Helper()
+	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	header := []string{"seller", "buyer", "order_id", "ts", "amount", "status"}
+	if hasHeader && len(recs) > 0 {
+		header, recs = recs[0], recs[1:]
+	}
+	got := make([]string, len(recs))
+	for i, rec := range recs {
+		got[i] = strings.Join(rec, ",")
+	}
+	want := make([]string, faultOrders)
+	for n := range faultOrders {
+		o := faultOrder(n)
+		f := make([]string, len(header))
+		for i, c := range header {
+			f[i] = o[c]
+		}
+		want[n] = strings.Join(f, ",")
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if slices.Equal(got, want) {
+		return
+	}
+	t.Errorf("%s: %d rows, want %d (columns %v)", what, len(got), len(want), header)
+	for i, shown := 0, 0; i < max(len(got), len(want)) && shown < 5; i++ {
+		var g, w string
+		if i < len(got) {
+			g = got[i]
+		}
+		if i < len(want) {
+			w = want[i]
+		}
+		if g != w {
+			t.Errorf("  row %d: got %q, want %q", i, g, w)
+			shown++
+		}
+	}
+}
