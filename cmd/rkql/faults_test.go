@@ -106,7 +106,9 @@ func TestFaultImportCut(t *testing.T) {
 	// table and two indexes, in three phases): batch 1 of 3 ends near 1.5
 	// times, batch 2 near 3 times.
 	cutBytes := 9 * fi.Size() / 4
-	const timeout = 3 * time.Second
+	// A batch of 5000 rows and its index entries takes a second or two on
+	// a busy shared HBase: 5s keeps the first run from timing out unaided.
+	const timeout = 5 * time.Second
 	fn := newFaultNet(t)
 	zk := fn.proxy(q)
 	args := []string{"import", "--catalog", cat, "--zk", zk, "--zk-root", hbasetest.Root(), "--allow-writes", "--timeout", timeout.String(), "--table", "orders", file}
@@ -139,7 +141,7 @@ func TestFaultImportCut(t *testing.T) {
 	if code != exitFail || stdout.String() != "" || strings.Count(stderr.String(), "\n") != 1 {
 		t.Fatalf("exit %d, stdout %q, stderr %q; want exit 1 and one line on stderr", code, stdout.String(), stderr.String())
 	}
-	m := regexp.MustCompile(`^rkql: .*took longer than 3s.*\((\d+) rows? written`).FindStringSubmatch(stderr.String())
+	m := regexp.MustCompile(`^rkql: .*took longer than 5s.*\((\d+) rows? written`).FindStringSubmatch(stderr.String())
 	if m == nil {
 		t.Fatalf("stderr %q does not say the write timed out and how many rows were written", stderr.String())
 	}
@@ -226,5 +228,57 @@ func compareRows(t *testing.T, what, out string, hasHeader bool) {
 			t.Errorf("  row %d: got %q, want %q", i, g, w)
 			shown++
 		}
+	}
+}
+
+// TestFaultZKUnreachable starts the shell on a ZooKeeper quorum that
+// cannot be reached: one that accepts connections and never answers, one
+// that accepts and closes them, and one that refuses them. Each must fail
+// within --timeout, with one line naming the quorum. No HBase is needed:
+// no byte reaches a server.
+func TestFaultZKUnreachable(t *testing.T) {
+	const timeout = 2 * time.Second
+	refused := func() string {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		addr := ln.Addr().String()
+		ln.Close()
+		return addr
+	}
+	for _, c := range []struct {
+		name   string
+		quorum func() string
+	}{
+		{"never-answers", func() string {
+			fn := newFaultNet(t)
+			fn.mu.Lock()
+			fn.setLocked(netHang)
+			fn.mu.Unlock()
+			return fn.proxy("127.0.0.1:1")
+		}},
+		{"closes", func() string {
+			fn := newFaultNet(t)
+			fn.mu.Lock()
+			fn.setLocked(netDown)
+			fn.mu.Unlock()
+			return fn.proxy("127.0.0.1:1")
+		}},
+		{"refuses", refused},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			q := c.quorum()
+			begin := time.Now()
+			r := rkql(t, "", "--zk", q, "--timeout", timeout.String(), "-e", "SHOW TABLES")
+			took := time.Since(begin)
+			t.Logf("%v: %s", took.Round(time.Millisecond), strings.TrimSpace(r.stderr))
+			if took > timeout+2*time.Second {
+				t.Errorf("failed after %v, past the %v timeout", took, timeout)
+			}
+			if r.code != exitFail || r.stdout != "" || strings.Count(r.stderr, "\n") != 1 || !strings.HasPrefix(r.stderr, "rkql: ") || !strings.Contains(r.stderr, q) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit 1 and one line naming %s", r.code, r.stdout, r.stderr, q)
+			}
+		})
 	}
 }
