@@ -234,7 +234,8 @@ func compareRows(t *testing.T, what, out string, hasHeader bool) {
 // TestFaultZKUnreachable starts the shell on a ZooKeeper quorum that
 // cannot be reached: one that accepts connections and never answers, one
 // that accepts and closes them, and one that refuses them. Each must fail
-// within --timeout, with one line naming the quorum. No HBase is needed:
+// within --timeout, with one line naming the quorum, and so must an
+// import, whose writes --timeout bounds. No HBase is needed:
 // no byte reaches a server.
 func TestFaultZKUnreachable(t *testing.T) {
 	const timeout = 2 * time.Second
@@ -269,15 +270,21 @@ func TestFaultZKUnreachable(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			q := c.quorum()
-			begin := time.Now()
-			r := rkql(t, "", "--zk", q, "--timeout", timeout.String(), "-e", "SHOW TABLES")
-			took := time.Since(begin)
-			t.Logf("%v: %s", took.Round(time.Millisecond), strings.TrimSpace(r.stderr))
-			if took > timeout+2*time.Second {
-				t.Errorf("failed after %v, past the %v timeout", took, timeout)
-			}
-			if r.code != exitFail || r.stdout != "" || strings.Count(r.stderr, "\n") != 1 || !strings.HasPrefix(r.stderr, "rkql: ") || !strings.Contains(r.stderr, q) {
-				t.Errorf("exit %d, stdout %q, stderr %q; want exit 1 and one line naming %s", r.code, r.stdout, r.stderr, q)
+			rows := writeFile(t, "sites.jsonl", `{"domain": "a.com", "owner": "o", "visits": 1}`+"\n")
+			for _, args := range [][]string{
+				{"--zk", q, "--timeout", timeout.String(), "-e", "SHOW TABLES"},
+				{"import", "--zk", q, "--allow-writes", "--timeout", timeout.String(), "--table", "sites", rows},
+			} {
+				begin := time.Now()
+				r := rkql(t, "", args...)
+				took := time.Since(begin)
+				t.Logf("%s: %v: %s", args[0], took.Round(time.Millisecond), strings.TrimSpace(r.stderr))
+				if took > timeout+2*time.Second {
+					t.Errorf("%s failed after %v, past the %v timeout", args[0], took, timeout)
+				}
+				if r.code != exitFail || r.stdout != "" || strings.Count(r.stderr, "\n") != 1 || !strings.HasPrefix(r.stderr, "rkql: ") || !strings.Contains(r.stderr, "ZooKeeper "+q) {
+					t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit 1 and one line naming ZooKeeper %s", args[0], r.code, r.stdout, r.stderr, q)
+				}
 			}
 		})
 	}
