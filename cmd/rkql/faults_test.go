@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/csv"
+	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"regexp"
@@ -15,6 +18,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rkql/rkql/exec"
+	hbstore "github.com/rkql/rkql/exec/hbase"
+	hb "github.com/rkql/rkql/hbase"
 	"github.com/rkql/rkql/hbase/hbasetest"
 )
 
@@ -288,4 +294,99 @@ func TestFaultZKUnreachable(t *testing.T) {
 			}
 		})
 	}
+}
+
+// splitRows is the number of rows the split test scans: six fetches of
+// the store's 1000 rows.
+const splitRows = 6000
+
+// TestFaultSplitMidScan splits the region a scan is reading, in the
+// middle of what the scan has yet to read, and waits for the split to
+// finish before reading on: the scan must still return every row once,
+// in order.
+func TestFaultSplitMidScan(t *testing.T) {
+	q := hbasetest.Quorum(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	table := hbasetest.TableName("rkql_split")
+	dropAtEnd(t, q, []string{table})
+	st, err := hbstore.Open(ctx, hb.Config{ZKQuorum: q, ZKRoot: hbasetest.Root()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if err := st.CreateTable(ctx, exec.TableSpec{Name: table, Families: []exec.FamilySpec{{Name: "f"}}}); err != nil {
+		t.Fatal(err)
+	}
+	key := func(i int) []byte { return []byte(fmt.Sprintf("k%06d", i)) }
+	muts := make([]exec.Mutation, splitRows)
+	for i := range muts {
+		muts[i] = exec.Mutation{Key: key(i), Cells: []exec.Cell{{Family: "f", Qualifier: "v", Value: []byte(strconv.Itoa(i))}}}
+	}
+	if err := st.Mutate(ctx, table, muts); err != nil {
+		t.Fatal(err)
+	}
+	admin := st.Client().Admin()
+	before, err := admin.Regions(ctx, table)
+	if err != nil || len(before) != 1 {
+		t.Fatalf("regions before the split: %d, %v; want 1", len(before), err)
+	}
+
+	var stats exec.Stats
+	it, err := st.Scan(ctx, table, exec.Range{}, exec.ReadOptions{Stats: &stats})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer it.Close()
+	next := 0
+	read := func(n int) {
+		t.Helper()
+		for ; n > 0; n-- {
+			r, err := it.Next(ctx)
+			if errors.Is(err, io.EOF) {
+				if next != splitRows {
+					t.Fatalf("the scan ended after %d rows, want %d", next, splitRows)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("row %d: %v", next, err)
+			}
+			if next >= splitRows || !bytes.Equal(r.Key, key(next)) || len(r.Cells) != 1 || string(r.Cells[0].Value) != strconv.Itoa(next) {
+				t.Fatalf("row %d: key %q, cells %v; want key %q", next, r.Key, r.Cells, key(min(next, splitRows-1)))
+			}
+			next++
+		}
+	}
+	read(10)
+	at := key((10 + splitRows) / 2)
+	begin := time.Now()
+	if err := admin.Split(ctx, table, at); err != nil {
+		t.Fatalf("split: %v", err)
+	}
+	after, err := admin.Regions(ctx, table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(after) != 2 || !bytes.Equal(after[0].EndKey, at) || !bytes.Equal(after[1].StartKey, at) {
+		var b strings.Builder
+		for _, r := range after {
+			fmt.Fprintf(&b, " [%q, %q)", r.StartKey, r.EndKey)
+		}
+		t.Fatalf("regions after the split:%s; want two, split at %q", b.String(), at)
+	}
+	t.Logf("split at %q took %v", at, time.Since(begin).Round(time.Millisecond))
+	read(splitRows + 1)
+	if next != splitRows {
+		t.Fatalf("read %d rows, want %d", next, splitRows)
+	}
+	if _, err := it.Next(ctx); !errors.Is(err, io.EOF) {
+		t.Fatalf("after the last row: %v, want the end", err)
+	}
+	// The parent region, then both daughters: the scan went on past the
+	// split rather than reading everything before it.
+	if n := stats.Regions.Load(); n < 3 {
+		t.Errorf("the scan read %d regions, want the parent and both daughters", n)
+	}
+	t.Logf("%d RPCs over %d regions", stats.RPCs.Load(), stats.Regions.Load())
 }
