@@ -17,7 +17,7 @@ type TextError struct {
 }
 
 func (e *TextError) Error() string {
-	msg := fmt.Sprintf("'%s' is not a valid %s", e.Text, e.Type)
+	msg := fmt.Sprintf("'%s' is not a valid %s", shownText(e.Text), e.Type)
 	if e.Err != nil {
 		msg += ": " + e.Err.Error()
 	}
@@ -25,6 +25,26 @@ func (e *TextError) Error() string {
 }
 
 func (e *TextError) Unwrap() error { return e.Err }
+
+// shownText is text as a message shows it: a control character, which
+// would break the one-line message or act on the terminal, becomes \xHH
+// as in toStringBinary's form.
+func shownText(s string) string {
+	i := strings.IndexFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7F })
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.WriteString(s[:i])
+	for j := i; j < len(s); j++ {
+		if c := s[j]; c < 0x20 || c == 0x7F {
+			fmt.Fprintf(&b, `\x%02X`, c)
+		} else {
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
 
 // ParseText reads text as a value of type t. It is the one reading of
 // text that every statement, the importer and DECODE KEY share:

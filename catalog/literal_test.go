@@ -26,6 +26,8 @@ func TestParseText(t *testing.T) {
 		{TypeBigint, "-9223372036854775808", "-9223372036854775808"},
 		{TypeBigint, "9223372036854775808", "'9223372036854775808' is not a valid BIGINT"},
 		{TypeBigint, "1.0", "'1.0' is not a valid BIGINT"},
+		{TypeBoolean, "0\n1\x1b", `'0\x0A1\x1B' is not a valid BOOLEAN`},
+		{TypeBytes, "\\q\n", `'\q\x0A' is not a valid BYTES: bad escape at byte 0 of '\q\x0A' (want \xNN, or \\ for a backslash)`},
 		{TypeInt, "2147483647", "2147483647"},
 		{TypeInt, "2147483648", "'2147483648' is not a valid INT"},
 		{TypeDouble, "1e3", "1000"},

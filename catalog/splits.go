@@ -98,13 +98,13 @@ func ParseBinary(s string) ([]byte, error) {
 		if i+3 < len(s) && (s[i+1] == 'x' || s[i+1] == 'X') {
 			hi, lo := unhex(s[i+2]), unhex(s[i+3])
 			if hi < 0 || lo < 0 {
-				return nil, fmt.Errorf("bad escape '%s' (want \\xNN with two hex digits)", s[i:i+4])
+				return nil, fmt.Errorf("bad escape '%s' (want \\xNN with two hex digits)", shownText(s[i:i+4]))
 			}
 			out = append(out, byte(hi<<4|lo))
 			i += 3
 			continue
 		}
-		return nil, fmt.Errorf("bad escape at byte %d of '%s' (want \\xNN, or \\\\ for a backslash)", i, s)
+		return nil, fmt.Errorf("bad escape at byte %d of '%s' (want \\xNN, or \\\\ for a backslash)", i, shownText(s))
 	}
 	return out, nil
 }

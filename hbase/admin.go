@@ -1,6 +1,7 @@
 package hbase
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -307,4 +308,45 @@ func familyFromProto(cf *pb.ColumnFamilySchema) FamilySpec {
 		}
 	}
 	return f
+}
+
+// Split splits the region of table holding splitKey at splitKey, and
+// waits until the master's procedure is done: the two daughter regions
+// are then online, and the parent is offline. splitKey must not be a
+// region's start key.
+func (a *Admin) Split(ctx context.Context, table string, splitKey []byte) error {
+	if len(splitKey) == 0 {
+		return fmt.Errorf("hbase: split %s: empty split key", table)
+	}
+	regions, err := a.c.Regions(ctx, table)
+	if err != nil {
+		return err
+	}
+	var r *Region
+	for _, x := range regions {
+		if x.Contains(splitKey) {
+			r = x
+			break
+		}
+	}
+	what := fmt.Sprintf("split %s at %q", table, splitKey)
+	switch {
+	case r == nil:
+		return fmt.Errorf("hbase: %s: no region holds the key", what)
+	case bytes.Equal(r.StartKey, splitKey):
+		return fmt.Errorf("hbase: %s: the key already starts a region", what)
+	}
+	g, n := a.nonces()
+	req := &pb.SplitTableRegionRequest{
+		RegionInfo: &pb.RegionInfo{RegionId: proto.Uint64(r.ID), TableName: tableName(table), StartKey: r.StartKey, EndKey: r.EndKey},
+		SplitRow:   splitKey,
+		NonceGroup: g,
+		Nonce:      n,
+	}
+	var resp pb.SplitTableRegionResponse
+	if err := a.callMaster(ctx, what, "SplitRegion", req, &resp); err != nil {
+		return err
+	}
+	a.c.cache.removeTable(table)
+	return a.waitProcedure(ctx, what, resp.GetProcId())
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -21,7 +22,13 @@ func openStore(ctx context.Context, o *options) (exec.Store, error) {
 		return nil, err
 	}
 	if o.zk != "" {
-		return hbstore.Open(ctx, hb.Config{ZKQuorum: o.zk, ZKRoot: o.zkRoot, Dial: o.dial})
+		st, err := hbstore.Open(ctx, hb.Config{ZKQuorum: o.zk, ZKRoot: o.zkRoot, Dial: o.dial})
+		if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			// Said plainly as a timeout, the error would lose where rkql
+			// was connecting to, which is what the user needs to check.
+			return nil, fmt.Errorf("cannot reach HBase through ZooKeeper %s: no answer before the --timeout limit", o.zk)
+		}
+		return st, err
 	}
 	dir := o.store
 	if dir == "" {

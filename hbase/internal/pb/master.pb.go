@@ -859,6 +859,126 @@ func (x *GetProcedureResultResponse) GetException() *ForeignExceptionMessage {
 	return nil
 }
 
+// Split one region of a table at split_row; the master runs it as a
+// procedure whose id comes back.
+type SplitTableRegionRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	RegionInfo    *RegionInfo            `protobuf:"bytes,1,req,name=region_info,json=regionInfo" json:"region_info,omitempty"`
+	SplitRow      []byte                 `protobuf:"bytes,2,opt,name=split_row,json=splitRow" json:"split_row,omitempty"`
+	NonceGroup    *uint64                `protobuf:"varint,3,opt,name=nonce_group,json=nonceGroup,def=0" json:"nonce_group,omitempty"`
+	Nonce         *uint64                `protobuf:"varint,4,opt,name=nonce,def=0" json:"nonce,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+// Default values for SplitTableRegionRequest fields.
+const (
+	Default_SplitTableRegionRequest_NonceGroup = uint64(0)
+	Default_SplitTableRegionRequest_Nonce      = uint64(0)
+)
+
+func (x *SplitTableRegionRequest) Reset() {
+	*x = SplitTableRegionRequest{}
+	mi := &file_master_proto_msgTypes[14]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SplitTableRegionRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SplitTableRegionRequest) ProtoMessage() {}
+
+func (x *SplitTableRegionRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_master_proto_msgTypes[14]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SplitTableRegionRequest.ProtoReflect.Descriptor instead.
+func (*SplitTableRegionRequest) Descriptor() ([]byte, []int) {
+	return file_master_proto_rawDescGZIP(), []int{14}
+}
+
+func (x *SplitTableRegionRequest) GetRegionInfo() *RegionInfo {
+	if x != nil {
+		return x.RegionInfo
+	}
+	return nil
+}
+
+func (x *SplitTableRegionRequest) GetSplitRow() []byte {
+	if x != nil {
+		return x.SplitRow
+	}
+	return nil
+}
+
+func (x *SplitTableRegionRequest) GetNonceGroup() uint64 {
+	if x != nil && x.NonceGroup != nil {
+		return *x.NonceGroup
+	}
+	return Default_SplitTableRegionRequest_NonceGroup
+}
+
+func (x *SplitTableRegionRequest) GetNonce() uint64 {
+	if x != nil && x.Nonce != nil {
+		return *x.Nonce
+	}
+	return Default_SplitTableRegionRequest_Nonce
+}
+
+type SplitTableRegionResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	ProcId        *uint64                `protobuf:"varint,1,opt,name=proc_id,json=procId" json:"proc_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SplitTableRegionResponse) Reset() {
+	*x = SplitTableRegionResponse{}
+	mi := &file_master_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SplitTableRegionResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SplitTableRegionResponse) ProtoMessage() {}
+
+func (x *SplitTableRegionResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_master_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SplitTableRegionResponse.ProtoReflect.Descriptor instead.
+func (*SplitTableRegionResponse) Descriptor() ([]byte, []int) {
+	return file_master_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *SplitTableRegionResponse) GetProcId() uint64 {
+	if x != nil && x.ProcId != nil {
+		return *x.ProcId
+	}
+	return 0
+}
+
 var File_master_proto protoreflect.FileDescriptor
 
 const file_master_proto_rawDesc = "" +
@@ -923,7 +1043,16 @@ const file_master_proto_rawDesc = "" +
 	"\x05State\x12\r\n" +
 	"\tNOT_FOUND\x10\x00\x12\v\n" +
 	"\aRUNNING\x10\x01\x12\f\n" +
-	"\bFINISHED\x10\x02B(Z&github.com/rkql/rkql/hbase/internal/pb"
+	"\bFINISHED\x10\x02\"\xaf\x01\n" +
+	"\x17SplitTableRegionRequest\x12:\n" +
+	"\vregion_info\x18\x01 \x02(\v2\x19.rkql.hbase.pb.RegionInfoR\n" +
+	"regionInfo\x12\x1b\n" +
+	"\tsplit_row\x18\x02 \x01(\fR\bsplitRow\x12\"\n" +
+	"\vnonce_group\x18\x03 \x01(\x04:\x010R\n" +
+	"nonceGroup\x12\x17\n" +
+	"\x05nonce\x18\x04 \x01(\x04:\x010R\x05nonce\"3\n" +
+	"\x18SplitTableRegionResponse\x12\x17\n" +
+	"\aproc_id\x18\x01 \x01(\x04R\x06procIdB(Z&github.com/rkql/rkql/hbase/internal/pb"
 
 var (
 	file_master_proto_rawDescOnce sync.Once
@@ -938,7 +1067,7 @@ func file_master_proto_rawDescGZIP() []byte {
 }
 
 var file_master_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_master_proto_msgTypes = make([]protoimpl.MessageInfo, 14)
+var file_master_proto_msgTypes = make([]protoimpl.MessageInfo, 16)
 var file_master_proto_goTypes = []any{
 	(GetProcedureResultResponse_State)(0), // 0: rkql.hbase.pb.GetProcedureResultResponse.State
 	(*CreateTableRequest)(nil),            // 1: rkql.hbase.pb.CreateTableRequest
@@ -955,26 +1084,30 @@ var file_master_proto_goTypes = []any{
 	(*GenericExceptionMessage)(nil),       // 12: rkql.hbase.pb.GenericExceptionMessage
 	(*ForeignExceptionMessage)(nil),       // 13: rkql.hbase.pb.ForeignExceptionMessage
 	(*GetProcedureResultResponse)(nil),    // 14: rkql.hbase.pb.GetProcedureResultResponse
-	(*TableSchema)(nil),                   // 15: rkql.hbase.pb.TableSchema
-	(*TableName)(nil),                     // 16: rkql.hbase.pb.TableName
-	(*TableState)(nil),                    // 17: rkql.hbase.pb.TableState
+	(*SplitTableRegionRequest)(nil),       // 15: rkql.hbase.pb.SplitTableRegionRequest
+	(*SplitTableRegionResponse)(nil),      // 16: rkql.hbase.pb.SplitTableRegionResponse
+	(*TableSchema)(nil),                   // 17: rkql.hbase.pb.TableSchema
+	(*TableName)(nil),                     // 18: rkql.hbase.pb.TableName
+	(*TableState)(nil),                    // 19: rkql.hbase.pb.TableState
+	(*RegionInfo)(nil),                    // 20: rkql.hbase.pb.RegionInfo
 }
 var file_master_proto_depIdxs = []int32{
-	15, // 0: rkql.hbase.pb.CreateTableRequest.table_schema:type_name -> rkql.hbase.pb.TableSchema
-	16, // 1: rkql.hbase.pb.TableRequest.table_name:type_name -> rkql.hbase.pb.TableName
-	16, // 2: rkql.hbase.pb.GetTableNamesResponse.table_names:type_name -> rkql.hbase.pb.TableName
-	16, // 3: rkql.hbase.pb.GetTableDescriptorsRequest.table_names:type_name -> rkql.hbase.pb.TableName
-	15, // 4: rkql.hbase.pb.GetTableDescriptorsResponse.table_schema:type_name -> rkql.hbase.pb.TableSchema
-	16, // 5: rkql.hbase.pb.GetTableStateRequest.table_name:type_name -> rkql.hbase.pb.TableName
-	17, // 6: rkql.hbase.pb.GetTableStateResponse.table_state:type_name -> rkql.hbase.pb.TableState
+	17, // 0: rkql.hbase.pb.CreateTableRequest.table_schema:type_name -> rkql.hbase.pb.TableSchema
+	18, // 1: rkql.hbase.pb.TableRequest.table_name:type_name -> rkql.hbase.pb.TableName
+	18, // 2: rkql.hbase.pb.GetTableNamesResponse.table_names:type_name -> rkql.hbase.pb.TableName
+	18, // 3: rkql.hbase.pb.GetTableDescriptorsRequest.table_names:type_name -> rkql.hbase.pb.TableName
+	17, // 4: rkql.hbase.pb.GetTableDescriptorsResponse.table_schema:type_name -> rkql.hbase.pb.TableSchema
+	18, // 5: rkql.hbase.pb.GetTableStateRequest.table_name:type_name -> rkql.hbase.pb.TableName
+	19, // 6: rkql.hbase.pb.GetTableStateResponse.table_state:type_name -> rkql.hbase.pb.TableState
 	12, // 7: rkql.hbase.pb.ForeignExceptionMessage.generic_exception:type_name -> rkql.hbase.pb.GenericExceptionMessage
 	0,  // 8: rkql.hbase.pb.GetProcedureResultResponse.state:type_name -> rkql.hbase.pb.GetProcedureResultResponse.State
 	13, // 9: rkql.hbase.pb.GetProcedureResultResponse.exception:type_name -> rkql.hbase.pb.ForeignExceptionMessage
-	10, // [10:10] is the sub-list for method output_type
-	10, // [10:10] is the sub-list for method input_type
-	10, // [10:10] is the sub-list for extension type_name
-	10, // [10:10] is the sub-list for extension extendee
-	0,  // [0:10] is the sub-list for field type_name
+	20, // 10: rkql.hbase.pb.SplitTableRegionRequest.region_info:type_name -> rkql.hbase.pb.RegionInfo
+	11, // [11:11] is the sub-list for method output_type
+	11, // [11:11] is the sub-list for method input_type
+	11, // [11:11] is the sub-list for extension type_name
+	11, // [11:11] is the sub-list for extension extendee
+	0,  // [0:11] is the sub-list for field type_name
 }
 
 func init() { file_master_proto_init() }
@@ -989,7 +1122,7 @@ func file_master_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_master_proto_rawDesc), len(file_master_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   14,
+			NumMessages:   16,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
