@@ -140,7 +140,10 @@ type SortKey struct {
 type Sort struct {
 	Keys  []SortKey
 	Limit int64
-	In    Node
+	// Keep lists the columns the nodes above read (outputs and sort
+	// keys): a sort holding many rows keeps only their values.
+	Keep []int
+	In   Node
 }
 
 // Count replaces its input's rows with one row holding their number.

@@ -156,6 +156,14 @@ func (pl *Planner) selectPlan(s *parser.SelectStmt) (*Select, error) {
 	}
 	if sorter != nil {
 		sorter.In = root
+		for _, o := range sel.Output {
+			if c := o.Col(); c >= 0 {
+				sorter.Keep = append(sorter.Keep, c)
+			}
+		}
+		for _, k := range sorter.Keys {
+			sorter.Keep = append(sorter.Keep, k.Col)
+		}
 		root = sorter
 	}
 	if count {

@@ -1,0 +1,43 @@
+package exec
+
+import (
+	"context"
+	"testing"
+
+	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/planner"
+)
+
+// A sort holds only the columns the nodes above read, packed, and hands
+// each row on with them at their places: a sort of wide rows costs the
+// width of what the query returns, not of the table.
+func TestSortHoldsOnlyKeptColumns(t *testing.T) {
+	in := &sliceIter{}
+	for _, n := range []int64{3, 1, 2} {
+		in.rows = append(in.rows, &Row{Vals: catalog.Row{catalog.String("wide text"), catalog.Bigint(n), catalog.String("more"), catalog.Bigint(10 * n)}, Key: []byte("k")})
+	}
+	x := &Executor{}
+	s := &planner.Sort{Keys: []planner.SortKey{{Col: 1, Name: "n"}}, Limit: planner.NoLimit, Keep: []int{3, 1}}
+	it, err := x.sort(context.Background(), in, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, ok := it.(*unpackIter)
+	if !ok {
+		t.Fatalf("sort returned %T", it)
+	}
+	for _, r := range u.rows {
+		if len(r.Vals) != 2 || r.Key != nil {
+			t.Fatalf("a held row has %d values and key %q, want 2 and none", len(r.Vals), r.Key)
+		}
+	}
+	for want := int64(1); want <= 3; want++ {
+		r, err := it.next(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Vals) != 4 || r.Vals[1].I != want || r.Vals[3].I != 10*want || r.Vals[0].S != "" {
+			t.Fatalf("row %d: %v", want, r.Vals)
+		}
+	}
+}
