@@ -254,3 +254,32 @@ func (e *Engine) createTable(ctx context.Context, t *catalog.Table) (*Result, er
 
 // Statement names a statement by its first words, for messages.
 func Statement(st parser.Stmt) string { return strings.SplitN(st.String(), " ", 2)[0] }
+
+// Exec parses and runs one statement and reads all of its rows: the
+// whole answer, for tests and tools rather than for streaming. A
+// statement without rows returns its command tag.
+func (e *Engine) Exec(ctx context.Context, text string) ([]catalog.Row, string, error) {
+	st, err := parser.ParseOne(text)
+	if err != nil {
+		return nil, "", err
+	}
+	res, err := e.Run(ctx, st)
+	if err != nil {
+		return nil, "", err
+	}
+	defer res.Close()
+	if res.Rows == nil {
+		return nil, res.Tag, nil
+	}
+	var out []catalog.Row
+	for {
+		r, err := res.Rows.Next(ctx)
+		if errors.Is(err, io.EOF) {
+			return out, res.Tag, nil
+		}
+		if err != nil {
+			return nil, "", err
+		}
+		out = append(out, r)
+	}
+}

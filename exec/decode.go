@@ -105,19 +105,31 @@ func (d *decoder) decode(sr *StoreRow) (*Row, error) {
 
 // decodeBox is decode, with the row in a decoded.
 func (d *decoder) decodeBox(sr *StoreRow) (*decoded, error) {
+	vals, offs, box := d.alloc(len(d.t.Columns)+1, len(d.t.Key.Components)+1)
+	box.one[0] = &box.row
+	err := d.fill(&box.row, sr, vals, offs)
+	if box.row.Vals == nil { // the key does not fit the layout
+		return nil, err
+	}
+	return box, err
+}
+
+// fill decodes sr into r, with its values in vals and the key's component
+// offsets in offs: the key fields, the stored columns the decoder reads,
+// and _ts, the newest cell timestamp.
+func (d *decoder) fill(r *Row, sr *StoreRow, vals catalog.Row, offs []int) error {
 	n := len(d.t.Columns)
-	vals, offs, box := d.alloc(n+1, len(d.t.Key.Components)+1)
 	for i, c := range d.t.Columns {
 		vals[i] = catalog.Null(c.Type)
 	}
 	if err := d.t.DecodeKey(sr.Key, vals, offs); err != nil {
-		return nil, fmt.Errorf("table %s: %w", d.t.Name, err)
+		*r = Row{}
+		return fmt.Errorf("table %s: %w", d.t.Name, err)
 	}
-	*box = decoded{row: Row{Vals: vals, Key: sr.Key, Offs: offs}}
-	box.one[0] = &box.row
-	newest, err := d.cells(&box.row, sr, math.MaxInt64)
+	*r = Row{Vals: vals, Key: sr.Key, Offs: offs}
+	newest, err := d.cells(r, sr, math.MaxInt64)
 	vals[n] = catalog.TimestampMillis(newest)
-	return box, err
+	return err
 }
 
 // cells sets r's stored columns from the newest of sr's cells written at

@@ -42,18 +42,8 @@ func NewMatcher(o *ReadOptions) *Matcher {
 // the layout matches, so that the reader sees it and counts it as
 // malformed instead of losing it silently.
 func (m *Matcher) Match(sr *StoreRow) bool {
-	t := m.d.t
-	for i, c := range t.Columns {
-		m.vals[i] = catalog.Null(c.Type)
-	}
-	if err := t.DecodeKey(sr.Key, m.vals, m.offs); err != nil {
+	if err := m.d.fill(&m.row, sr, m.vals, m.offs); err != nil {
 		return true
 	}
-	m.row = Row{Vals: m.vals, Key: sr.Key, Offs: m.offs}
-	newest, err := m.d.cells(&m.row, sr, 1<<63-1)
-	if err != nil {
-		return true
-	}
-	m.vals[len(t.Columns)] = catalog.TimestampMillis(newest)
 	return expr.Match(m.f, m.vals)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"testing"
 	"time"
@@ -13,7 +12,6 @@ import (
 	"github.com/rkql/rkql/engine"
 	"github.com/rkql/rkql/exec"
 	"github.com/rkql/rkql/exec/embedded"
-	"github.com/rkql/rkql/parser"
 )
 
 const versionsCatalog = `
@@ -57,34 +55,19 @@ func newSession(t *testing.T, yaml string, clock func() time.Time, sortBudget in
 // exec runs one statement and returns its rows as text, one line each,
 // or its command tag.
 func (s *session) exec(q string) (string, error) {
-	ctx := context.Background()
-	stmt, err := parser.ParseOne(q)
-	if err != nil {
-		return "", err
+	rows, tag, err := s.eng.Exec(context.Background(), q)
+	if err != nil || rows == nil {
+		return tag, err
 	}
-	res, err := s.eng.Run(ctx, stmt)
-	if err != nil {
-		return "", err
-	}
-	defer res.Close()
-	if res.Rows == nil {
-		return res.Tag, nil
-	}
-	var lines []string
-	for {
-		r, err := res.Rows.Next(ctx)
-		if err == io.EOF {
-			return strings.Join(lines, "\n"), nil
+	lines := make([]string, len(rows))
+	for i, r := range rows {
+		cells := make([]string, len(r))
+		for j, v := range r {
+			cells[j] = v.Text()
 		}
-		if err != nil {
-			return "", err
-		}
-		var cells []string
-		for _, v := range r {
-			cells = append(cells, v.Text())
-		}
-		lines = append(lines, strings.Join(cells, " "))
+		lines[i] = strings.Join(cells, " ")
 	}
+	return strings.Join(lines, "\n"), nil
 }
 
 func (s *session) run(q string) string {
@@ -335,11 +318,10 @@ tables:
 	}
 }
 
-// A covering index does not follow the TTL of the data family it copies
-// from: once the data cells expire, a query through the index must not
-// return them, as a point lookup and COUNT(*) do not.
-func TestCoveredIndexFollowsTTL(t *testing.T) {
-	const yaml = `
+// sessCatalog is a table whose index sess_by_user is keyed by user, kept
+// in family userFamily, and covers tag, in family s with a 60 s TTL.
+func sessCatalog(userFamily string) string {
+	return fmt.Sprintf(`
 tables:
   - name: sess
     families:
@@ -347,7 +329,7 @@ tables:
       - {name: s, ttl: 60}
     columns:
       - {name: id, type: STRING}
-      - {name: user, type: STRING, column: "s:user"}
+      - {name: user, type: STRING, column: "%s:user"}
       - {name: tag, type: STRING, column: "s:tag"}
       - {name: note, type: STRING, column: "k:note"}
     rowkey:
@@ -359,7 +341,14 @@ tables:
           - {literal: "|"}
           - {field: id}
         covers: [tag]
-`
+`, userFamily)
+}
+
+// A covering index does not follow the TTL of the data family it copies
+// from: once the data cells expire, a query through the index must not
+// return them, as a point lookup and COUNT(*) do not.
+func TestCoveredIndexFollowsTTL(t *testing.T) {
+	yaml := sessCatalog("s") // user expires
 	now := time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)
 	s := newSession(t, yaml, func() time.Time { return now }, 0)
 	old := now.Add(-2 * time.Minute).UnixMilli()
@@ -376,26 +365,7 @@ tables:
 // A condition on a covered column of a TTL family is tested on the data
 // row, not on the index's copy, which outlives the expired cell.
 func TestIndexConditionOnExpiredCopy(t *testing.T) {
-	const yaml = `
-tables:
-  - name: sess
-    families:
-      - {name: k}
-      - {name: s, ttl: 60}
-    columns:
-      - {name: id, type: STRING}
-      - {name: user, type: STRING, column: "k:user"}
-      - {name: tag, type: STRING, column: "s:tag"}
-    rowkey:
-      - {field: id}
-    indexes:
-      - name: sess_by_user
-        rowkey:
-          - {field: user}
-          - {literal: "|"}
-          - {field: id}
-        covers: [tag]
-`
+	yaml := sessCatalog("k") // user never expires, tag does
 	now := time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)
 	s := newSession(t, yaml, func() time.Time { return now }, 0)
 	s.run("INSERT INTO sess (id, user, tag) VALUES ('a', 'u1', 'x')")

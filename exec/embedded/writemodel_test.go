@@ -2,7 +2,6 @@ package embedded_test
 
 import (
 	"context"
-	"io"
 	"testing"
 	"time"
 
@@ -11,37 +10,7 @@ import (
 	"github.com/rkql/rkql/exec"
 	"github.com/rkql/rkql/exec/embedded"
 	"github.com/rkql/rkql/exec/exectest"
-	"github.com/rkql/rkql/parser"
 )
-
-// engineSession runs statements through an engine over one store.
-type engineSession struct{ eng *engine.Engine }
-
-func (s engineSession) Exec(ctx context.Context, q string) ([]catalog.Row, string, error) {
-	stmt, err := parser.ParseOne(q)
-	if err != nil {
-		return nil, "", err
-	}
-	res, err := s.eng.Run(ctx, stmt)
-	if err != nil {
-		return nil, "", err
-	}
-	defer res.Close()
-	if res.Rows == nil {
-		return nil, res.Tag, nil
-	}
-	var out []catalog.Row
-	for {
-		r, err := res.Rows.Next(ctx)
-		if err == io.EOF {
-			return out, res.Tag, nil
-		}
-		if err != nil {
-			return nil, "", err
-		}
-		out = append(out, r)
-	}
-}
 
 // openWriteSession opens an empty embedded store and an engine over it,
 // both reading clock.
@@ -51,8 +20,8 @@ func openWriteSession(t *testing.T, cat *catalog.Catalog, clock *exectest.Clock)
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	return engineSession{engine.New(engine.Config{Catalog: cat, CreateOnDemand: true, Clock: clock.Now,
-		Open: func(context.Context) (exec.Store, error) { return st, nil }})}
+	return engine.New(engine.Config{Catalog: cat, CreateOnDemand: true, Clock: clock.Now,
+		Open: func(context.Context) (exec.Store, error) { return st, nil }})
 }
 
 // TestWriteModel runs random INSERTs (older, equal, newer, future and no

@@ -2,7 +2,6 @@ package hbase_test
 
 import (
 	"context"
-	"io"
 	"testing"
 
 	"github.com/rkql/rkql/catalog"
@@ -10,37 +9,7 @@ import (
 	"github.com/rkql/rkql/exec"
 	"github.com/rkql/rkql/exec/exectest"
 	hbstore "github.com/rkql/rkql/exec/hbase"
-	"github.com/rkql/rkql/parser"
 )
-
-// engineSession runs statements through an engine over one store.
-type engineSession struct{ eng *engine.Engine }
-
-func (s engineSession) Exec(ctx context.Context, q string) ([]catalog.Row, string, error) {
-	stmt, err := parser.ParseOne(q)
-	if err != nil {
-		return nil, "", err
-	}
-	res, err := s.eng.Run(ctx, stmt)
-	if err != nil {
-		return nil, "", err
-	}
-	defer res.Close()
-	if res.Rows == nil {
-		return nil, res.Tag, nil
-	}
-	var out []catalog.Row
-	for {
-		r, err := res.Rows.Next(ctx)
-		if err == io.EOF {
-			return out, res.Tag, nil
-		}
-		if err != nil {
-			return nil, "", err
-		}
-		out = append(out, r)
-	}
-}
 
 // writeSession opens the HBase store and an engine over a fresh copy of
 // the example catalog (tables renamed for this run), dropped at the end.
@@ -48,8 +17,8 @@ func writeSession(t *testing.T) (*catalog.Catalog, exectest.Session) {
 	st := openStore(t, hbstore.Options{CompressionFallback: true})
 	cat, names := scratchCatalog(t)
 	dropAtEnd(t, st, names)
-	return cat, engineSession{engine.New(engine.Config{Catalog: cat, CreateOnDemand: true,
-		Open: func(context.Context) (exec.Store, error) { return st, nil }})}
+	return cat, engine.New(engine.Config{Catalog: cat, CreateOnDemand: true,
+		Open: func(context.Context) (exec.Store, error) { return st, nil }})
 }
 
 // TestWriteModelHBase runs the write model over the example catalog's
