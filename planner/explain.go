@@ -176,7 +176,7 @@ func (a *Access) step() Step {
 		add(where+" MULTI RANGE", fmt.Sprintf("the %d ranges are read with one scan per region", len(a.Ranges)))
 	}
 	if a.Limit > 0 {
-		if len(a.Ranges) > 1 {
+		if len(a.Ranges) > 1 && (p == nil || !p.MultiRange) {
 			add(where+" {} ROW LIMIT PER SCAN", a.Limit)
 		} else {
 			add(where+" {} ROW LIMIT", a.Limit)
