@@ -57,10 +57,6 @@ type Options struct {
 	// AllowFullScan permits plans that read the whole table.
 	AllowFullScan bool
 	Limits        Limits
-	// BruteForce plans every SELECT as a full scan with every predicate as
-	// a filter and a client sort: the reference the differential tests
-	// compare planned queries against.
-	BruteForce bool
 }
 
 func (pl *Planner) selectPlan(s *parser.SelectStmt) (*Select, error) {
@@ -90,21 +86,15 @@ func (pl *Planner) selectPlan(s *parser.SelectStmt) (*Select, error) {
 	if err != nil {
 		return nil, errAt(s.Table.NamePos, "%v", err)
 	}
-	if pl.opts.BruteForce {
-		kp = &keyPlan{full: true, ways: 1, absorbed: map[expr.Expr]bool{}, term: len(t.Key.Components),
-			ranges: []KeyRange{{From: []string{"*"}, To: []string{"*"}}}}
-	}
 	needed := neededColumns(sel, count, conj, order)
 	cand := &candidate{t: t, kp: kp, conj: conj, orig: conj, covered: true}
-	if !pl.opts.BruteForce {
-		var why []string
-		if cand, why, err = pl.chooseIndex(s, t, cand, needed); err != nil {
-			return nil, err
-		}
-		sel.Notes = append(sel.Notes, why...)
+	cand, why, err := pl.chooseIndex(s, t, cand, needed)
+	if err != nil {
+		return nil, err
 	}
+	sel.Notes = append(sel.Notes, why...)
 	kp = cand.kp
-	if kp.full && !(pl.opts.AllowFullScan || s.AllowFullScan || pl.opts.BruteForce) {
+	if kp.full && !(pl.opts.AllowFullScan || s.AllowFullScan) {
 		return nil, errAt(s.Table.NamePos, "%s", fullScanMessage(t, where))
 	}
 	acc := &Access{Table: cand.t, Ranges: kp.ranges, Ways: kp.ways, Versions: s.Versions}
@@ -293,7 +283,7 @@ func (pl *Planner) order(acc *Access, kp *keyPlan, want []SortKey, toData []int,
 			natural[i].Col = toData[natural[i].Col]
 		}
 	}
-	if kp.points || pl.opts.BruteForce {
+	if kp.points {
 		natural = nil
 	}
 	multi := len(acc.Ranges) > 1
