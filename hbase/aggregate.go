@@ -86,12 +86,29 @@ type Aggregate struct {
 	fn     AggregateFunc
 	interp Interpreter
 	scan   *Scan
+	// ranges, when set, are the only key ranges inside the scan's range
+	// that hold rows to aggregate (the scan's filter keeps to them): only
+	// the regions they meet are asked.
+	ranges []KeyRange
+}
+
+// KeyRange is a half-open key range [Start, Stop); an empty Stop is open.
+type KeyRange struct{ Start, Stop []byte }
+
+// AggregateOption tunes an Aggregate.
+type AggregateOption func(*Aggregate)
+
+// InRanges says that only rows in ranges, sorted and apart, can count
+// (the scan's filter, e.g. a MultiRowRangeFilter, keeps to them): regions
+// that none of them meets are not asked.
+func InRanges(ranges ...KeyRange) AggregateOption {
+	return func(a *Aggregate) { a.ranges = ranges }
 }
 
 // NewAggregate builds fn over the rows and cells s returns. Sum, Min, Max
 // and Avg need s to name at least one family (Families or Columns): the
 // endpoint reads the first. s must read forward and without a Limit.
-func NewAggregate(fn AggregateFunc, in Interpreter, s *Scan) (*Aggregate, error) {
+func NewAggregate(fn AggregateFunc, in Interpreter, s *Scan, opts ...AggregateOption) (*Aggregate, error) {
 	switch {
 	case s == nil:
 		return nil, errNilRequest
@@ -104,7 +121,11 @@ func NewAggregate(fn AggregateFunc, in Interpreter, s *Scan) (*Aggregate, error)
 	case fn != RowCount && len(s.pb.GetColumn()) == 0:
 		return nil, fmt.Errorf("hbase: %s on %s: the scan names no column family", fn, s.table)
 	}
-	return &Aggregate{fn: fn, interp: in, scan: s}, nil
+	a := &Aggregate{fn: fn, interp: in, scan: s}
+	for _, o := range opts {
+		o(a)
+	}
+	return a, nil
 }
 
 // AggregateResult is an Aggregate's answer, combined over its regions.
@@ -153,13 +174,7 @@ func (c *Client) Aggregate(ctx context.Context, a *Aggregate) (AggregateResult, 
 	}
 	// One piece per region the range covers, as the regions are now; a
 	// piece whose region has split since walks the new regions in turn.
-	var pieces [][2][]byte
-	for _, r := range regions {
-		from, to := clampRange(a.scan.start, a.scan.stop, r.StartKey, r.EndKey)
-		if from != nil {
-			pieces = append(pieces, [2][]byte{from, to})
-		}
-	}
+	pieces := a.pieces(regions)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (
@@ -197,6 +212,38 @@ func (c *Client) Aggregate(ctx context.Context, a *Aggregate) (AggregateResult, 
 		return AggregateResult{}, st, first
 	}
 	return acc.res, st, nil
+}
+
+// pieces are the parts of the scan's range to ask each region for: the
+// region's part of the range or, with InRanges, from the first to the
+// last key of the ranges it holds.
+func (a *Aggregate) pieces(regions []*Region) [][2][]byte {
+	var out [][2][]byte
+	for _, r := range regions {
+		from, to := clampRange(a.scan.start, a.scan.stop, r.StartKey, r.EndKey)
+		if from == nil || a.ranges == nil {
+			if from != nil {
+				out = append(out, [2][]byte{from, to})
+			}
+			continue
+		}
+		var first, last []byte
+		met := false
+		for _, kr := range a.ranges {
+			f, t := clampRange(from, to, kr.Start, kr.Stop)
+			if f == nil {
+				continue
+			}
+			if !met {
+				first, met = f, true
+			}
+			last = t
+		}
+		if met {
+			out = append(out, [2][]byte{first, last})
+		}
+	}
+	return out
 }
 
 // clampRange intersects the scan range [start, stop) with a region's

@@ -140,3 +140,34 @@ func TestNewAggregateRefuses(t *testing.T) {
 		t.Errorf("row count over a plain scan: %v", err)
 	}
 }
+
+func TestAggregatePieces(t *testing.T) {
+	regions := []*Region{
+		{StartKey: nil, EndKey: []byte("c")},
+		{StartKey: []byte("c"), EndKey: []byte("f")},
+		{StartKey: []byte("f"), EndKey: []byte("k")},
+		{StartKey: []byte("k"), EndKey: nil},
+	}
+	show := func(ps [][2][]byte) string {
+		var b strings.Builder
+		for _, p := range ps {
+			b.WriteString("[" + string(p[0]) + "," + string(p[1]) + ")")
+		}
+		return b.String()
+	}
+	s, _ := NewScan("t", []byte("b"), []byte("m"))
+	a, _ := NewAggregate(RowCount, LongInterpreter, s)
+	if got := show(a.pieces(regions)); got != "[b,c)[c,f)[f,k)[k,m)" {
+		t.Errorf("pieces of [b,m) = %s", got)
+	}
+	a, _ = NewAggregate(RowCount, LongInterpreter, s, InRanges(
+		KeyRange{[]byte("b"), []byte("b5")}, KeyRange{[]byte("d"), []byte("d5")}, KeyRange{[]byte("e"), []byte("g")}, KeyRange{[]byte("l"), []byte("m")}))
+	if got := show(a.pieces(regions)); got != "[b,b5)[d,f)[f,g)[l,m)" {
+		t.Errorf("pieces of four ranges = %s", got)
+	}
+	a, _ = NewAggregate(RowCount, LongInterpreter, s, InRanges(
+		KeyRange{[]byte("b"), []byte("b5")}, KeyRange{[]byte("d"), []byte("d5")}, KeyRange{[]byte("l"), []byte("m")}))
+	if got := show(a.pieces(regions)); got != "[b,b5)[d,d5)[l,m)" {
+		t.Errorf("pieces of three ranges = %s, want the third region skipped", got)
+	}
+}
