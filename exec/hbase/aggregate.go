@@ -150,7 +150,27 @@ func aggregateWith(t *catalog.Table, agg exec.Aggregation, run func(hb.Aggregate
 	out := emptyAggregate(t, agg)
 	fn := map[exec.AggKind]hb.AggregateFunc{exec.AggCount: hb.RowCount, exec.AggSum: hb.Sum,
 		exec.AggMin: hb.Min, exec.AggMax: hb.Max, exec.AggAvg: hb.Sum}[agg.Kind]
+	type counted struct {
+		res hb.AggregateResult
+		err error
+	}
+	var rows chan counted
+	if agg.Kind == exec.AggAvg {
+		// AVG's row count runs beside its sum.
+		rows = make(chan counted, 1)
+		go func() {
+			n, err := run(hb.RowCount)
+			rows <- counted{n, err}
+		}()
+	}
 	res, err := run(fn)
+	if rows != nil {
+		n := <-rows
+		if err == nil {
+			err = n.err
+		}
+		res.Rows = n.res.Rows
+	}
 	if err != nil {
 		return out, err
 	}
@@ -159,10 +179,7 @@ func aggregateWith(t *catalog.Table, agg exec.Aggregation, run func(hb.Aggregate
 		out.Count = res.Rows
 		return out, nil
 	case exec.AggAvg:
-		n, err := run(hb.RowCount)
-		if err != nil {
-			return out, err
-		}
+		n := res
 		if !res.Valid || n.Rows == 0 {
 			return out, nil
 		}
