@@ -121,6 +121,9 @@ func (e *Engine) prepare(ctx context.Context, sel *planner.Select) (*exec.Execut
 		}
 	}
 	exec.Place(sel, x.Store.Pushdown(), e.pushdown)
+	if err := exec.PlaceAggregate(ctx, sel, x.Store, e.pushdown); err != nil {
+		return nil, err
+	}
 	return x, nil
 }
 

@@ -90,6 +90,16 @@ func (x *Executor) build(ctx context.Context, n planner.Node, stats *Stats, want
 		}
 		return x.sort(ctx, in, n)
 	case *planner.Count:
+		if acc, ok := n.In.(*planner.Access); ok && n.Server != "" {
+			cnt, ok, err := x.serverCount(ctx, acc, stats)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				return &sliceIter{rows: []*Row{{Vals: catalog.Row{catalog.Bigint(cnt)}}}}, nil
+			}
+			n.Server = "" // the store cannot count after all: read the keys
+		}
 		if acc, ok := n.In.(*planner.Access); ok && countsKeys(acc) {
 			// Only the number of rows is wanted: each key is checked
 			// against the layout, and no row is built.

@@ -31,6 +31,10 @@ type TableSpec struct {
 	Families []FamilySpec
 	// SplitKeys pre-split the table: n keys make n+1 regions.
 	SplitKeys [][]byte
+	// Coprocessors are the Java classes of region coprocessors the table
+	// loads from the region servers' own classpath (its descriptor's
+	// coprocessor$N attributes), e.g. AggregateClass.
+	Coprocessors []string
 }
 
 // FamilySpec describes a column family. Zero fields take the server's
@@ -109,7 +113,42 @@ func (t TableSpec) proto() (*pb.TableSchema, error) {
 		}
 		s.ColumnFamilies = append(s.ColumnFamilies, cf)
 	}
+	for i, class := range t.Coprocessors {
+		if class == "" || strings.ContainsRune(class, '|') {
+			return nil, fmt.Errorf("hbase: create table %s: bad coprocessor class %q", t.Name, class)
+		}
+		s.Attributes = append(s.Attributes, &pb.BytesBytesPair{
+			First:  []byte(fmt.Sprintf("coprocessor$%d", i+1)),
+			Second: []byte("|" + class + "|" + strconv.Itoa(coprocessorPriorityUser) + "|"),
+		})
+	}
 	return s, nil
+}
+
+// coprocessorPriorityUser is the priority HBase gives user coprocessors
+// (Coprocessor.PRIORITY_USER).
+const coprocessorPriorityUser = 1<<30 - 1
+
+// coprocessorClasses returns the classes a table descriptor's
+// coprocessor$N attributes load. Each value is
+// "path|class|priority|arguments", the path empty for a class on the
+// region server's classpath.
+func coprocessorClasses(ts *pb.TableSchema) []string {
+	var out []string
+	for _, a := range ts.GetAttributes() {
+		k := strings.ToLower(string(a.GetFirst()))
+		if !strings.HasPrefix(k, "coprocessor$") {
+			continue
+		}
+		parts := strings.Split(string(a.GetSecond()), "|")
+		if len(parts) < 2 {
+			continue
+		}
+		if class := strings.TrimSpace(parts[1]); class != "" {
+			out = append(out, class)
+		}
+	}
+	return out
 }
 
 // callMaster sends one MasterService call, retrying as errors demand.
@@ -262,7 +301,8 @@ func (a *Admin) Regions(ctx context.Context, table string) ([]*Region, error) {
 
 // DescribeTable returns a table's column families with their attributes,
 // as the master reports them. Known attributes fill the typed fields; the
-// rest stay in Attributes. SplitKeys is left empty (see Regions).
+// rest stay in Attributes; Coprocessors lists the coprocessor classes the
+// table loads. SplitKeys is left empty (see Regions).
 func (a *Admin) DescribeTable(ctx context.Context, table string) (*TableSpec, error) {
 	var resp pb.GetTableDescriptorsResponse
 	req := &pb.GetTableDescriptorsRequest{TableNames: []*pb.TableName{tableName(table)}}
@@ -273,7 +313,7 @@ func (a *Admin) DescribeTable(ctx context.Context, table string) (*TableSpec, er
 		return nil, fmt.Errorf("%w: %s", ErrTableNotFound, table)
 	}
 	ts := resp.GetTableSchema()[0]
-	spec := &TableSpec{Name: tableString(ts.GetTableName())}
+	spec := &TableSpec{Name: tableString(ts.GetTableName()), Coprocessors: coprocessorClasses(ts)}
 	for _, cf := range ts.GetColumnFamilies() {
 		spec.Families = append(spec.Families, familyFromProto(cf))
 	}

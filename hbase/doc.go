@@ -46,6 +46,28 @@
 //     strips a wanted first cell; And(FirstKeyOnly, Qualifier != each
 //     wanted, KeyOnly) strips only an unwanted one.
 //
+// # Aggregation where the data lives
+//
+// Client.Aggregate runs an Aggregate (NewAggregate: RowCount, Sum, Min,
+// Max or Avg, read by LongInterpreter or DoubleInterpreter, over a Scan)
+// through HBase's aggregation endpoint, AggregateImplementation: one
+// ClientService.ExecService call per region the scan's range covers, in
+// parallel, partial answers combined here. A table loads the endpoint
+// through its descriptor (TableSpec.Coprocessors; DescribeTable lists
+// them). A region without it answers UnknownProtocolException, which
+// matches ErrNoEndpoint, so a caller can read the rows instead. Facts
+// pinned on HBase 2.6.4 with hbase-endpoint 2.5.12 by the integration
+// test:
+//
+//   - The region finds the service by the name "AggregateService" (HBase
+//     drops its own package, hbase.pb, from service names).
+//   - The interpreters read every cell of 8 bytes the scan returns,
+//     whatever its column, and skip other lengths: scan the families the
+//     filter needs and keep only the aggregated column with a Qualifier
+//     filter after the others.
+//   - GetAvg's row count counts scanner steps, not values: exact averages
+//     come from Sum and RowCount.
+//
 // # Measuring
 //
 // Scanner.Stats, Client.GetWithStats and Client.MultiGetWithStats count

@@ -77,6 +77,7 @@ var sentinels = map[string]error{
 	pkgHBase + "TableExistsException":                     ErrTableExists,
 	pkgHBase + "TableNotEnabledException":                 ErrTableNotEnabled,
 	pkgHBase + "TableNotDisabledException":                ErrTableNotDisabled,
+	clsUnknownProtocol:                                    ErrNoEndpoint,
 }
 
 // retryLater lists exceptions that say "same place, a little later".

@@ -127,6 +127,10 @@ func explainNode(n Node) []Step {
 		return []Step{{Op: "CLIENT SORT", Title: "CLIENT SORTED BY " + strings.Join(keys, ", "),
 			Attrs: []Attr{{Label: "keys", Value: keys, Detail: true}}}}
 	case *Count:
+		if n.Server != "" {
+			return []Step{{Op: "SERVER AGGREGATE COUNT", Title: "SERVER AGGREGATE COUNT",
+				Attrs: []Attr{{Label: "BY", Value: n.Server}}}}
+		}
 		return []Step{{Op: "CLIENT COUNT", Title: "CLIENT COUNT"}}
 	case *Limit:
 		return []Step{{Op: "CLIENT LIMIT", Title: fmt.Sprintf("CLIENT %d ROW LIMIT", n.N),

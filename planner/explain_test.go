@@ -127,3 +127,32 @@ func TestPlanLinearInConjuncts(t *testing.T) {
 		t.Errorf("planning 8000 terms allocated %.1fx what 4000 did (%d vs %d bytes): not linear", ratio, large, small)
 	}
 }
+
+// TestExplainServerCount: a count the store does is SERVER AGGREGATE
+// COUNT, named by how; otherwise CLIENT COUNT.
+func TestExplainServerCount(t *testing.T) {
+	pl := planner.New(exampleCatalog(t), planner.Options{})
+	for _, c := range []struct{ server, want string }{
+		{"", "CLIENT COUNT\n"},
+		{"coprocessor X", "SERVER AGGREGATE COUNT\n    BY     coprocessor X\n"},
+	} {
+		stmt, err := parser.ParseOne("SELECT COUNT(*) FROM orders WHERE seller = 's1'")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := pl.Plan(stmt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := p.(*planner.Select)
+		cnt, ok := s.Root.(*planner.Count)
+		if !ok {
+			t.Fatalf("COUNT(*) plans as %T at the root", s.Root)
+		}
+		cnt.Server = c.server
+		text := s.Explain(planner.ExplainEnv{}, nil).Text()
+		if !strings.Contains(text, c.want) || strings.Contains(text, "SERVER AGGREGATE") != (c.server != "") {
+			t.Errorf("Count{Server: %q} explains as\n%s\nwant it to hold %q and no other aggregate", c.server, text, c.want)
+		}
+	}
+}

@@ -147,7 +147,15 @@ type Sort struct {
 }
 
 // Count replaces its input's rows with one row holding their number.
-type Count struct{ In Node }
+type Count struct {
+	In Node
+	// Server, when set, says how the store counts the rows itself, e.g.
+	// "coprocessor org.apache.hadoop.hbase.coprocessor.AggregateImplementation"
+	// (SERVER AGGREGATE COUNT in EXPLAIN): only the number travels. It is
+	// set by the store's placement, and cleared if the store could not
+	// count after all.
+	Server string
+}
 
 // Limit passes at most N rows.
 type Limit struct {

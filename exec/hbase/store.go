@@ -25,6 +25,10 @@ type Options struct {
 	// MutateBatch is the most mutations written by one MultiMutate; 0
 	// means 2000.
 	MutateBatch int
+	// Coprocessors are region coprocessor classes, on the region
+	// servers' classpath, that every table CreateTable makes loads (e.g.
+	// hbase.AggregateClass, which lets COUNT(*) run in the regions).
+	Coprocessors []string
 }
 
 func (o Options) withDefaults() Options {
@@ -58,6 +62,9 @@ type Store struct {
 		lastTS    int64    // last write timestamp handed out
 		fallbacks []string // "table:family COMPRESSION X -> NONE"
 		closed    bool
+		// endpoints remembers, by physical table, whether its descriptor
+		// loads the aggregation endpoint (see CanAggregate).
+		endpoints map[string]bool
 	}
 }
 
@@ -117,6 +124,7 @@ func (s *Store) Fallbacks() []string {
 // until its regions are online.
 func (s *Store) CreateTable(ctx context.Context, spec exec.TableSpec) error {
 	hs := toHBaseSpec(spec)
+	hs.Coprocessors = s.opts.Coprocessors
 	err := s.c.Admin().CreateTable(ctx, hs)
 	if err != nil && s.opts.CompressionFallback && compressionFailed(err) {
 		var fell []string

@@ -1832,6 +1832,183 @@ func (x *MultiResponse) GetProcessed() bool {
 	return false
 }
 
+// A call to a coprocessor endpoint loaded in a region (ExecService). The
+// request is the endpoint's own request message, serialized; the server
+// finds the service by its full protobuf name.
+type CoprocessorServiceCall struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Row           []byte                 `protobuf:"bytes,1,req,name=row" json:"row,omitempty"`
+	ServiceName   *string                `protobuf:"bytes,2,req,name=service_name,json=serviceName" json:"service_name,omitempty"`
+	MethodName    *string                `protobuf:"bytes,3,req,name=method_name,json=methodName" json:"method_name,omitempty"`
+	Request       []byte                 `protobuf:"bytes,4,req,name=request" json:"request,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CoprocessorServiceCall) Reset() {
+	*x = CoprocessorServiceCall{}
+	mi := &file_client_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CoprocessorServiceCall) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CoprocessorServiceCall) ProtoMessage() {}
+
+func (x *CoprocessorServiceCall) ProtoReflect() protoreflect.Message {
+	mi := &file_client_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CoprocessorServiceCall.ProtoReflect.Descriptor instead.
+func (*CoprocessorServiceCall) Descriptor() ([]byte, []int) {
+	return file_client_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *CoprocessorServiceCall) GetRow() []byte {
+	if x != nil {
+		return x.Row
+	}
+	return nil
+}
+
+func (x *CoprocessorServiceCall) GetServiceName() string {
+	if x != nil && x.ServiceName != nil {
+		return *x.ServiceName
+	}
+	return ""
+}
+
+func (x *CoprocessorServiceCall) GetMethodName() string {
+	if x != nil && x.MethodName != nil {
+		return *x.MethodName
+	}
+	return ""
+}
+
+func (x *CoprocessorServiceCall) GetRequest() []byte {
+	if x != nil {
+		return x.Request
+	}
+	return nil
+}
+
+type CoprocessorServiceRequest struct {
+	state         protoimpl.MessageState  `protogen:"open.v1"`
+	Region        *RegionSpecifier        `protobuf:"bytes,1,req,name=region" json:"region,omitempty"`
+	Call          *CoprocessorServiceCall `protobuf:"bytes,2,req,name=call" json:"call,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CoprocessorServiceRequest) Reset() {
+	*x = CoprocessorServiceRequest{}
+	mi := &file_client_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CoprocessorServiceRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CoprocessorServiceRequest) ProtoMessage() {}
+
+func (x *CoprocessorServiceRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_client_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CoprocessorServiceRequest.ProtoReflect.Descriptor instead.
+func (*CoprocessorServiceRequest) Descriptor() ([]byte, []int) {
+	return file_client_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *CoprocessorServiceRequest) GetRegion() *RegionSpecifier {
+	if x != nil {
+		return x.Region
+	}
+	return nil
+}
+
+func (x *CoprocessorServiceRequest) GetCall() *CoprocessorServiceCall {
+	if x != nil {
+		return x.Call
+	}
+	return nil
+}
+
+// value names the endpoint's response message type and holds it,
+// serialized.
+type CoprocessorServiceResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Region        *RegionSpecifier       `protobuf:"bytes,1,req,name=region" json:"region,omitempty"`
+	Value         *NameBytesPair         `protobuf:"bytes,2,req,name=value" json:"value,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CoprocessorServiceResponse) Reset() {
+	*x = CoprocessorServiceResponse{}
+	mi := &file_client_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CoprocessorServiceResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CoprocessorServiceResponse) ProtoMessage() {}
+
+func (x *CoprocessorServiceResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_client_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CoprocessorServiceResponse.ProtoReflect.Descriptor instead.
+func (*CoprocessorServiceResponse) Descriptor() ([]byte, []int) {
+	return file_client_proto_rawDescGZIP(), []int{21}
+}
+
+func (x *CoprocessorServiceResponse) GetRegion() *RegionSpecifier {
+	if x != nil {
+		return x.Region
+	}
+	return nil
+}
+
+func (x *CoprocessorServiceResponse) GetValue() *NameBytesPair {
+	if x != nil {
+		return x.Value
+	}
+	return nil
+}
+
 type MutationProto_ColumnValue struct {
 	state          protoimpl.MessageState                      `protogen:"open.v1"`
 	Family         []byte                                      `protobuf:"bytes,1,req,name=family" json:"family,omitempty"`
@@ -1842,7 +2019,7 @@ type MutationProto_ColumnValue struct {
 
 func (x *MutationProto_ColumnValue) Reset() {
 	*x = MutationProto_ColumnValue{}
-	mi := &file_client_proto_msgTypes[19]
+	mi := &file_client_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1854,7 +2031,7 @@ func (x *MutationProto_ColumnValue) String() string {
 func (*MutationProto_ColumnValue) ProtoMessage() {}
 
 func (x *MutationProto_ColumnValue) ProtoReflect() protoreflect.Message {
-	mi := &file_client_proto_msgTypes[19]
+	mi := &file_client_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1897,7 +2074,7 @@ type MutationProto_ColumnValue_QualifierValue struct {
 
 func (x *MutationProto_ColumnValue_QualifierValue) Reset() {
 	*x = MutationProto_ColumnValue_QualifierValue{}
-	mi := &file_client_proto_msgTypes[20]
+	mi := &file_client_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1909,7 +2086,7 @@ func (x *MutationProto_ColumnValue_QualifierValue) String() string {
 func (*MutationProto_ColumnValue_QualifierValue) ProtoMessage() {}
 
 func (x *MutationProto_ColumnValue_QualifierValue) ProtoReflect() protoreflect.Message {
-	mi := &file_client_proto_msgTypes[20]
+	mi := &file_client_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2135,7 +2312,19 @@ const file_client_proto_rawDesc = "" +
 	"nonceGroup\"\x80\x01\n" +
 	"\rMultiResponse\x12Q\n" +
 	"\x12regionActionResult\x18\x01 \x03(\v2!.rkql.hbase.pb.RegionActionResultR\x12regionActionResult\x12\x1c\n" +
-	"\tprocessed\x18\x02 \x01(\bR\tprocessed*'\n" +
+	"\tprocessed\x18\x02 \x01(\bR\tprocessed\"\x88\x01\n" +
+	"\x16CoprocessorServiceCall\x12\x10\n" +
+	"\x03row\x18\x01 \x02(\fR\x03row\x12!\n" +
+	"\fservice_name\x18\x02 \x02(\tR\vserviceName\x12\x1f\n" +
+	"\vmethod_name\x18\x03 \x02(\tR\n" +
+	"methodName\x12\x18\n" +
+	"\arequest\x18\x04 \x02(\fR\arequest\"\x8e\x01\n" +
+	"\x19CoprocessorServiceRequest\x126\n" +
+	"\x06region\x18\x01 \x02(\v2\x1e.rkql.hbase.pb.RegionSpecifierR\x06region\x129\n" +
+	"\x04call\x18\x02 \x02(\v2%.rkql.hbase.pb.CoprocessorServiceCallR\x04call\"\x88\x01\n" +
+	"\x1aCoprocessorServiceResponse\x126\n" +
+	"\x06region\x18\x01 \x02(\v2\x1e.rkql.hbase.pb.RegionSpecifierR\x06region\x122\n" +
+	"\x05value\x18\x02 \x02(\v2\x1c.rkql.hbase.pb.NameBytesPairR\x05value*'\n" +
 	"\vConsistency\x12\n" +
 	"\n" +
 	"\x06STRONG\x10\x00\x12\f\n" +
@@ -2154,7 +2343,7 @@ func file_client_proto_rawDescGZIP() []byte {
 }
 
 var file_client_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
-var file_client_proto_msgTypes = make([]protoimpl.MessageInfo, 21)
+var file_client_proto_msgTypes = make([]protoimpl.MessageInfo, 24)
 var file_client_proto_goTypes = []any{
 	(Consistency)(0),                                 // 0: rkql.hbase.pb.Consistency
 	(MutationProto_Durability)(0),                    // 1: rkql.hbase.pb.MutationProto.Durability
@@ -2180,62 +2369,69 @@ var file_client_proto_goTypes = []any{
 	(*RegionActionResult)(nil),                       // 21: rkql.hbase.pb.RegionActionResult
 	(*MultiRequest)(nil),                             // 22: rkql.hbase.pb.MultiRequest
 	(*MultiResponse)(nil),                            // 23: rkql.hbase.pb.MultiResponse
-	(*MutationProto_ColumnValue)(nil),                // 24: rkql.hbase.pb.MutationProto.ColumnValue
-	(*MutationProto_ColumnValue_QualifierValue)(nil), // 25: rkql.hbase.pb.MutationProto.ColumnValue.QualifierValue
-	(*NameBytesPair)(nil),                            // 26: rkql.hbase.pb.NameBytesPair
-	(*Filter)(nil),                                   // 27: rkql.hbase.pb.Filter
-	(*TimeRange)(nil),                                // 28: rkql.hbase.pb.TimeRange
-	(*Cell)(nil),                                     // 29: rkql.hbase.pb.Cell
-	(*RegionSpecifier)(nil),                          // 30: rkql.hbase.pb.RegionSpecifier
-	(*NameInt64Pair)(nil),                            // 31: rkql.hbase.pb.NameInt64Pair
+	(*CoprocessorServiceCall)(nil),                   // 24: rkql.hbase.pb.CoprocessorServiceCall
+	(*CoprocessorServiceRequest)(nil),                // 25: rkql.hbase.pb.CoprocessorServiceRequest
+	(*CoprocessorServiceResponse)(nil),               // 26: rkql.hbase.pb.CoprocessorServiceResponse
+	(*MutationProto_ColumnValue)(nil),                // 27: rkql.hbase.pb.MutationProto.ColumnValue
+	(*MutationProto_ColumnValue_QualifierValue)(nil), // 28: rkql.hbase.pb.MutationProto.ColumnValue.QualifierValue
+	(*NameBytesPair)(nil),                            // 29: rkql.hbase.pb.NameBytesPair
+	(*Filter)(nil),                                   // 30: rkql.hbase.pb.Filter
+	(*TimeRange)(nil),                                // 31: rkql.hbase.pb.TimeRange
+	(*Cell)(nil),                                     // 32: rkql.hbase.pb.Cell
+	(*RegionSpecifier)(nil),                          // 33: rkql.hbase.pb.RegionSpecifier
+	(*NameInt64Pair)(nil),                            // 34: rkql.hbase.pb.NameInt64Pair
 }
 var file_client_proto_depIdxs = []int32{
 	5,  // 0: rkql.hbase.pb.Get.column:type_name -> rkql.hbase.pb.Column
-	26, // 1: rkql.hbase.pb.Get.attribute:type_name -> rkql.hbase.pb.NameBytesPair
-	27, // 2: rkql.hbase.pb.Get.filter:type_name -> rkql.hbase.pb.Filter
-	28, // 3: rkql.hbase.pb.Get.time_range:type_name -> rkql.hbase.pb.TimeRange
+	29, // 1: rkql.hbase.pb.Get.attribute:type_name -> rkql.hbase.pb.NameBytesPair
+	30, // 2: rkql.hbase.pb.Get.filter:type_name -> rkql.hbase.pb.Filter
+	31, // 3: rkql.hbase.pb.Get.time_range:type_name -> rkql.hbase.pb.TimeRange
 	0,  // 4: rkql.hbase.pb.Get.consistency:type_name -> rkql.hbase.pb.Consistency
-	29, // 5: rkql.hbase.pb.Result.cell:type_name -> rkql.hbase.pb.Cell
-	30, // 6: rkql.hbase.pb.GetRequest.region:type_name -> rkql.hbase.pb.RegionSpecifier
+	32, // 5: rkql.hbase.pb.Result.cell:type_name -> rkql.hbase.pb.Cell
+	33, // 6: rkql.hbase.pb.GetRequest.region:type_name -> rkql.hbase.pb.RegionSpecifier
 	6,  // 7: rkql.hbase.pb.GetRequest.get:type_name -> rkql.hbase.pb.Get
 	7,  // 8: rkql.hbase.pb.GetResponse.result:type_name -> rkql.hbase.pb.Result
 	2,  // 9: rkql.hbase.pb.MutationProto.mutate_type:type_name -> rkql.hbase.pb.MutationProto.MutationType
-	24, // 10: rkql.hbase.pb.MutationProto.column_value:type_name -> rkql.hbase.pb.MutationProto.ColumnValue
-	26, // 11: rkql.hbase.pb.MutationProto.attribute:type_name -> rkql.hbase.pb.NameBytesPair
+	27, // 10: rkql.hbase.pb.MutationProto.column_value:type_name -> rkql.hbase.pb.MutationProto.ColumnValue
+	29, // 11: rkql.hbase.pb.MutationProto.attribute:type_name -> rkql.hbase.pb.NameBytesPair
 	1,  // 12: rkql.hbase.pb.MutationProto.durability:type_name -> rkql.hbase.pb.MutationProto.Durability
-	28, // 13: rkql.hbase.pb.MutationProto.time_range:type_name -> rkql.hbase.pb.TimeRange
-	30, // 14: rkql.hbase.pb.MutateRequest.region:type_name -> rkql.hbase.pb.RegionSpecifier
+	31, // 13: rkql.hbase.pb.MutationProto.time_range:type_name -> rkql.hbase.pb.TimeRange
+	33, // 14: rkql.hbase.pb.MutateRequest.region:type_name -> rkql.hbase.pb.RegionSpecifier
 	10, // 15: rkql.hbase.pb.MutateRequest.mutation:type_name -> rkql.hbase.pb.MutationProto
 	7,  // 16: rkql.hbase.pb.MutateResponse.result:type_name -> rkql.hbase.pb.Result
 	5,  // 17: rkql.hbase.pb.Scan.column:type_name -> rkql.hbase.pb.Column
-	26, // 18: rkql.hbase.pb.Scan.attribute:type_name -> rkql.hbase.pb.NameBytesPair
-	27, // 19: rkql.hbase.pb.Scan.filter:type_name -> rkql.hbase.pb.Filter
-	28, // 20: rkql.hbase.pb.Scan.time_range:type_name -> rkql.hbase.pb.TimeRange
+	29, // 18: rkql.hbase.pb.Scan.attribute:type_name -> rkql.hbase.pb.NameBytesPair
+	30, // 19: rkql.hbase.pb.Scan.filter:type_name -> rkql.hbase.pb.Filter
+	31, // 20: rkql.hbase.pb.Scan.time_range:type_name -> rkql.hbase.pb.TimeRange
 	0,  // 21: rkql.hbase.pb.Scan.consistency:type_name -> rkql.hbase.pb.Consistency
 	4,  // 22: rkql.hbase.pb.Scan.readType:type_name -> rkql.hbase.pb.Scan.ReadType
-	30, // 23: rkql.hbase.pb.ScanRequest.region:type_name -> rkql.hbase.pb.RegionSpecifier
+	33, // 23: rkql.hbase.pb.ScanRequest.region:type_name -> rkql.hbase.pb.RegionSpecifier
 	13, // 24: rkql.hbase.pb.ScanRequest.scan:type_name -> rkql.hbase.pb.Scan
-	31, // 25: rkql.hbase.pb.ScanMetrics.metrics:type_name -> rkql.hbase.pb.NameInt64Pair
+	34, // 25: rkql.hbase.pb.ScanMetrics.metrics:type_name -> rkql.hbase.pb.NameInt64Pair
 	7,  // 26: rkql.hbase.pb.ScanResponse.results:type_name -> rkql.hbase.pb.Result
 	16, // 27: rkql.hbase.pb.ScanResponse.scan_metrics:type_name -> rkql.hbase.pb.ScanMetrics
 	15, // 28: rkql.hbase.pb.ScanResponse.cursor:type_name -> rkql.hbase.pb.Cursor
 	10, // 29: rkql.hbase.pb.Action.mutation:type_name -> rkql.hbase.pb.MutationProto
 	6,  // 30: rkql.hbase.pb.Action.get:type_name -> rkql.hbase.pb.Get
-	30, // 31: rkql.hbase.pb.RegionAction.region:type_name -> rkql.hbase.pb.RegionSpecifier
+	33, // 31: rkql.hbase.pb.RegionAction.region:type_name -> rkql.hbase.pb.RegionSpecifier
 	18, // 32: rkql.hbase.pb.RegionAction.action:type_name -> rkql.hbase.pb.Action
 	7,  // 33: rkql.hbase.pb.ResultOrException.result:type_name -> rkql.hbase.pb.Result
-	26, // 34: rkql.hbase.pb.ResultOrException.exception:type_name -> rkql.hbase.pb.NameBytesPair
+	29, // 34: rkql.hbase.pb.ResultOrException.exception:type_name -> rkql.hbase.pb.NameBytesPair
 	20, // 35: rkql.hbase.pb.RegionActionResult.resultOrException:type_name -> rkql.hbase.pb.ResultOrException
-	26, // 36: rkql.hbase.pb.RegionActionResult.exception:type_name -> rkql.hbase.pb.NameBytesPair
+	29, // 36: rkql.hbase.pb.RegionActionResult.exception:type_name -> rkql.hbase.pb.NameBytesPair
 	19, // 37: rkql.hbase.pb.MultiRequest.regionAction:type_name -> rkql.hbase.pb.RegionAction
 	21, // 38: rkql.hbase.pb.MultiResponse.regionActionResult:type_name -> rkql.hbase.pb.RegionActionResult
-	25, // 39: rkql.hbase.pb.MutationProto.ColumnValue.qualifier_value:type_name -> rkql.hbase.pb.MutationProto.ColumnValue.QualifierValue
-	3,  // 40: rkql.hbase.pb.MutationProto.ColumnValue.QualifierValue.delete_type:type_name -> rkql.hbase.pb.MutationProto.DeleteType
-	41, // [41:41] is the sub-list for method output_type
-	41, // [41:41] is the sub-list for method input_type
-	41, // [41:41] is the sub-list for extension type_name
-	41, // [41:41] is the sub-list for extension extendee
-	0,  // [0:41] is the sub-list for field type_name
+	33, // 39: rkql.hbase.pb.CoprocessorServiceRequest.region:type_name -> rkql.hbase.pb.RegionSpecifier
+	24, // 40: rkql.hbase.pb.CoprocessorServiceRequest.call:type_name -> rkql.hbase.pb.CoprocessorServiceCall
+	33, // 41: rkql.hbase.pb.CoprocessorServiceResponse.region:type_name -> rkql.hbase.pb.RegionSpecifier
+	29, // 42: rkql.hbase.pb.CoprocessorServiceResponse.value:type_name -> rkql.hbase.pb.NameBytesPair
+	28, // 43: rkql.hbase.pb.MutationProto.ColumnValue.qualifier_value:type_name -> rkql.hbase.pb.MutationProto.ColumnValue.QualifierValue
+	3,  // 44: rkql.hbase.pb.MutationProto.ColumnValue.QualifierValue.delete_type:type_name -> rkql.hbase.pb.MutationProto.DeleteType
+	45, // [45:45] is the sub-list for method output_type
+	45, // [45:45] is the sub-list for method input_type
+	45, // [45:45] is the sub-list for extension type_name
+	45, // [45:45] is the sub-list for extension extendee
+	0,  // [0:45] is the sub-list for field type_name
 }
 
 func init() { file_client_proto_init() }
@@ -2252,7 +2448,7 @@ func file_client_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_client_proto_rawDesc), len(file_client_proto_rawDesc)),
 			NumEnums:      5,
-			NumMessages:   21,
+			NumMessages:   24,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

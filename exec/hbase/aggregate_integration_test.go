@@ -1,0 +1,139 @@
+package hbase_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/engine"
+	"github.com/rkql/rkql/exec"
+	hbstore "github.com/rkql/rkql/exec/hbase"
+	hb "github.com/rkql/rkql/hbase"
+	"github.com/rkql/rkql/hbase/hbasetest"
+)
+
+// ordersEngine creates the example catalog's tables on a store that
+// gives each the coprocessors named (none: the store's defaults), loads
+// the orders rows and returns an engine over them. A cluster that cannot
+// load a coprocessor ends the test, saying so.
+func ordersEngine(t *testing.T, coprocessors []string) (*engine.Engine, []catalog.Row, *catalog.Table) {
+	t.Helper()
+	st := openStore(t, hbstore.Options{CompressionFallback: true, Coprocessors: coprocessors})
+	cat, names := scratchCatalog(t)
+	dropAtEnd(t, st, names)
+	tb, _ := cat.Table("orders")
+	ctx := context.Background()
+	x := &exec.Executor{Store: st}
+	if err := x.EnsureTable(ctx, tb); err != nil {
+		if hbasetest.CoprocessorMissing(err) {
+			hbasetest.NoCoprocessor(t, hb.AggregateClass, err)
+		}
+		t.Fatal(err)
+	}
+	rows := ordersRows(tb)
+	if err := x.Insert(ctx, tb, rows, 0, nil); err != nil {
+		t.Fatal(err)
+	}
+	e := engine.New(engine.Config{Catalog: cat, Open: func(context.Context) (exec.Store, error) { return st, nil }})
+	return e, rows, tb
+}
+
+// countWhere counts the rows for which keep holds: the answer the
+// statements must give, from the rows written.
+func countWhere(tb *catalog.Table, rows []catalog.Row, keep func(get func(string) catalog.Value) bool) string {
+	n := 0
+	for _, r := range rows {
+		get := func(name string) catalog.Value {
+			i, _ := tb.Column(name)
+			return r[i]
+		}
+		if keep(get) {
+			n++
+		}
+	}
+	return fmt.Sprintf("(%d)", n)
+}
+
+// TestServerAggregateCount runs COUNT(*) on the orders table, split in 16
+// regions, through the engine: on a table that loads the aggregation
+// endpoint it runs in the regions (EXPLAIN says SERVER AGGREGATE COUNT),
+// with pushdown off and on a table without the endpoint it counts keys in
+// the client (CLIENT COUNT). Every way gives the count of the rows
+// written, and the endpoint receives at least 5x fewer bytes than the
+// read with pushdown off.
+func TestServerAggregateCount(t *testing.T) {
+	with, rows, tb := ordersEngine(t, []string{hb.AggregateClass})
+	without, _, _ := ordersEngine(t, nil)
+	ctx := context.Background()
+	sellers := map[string]bool{"s1": true, "s7": true, "s23": true, "s42": true}
+	cases := []struct {
+		name, q string
+		keep    func(get func(string) catalog.Value) bool
+		// minBytes is the least ratio of bytes received with pushdown
+		// off to bytes with the endpoint; 0 is not checked.
+		minBytes float64
+	}{
+		{"one seller", "SELECT COUNT(*) FROM orders WHERE seller = 's1'",
+			func(get func(string) catalog.Value) bool { return get("seller").S == "s1" }, 5},
+		{"all 16 regions", "SELECT COUNT(*) FROM orders ALLOW FULL SCAN",
+			func(func(string) catalog.Value) bool { return true }, 5},
+		{"16 regions, filtered", "SELECT COUNT(*) FROM orders WHERE status = 'paid' ALLOW FULL SCAN",
+			func(get func(string) catalog.Value) bool { return get("status").S == "paid" }, 5},
+		{"fan-out", "SELECT COUNT(*) FROM orders WHERE seller IN ('s1', 's7', 's23', 's42') AND status != 'refunded'",
+			func(get func(string) catalog.Value) bool {
+				return sellers[get("seller").S] && get("status").S != "refunded"
+			}, 5},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			want := countWhere(tb, rows, c.keep)
+			type way struct {
+				name string
+				e    *engine.Engine
+				on   bool
+				// server: EXPLAIN must say SERVER AGGREGATE COUNT.
+				server bool
+			}
+			ways := []way{{"endpoint", with, true, true}, {"endpoint, pushdown off", with, false, false}, {"no endpoint", without, true, false}}
+			bytes := map[string]int64{}
+			for _, w := range ways {
+				w.e.SetPushdown(w.on)
+				got, err := result(ctx, w.e, c.q)
+				if err != nil {
+					t.Fatalf("%s: %v", w.name, err)
+				}
+				if strings.Join(got, "") != want {
+					t.Errorf("%s: %s gives %v, want %s", w.name, c.q, got, want)
+				}
+				a, err := explainAnalyze(ctx, w.e, c.q)
+				if err != nil {
+					t.Fatalf("%s: %v", w.name, err)
+				}
+				server := strings.Contains(a.text, "SERVER AGGREGATE COUNT")
+				if server != w.server || (server && !strings.Contains(a.text, hb.AggregateClass)) {
+					t.Errorf("%s: EXPLAIN ANALYZE, want SERVER AGGREGATE COUNT %v:\n%s", w.name, w.server, a.text)
+				}
+				if !server && !strings.Contains(a.text, "CLIENT COUNT") {
+					t.Errorf("%s: EXPLAIN ANALYZE does not say CLIENT COUNT:\n%s", w.name, a.text)
+				}
+				bytes[w.name] = a.bytes
+				t.Logf("%s: %s = %s; bytes received %d, RPCs %d, rows received %d", w.name, c.q, want, a.bytes, a.rpcs, a.rowsReceived)
+				if w.server {
+					t.Logf("EXPLAIN ANALYZE with the endpoint:\n%s", a.text)
+				}
+			}
+			off, on := bytes["endpoint, pushdown off"], bytes["endpoint"]
+			if on <= 0 {
+				t.Fatalf("no bytes measured with the endpoint")
+			}
+			ratio := float64(off) / float64(on)
+			t.Logf("%.1fx fewer bytes with the endpoint than with pushdown off (%d against %d); keys only without the endpoint: %d",
+				ratio, on, off, bytes["no endpoint"])
+			if c.minBytes > 0 && ratio < c.minBytes {
+				t.Errorf("%.1fx fewer bytes with the endpoint, want at least %.0fx", ratio, c.minBytes)
+			}
+		})
+	}
+}
