@@ -129,7 +129,8 @@ func explainNode(n Node) []Step {
 	case *Count:
 		if n.Server != "" {
 			return []Step{{Op: "SERVER AGGREGATE COUNT", Title: "SERVER AGGREGATE COUNT",
-				Attrs: []Attr{{Label: "BY", Value: n.Server}}}}
+				Attrs: []Attr{{Label: "BY", Value: n.Server},
+					{Label: "NOTE", Value: "the regions count every row in the ranges, including rows whose key does not fit the layout, which a client count skips"}}}}
 		}
 		return []Step{{Op: "CLIENT COUNT", Title: "CLIENT COUNT"}}
 	case *Limit:
