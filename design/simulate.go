@@ -187,7 +187,9 @@ func newDrawer(ci int, col catalog.Column, g Gen, rng *rand.Rand) (drawer, error
 	case catalog.TypeString:
 		conv = func(n int64) catalog.Value { return catalog.String(fmt.Sprintf("%s%d", col.Name, n)) }
 		if g.Kind == GenNow {
-			conv = func(n int64) catalog.Value { return catalog.String(time.UnixMilli(n).UTC().Format("20060102150405.000")) }
+			conv = func(n int64) catalog.Value {
+				return catalog.String(time.UnixMilli(n).UTC().Format("20060102150405.000"))
+			}
 		}
 	case catalog.TypeBytes:
 		conv = func(n int64) catalog.Value { return catalog.Bytes([]byte(fmt.Sprintf("%s%d", col.Name, n))) }
