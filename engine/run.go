@@ -83,6 +83,9 @@ func (e *Engine) RunPlan(ctx context.Context, p planner.Plan) (*Result, error) {
 	case *planner.CheckIndex:
 		return e.checkIndex(ctx, p)
 	}
+	if res, ok, err := designRun(p); ok {
+		return res, err
+	}
 	return nil, fmt.Errorf("%T is not supported by the engine yet", p)
 }
 

@@ -44,6 +44,8 @@ type gStmt struct {
 	Decode   *gDecode   `parser:"| @@"`
 	Build    *gBuild    `parser:"| @@"`
 	Check    *gCheck    `parser:"| @@"`
+	Lint     *gLint     `parser:"| @@"`
+	Simulate *gSimulate `parser:"| @@"`
 }
 
 // gExplainable lists the statements EXPLAIN accepts.
@@ -141,7 +143,8 @@ type gDelete struct {
 type gShow struct {
 	Pos     lexer.Position
 	Tables  bool    `parser:"'SHOW' ( @'TABLES'"`
-	Regions *gTable `parser:"       | 'REGIONS' @@ )"`
+	Regions *gTable `parser:"       | 'REGIONS' @@"`
+	Create  *gTable `parser:"       | 'CREATE' 'TABLE' @@ )"`
 }
 
 type gDescribe struct {

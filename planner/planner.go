@@ -157,6 +157,9 @@ func (pl *Planner) Plan(stmt parser.Stmt) (Plan, error) {
 	case *parser.DecodeKeyStmt:
 		return pl.decodeKey(s)
 	}
+	if p, ok, err := pl.designPlan(stmt); ok {
+		return p, err
+	}
 	return nil, errAt(stmt.Pos(), "%s is not supported yet", strings.SplitN(stmt.String(), " ", 2)[0])
 }
 
