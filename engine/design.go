@@ -16,7 +16,7 @@ func designRun(p planner.Plan) (res *Result, ok bool, err error) {
 	case *planner.Lint:
 		return &Result{Text: lintText(p)}, true, nil
 	case *planner.ShowCreate:
-		return &Result{Text: strings.TrimRight(design.CreateStatement(p.Table), "\n")}, true, nil
+		return &Result{Text: design.CreateStatement(p.Table)}, true, nil
 	case *planner.Simulate:
 		res, err := simulate(p)
 		return res, true, err
@@ -39,9 +39,9 @@ func lintText(p *planner.Lint) string {
 	errs, warns := design.Count(fs)
 	infos := len(fs) - errs - warns
 	if len(fs) == 0 {
-		b.WriteString("no findings: the layout avoids every anti-pattern LINT knows")
+		b.WriteString("no findings: the layout avoids every anti-pattern LINT knows\n")
 	} else {
-		fmt.Fprintf(&b, "%d error(s), %d warning(s), %d note(s)", errs, warns, infos)
+		fmt.Fprintf(&b, "%d error(s), %d warning(s), %d note(s)\n", errs, warns, infos)
 	}
 	return b.String()
 }
@@ -72,11 +72,11 @@ func simulate(p *planner.Simulate) (*Result, error) {
 		return nil, err
 	}
 	if p.Compare == nil {
-		return &Result{Text: strings.TrimRight(a.Text(), "\n") + "\nnothing was written"}, nil
+		return &Result{Text: a.Text() + "nothing was written\n"}, nil
 	}
 	b, err := design.Simulate(p.Compare, p.Rows, gens, simSeed)
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Text: strings.TrimRight(design.CompareText(a, b), "\n") + "\nnothing was written"}, nil
+	return &Result{Text: design.CompareText(a, b) + "nothing was written\n"}, nil
 }
