@@ -80,3 +80,7 @@ func simulate(p *planner.Simulate) (*Result, error) {
 	}
 	return &Result{Text: design.CompareText(a, b) + "nothing was written\n"}, nil
 }
+
+// legend explains the notation of the KEY line: the key of the table the
+// SELECT reads first, an index's when it goes through one.
+func legend(sel *planner.Select) []string { return sel.Access.Table.Key.Legend() }

@@ -69,3 +69,31 @@ func TestDesignStatementErrors(t *testing.T) {
 		}
 	}
 }
+
+// EXPLAIN (VERBOSE) adds a legend of the KEY line's notation, in text and
+// in JSON.
+func TestExplainVerboseLegend(t *testing.T) {
+	text, err := runText(t, "EXPLAIN (VERBOSE) SELECT * FROM phone_users WHERE phone = '5551234'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"LEGEND reverse(phone):str: the characters reversed", "user_id:i64f: 8 bytes big-endian with the sign bit flipped"} {
+		if !strings.Contains(text, w) {
+			t.Errorf("EXPLAIN (VERBOSE) lacks %q:\n%s", w, text)
+		}
+	}
+	plain, err := runText(t, "EXPLAIN SELECT * FROM phone_users WHERE phone = '5551234'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(plain, "LEGEND") {
+		t.Errorf("plain EXPLAIN has a legend:\n%s", plain)
+	}
+	js, err := runText(t, "EXPLAIN (VERBOSE, FORMAT JSON) SELECT * FROM user_calendar_record WHERE uid = 7")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(js, `"legend"`) || !strings.Contains(js, "Math.abs(s.hashCode() % 10)") {
+		t.Errorf("EXPLAIN (VERBOSE, FORMAT JSON) lacks the legend:\n%s", js)
+	}
+}

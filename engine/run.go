@@ -162,6 +162,9 @@ func (e *Engine) explain(ctx context.Context, ex *planner.Explain) (*Result, err
 		}
 	}
 	model := sel.Explain(env, an)
+	if ex.Verbose {
+		model.Plan = append(model.Plan, planner.Attr{Label: "LEGEND", Value: legend(sel)})
+	}
 	if ex.JSON {
 		return &Result{Text: model.JSON()}, nil
 	}

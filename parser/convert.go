@@ -88,6 +88,13 @@ func (c *converter) explain(g *gExplain) (Stmt, *Error) {
 			s.Analyze = true
 			continue
 		}
+		if o.Verbose {
+			if s.Verbose {
+				return nil, c.errorf(o.Pos, "VERBOSE given twice")
+			}
+			s.Verbose = true
+			continue
+		}
 		if seenFormat {
 			return nil, c.errorf(o.Pos, "FORMAT given twice")
 		}

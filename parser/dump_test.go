@@ -54,6 +54,9 @@ func (d *dumper) stmt(depth int, label string, s Stmt) {
 		if s.Format != "" {
 			d.line(depth+1, "format: %s", s.Format)
 		}
+		if s.Verbose {
+			d.line(depth+1, "verbose")
+		}
 		d.stmt(depth+1, "stmt: ", s.Stmt)
 	case *InsertStmt:
 		d.line(depth, "%sInsertStmt %s", label, d.at(s.Insert))

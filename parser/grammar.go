@@ -65,6 +65,7 @@ type gExplain struct {
 type gExplainOpt struct {
 	Pos     lexer.Position
 	Analyze bool   `parser:"  @'ANALYZE'"`
+	Verbose bool   `parser:"| @'VERBOSE'"`
 	Format  string `parser:"| 'FORMAT' @( 'JSON' | 'TEXT' )"`
 }
 

@@ -33,7 +33,7 @@ var keywordTable = [...]Keyword{
 	{Word: "REPAIR"}, {Word: "ROWS"}, {Word: "SCAN"}, {Word: "SELECT", Reserved: true, Starter: true},
 	{Word: "SHOW", Starter: true}, {Word: "SIMULATE", Starter: true}, {Word: "TABLE"}, {Word: "TABLES"}, {Word: "TEXT"},
 	{Word: "TIMESTAMP"}, {Word: "TRUE", Reserved: true}, {Word: "USE"},
-	{Word: "VALUES", Reserved: true}, {Word: "VERSIONS"}, {Word: "WHERE", Reserved: true}, {Word: "WITH"},
+	{Word: "VALUES", Reserved: true}, {Word: "VERBOSE"}, {Word: "VERSIONS"}, {Word: "WHERE", Reserved: true}, {Word: "WITH"},
 	{Word: "WRITES"},
 }
 
