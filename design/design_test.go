@@ -241,3 +241,16 @@ func TestSimulateErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestSummary(t *testing.T) {
+	if got := design.Summary(loadCatalog(t, "bad")); got != "LINT finds 2 error(s) and 7 warning(s) in the catalog's layouts; type LINT to see them" {
+		t.Errorf("summary of the bad catalog: %q", got)
+	}
+	clean, err := catalog.Parse([]byte("tables:\n  - name: t\n    families: [{name: f}]\n    columns:\n      - {name: id, type: STRING}\n      - {name: v, type: STRING, column: \"f:v\"}\n    rowkey:\n      - {field: id}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := design.Summary(clean); got != "" {
+		t.Errorf("summary of a clean catalog: %q", got)
+	}
+}

@@ -517,3 +517,13 @@ func humanBytes(n float64) string {
 	}
 	return fmt.Sprintf("%.0f KiB", n/(1<<10))
 }
+
+// Summary is the one line shown when a catalog loads: how many errors and
+// warnings LINT finds, or "" when it finds none.
+func Summary(c *catalog.Catalog) string {
+	errs, warns := Count(LintCatalog(c))
+	if errs+warns == 0 {
+		return ""
+	}
+	return fmt.Sprintf("LINT finds %d error(s) and %d warning(s) in the catalog's layouts; type LINT to see them", errs, warns)
+}
