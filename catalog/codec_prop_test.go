@@ -234,7 +234,7 @@ func TestEncodeFieldRejects(t *testing.T) {
 		{"dec_var_digit_delim", Bigint(10), "key field f: 10 contains the delimiter '0'"},
 		{"text_rpad_x_8", String("abcdefgx"), "key field f: 'abcdefgx' ends with the pad byte 'x' and could not be read back"},
 		{"text_rpad_x_8", String("abcdefghi"), "key field f: 'abcdefghi' is 9 bytes, longer than the field's fixed width of 8"},
-		{"text_lpad_zero_6", String("0abc"), "key field f: '0abc' ends with the pad byte '0' and could not be read back"},
+		{"text_lpad_zero_6", String("0abc"), "key field f: '0abc' starts with the pad byte '0' and could not be read back"},
 		{"text_reverse_delim", String("a\xffb"), `key field f: 'a\xFFb' is not UTF-8 text and cannot be reversed`},
 		{"text_delim_nul", String("a\x00b\x1b[2J"), `key field f: 'a\x00b\x1B[2J' contains the delimiter '\x00'`},
 		{"dec_bigint_10_asc", Bigint(10_000_000_000), "key field f: 10000000000 does not fit in 10 digits"},

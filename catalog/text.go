@@ -36,7 +36,11 @@ func (c *Component) encodeText(dst []byte, v Value) ([]byte, error) {
 				edge = b[0]
 			}
 			if edge == c.Pad {
-				return nil, c.errf("%s ends with the pad byte '%s' and could not be read back", v, ToStringBinary([]byte{c.Pad}))
+				where := "ends"
+				if c.PadLeft {
+					where = "starts"
+				}
+				return nil, c.errf("%s %s with the pad byte '%s' and could not be read back", v, where, ToStringBinary([]byte{c.Pad}))
 			}
 		}
 		if c.PadLeft {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/exec"
 	"github.com/rkql/rkql/planner"
 )
 
@@ -57,14 +58,35 @@ func (e *Engine) showRegions(ctx context.Context, t *catalog.Table) (*Result, er
 		return nil, err
 	}
 	var rows []catalog.Row
+	var peak uint64
+	loaded := false
 	for _, r := range regions {
-		rows = append(rows, catalog.Row{
+		if r.Load != nil {
+			loaded = true
+			peak = max(peak, r.Load.ReadRequests+r.Load.WriteRequests)
+		}
+	}
+	for _, r := range regions {
+		row := catalog.Row{
 			catalog.String(r.Name), catalog.String(catalog.ToStringBinary(r.StartKey)),
 			catalog.String(catalog.ToStringBinary(r.EndKey)), catalog.String(decodePrefix(t, r.StartKey)),
 			catalog.String(decodePrefix(t, r.EndKey)), catalog.String(r.Server),
-		})
+		}
+		if loaded {
+			row = append(row, loadCells(r.Load, peak)...)
+		}
+		rows = append(rows, row)
 	}
-	return rowsResult(strCols("region", "start_key", "end_key", "start_decoded", "end_decoded", "server"), rows), nil
+	cols := strCols("region", "start_key", "end_key", "start_decoded", "end_decoded", "server")
+	if !loaded {
+		return rowsResult(cols, rows), nil
+	}
+	cols = append(cols, Column{Name: "reads", Type: catalog.TypeBigint}, Column{Name: "writes", Type: catalog.TypeBigint},
+		Column{Name: "storefile_mb", Type: catalog.TypeBigint}, Column{Name: "memstore_mb", Type: catalog.TypeBigint},
+		Column{Name: "load", Type: catalog.TypeString})
+	res := rowsResult(cols, rows)
+	res.Notes = []string{"reads and writes are requests since each region opened, as its server last reported them (every few seconds); load is their sum against the busiest region"}
+	return res, nil
 }
 
 // decodePrefix reads the components a key, or a key prefix such as a split
@@ -196,4 +218,26 @@ func decodeKey(d *planner.DecodeKey) *Result {
 		row = append(row, d.Row[i])
 	}
 	return rowsResult(cols, []catalog.Row{row})
+}
+
+// loadBar is the width of SHOW REGIONS' load bar.
+const loadBar = 20
+
+// loadCells shows one region's load: its counts, sizes and a bar of its
+// requests against the busiest region's.
+func loadCells(l *exec.RegionLoad, peak uint64) []catalog.Value {
+	if l == nil {
+		return []catalog.Value{catalog.Null(catalog.TypeBigint), catalog.Null(catalog.TypeBigint),
+			catalog.Null(catalog.TypeBigint), catalog.Null(catalog.TypeBigint), catalog.Null(catalog.TypeString)}
+	}
+	n := 0
+	if total := l.ReadRequests + l.WriteRequests; peak > 0 {
+		n = int((total*loadBar + peak/2) / peak)
+		if n == 0 && total > 0 {
+			n = 1
+		}
+	}
+	return []catalog.Value{catalog.Bigint(int64(l.ReadRequests)), catalog.Bigint(int64(l.WriteRequests)),
+		catalog.Bigint(int64(l.StoreFileMB)), catalog.Bigint(int64(l.MemStoreMB)),
+		catalog.String(strings.Repeat("#", n))}
 }

@@ -83,6 +83,9 @@ func (e *Engine) RunPlan(ctx context.Context, p planner.Plan) (*Result, error) {
 	case *planner.CheckIndex:
 		return e.checkIndex(ctx, p)
 	}
+	if res, ok, err := designRun(p); ok {
+		return res, err
+	}
 	return nil, fmt.Errorf("%T is not supported by the engine yet", p)
 }
 
@@ -162,6 +165,9 @@ func (e *Engine) explain(ctx context.Context, ex *planner.Explain) (*Result, err
 		}
 	}
 	model := sel.Explain(env, an)
+	if ex.Verbose {
+		model.Plan = append(model.Plan, planner.Attr{Label: "LEGEND", Value: legend(sel)})
+	}
 	if ex.JSON {
 		return &Result{Text: model.JSON()}, nil
 	}

@@ -173,6 +173,15 @@ type Region struct {
 	StartKey []byte
 	EndKey   []byte
 	Server   string
+	// Load is the region's traffic and size as its server last reported
+	// them; nil where the store has no such figures.
+	Load *RegionLoad
+}
+
+// RegionLoad is a region's request counts since it opened and its sizes.
+type RegionLoad struct {
+	ReadRequests, WriteRequests uint64
+	StoreFileMB, MemStoreMB     uint32
 }
 
 // Store is what a plan runs against. Implementations must be safe for

@@ -83,6 +83,8 @@ type ExplainStmt struct {
 	Explain Pos
 	Analyze bool
 	Format  string // "" (text) or "JSON"
+	// Verbose adds a legend of the key notation.
+	Verbose bool
 	Stmt    Stmt
 }
 

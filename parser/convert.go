@@ -36,6 +36,9 @@ func (c *converter) stmt(g *gStmt) (Stmt, *Error) {
 		if g.Show.Tables {
 			return &ShowTablesStmt{Show: pos(g.Show.Pos)}, nil
 		}
+		if g.Show.Create != nil {
+			return &ShowCreateStmt{Show: pos(g.Show.Pos), Table: ident(g.Show.Create)}, nil
+		}
 		return &ShowRegionsStmt{Show: pos(g.Show.Pos), Table: ident(g.Show.Regions)}, nil
 	case g.Describe != nil:
 		return &DescribeStmt{Describe: pos(g.Describe.Pos), Table: ident(g.Describe.Table)}, nil
@@ -49,6 +52,10 @@ func (c *converter) stmt(g *gStmt) (Stmt, *Error) {
 		return &BuildIndexStmt{Build: pos(g.Build.Pos), Index: ident(g.Build.Index), Table: ident(g.Build.Table)}, nil
 	case g.Check != nil:
 		return &CheckIndexStmt{Check: pos(g.Check.Pos), Index: ident(g.Check.Index), Repair: g.Check.Repair}, nil
+	case g.Lint != nil:
+		return c.lint(g.Lint)
+	case g.Simulate != nil:
+		return c.simulate(g.Simulate)
 	}
 	return nil, newError(c.src, NoPos, "empty statement")
 }
@@ -79,6 +86,13 @@ func (c *converter) explain(g *gExplain) (Stmt, *Error) {
 				return nil, c.errorf(o.Pos, "ANALYZE given twice")
 			}
 			s.Analyze = true
+			continue
+		}
+		if o.Verbose {
+			if s.Verbose {
+				return nil, c.errorf(o.Pos, "VERBOSE given twice")
+			}
+			s.Verbose = true
 			continue
 		}
 		if seenFormat {

@@ -54,6 +54,9 @@ func (d *dumper) stmt(depth int, label string, s Stmt) {
 		if s.Format != "" {
 			d.line(depth+1, "format: %s", s.Format)
 		}
+		if s.Verbose {
+			d.line(depth+1, "verbose")
+		}
 		d.stmt(depth+1, "stmt: ", s.Stmt)
 	case *InsertStmt:
 		d.line(depth, "%sInsertStmt %s", label, d.at(s.Insert))
@@ -112,6 +115,24 @@ func (d *dumper) simpleStmt(depth int, label string, s Stmt) {
 		d.ident(depth+1, "index: ", s.Index)
 		if s.Repair {
 			d.line(depth+1, "repair")
+		}
+	case *LintStmt:
+		d.line(depth, "%sLintStmt %s", label, d.at(s.Lint))
+		if s.Table != nil {
+			d.ident(depth+1, "table: ", *s.Table)
+		}
+	case *ShowCreateStmt:
+		d.line(depth, "%sShowCreateStmt %s", label, d.at(s.Show))
+		d.ident(depth+1, "table: ", s.Table)
+	case *SimulateStmt:
+		d.line(depth, "%sSimulateStmt %s rows=%d", label, d.at(s.Simulate), s.Rows)
+		d.ident(depth+1, "table: ", s.Table)
+		for _, g := range s.With {
+			d.ident(depth+1, "with: ", g.Column)
+			d.line(depth+2, "%s %v", g.Kind, g.Args)
+		}
+		if s.Compare != nil {
+			d.ident(depth+1, "compare: ", *s.Compare)
 		}
 	default:
 		d.line(depth, "%s%T", label, s)

@@ -44,6 +44,8 @@ type gStmt struct {
 	Decode   *gDecode   `parser:"| @@"`
 	Build    *gBuild    `parser:"| @@"`
 	Check    *gCheck    `parser:"| @@"`
+	Lint     *gLint     `parser:"| @@"`
+	Simulate *gSimulate `parser:"| @@"`
 }
 
 // gExplainable lists the statements EXPLAIN accepts.
@@ -63,6 +65,7 @@ type gExplain struct {
 type gExplainOpt struct {
 	Pos     lexer.Position
 	Analyze bool   `parser:"  @'ANALYZE'"`
+	Verbose bool   `parser:"| @'VERBOSE'"`
 	Format  string `parser:"| 'FORMAT' @( 'JSON' | 'TEXT' )"`
 }
 
@@ -141,7 +144,8 @@ type gDelete struct {
 type gShow struct {
 	Pos     lexer.Position
 	Tables  bool    `parser:"'SHOW' ( @'TABLES'"`
-	Regions *gTable `parser:"       | 'REGIONS' @@ )"`
+	Regions *gTable `parser:"       | 'REGIONS' @@"`
+	Create  *gTable `parser:"       | 'CREATE' 'TABLE' @@ )"`
 }
 
 type gDescribe struct {

@@ -18,7 +18,7 @@ var keywordTable = [...]Keyword{
 	{Word: "ALLOW"}, {Word: "ANALYZE"}, {Word: "AND", Reserved: true},
 	{Word: "AS", Reserved: true}, {Word: "ASC"}, {Word: "BETWEEN", Reserved: true},
 	{Word: "BUILD", Starter: true}, {Word: "BY", Reserved: true},
-	{Word: "CHECK", Starter: true}, {Word: "COUNT"}, {Word: "CREATE", Starter: true},
+	{Word: "CHECK", Starter: true}, {Word: "COMPARE"}, {Word: "COUNT"}, {Word: "CREATE", Starter: true},
 	{Word: "DATE"}, {Word: "DECODE", Starter: true},
 	{Word: "DELETE", Reserved: true, Starter: true}, {Word: "DESC", Starter: true},
 	{Word: "DESCRIBE", Starter: true}, {Word: "ENCODE", Starter: true},
@@ -27,13 +27,14 @@ var keywordTable = [...]Keyword{
 	{Word: "IN", Reserved: true}, {Word: "INDEX"},
 	{Word: "INSERT", Reserved: true, Starter: true}, {Word: "INTO", Reserved: true},
 	{Word: "IS", Reserved: true}, {Word: "JSON"}, {Word: "KEY"},
-	{Word: "LIKE", Reserved: true}, {Word: "LIMIT", Reserved: true}, {Word: "NO"},
+	{Word: "LIKE", Reserved: true}, {Word: "LIMIT", Reserved: true}, {Word: "LINT", Starter: true}, {Word: "NO"},
 	{Word: "NOT", Reserved: true}, {Word: "NULL", Reserved: true}, {Word: "ON"},
 	{Word: "OR", Reserved: true}, {Word: "ORDER", Reserved: true}, {Word: "REGIONS"},
-	{Word: "REPAIR"}, {Word: "SCAN"}, {Word: "SELECT", Reserved: true, Starter: true},
-	{Word: "SHOW", Starter: true}, {Word: "TABLE"}, {Word: "TABLES"}, {Word: "TEXT"},
+	{Word: "REPAIR"}, {Word: "ROWS"}, {Word: "SCAN"}, {Word: "SELECT", Reserved: true, Starter: true},
+	{Word: "SHOW", Starter: true}, {Word: "SIMULATE", Starter: true}, {Word: "TABLE"}, {Word: "TABLES"}, {Word: "TEXT"},
 	{Word: "TIMESTAMP"}, {Word: "TRUE", Reserved: true}, {Word: "USE"},
-	{Word: "VALUES", Reserved: true}, {Word: "VERSIONS"}, {Word: "WHERE", Reserved: true},
+	{Word: "VALUES", Reserved: true}, {Word: "VERBOSE"}, {Word: "VERSIONS"}, {Word: "WHERE", Reserved: true}, {Word: "WITH"},
+	{Word: "WRITES"},
 }
 
 // keywordIndex maps each upper-case word to its entry in keywordTable. It is

@@ -321,7 +321,12 @@ func (s *ExplainStmt) String() string {
 	if s.Analyze {
 		b.WriteString("ANALYZE ")
 	}
-	if s.Format != "" {
+	switch {
+	case s.Format != "" && s.Verbose:
+		b.WriteString("(VERBOSE, FORMAT " + s.Format + ") ")
+	case s.Verbose:
+		b.WriteString("(VERBOSE) ")
+	case s.Format != "":
 		b.WriteString("(FORMAT " + s.Format + ") ")
 	}
 	if s.Stmt != nil {

@@ -31,6 +31,8 @@ type Explain struct {
 	Select  *Select
 	Analyze bool
 	JSON    bool
+	// Verbose adds the legend of the key notation.
+	Verbose bool
 }
 
 // Insert writes rows.
@@ -117,7 +119,7 @@ func (pl *Planner) Plan(stmt parser.Stmt) (Plan, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Explain{Select: sel, Analyze: s.Analyze, JSON: strings.EqualFold(s.Format, "JSON")}, nil
+		return &Explain{Select: sel, Analyze: s.Analyze, JSON: strings.EqualFold(s.Format, "JSON"), Verbose: s.Verbose}, nil
 	case *parser.InsertStmt:
 		return pl.insert(s)
 	case *parser.ShowTablesStmt:
@@ -156,6 +158,9 @@ func (pl *Planner) Plan(stmt parser.Stmt) (Plan, error) {
 		return &CheckIndex{Table: t, Index: ix, Repair: s.Repair}, err
 	case *parser.DecodeKeyStmt:
 		return pl.decodeKey(s)
+	}
+	if p, ok, err := pl.designPlan(stmt); ok {
+		return p, err
 	}
 	return nil, errAt(stmt.Pos(), "%s is not supported yet", strings.SplitN(stmt.String(), " ", 2)[0])
 }

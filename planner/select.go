@@ -342,6 +342,11 @@ func fullScanMessage(t *catalog.Table, where expr.Expr) string {
 	msg := fmt.Sprintf("query on %s would read the whole table (FULL SCAN): nothing binds the start of its rowkey %s", t.Name, t.Key)
 	if lead := leadingFields(t); len(lead) > 0 {
 		msg += fmt.Sprintf("; bind %s with = or IN", strings.Join(lead, ", "))
+		for _, c := range t.Key.Components {
+			if c.Kind == catalog.KindField && c.Reverse && slices.Contains(lead, c.Field) {
+				msg += fmt.Sprintf(" (%s is stored reversed, so of the LIKE patterns only '%%suffix' uses the key)", c.Field)
+			}
+		}
 	}
 	var ixs []string
 	for _, ix := range t.Indexes {

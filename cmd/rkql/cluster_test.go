@@ -170,7 +170,7 @@ func TestClusterShell(t *testing.T) {
 		if r.code != 0 || len(lines) != 17 {
 			t.Fatalf("exit %d, %d lines:\n%s%s", r.code, len(lines), r.stdout, r.stderr)
 		}
-		if lines[0] != "region,start_key,end_key,start_decoded,end_decoded,server" {
+		if lines[0] != "region,start_key,end_key,start_decoded,end_decoded,server,reads,writes,storefile_mb,memstore_mb,load" {
 			t.Errorf("header %q", lines[0])
 		}
 		if !strings.Contains(lines[2], ",10000000,20000000,md5(seller)[0:4]='1000',md5(seller)[0:4]='2000',") {

@@ -19,6 +19,7 @@ import (
 	"github.com/mattn/go-isatty"
 
 	"github.com/rkql/rkql/cmd/rkql/shell"
+	"github.com/rkql/rkql/design"
 	"github.com/rkql/rkql/exec"
 	"github.com/rkql/rkql/planner"
 )
@@ -254,6 +255,9 @@ func run(ctx context.Context, args []string, e env) int {
 	}
 	if interactive {
 		fmt.Fprint(out, "rkql shell. Type \\? for help, \\q to quit; statements end with ';'\n")
+		if line := design.Summary(sess.Catalog()); line != "" {
+			fmt.Fprintln(out, line)
+		}
 	}
 	err = sess.Run(ctx, in)
 	if interactive && errors.Is(err, shell.ErrFailed) {

@@ -222,6 +222,8 @@ func TestREPLOnTerminal(t *testing.T) {
 	args := []string{"--store", store, "--catalog", fixedCatalog, "--history", hist}
 	p := startPty(t, env, args...)
 	p.waitFor(0, `statements end with ';'\n[\s\S]*rkql> `)
+	// The banner counts what LINT finds in the catalog's layouts.
+	p.waitFor(0, `LINT finds 0 error\(s\) and \d+ warning\(s\) in the catalog's layouts; type LINT to see them\n`)
 	if p.cooked() {
 		t.Errorf("the terminal is in its normal mode at the prompt, want raw (lflag %#x)", p.lflag())
 	}

@@ -202,9 +202,16 @@ func (s *Store) Regions(ctx context.Context, table string) ([]exec.Region, error
 	if len(rs) == 0 {
 		return nil, fmt.Errorf("HBase table %s: %w", table, exec.ErrTableNotFound)
 	}
+	// The load is a second call to the master; a cluster that refuses it
+	// (a permission, an old master) still lists its regions.
+	loads, _ := s.c.Admin().RegionLoads(ctx)
 	out := make([]exec.Region, len(rs))
 	for i, r := range rs {
 		out[i] = exec.Region{Name: string(r.Name), StartKey: r.StartKey, EndKey: r.EndKey, Server: r.Server}
+		if l, ok := loads[string(r.Name)]; ok {
+			out[i].Load = &exec.RegionLoad{ReadRequests: l.ReadRequests, WriteRequests: l.WriteRequests,
+				StoreFileMB: l.StoreFileMB, MemStoreMB: l.MemStoreMB}
+		}
 	}
 	return out, nil
 }

@@ -64,7 +64,7 @@ func TestComplete(t *testing.T) {
 	}{
 		// statement starts: starters only, in the case typed
 		{in: "|", want: nil},
-		{in: "s|", want: []string{"select", "show"}, word: "s"},
+		{in: "s|", want: []string{"select", "show", "simulate"}, word: "s"},
 		{in: "se|", want: []string{"select"}, word: "se"},
 		{in: "SH|", want: []string{"SHOW"}, word: "SH"},
 		{in: "  d|", want: []string{"decode", "delete", "desc", "describe"}, word: "d"},
@@ -115,7 +115,7 @@ func TestComplete(t *testing.T) {
 		// the statement is the one the cursor is in
 		{in: "SELECT * FROM logs; SELECT * FROM orders WHERE O|", want: []string{"order_id", "ON", "OR", "ORDER"}, word: "O"},
 		{in: "SELECT * FROM orders WHERE st|; SELECT 1 FROM logs;", want: []string{"status"}, word: "st"},
-		{in: "SELECT * FROM logs; s|", want: []string{"select", "show"}, word: "s"},
+		{in: "SELECT * FROM logs; s|", want: []string{"select", "show", "simulate"}, word: "s"},
 		// nothing inside strings and comments
 		{in: "SELECT * FROM orders WHERE seller = 's|", want: nil, word: "s"},
 		{in: "SELECT * FROM orders -- s|", want: nil, word: "s"},

@@ -1,0 +1,114 @@
+package hbase_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/engine"
+	"github.com/rkql/rkql/exec"
+	hbstore "github.com/rkql/rkql/exec/hbase"
+	"github.com/rkql/rkql/parser"
+)
+
+// TestShowRegionsLoad writes orders of two sellers only, then waits for
+// SHOW REGIONS orders to show the regions that hold them with more writes
+// than any other region.
+func TestShowRegionsLoad(t *testing.T) {
+	st := openStore(t, hbstore.Options{CompressionFallback: true})
+	cat, names := scratchCatalog(t)
+	dropAtEnd(t, st, names)
+	tb, _ := cat.Table("orders")
+	ctx := context.Background()
+	x := &exec.Executor{Store: st}
+	if err := x.EnsureTable(ctx, tb); err != nil {
+		t.Fatal(err)
+	}
+	var rows []catalog.Row
+	for _, r := range ordersRows(tb) {
+		if s := r[0].S; s == "s1" || s == "s7" {
+			rows = append(rows, r)
+		}
+	}
+	// One statement per row, so each row is a write request.
+	for i := 0; i < len(rows); i += 10 {
+		if err := x.Insert(ctx, tb, rows[i:i+1], 0, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hot := map[string]bool{}
+	for _, s := range []string{"s1", "s7"} {
+		row := tb.NewRow()
+		row[0] = catalog.String(s)
+		k, err := tb.Key.Components[0].Compute(tb.Columns, row)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hot[string(k[:1])] = true
+	}
+	e := engine.New(engine.Config{Catalog: cat, Open: func(context.Context) (exec.Store, error) { return st, nil }})
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		got := showRegions(t, ctx, e)
+		hotWrites, coldMax := int64(-1), int64(0)
+		for _, r := range got {
+			start := r[1].S
+			w := r[7]
+			if w.Null {
+				t.Fatalf("SHOW REGIONS has no load for region %s", r[0].S)
+			}
+			first := "0"
+			if start != "" {
+				first = start[:1]
+			}
+			if hot[first] {
+				if hotWrites < 0 || w.I < hotWrites {
+					hotWrites = w.I
+				}
+			} else {
+				coldMax = max(coldMax, w.I)
+			}
+		}
+		if hotWrites > coldMax {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after 30 s the written regions show %d writes at least, another region %d", hotWrites, coldMax)
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+func showRegions(t *testing.T, ctx context.Context, e *engine.Engine) []catalog.Row {
+	t.Helper()
+	st, err := parser.ParseOne("SHOW REGIONS orders")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.Run(ctx, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Close()
+	if len(res.Columns) != 11 || res.Columns[7].Name != "writes" || res.Columns[10].Name != "load" {
+		t.Fatalf("SHOW REGIONS columns: %v", res.Columns)
+	}
+	var out []catalog.Row
+	for {
+		r, err := res.Rows.Next(ctx)
+		if err != nil {
+			break
+		}
+		out = append(out, r)
+	}
+	if len(out) != 16 {
+		t.Fatalf("%d regions, want 16", len(out))
+	}
+	if !strings.Contains(fmt.Sprint(res.Notes), "reads and writes are requests") {
+		t.Errorf("SHOW REGIONS notes: %v", res.Notes)
+	}
+	return out
+}
