@@ -274,7 +274,7 @@ func replIO(o *options, sess *shell.Session, e env, out *bufio.Writer) shell.IO 
 		if !o.historySet {
 			hist = defaultHistoryFile()
 		}
-		pio, err := shell.NewPromptIO(out, e.stderr, shell.PromptOptions{Catalog: sess.Catalog(), HistoryFile: hist})
+		pio, err := shell.NewPromptIO(out, e.stderr, shell.PromptOptions{Catalog: sess.Catalog(), HistoryFile: hist, Colour: os.Getenv("NO_COLOR") == ""})
 		if err == nil {
 			restoreOnTermination(pio)
 			return pio

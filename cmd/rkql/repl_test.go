@@ -81,7 +81,7 @@ func (p *ptyTerm) read() {
 }
 
 // ansi matches the terminal control sequences go-prompt draws with.
-var ansi = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-B]|\r`)
+var ansi = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-B]|\x1b\][^\x07]*\x07|\r`)
 
 // screen returns what was drawn from offset from on, without control
 // sequences.
@@ -229,16 +229,16 @@ func TestREPLOnTerminal(t *testing.T) {
 	// A statement over three lines; Enter before the ';' continues it on
 	// an indented line.
 	p.typeLine("rkql> ", "SELECT seller, order_id")
-	p.press("\r", `order_id\n\.\.\.\.\.   `)
-	p.typeLine(".....   ", "FROM orders")
-	p.press("\r", `orders\n\.\.\.\.\.   `)
-	p.typeLine(".....   ", "WHERE seller = 's1'")
-	p.press(";", regexp.QuoteMeta(".....   WHERE seller = 's1';"))
+	p.press("\r", `order_id\n   ->   `)
+	p.typeLine("   ->   ", "FROM orders")
+	p.press("\r", `orders\n   ->   `)
+	p.typeLine("   ->   ", "WHERE seller = 's1'")
+	p.press(";", regexp.QuoteMeta("   ->   WHERE seller = 's1';"))
 	result := `seller \| order_id\n-+\+-+\n s1 +\| +2\n s1 +\| +1\n\(2 rows\)\n\nrkql> `
 	p.press("\r", result)
 
 	// Up recalls the whole statement; Enter runs it again.
-	p.press(keyUp, regexp.QuoteMeta("rkql> SELECT seller, order_id\n.....   FROM orders\n.....   WHERE seller = 's1';"))
+	p.press(keyUp, regexp.QuoteMeta("rkql> SELECT seller, order_id\n   ->   FROM orders\n   ->   WHERE seller = 's1';"))
 	p.press("\r", result)
 
 	// Tab completes a table name.
