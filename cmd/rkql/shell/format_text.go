@@ -25,6 +25,8 @@ type tableWriter struct {
 	cols   []column
 	t      table.Writer
 	held   int
+	// null is how NULL looks; "" means NULL.
+	null string
 }
 
 // psqlStyle draws " a | b " with a dashed line under the header and no
@@ -77,7 +79,7 @@ func (t *tableWriter) row(r catalog.Row) error {
 	}
 	cells := make(table.Row, len(r))
 	for i, v := range r {
-		cells[i] = tableEscape.String(cellText(v, "NULL"))
+		cells[i] = tableEscape.String(cellText(v, nullText(t.null)))
 	}
 	t.t.AppendRow(cells)
 	t.held++

@@ -124,14 +124,27 @@ func TestParseMeta(t *testing.T) {
 		{`\format JSON`, intentSet, "", ""},
 		{`\format`, 0, "", `\format takes one of table|csv|tsv|json|jsonl|markdown`},
 		{`\q now`, 0, "", `\q takes no arguments`},
-		{`\x`, 0, "", `unknown command \x (\? lists the commands)`},
+		{`\nope`, 0, "", `unknown command \nope (\? lists the commands)`},
+		{`help`, intentHelp, "", ""},
+		{`\x auto`, intentSet, "", ""},
+		{`\x wide`, 0, "", `\x takes on, off or auto, not "wide"`},
+		{`\d+ orders`, intentExec, "DESCRIBE orders; SHOW REGIONS orders;", ""},
+		{`\i`, 0, "", `\i takes a file name`},
+		{`\o`, intentOutput, "", ""},
+		{`\e`, intentEdit, "", ""},
+		{`\h select`, intentPrint, "", ""},
+		{`\h nope`, 0, "", `no help for nope (statements: BUILD, CHECK, CREATE, DECODE, DELETE, DESCRIBE, ENCODE, EXPLAIN, INSERT, SELECT, SHOW)`},
+		{`\set 9x 1`, intentVar, "", ""},
+		{`\set a-b 1`, 0, "", `invalid variable name "a-b": use letters, digits and _`},
+		{`\pset pager off`, intentSet, "", ""},
+		{`\conninfo`, intentConnInfo, "", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.line, func(t *testing.T) {
 			if !isMeta(tc.line) {
 				t.Fatalf("isMeta(%q) is false", tc.line)
 			}
-			it, err := parseMeta(tc.line)
+			it, err := parseMeta(tc.line, nil)
 			if tc.err != "" {
 				if err == nil || err.Error() != tc.err {
 					t.Fatalf("error %v, want %q", err, tc.err)

@@ -48,10 +48,22 @@ func (s *Session) runOne(ctx context.Context, in IO, src source, off int, st par
 		p.clear() // before the result or the error is written
 	}
 	if err == nil {
-		out := &checkedWriter{w: in.Stdout()}
+		dst := s.resultOut(in)
+		var paged *pagedWriter
+		if pw := s.pagerFor(in); pw != nil {
+			paged, dst = pw, pw
+		}
+		out := &checkedWriter{w: dst}
 		err = s.write(ctx, out, res)
+		if paged != nil && out.err == nil {
+			out.err = paged.close()
+		}
 		if out.err == nil {
-			out.err = flushOut(in.Stdout())
+			out.err = flushOut(s.resultOut(in))
+		}
+		if errors.Is(out.err, errPagerClosed) {
+			out.err, err = nil, nil
+			_ = paged.close()
 		}
 		if out.err != nil {
 			s.outputFailed(in, out.err)
@@ -138,7 +150,7 @@ func (s *Session) write(ctx context.Context, out io.Writer, res *engine.Result) 
 	case res.Rows == nil:
 		return nil
 	}
-	w := newRowWriter(s.set.Format, out, s.set.Footer && !res.NoFooter)
+	w := s.rowWriterFor(out, s.set.Footer && !res.NoFooter)
 	if err := w.begin(res.Columns); err != nil {
 		return err
 	}
@@ -166,4 +178,39 @@ func (s *Session) write(ctx context.Context, out io.Writer, res *engine.Result) 
 		return err
 	}
 	return nil
+}
+
+// rowWriterFor returns the writer of the session's format and display.
+func (s *Session) rowWriterFor(out io.Writer, footer bool) rowWriter {
+	if s.set.Format != FormatTable {
+		return newRowWriter(s.set.Format, out, footer)
+	}
+	switch s.set.Expanded {
+	case ExpandedOn:
+		return &expandedWriter{w: out, footer: footer, null: s.set.Null}
+	case ExpandedAuto:
+		if s.cfg.TermSize != nil {
+			if w, _, ok := s.cfg.TermSize(); ok {
+				return &autoWriter{w: out, footer: footer, null: s.set.Null, width: w}
+			}
+		}
+	}
+	return &tableWriter{w: out, footer: footer, chunk: tableChunk, null: s.set.Null}
+}
+
+// pagerFor returns the pager of a result shown on a terminal when the
+// pager is on, or nil.
+func (s *Session) pagerFor(in IO) *pagedWriter {
+	if !s.set.Pager || s.outFile != nil || !in.Interactive() || s.cfg.TermSize == nil {
+		return nil
+	}
+	_, h, ok := s.cfg.TermSize()
+	if !ok || h <= 0 {
+		return nil
+	}
+	cmd := s.cfg.PagerCommand
+	if cmd == "" {
+		cmd = "less -SFX"
+	}
+	return &pagedWriter{out: in.Stdout(), height: h, cmd: cmd}
 }
