@@ -11,19 +11,19 @@ import (
 type intentKind int
 
 const (
-	intentNone    intentKind = iota
-	intentQuit               // stop reading
-	intentExec               // run SQL
-	intentHelp               // print the help
-	intentSet                // change a setting, then print Text
-	intentPrint              // print text
-	intentOutput             // send results to the file path ("" for stdout)
-	intentInclude            // run the statements of the file path
-	intentEdit               // edit the last statement in $EDITOR, then run it
-	intentShell              // run text with the shell
-	intentVar                // set (or with unset, remove) variable name to text
-	intentConnInfo           // say what the session is connected to
-	intentRows               // print rows cols in the output format
+	intentNone     intentKind = iota
+	intentQuit                // stop reading
+	intentExec                // run SQL
+	intentHelp                // print the help
+	intentSet                 // change a setting, then print Text
+	intentPrint               // print text
+	intentOutput              // send results to the file path ("" for stdout)
+	intentInclude             // run the statements of the file path
+	intentEdit                // edit the last statement in $EDITOR, then run it
+	intentShell               // run text with the shell
+	intentVar                 // set (or with unset, remove) variable name to text
+	intentConnInfo            // say what the session is connected to
+	intentRows                // print rows cols in the output format
 )
 
 // intent is a meta-command's result. Commands never act on the session
