@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/mattn/go-isatty"
+	"golang.org/x/sys/unix"
 
 	"github.com/rkql/rkql/cmd/rkql/shell"
 	"github.com/rkql/rkql/exec"
@@ -52,6 +53,7 @@ type options struct {
 	// given, so that --history '' turns the file off.
 	history          string
 	historySet       bool
+	version          bool
 	scripts          []script
 	table            string // import only
 	progressInterval time.Duration
@@ -126,8 +128,8 @@ func (f historyFlag) Set(v string) error {
 func commonFlags(fs *flag.FlagSet, o *options) {
 	fs.StringVar(&o.catalog, "catalog", "", "catalog `file` (YAML); default: the built-in example catalog")
 	fs.StringVar(&o.store, "store", "", "embedded store `dir`ectory (default $XDG_DATA_HOME/rkql, else the user cache dir's rkql)")
-	fs.StringVar(&o.zk, "zk", "", "ZooKeeper quorum of a real HBase cluster, host:port[,host:port]")
-	fs.StringVar(&o.zkRoot, "zk-root", "/hbase", "HBase's root znode")
+	fs.StringVar(&o.zk, "zk", "", "ZooKeeper `quorum` of a real HBase cluster, host:port[,host:port]")
+	fs.StringVar(&o.zkRoot, "zk-root", "/hbase", "HBase's root `znode`")
 	fs.BoolVar(&o.allowWrites, "allow-writes", false, "with --zk, allow statements that write or change tables (CREATE TABLE, INSERT, DELETE, BUILD INDEX, CHECK INDEX … REPAIR, import)")
 }
 
@@ -144,20 +146,16 @@ func checkCommon(fs *flag.FlagSet, o *options) error {
 }
 
 func usageFunc(fs *flag.FlagSet, w io.Writer, synopsis string) func() {
-	return func() {
-		fmt.Fprint(w, synopsis)
-		fs.SetOutput(w)
-		fs.PrintDefaults()
-	}
+	return func() { printUsage(fs, w, synopsis, "") }
 }
 
-const shellSynopsis = `usage:
-  rkql [flags]                  REPL on a terminal; otherwise reads statements from stdin
-  rkql -e 'STMT; STMT' [-e …]   run statements, print the results, exit
-  rkql -f script.sql            run a file (- is stdin)
-  rkql import --table T FILE    bulk-load rows (JSON lines, a JSON array, or CSV with a header)
-  rkql store check|repair       check the embedded store for damage, or save what can be read of it
-flags:
+const shellSynopsis = `Usage: rkql [OPTION]...                      the REPL on a terminal; otherwise statements from stdin
+  or:  rkql [OPTION]... -e 'STMT; STMT' [-e …]  run statements, print the results, exit
+  or:  rkql [OPTION]... -f FILE [-f …]          run files of statements (- is stdin)
+  or:  rkql [OPTION]... import --table T FILE   bulk-load rows (JSON lines, a JSON array, or CSV with a header)
+  or:  rkql store check|repair [--store DIR]    check the embedded store for damage, or save what can be read of it
+An SQL shell over HBase rowkey layouts, on a real cluster (--zk) or on an embedded store.
+Without --zk and --store it uses the default embedded store, which it names when it starts.
 `
 
 // parseShellFlags parses the flags of the shell (not import).
@@ -176,14 +174,18 @@ func parseShellFlags(args []string, w io.Writer) (*options, error) {
 	fs.BoolVar(&o.quiet, "q", false, "quiet: leave out command tags such as INSERT 3")
 	fs.Var(historyFlag{o: o}, "history", "REPL history `file` ('' for none; default $XDG_STATE_HOME/rkql/history, else ~/.local/state/rkql/history)")
 	fs.BoolVar(&o.stopOnError, "stop-on-error", false, "stop a -f script or stdin at the first failed statement")
+	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	// The flag package calls Usage on every error; only -h prints it.
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			usageFunc(fs, w, shellSynopsis)()
+			printUsage(fs, w, shellSynopsis, shellHelpTail)
 			return nil, err
 		}
 		return nil, &usageError{msg: err.Error() + " (rkql -h for help)"}
+	}
+	if o.version {
+		return nil, errVersion
 	}
 	if fs.NArg() > 0 && fs.Arg(0) == "store" {
 		// rkql --store DIR store check: the flags before the subcommand
@@ -212,6 +214,9 @@ func parseShellFlags(args []string, w io.Writer) (*options, error) {
 	return o, nil
 }
 
+// errVersion asks run to print the version and stop.
+var errVersion = errors.New("version")
+
 // importLater says the import subcommand came after some flags.
 type importLater struct{ args []string }
 
@@ -225,7 +230,7 @@ func run(ctx context.Context, args []string, e env) int {
 	if len(args) > 0 && args[0] == "store" {
 		return runStore(args[1:], e)
 	}
-	o, err := parseShellFlags(args, e.stderr)
+	o, err := parseShellFlags(args, e.stdout)
 	var later *importLater
 	if errors.As(err, &later) {
 		return runImport(ctx, later.args, e)
@@ -233,6 +238,10 @@ func run(ctx context.Context, args []string, e env) int {
 	var storeCmd *storeLater
 	if errors.As(err, &storeCmd) {
 		return runStore(storeCmd.args, e)
+	}
+	if errors.Is(err, errVersion) {
+		fmt.Fprintf(e.stdout, "rkql %s\n", versionString())
+		return exitOK
 	}
 	if err != nil {
 		return reportStartup(e, err)
@@ -253,7 +262,7 @@ func run(ctx context.Context, args []string, e env) int {
 		defer c.Close()
 	}
 	if interactive {
-		fmt.Fprint(out, "rkql shell. Type \\? for help, \\q to quit; statements end with ';'\n")
+		fmt.Fprint(out, banner(o))
 	}
 	err = sess.Run(ctx, in)
 	if interactive && errors.Is(err, shell.ErrFailed) {
@@ -402,11 +411,36 @@ func newSession(o *options, e env, forImport bool) (*shell.Session, error) {
 		Planner:        planner.Options{AllowFullScan: o.allowFullScan},
 		SortBudget:     o.sortBudget,
 		Settings:       set,
+		ConnInfo:       connInfo(o),
+	}
+	if e.term.stdout && e.term.stdin {
+		cfg.Settings.Pager = true
+		cfg.TermSize = stdoutSize
+		cfg.PagerCommand = pagerCommand()
 	}
 	if !forImport {
 		cfg.StatementContext = interruptContext(e.term.stdin && len(o.scripts) == 0)
 	}
 	return shell.New(cfg), nil
+}
+
+// stdoutSize is the size of the terminal on stdout.
+func stdoutSize() (int, int, bool) {
+	ws, err := unix.IoctlGetWinsize(int(os.Stdout.Fd()), unix.TIOCGWINSZ)
+	if err != nil || ws.Col == 0 || ws.Row == 0 {
+		return 0, 0, false
+	}
+	return int(ws.Col), int(ws.Row), true
+}
+
+// pagerCommand is $RKQL_PAGER, else $PAGER, else "" for the default.
+func pagerCommand() string {
+	for _, v := range []string{"RKQL_PAGER", "PAGER"} {
+		if p := strings.TrimSpace(os.Getenv(v)); p != "" {
+			return p
+		}
+	}
+	return ""
 }
 
 // interruptContext makes Ctrl-C cancel the running statement. In the REPL
