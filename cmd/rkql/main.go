@@ -54,6 +54,9 @@ type options struct {
 	history          string
 	historySet       bool
 	version          bool
+	lockTimeout      time.Duration
+	// notice is where rkql says that it waits for the store.
+	notice io.Writer
 	scripts          []script
 	table            string // import only
 	progressInterval time.Duration
@@ -130,6 +133,7 @@ func commonFlags(fs *flag.FlagSet, o *options) {
 	fs.StringVar(&o.store, "store", "", "embedded store `dir`ectory (default $XDG_DATA_HOME/rkql, else the user cache dir's rkql)")
 	fs.StringVar(&o.zk, "zk", "", "ZooKeeper `quorum` of a real HBase cluster, host:port[,host:port]")
 	fs.StringVar(&o.zkRoot, "zk-root", "/hbase", "HBase's root `znode`")
+	fs.DurationVar(&o.lockTimeout, "lock-timeout", 10*time.Second, "how long to wait for another rkql process to release the embedded store (0: not at all)")
 	fs.BoolVar(&o.allowWrites, "allow-writes", false, "with --zk, allow statements that write or change tables (CREATE TABLE, INSERT, DELETE, BUILD INDEX, CHECK INDEX … REPAIR, import)")
 }
 
@@ -402,6 +406,7 @@ func newSession(o *options, e env, forImport bool) (*shell.Session, error) {
 		}
 	}
 	o.dial = e.dial
+	o.notice = e.stderr
 	cfg := shell.Config{
 		Catalog:        cat,
 		Open:           func(ctx context.Context) (exec.Store, error) { return openStore(ctx, o) },
@@ -412,6 +417,11 @@ func newSession(o *options, e env, forImport bool) (*shell.Session, error) {
 		SortBudget:     o.sortBudget,
 		Settings:       set,
 		ConnInfo:       connInfo(o),
+	}
+	if e.term.stdin && len(o.scripts) == 0 && !forImport && o.zk == "" {
+		// A person at the REPL: hold the embedded store only while a
+		// statement runs, so that other rkql processes can use it.
+		cfg.ReleaseStore = true
 	}
 	if e.term.stdout && e.term.stdin {
 		cfg.Settings.Pager = true

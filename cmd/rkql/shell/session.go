@@ -85,6 +85,10 @@ type Config struct {
 	// TermSize returns the terminal's width and height, or false when
 	// the results do not go to a terminal; nil means never.
 	TermSize func() (width, height int, ok bool)
+	// ReleaseStore closes the store after each statement, so that other
+	// processes can use it between statements; it is opened again for
+	// the next one.
+	ReleaseStore bool
 	// PagerCommand is the pager's command line, run by sh; "" means
 	// less -SFX.
 	PagerCommand string

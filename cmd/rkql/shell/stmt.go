@@ -33,6 +33,9 @@ func (s *Session) runOne(ctx context.Context, in IO, src source, off int, st par
 	begin := s.cfg.Clock()
 	ctx, cancel := s.statementContext(ctx)
 	defer cancel()
+	if s.cfg.ReleaseStore {
+		defer s.releaseStore(in)
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			s.fail(in, src.prefix(off+int(max(st.Pos(), 0)))+fmt.Sprintf("internal error: %v", r), "")
@@ -213,4 +216,11 @@ func (s *Session) pagerFor(in IO) *pagedWriter {
 		cmd = "less -SFX"
 	}
 	return &pagedWriter{out: in.Stdout(), height: h, cmd: cmd}
+}
+
+// releaseStore closes the store between statements (Config.ReleaseStore).
+func (s *Session) releaseStore(in IO) {
+	if err := s.eng.Close(); err != nil {
+		fmt.Fprintf(in.Stderr(), "rkql: closing the store: %v\n", err)
+	}
 }
