@@ -51,12 +51,12 @@ type options struct {
 	stopOnError    bool
 	// history is the REPL's history file; historySet says --history was
 	// given, so that --history '' turns the file off.
-	history          string
-	historySet       bool
-	version          bool
-	lockTimeout      time.Duration
+	history     string
+	historySet  bool
+	version     bool
+	lockTimeout time.Duration
 	// notice is where rkql says that it waits for the store.
-	notice io.Writer
+	notice           io.Writer
 	scripts          []script
 	table            string // import only
 	progressInterval time.Duration
