@@ -336,7 +336,16 @@ func TestREPLCtrlCCancelsRunningStatement(t *testing.T) {
 	if !p.cooked() {
 		t.Errorf("the terminal is in raw mode while a statement runs (lflag %#x)", p.lflag())
 	}
+	// After a second the statement shows its progress on the terminal;
+	// Ctrl-C erases it and cancels the statement.
+	p.waitFor(from, `reading: 0 rows returned… 1[.0-9]*s \(Ctrl-C cancels\)`)
 	p.press(keyCtrlC, `rkql: statement cancelled\n[\s\S]*rkql> `)
+	p.mu.Lock()
+	drawn := string(p.mu.out[from:])
+	p.mu.Unlock()
+	if !regexp.MustCompile(`\(Ctrl-C cancels\)(\^C)?\r\x1b\[Krkql: statement cancelled`).MatchString(drawn) {
+		t.Errorf("the progress line is not erased before the error:\n%q", drawn)
+	}
 	if p.cooked() {
 		t.Errorf("the terminal is in its normal mode at the prompt, want raw (lflag %#x)", p.lflag())
 	}

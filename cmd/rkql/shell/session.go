@@ -111,6 +111,8 @@ type Session struct {
 	depth int
 	// last is the last statement run, for \e.
 	last string
+	// progress is the progress line of the statement running, or nil.
+	progress *progressLine
 }
 
 // New returns a session.

@@ -44,17 +44,22 @@ func (s *Session) runOne(ctx context.Context, in IO, src source, off int, st par
 	p := s.progressFor(in, st)
 	if p != nil {
 		s.eng.SetProgress(p.report)
-		defer s.eng.SetProgress(nil)
+		s.progress = p
+		defer func() {
+			p.stop()
+			s.eng.SetProgress(nil)
+			s.progress = nil
+		}()
 	}
 	res, err := s.eng.Run(ctx, st)
-	if p != nil {
-		p.clear() // before the result or the error is written
-	}
 	if err == nil {
 		dst := s.resultOut(in)
 		var paged *pagedWriter
 		if pw := s.pagerFor(in); pw != nil {
 			paged, dst = pw, pw
+		}
+		if p != nil {
+			dst = &stopOnWrite{w: dst, p: p}
 		}
 		out := &checkedWriter{w: dst}
 		err = s.write(ctx, out, res)
@@ -68,6 +73,9 @@ func (s *Session) runOne(ctx context.Context, in IO, src source, off int, st par
 			out.err, err = nil, nil
 			_ = paged.close()
 		}
+		if p != nil {
+			p.stop() // before an error, a warning or the timing
+		}
 		if out.err != nil {
 			s.outputFailed(in, out.err)
 			return
@@ -79,6 +87,9 @@ func (s *Session) runOne(ctx context.Context, in IO, src source, off int, st par
 		}
 	}
 	if err != nil {
+		if p != nil {
+			p.stop()
+		}
 		s.reportErr(in, src, off, stmtError(ctx, err, st, s.set.Timeout))
 		return
 	}
@@ -172,6 +183,9 @@ func (s *Session) write(ctx context.Context, out io.Writer, res *engine.Result) 
 			return err
 		}
 		n++
+		if s.progress != nil && n%256 == 0 {
+			s.progress.report(n)
+		}
 	}
 	if err := w.end(n); err != nil {
 		return err
