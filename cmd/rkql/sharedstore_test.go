@@ -32,7 +32,7 @@ func TestSharedStoreREPLAndScript(t *testing.T) {
 
 	// The REPL is open and idle: a script reads and writes.
 	r := rkql(t, "", "--store", store, "--catalog", fixedCatalog, "--lock-timeout", "0", "-e", count+insert(2)+count)
-	if r.code != 0 || r.stdout != "count\n1\nINSERT 1\ncount\n2\n" {
+	if r.code != 0 || r.stdout != "count\n1\nINSERT 1\n\ncount\n2\n" {
 		t.Fatalf("script beside the REPL: %+v", r)
 	}
 	// The REPL sees the script's row.

@@ -113,6 +113,9 @@ type Session struct {
 	last string
 	// progress is the progress line of the statement running, or nil.
 	progress *progressLine
+	// sets counts the csv and tsv result sets written, which a blank
+	// line separates.
+	sets int
 }
 
 // New returns a session.

@@ -62,7 +62,7 @@ func (s *Session) runOne(ctx context.Context, in IO, src source, off int, st par
 			dst = &stopOnWrite{w: dst, p: p}
 		}
 		out := &checkedWriter{w: dst}
-		err = s.write(ctx, out, res)
+		err = s.write(ctx, out, res, !in.Interactive())
 		if paged != nil && out.err == nil {
 			out.err = paged.close()
 		}
@@ -148,8 +148,10 @@ func (s *Session) reportErr(in IO, src source, off int, err error) {
 	}
 }
 
-// write prints a result in the session's format.
-func (s *Session) write(ctx context.Context, out io.Writer, res *engine.Result) error {
+// write prints a result in the session's format. With separate, a csv or
+// tsv result set that follows another is set off by a blank line; at a
+// prompt, the prompt does that.
+func (s *Session) write(ctx context.Context, out io.Writer, res *engine.Result, separate bool) error {
 	defer res.Close()
 	switch {
 	case res.Text != "":
@@ -163,6 +165,15 @@ func (s *Session) write(ctx context.Context, out io.Writer, res *engine.Result) 
 		return nil
 	case res.Rows == nil:
 		return nil
+	}
+	if separate && (s.set.Format == FormatCSV || s.set.Format == FormatTSV) {
+		// Result sets one after the other are told apart by a blank line.
+		if s.sets > 0 {
+			if _, err := io.WriteString(out, "\n"); err != nil {
+				return err
+			}
+		}
+		s.sets++
 	}
 	w := s.rowWriterFor(out, s.set.Footer && !res.NoFooter)
 	if err := w.begin(res.Columns); err != nil {
