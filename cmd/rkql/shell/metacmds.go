@@ -56,7 +56,7 @@ const keyLegend = `Rowkey notation: components in key order, separated by " | ".
   col:iN          an N-bit integer as Java's Bytes.toBytes writes it: sorts only when not negative
   col:f64         a double, bits flipped so that bytes sort as values
   desc(col)       inverted, so that the largest value comes first
-  reverse(col)    the text reversed (reverse(domain): com.example.www)
+  reverse(col)    the text reversed: www.example.com is moc.elpmaxe.www, so a domain's subdomains sort together
   'lit'           literal bytes
   md5(cols)[0:n], abs(hashCode(cols)%m), murmur3(cols)%m, bucket(col%m), salt(n), random(n)
                   derived prefixes that spread rows over regions; :uN binary, :decN decimal
