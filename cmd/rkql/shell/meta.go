@@ -97,6 +97,9 @@ var metaCmds = []metaCmd{
 	}},
 	{name: `\x`, args: "[on|off|auto]", group: "Settings", desc: "toggle expanded display, one line per column; auto: when a row is wider than the terminal", run: expandedCmd},
 	{name: `\pset`, args: "NAME [VALUE]", group: "Settings", desc: "pager on|off: show results taller than the terminal in $PAGER (default less -SFX); null TEXT: how NULL looks in tables", run: psetCmd},
+	{name: `\pager`, args: "[on|off]", group: "Settings", desc: "toggle the pager (\\pset pager)", run: func(c metaCall) (intent, error) {
+		return toggleCmd(`\pager`, "pager", c.args, func(s *Settings) *bool { return &s.Pager })
+	}},
 	{name: `\timing`, args: "[on|off]", group: "Settings", desc: "toggle printing how long each statement took", run: timingCmd},
 	{name: `\pushdown`, args: "[on|off]", group: "Settings", desc: "toggle handing the store the filters, projections and limits it can evaluate (off: all in the client)", run: pushdownCmd},
 	{name: `\format`, args: "FORMAT", group: "Settings", desc: "set the output format: " + strings.ReplaceAll(FormatNames(), "|", ", "), run: formatCmd},

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"bytes"
 	"strings"
 	"sync"
 	"syscall"
@@ -69,6 +70,14 @@ func (r *keyReader) Read(b []byte) (int, error) {
 			return n, err
 		}
 		r.mu.pending = append(r.mu.pending, b[:n]...)
+		// A terminal left in bracketed paste mode marks pasted text;
+		// go-prompt would drop a chunk that starts with the mark.
+		for _, m := range []string{"\x1b[200~", "\x1b[201~"} {
+			r.mu.pending = bytes.ReplaceAll(r.mu.pending, []byte(m), nil)
+		}
+		if len(r.mu.pending) == 0 {
+			return 0, syscall.EAGAIN
+		}
 	}
 	for _, k := range upKeys {
 		if strings.HasPrefix(string(r.mu.pending), string(k)) {

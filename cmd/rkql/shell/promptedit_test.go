@@ -41,9 +41,10 @@ func readChunk(t *testing.T, r *keyReader) string {
 
 // A pasted block is handed out a line at a time, and nothing follows a
 // line end until the editor took it; after the input ended nothing is
-// handed out until the next prompt. Up becomes upCode.
+// handed out until the next prompt. Up becomes upCode. Bracketed paste's
+// marks are dropped.
 func TestKeyReader(t *testing.T) {
-	r := &keyReader{Reader: &fakeTerm{chunks: []string{"SELECT 1;\rSELECT 2;\rSEL", "\x1b[A\x1b[Ax"}}}
+	r := &keyReader{Reader: &fakeTerm{chunks: []string{"\x1b[200~SELECT 1;\rSELECT 2;\rSEL\x1b[201~", "\x1b[A\x1b[Ax"}}}
 	var got []string
 	step := func(then func()) {
 		got = append(got, readChunk(t, r))
