@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -47,5 +49,41 @@ func TestBannerNamesStore(t *testing.T) {
 	p.press(keyCtrlD, `rkql> \n`)
 	if code := p.exit(); code != 0 {
 		t.Fatalf("exit status %d", code)
+	}
+}
+
+// rkql completion writes scripts for bash, zsh and fish; the bash one
+// completes flags, formats and subcommands.
+func TestCompletionScripts(t *testing.T) {
+	r := rkql(t, "", "completion", "bash")
+	if r.code != 0 {
+		t.Fatalf("completion bash: %+v", r)
+	}
+	script := writeFile(t, "rkql.bash", r.stdout)
+	for _, tc := range []struct{ words, want string }{
+		{"rkql --for", "--format"},
+		{"rkql --format c", "csv"},
+		{"rkql st", "store"},
+		{"rkql store r", "repair"},
+	} {
+		words := strings.Fields(tc.words)
+		cmd := exec.Command("bash", "-c", `source "$1"; COMP_WORDS=(${2}); COMP_CWORD=$3; _rkql; echo "${COMPREPLY[*]}"`,
+			"bash", script, tc.words, fmt.Sprint(len(words)-1))
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("bash: %v: %s", err, out)
+		}
+		if strings.TrimSpace(string(out)) != tc.want {
+			t.Errorf("completing %q gives %q, want %q", tc.words, strings.TrimSpace(string(out)), tc.want)
+		}
+	}
+	if r := rkql(t, "", "completion", "fish"); r.code != 0 || !strings.Contains(r.stdout, "complete -c rkql -l store -r -F -d") {
+		t.Errorf("completion fish: %+v", r)
+	}
+	if r := rkql(t, "", "completion", "zsh"); r.code != 0 || !strings.Contains(r.stdout, "bashcompinit") {
+		t.Errorf("completion zsh: %+v", r)
+	}
+	if r := rkql(t, "", "completion", "tcsh"); r.code != 2 || !strings.Contains(r.stderr, "completion takes one of bash, zsh, fish") {
+		t.Errorf("completion tcsh: %+v", r)
 	}
 }

@@ -158,6 +158,7 @@ const shellSynopsis = `Usage: rkql [OPTION]...                      the REPL on 
   or:  rkql [OPTION]... -f FILE [-f …]          run files of statements (- is stdin)
   or:  rkql [OPTION]... import --table T FILE   bulk-load rows (JSON lines, a JSON array, or CSV with a header)
   or:  rkql store check|repair [--store DIR]    check the embedded store for damage, or save what can be read of it
+  or:  rkql completion bash|zsh|fish           a completion script for the shell
 An SQL shell over HBase rowkey layouts, on a real cluster (--zk) or on an embedded store.
 Without --zk and --store it uses the default embedded store, which it names when it starts.
 `
@@ -167,18 +168,7 @@ func parseShellFlags(args []string, w io.Writer) (*options, error) {
 	o := &options{}
 	fs := flag.NewFlagSet("rkql", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	commonFlags(fs, o)
-	fs.Var(scriptFlag{o: o}, "e", "run `statements` and exit (repeatable)")
-	fs.Var(scriptFlag{o: o, file: true}, "f", "run the statements of `file` and exit (repeatable; - is stdin)")
-	fs.StringVar(&o.format, "format", "", "output `format`: "+shell.FormatNames()+" (default table on a terminal, tsv otherwise)")
-	fs.BoolVar(&o.allowFullScan, "allow-full-scan", false, "allow plans that read a whole table")
-	fs.DurationVar(&o.timeout, "timeout", 30*time.Second, "statement timeout (0 for none)")
-	fs.IntVar(&o.sortBudget, "sort-budget", 0, "most `rows` a client sort may hold (default 1000000)")
-	fs.BoolVar(&o.noPushdown, "no-pushdown", false, "keep every filter, projection and limit in the client instead of handing them to the store (\\pushdown in the REPL)")
-	fs.BoolVar(&o.quiet, "q", false, "quiet: leave out command tags such as INSERT 3")
-	fs.Var(historyFlag{o: o}, "history", "REPL history `file` ('' for none; default $XDG_STATE_HOME/rkql/history, else ~/.local/state/rkql/history)")
-	fs.BoolVar(&o.stopOnError, "stop-on-error", false, "stop a -f script or stdin at the first failed statement")
-	fs.BoolVar(&o.version, "version", false, "print the version and exit")
+	registerShellFlags(fs, o)
 	// The flag package calls Usage on every error; only -h prints it.
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
@@ -190,6 +180,9 @@ func parseShellFlags(args []string, w io.Writer) (*options, error) {
 	}
 	if o.version {
 		return nil, errVersion
+	}
+	if fs.NArg() > 0 && fs.Arg(0) == "completion" {
+		return nil, &completionLater{args: fs.Args()[1:]}
 	}
 	if fs.NArg() > 0 && fs.Arg(0) == "store" {
 		// rkql --store DIR store check: the flags before the subcommand
@@ -221,6 +214,27 @@ func parseShellFlags(args []string, w io.Writer) (*options, error) {
 // errVersion asks run to print the version and stop.
 var errVersion = errors.New("version")
 
+// registerShellFlags registers the shell's flags (not import's) on fs.
+func registerShellFlags(fs *flag.FlagSet, o *options) {
+	commonFlags(fs, o)
+	fs.Var(scriptFlag{o: o}, "e", "run `statements` and exit (repeatable)")
+	fs.Var(scriptFlag{o: o, file: true}, "f", "run the statements of `file` and exit (repeatable; - is stdin)")
+	fs.StringVar(&o.format, "format", "", "output `format`: "+shell.FormatNames()+" (default table on a terminal, tsv otherwise)")
+	fs.BoolVar(&o.allowFullScan, "allow-full-scan", false, "allow plans that read a whole table")
+	fs.DurationVar(&o.timeout, "timeout", 30*time.Second, "statement timeout (0 for none)")
+	fs.IntVar(&o.sortBudget, "sort-budget", 0, "most `rows` a client sort may hold (default 1000000)")
+	fs.BoolVar(&o.noPushdown, "no-pushdown", false, "keep every filter, projection and limit in the client instead of handing them to the store (\\pushdown in the REPL)")
+	fs.BoolVar(&o.quiet, "q", false, "quiet: leave out command tags such as INSERT 3")
+	fs.Var(historyFlag{o: o}, "history", "REPL history `file` ('' for none; default $XDG_STATE_HOME/rkql/history, else ~/.local/state/rkql/history)")
+	fs.BoolVar(&o.stopOnError, "stop-on-error", false, "stop a -f script or stdin at the first failed statement")
+	fs.BoolVar(&o.version, "version", false, "print the version and exit")
+}
+
+// completionLater says the completion subcommand came after some flags.
+type completionLater struct{ args []string }
+
+func (*completionLater) Error() string { return "completion" }
+
 // importLater says the import subcommand came after some flags.
 type importLater struct{ args []string }
 
@@ -234,6 +248,9 @@ func run(ctx context.Context, args []string, e env) int {
 	if len(args) > 0 && args[0] == "store" {
 		return runStore(args[1:], e)
 	}
+	if len(args) > 0 && args[0] == "completion" {
+		return runCompletion(args[1:], e)
+	}
 	o, err := parseShellFlags(args, e.stdout)
 	var later *importLater
 	if errors.As(err, &later) {
@@ -242,6 +259,10 @@ func run(ctx context.Context, args []string, e env) int {
 	var storeCmd *storeLater
 	if errors.As(err, &storeCmd) {
 		return runStore(storeCmd.args, e)
+	}
+	var compl *completionLater
+	if errors.As(err, &compl) {
+		return runCompletion(compl.args, e)
 	}
 	if errors.Is(err, errVersion) {
 		fmt.Fprintf(e.stdout, "rkql %s\n", versionString())
