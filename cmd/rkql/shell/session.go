@@ -142,8 +142,9 @@ func (s *Session) Settings() Settings { return s.set }
 // Engine returns the engine that runs the session's statements.
 func (s *Session) Engine() *engine.Engine { return s.eng }
 
-// Close closes the store if it was opened.
-func (s *Session) Close() error { return s.eng.Close() }
+// Close closes the store if it was opened, and the file \o sends
+// results to.
+func (s *Session) Close() error { return errors.Join(s.CloseOutput(), s.eng.Close()) }
 
 // Store opens the store on first use.
 func (s *Session) Store(ctx context.Context) (exec.Store, error) { return s.eng.Store(ctx) }
