@@ -50,7 +50,35 @@ type keyReader struct {
 		// stopped is set when the input ended with that line: nothing is
 		// handed out until the next prompt.
 		stopped bool
+		// choosing is set while Tab's suggestions are walked: Up is
+		// then go-prompt's.
+		choosing bool
 	}
+}
+
+// menuKeys move through the suggestions once Tab chose one: Tab and
+// Shift-Tab start it, and Up and Down go on with it.
+var (
+	startMenuKeys = [][]byte{[]byte("\t"), []byte("\x1b[Z")}
+	moreMenuKeys  = [][]byte{[]byte("\x1b[A"), []byte("\x1bOA"), []byte("\x1b[B"), []byte("\x1bOB")}
+)
+
+// menuKey reports whether chunk is one key that walks the suggestions,
+// given whether they were being walked. A tab in pasted text is no key.
+func menuKey(chunk []byte, choosing bool) bool {
+	for _, k := range startMenuKeys {
+		if bytes.Equal(chunk, k) {
+			return true
+		}
+	}
+	if choosing {
+		for _, k := range moreMenuKeys {
+			if bytes.Equal(chunk, k) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // holdFor bounds how long a line end holds back what follows, should the
@@ -80,12 +108,15 @@ func (r *keyReader) Read(b []byte) (int, error) {
 		}
 	}
 	for _, k := range upKeys {
-		if strings.HasPrefix(string(r.mu.pending), string(k)) {
+		if strings.HasPrefix(string(r.mu.pending), string(k)) && !r.mu.choosing {
 			r.mu.pending = r.mu.pending[len(k):]
 			return copy(b, upCode), nil
 		}
 	}
 	chunk := r.mu.pending
+	// After Tab, Up and Down move through the suggestions, as go-prompt
+	// does, until another key.
+	r.mu.choosing = menuKey(chunk, r.mu.choosing)
 	if i := strings.IndexAny(string(chunk), "\r\n"); i >= 0 {
 		chunk = chunk[:i+1]
 	}

@@ -118,6 +118,20 @@ func TestContWriter(t *testing.T) {
 	}
 }
 
+// After Tab, Up is go-prompt's, which walks the suggestions; any other
+// key ends that.
+func TestKeyReaderMenu(t *testing.T) {
+	r := &keyReader{Reader: &fakeTerm{chunks: []string{"\t", "\x1b[A", "\x1b[B", "\x1b[A", "x", "\x1b[A"}}}
+	var got []string
+	for range 6 {
+		got = append(got, readChunk(t, r))
+	}
+	want := []string{"\t", "\x1b[A", "\x1b[B", "\x1b[A", "x", string(upCode)}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("chunks (-want +got):\n%s", diff)
+	}
+}
+
 // Colours come from the parser's scanner; a meta-command is one colour.
 func TestColourTokens(t *testing.T) {
 	tests := []struct {
