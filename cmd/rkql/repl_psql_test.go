@@ -94,6 +94,9 @@ func TestREPLMetaCommands(t *testing.T) {
 	// \e runs what the editor saved: the last statement with s1 for s2.
 	p.press("SELECT count(*) FROM orders WHERE seller = 's2';\r", ` count\n-+\n +1\n[\s\S]*rkql> $`)
 	p.press(`\e`+"\r", `SELECT count\(\*\) FROM orders WHERE seller = 's1';\n count\n-+\n +60\n\(1 row\)\n\n[\s\S]*rkql> $`)
+	// The edited statement is in the history.
+	p.press(keyUp, regexp.QuoteMeta("rkql> SELECT count(*) FROM orders WHERE seller = 's1';")+`$`)
+	p.press(keyCtrlC, `rkql> $`)
 
 	out := filepath.Join(dir, "out.txt")
 	p.press(`\o `+out+"\r", `rkql> $`)

@@ -282,7 +282,8 @@ func editor() string {
 	return "vi"
 }
 
-// edit opens the last statement in the editor, and runs what was saved.
+// edit opens the last statement in the editor, and runs what was saved;
+// an IO that keeps a history (PromptIO) remembers it.
 func (s *Session) edit(ctx context.Context, in IO) {
 	f, err := os.CreateTemp("", "rkql-*.sql")
 	if err != nil {
@@ -318,6 +319,9 @@ func (s *Session) edit(ctx context.Context, in IO) {
 	}
 	if in.Interactive() {
 		fmt.Fprintln(in.Stdout(), edited)
+	}
+	if r, ok := in.(interface{ Remember(string) }); ok {
+		r.Remember(edited)
 	}
 	s.runChunk(ctx, in, source{line: 1, text: edited + "\n", caret: s.set.Caret})
 }

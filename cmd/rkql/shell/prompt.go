@@ -235,6 +235,13 @@ func (p *PromptIO) ReadLine(prefix string) (text string, err error) {
 	return text, nil
 }
 
+// Remember adds a statement that ran without being typed, such as one
+// \e edited, to the history.
+func (p *PromptIO) Remember(text string) {
+	p.hist.Add(text)
+	p.hist.save()
+}
+
 // RestoreTerminal puts back the terminal's mode from before the first
 // prompt; for a process that is ending on a signal while the editor has
 // the terminal raw.
