@@ -2,6 +2,7 @@
 
 GO        ?= go
 DEMO_DIR  ?= .cache/demo
+VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
 export GOFLAGS ?= -buildvcs=false
 
 .PHONY: all build test test-short demo bench bench-compare lint fuzz clean
@@ -9,7 +10,7 @@ export GOFLAGS ?= -buildvcs=false
 all: build
 
 build: ## build bin/rkql
-	$(GO) build -o bin/rkql ./cmd/rkql
+	$(GO) build -ldflags "-X main.version=$(VERSION)" -o bin/rkql ./cmd/rkql
 
 test: ## run every test; starts a local HBase when Java and Maven are present
 	@scripts/test.sh

@@ -100,7 +100,7 @@ func (e *Engine) Pushdown() bool { return e.pushdown }
 // setting that measures what pushdown saves.
 func (e *Engine) SetPushdown(on bool) { e.pushdown = on }
 
-// SetProgress sets what BUILD INDEX and CHECK INDEX tell the rows they
+// SetProgress sets what BUILD INDEX, CHECK INDEX and DELETE tell the rows they
 // have done so far, after each batch; nil tells nothing.
 func (e *Engine) SetProgress(fn func(rows int64)) { e.progress = fn }
 

@@ -18,7 +18,11 @@ func (e *Engine) deleteRows(ctx context.Context, d *planner.Delete) (*Result, er
 	if err := e.ensure(ctx, x, d.Table); err != nil {
 		return nil, err
 	}
-	n, err := x.Delete(ctx, d, nil)
+	var progress func(int)
+	if e.progress != nil {
+		progress = func(n int) { e.progress(int64(n)) }
+	}
+	n, err := x.Delete(ctx, d, progress)
 	if err != nil {
 		return nil, err
 	}

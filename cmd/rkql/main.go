@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/mattn/go-isatty"
+	"golang.org/x/sys/unix"
 
 	"github.com/rkql/rkql/cmd/rkql/shell"
 	"github.com/rkql/rkql/design"
@@ -51,8 +52,12 @@ type options struct {
 	stopOnError    bool
 	// history is the REPL's history file; historySet says --history was
 	// given, so that --history '' turns the file off.
-	history          string
-	historySet       bool
+	history     string
+	historySet  bool
+	version     bool
+	lockTimeout time.Duration
+	// notice is where rkql says that it waits for the store.
+	notice           io.Writer
 	scripts          []script
 	table            string // import only
 	progressInterval time.Duration
@@ -127,8 +132,9 @@ func (f historyFlag) Set(v string) error {
 func commonFlags(fs *flag.FlagSet, o *options) {
 	fs.StringVar(&o.catalog, "catalog", "", "catalog `file` (YAML); default: the built-in example catalog")
 	fs.StringVar(&o.store, "store", "", "embedded store `dir`ectory (default $XDG_DATA_HOME/rkql, else the user cache dir's rkql)")
-	fs.StringVar(&o.zk, "zk", "", "ZooKeeper quorum of a real HBase cluster, host:port[,host:port]")
-	fs.StringVar(&o.zkRoot, "zk-root", "/hbase", "HBase's root znode")
+	fs.StringVar(&o.zk, "zk", "", "ZooKeeper `quorum` of a real HBase cluster, host:port[,host:port]")
+	fs.StringVar(&o.zkRoot, "zk-root", "/hbase", "HBase's root `znode`")
+	fs.DurationVar(&o.lockTimeout, "lock-timeout", 10*time.Second, "how long to wait for another rkql process to release the embedded store (0: not at all)")
 	fs.BoolVar(&o.allowWrites, "allow-writes", false, "with --zk, allow statements that write or change tables (CREATE TABLE, INSERT, DELETE, BUILD INDEX, CHECK INDEX … REPAIR, import)")
 }
 
@@ -145,20 +151,17 @@ func checkCommon(fs *flag.FlagSet, o *options) error {
 }
 
 func usageFunc(fs *flag.FlagSet, w io.Writer, synopsis string) func() {
-	return func() {
-		fmt.Fprint(w, synopsis)
-		fs.SetOutput(w)
-		fs.PrintDefaults()
-	}
+	return func() { printUsage(fs, w, synopsis, "") }
 }
 
-const shellSynopsis = `usage:
-  rkql [flags]                  REPL on a terminal; otherwise reads statements from stdin
-  rkql -e 'STMT; STMT' [-e …]   run statements, print the results, exit
-  rkql -f script.sql            run a file (- is stdin)
-  rkql import --table T FILE    bulk-load rows (JSON lines, a JSON array, or CSV with a header)
-  rkql store check|repair       check the embedded store for damage, or save what can be read of it
-flags:
+const shellSynopsis = `Usage: rkql [OPTION]...                      the REPL on a terminal; otherwise statements from stdin
+  or:  rkql [OPTION]... -e 'STMT; STMT' [-e …]  run statements, print the results, exit
+  or:  rkql [OPTION]... -f FILE [-f …]          run files of statements (- is stdin)
+  or:  rkql [OPTION]... import --table T FILE   bulk-load rows (JSON lines, a JSON array, or CSV with a header)
+  or:  rkql store check|repair [--store DIR]    check the embedded store for damage, or save what can be read of it
+  or:  rkql completion bash|zsh|fish           a completion script for the shell
+An SQL shell over HBase rowkey layouts, on a real cluster (--zk) or on an embedded store.
+Without --zk and --store it uses the default embedded store, which it names when it starts.
 `
 
 // parseShellFlags parses the flags of the shell (not import).
@@ -166,25 +169,21 @@ func parseShellFlags(args []string, w io.Writer) (*options, error) {
 	o := &options{}
 	fs := flag.NewFlagSet("rkql", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	commonFlags(fs, o)
-	fs.Var(scriptFlag{o: o}, "e", "run `statements` and exit (repeatable)")
-	fs.Var(scriptFlag{o: o, file: true}, "f", "run the statements of `file` and exit (repeatable; - is stdin)")
-	fs.StringVar(&o.format, "format", "", "output `format`: "+shell.FormatNames()+" (default table on a terminal, tsv otherwise)")
-	fs.BoolVar(&o.allowFullScan, "allow-full-scan", false, "allow plans that read a whole table")
-	fs.DurationVar(&o.timeout, "timeout", 30*time.Second, "statement timeout (0 for none)")
-	fs.IntVar(&o.sortBudget, "sort-budget", 0, "most `rows` a client sort may hold (default 1000000)")
-	fs.BoolVar(&o.noPushdown, "no-pushdown", false, "keep every filter, projection and limit in the client instead of handing them to the store (\\pushdown in the REPL)")
-	fs.BoolVar(&o.quiet, "q", false, "quiet: leave out command tags such as INSERT 3")
-	fs.Var(historyFlag{o: o}, "history", "REPL history `file` ('' for none; default $XDG_STATE_HOME/rkql/history, else ~/.local/state/rkql/history)")
-	fs.BoolVar(&o.stopOnError, "stop-on-error", false, "stop a -f script or stdin at the first failed statement")
+	registerShellFlags(fs, o)
 	// The flag package calls Usage on every error; only -h prints it.
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			usageFunc(fs, w, shellSynopsis)()
+			printUsage(fs, w, shellSynopsis, shellHelpTail)
 			return nil, err
 		}
 		return nil, &usageError{msg: err.Error() + " (rkql -h for help)"}
+	}
+	if o.version {
+		return nil, errVersion
+	}
+	if fs.NArg() > 0 && fs.Arg(0) == "completion" {
+		return nil, &completionLater{args: fs.Args()[1:]}
 	}
 	if fs.NArg() > 0 && fs.Arg(0) == "store" {
 		// rkql --store DIR store check: the flags before the subcommand
@@ -213,6 +212,30 @@ func parseShellFlags(args []string, w io.Writer) (*options, error) {
 	return o, nil
 }
 
+// errVersion asks run to print the version and stop.
+var errVersion = errors.New("version")
+
+// registerShellFlags registers the shell's flags (not import's) on fs.
+func registerShellFlags(fs *flag.FlagSet, o *options) {
+	commonFlags(fs, o)
+	fs.Var(scriptFlag{o: o}, "e", "run `statements` and exit (repeatable)")
+	fs.Var(scriptFlag{o: o, file: true}, "f", "run the statements of `file` and exit (repeatable; - is stdin)")
+	fs.StringVar(&o.format, "format", "", "output `format`: "+shell.FormatNames()+" (default table on a terminal, tsv otherwise)")
+	fs.BoolVar(&o.allowFullScan, "allow-full-scan", false, "allow plans that read a whole table")
+	fs.DurationVar(&o.timeout, "timeout", 30*time.Second, "statement timeout (0 for none)")
+	fs.IntVar(&o.sortBudget, "sort-budget", 0, "most `rows` a client sort may hold (default 1000000)")
+	fs.BoolVar(&o.noPushdown, "no-pushdown", false, "keep every filter, projection and limit in the client instead of handing them to the store (\\pushdown in the REPL)")
+	fs.BoolVar(&o.quiet, "q", false, "quiet: leave out command tags such as INSERT 3")
+	fs.Var(historyFlag{o: o}, "history", "REPL history `file` ('' for none; default $XDG_STATE_HOME/rkql/history, else ~/.local/state/rkql/history)")
+	fs.BoolVar(&o.stopOnError, "stop-on-error", false, "stop a -f script or stdin at the first failed statement")
+	fs.BoolVar(&o.version, "version", false, "print the version and exit")
+}
+
+// completionLater says the completion subcommand came after some flags.
+type completionLater struct{ args []string }
+
+func (*completionLater) Error() string { return "completion" }
+
 // importLater says the import subcommand came after some flags.
 type importLater struct{ args []string }
 
@@ -226,7 +249,10 @@ func run(ctx context.Context, args []string, e env) int {
 	if len(args) > 0 && args[0] == "store" {
 		return runStore(args[1:], e)
 	}
-	o, err := parseShellFlags(args, e.stderr)
+	if len(args) > 0 && args[0] == "completion" {
+		return runCompletion(args[1:], e)
+	}
+	o, err := parseShellFlags(args, e.stdout)
 	var later *importLater
 	if errors.As(err, &later) {
 		return runImport(ctx, later.args, e)
@@ -234,6 +260,14 @@ func run(ctx context.Context, args []string, e env) int {
 	var storeCmd *storeLater
 	if errors.As(err, &storeCmd) {
 		return runStore(storeCmd.args, e)
+	}
+	var compl *completionLater
+	if errors.As(err, &compl) {
+		return runCompletion(compl.args, e)
+	}
+	if errors.Is(err, errVersion) {
+		fmt.Fprintf(e.stdout, "rkql %s\n", versionString())
+		return exitOK
 	}
 	if err != nil {
 		return reportStartup(e, err)
@@ -254,7 +288,7 @@ func run(ctx context.Context, args []string, e env) int {
 		defer c.Close()
 	}
 	if interactive {
-		fmt.Fprint(out, "rkql shell. Type \\? for help, \\q to quit; statements end with ';'\n")
+		fmt.Fprint(out, banner(o))
 		if line := design.Summary(sess.Catalog()); line != "" {
 			fmt.Fprintln(out, line)
 		}
@@ -278,7 +312,7 @@ func replIO(o *options, sess *shell.Session, e env, out *bufio.Writer) shell.IO 
 		if !o.historySet {
 			hist = defaultHistoryFile()
 		}
-		pio, err := shell.NewPromptIO(out, e.stderr, shell.PromptOptions{Catalog: sess.Catalog(), HistoryFile: hist})
+		pio, err := shell.NewPromptIO(out, e.stderr, shell.PromptOptions{Catalog: sess.Catalog(), HistoryFile: hist, Colour: os.Getenv("NO_COLOR") == ""})
 		if err == nil {
 			restoreOnTermination(pio)
 			return pio
@@ -397,6 +431,7 @@ func newSession(o *options, e env, forImport bool) (*shell.Session, error) {
 		}
 	}
 	o.dial = e.dial
+	o.notice = e.stderr
 	cfg := shell.Config{
 		Catalog:        cat,
 		Open:           func(ctx context.Context) (exec.Store, error) { return openStore(ctx, o) },
@@ -406,11 +441,41 @@ func newSession(o *options, e env, forImport bool) (*shell.Session, error) {
 		Planner:        planner.Options{AllowFullScan: o.allowFullScan},
 		SortBudget:     o.sortBudget,
 		Settings:       set,
+		ConnInfo:       connInfo(o),
+	}
+	if e.term.stdin && len(o.scripts) == 0 && !forImport && o.zk == "" {
+		// A person at the REPL: hold the embedded store only while a
+		// statement runs, so that other rkql processes can use it.
+		cfg.ReleaseStore = true
+	}
+	if e.term.stdout && e.term.stdin {
+		cfg.Settings.Pager = true
+		cfg.TermSize = stdoutSize
+		cfg.PagerCommand = pagerCommand()
 	}
 	if !forImport {
 		cfg.StatementContext = interruptContext(e.term.stdin && len(o.scripts) == 0)
 	}
 	return shell.New(cfg), nil
+}
+
+// stdoutSize is the size of the terminal on stdout.
+func stdoutSize() (int, int, bool) {
+	ws, err := unix.IoctlGetWinsize(int(os.Stdout.Fd()), unix.TIOCGWINSZ)
+	if err != nil || ws.Col == 0 || ws.Row == 0 {
+		return 0, 0, false
+	}
+	return int(ws.Col), int(ws.Row), true
+}
+
+// pagerCommand is $RKQL_PAGER, else $PAGER, else "" for the default.
+func pagerCommand() string {
+	for _, v := range []string{"RKQL_PAGER", "PAGER"} {
+		if p := strings.TrimSpace(os.Getenv(v)); p != "" {
+			return p
+		}
+	}
+	return ""
 }
 
 // interruptContext makes Ctrl-C cancel the running statement. In the REPL

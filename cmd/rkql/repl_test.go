@@ -81,7 +81,7 @@ func (p *ptyTerm) read() {
 }
 
 // ansi matches the terminal control sequences go-prompt draws with.
-var ansi = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-B]|\r`)
+var ansi = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-B]|\x1b\][^\x07]*\x07|\r`)
 
 // screen returns what was drawn from offset from on, without control
 // sequences.
@@ -231,16 +231,16 @@ func TestREPLOnTerminal(t *testing.T) {
 	// A statement over three lines; Enter before the ';' continues it on
 	// an indented line.
 	p.typeLine("rkql> ", "SELECT seller, order_id")
-	p.press("\r", `order_id\n\.\.\.\.\.   `)
-	p.typeLine(".....   ", "FROM orders")
-	p.press("\r", `orders\n\.\.\.\.\.   `)
-	p.typeLine(".....   ", "WHERE seller = 's1'")
-	p.press(";", regexp.QuoteMeta(".....   WHERE seller = 's1';"))
+	p.press("\r", `order_id\n   ->   `)
+	p.typeLine("   ->   ", "FROM orders")
+	p.press("\r", `orders\n   ->   `)
+	p.typeLine("   ->   ", "WHERE seller = 's1'")
+	p.press(";", regexp.QuoteMeta("   ->   WHERE seller = 's1';"))
 	result := `seller \| order_id\n-+\+-+\n s1 +\| +2\n s1 +\| +1\n\(2 rows\)\n\nrkql> `
 	p.press("\r", result)
 
 	// Up recalls the whole statement; Enter runs it again.
-	p.press(keyUp, regexp.QuoteMeta("rkql> SELECT seller, order_id\n.....   FROM orders\n.....   WHERE seller = 's1';"))
+	p.press(keyUp, regexp.QuoteMeta("rkql> SELECT seller, order_id\n   ->   FROM orders\n   ->   WHERE seller = 's1';"))
 	p.press("\r", result)
 
 	// Tab completes a table name.
@@ -338,7 +338,16 @@ func TestREPLCtrlCCancelsRunningStatement(t *testing.T) {
 	if !p.cooked() {
 		t.Errorf("the terminal is in raw mode while a statement runs (lflag %#x)", p.lflag())
 	}
+	// After a second the statement shows its progress on the terminal;
+	// Ctrl-C erases it and cancels the statement.
+	p.waitFor(from, `reading: 0 rows returned… 1[.0-9]*s \(Ctrl-C cancels\)`)
 	p.press(keyCtrlC, `rkql: statement cancelled\n[\s\S]*rkql> `)
+	p.mu.Lock()
+	drawn := string(p.mu.out[from:])
+	p.mu.Unlock()
+	if !regexp.MustCompile(`\(Ctrl-C cancels\)(\^C)?\r\x1b\[Krkql: statement cancelled`).MatchString(drawn) {
+		t.Errorf("the progress line is not erased before the error:\n%q", drawn)
+	}
 	if p.cooked() {
 		t.Errorf("the terminal is in its normal mode at the prompt, want raw (lflag %#x)", p.lflag())
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/examples"
@@ -37,7 +38,35 @@ func openStore(ctx context.Context, o *options) (exec.Store, error) {
 			return nil, err
 		}
 	}
-	return embedded.Open(dir, embedded.Options{})
+	return openEmbedded(dir, o)
+}
+
+// openEmbedded opens the embedded store in dir. When another process
+// holds it, it says who on o.notice and waits up to --lock-timeout.
+func openEmbedded(dir string, o *options) (exec.Store, error) {
+	st, err := embedded.Open(dir, embedded.Options{LockTimeout: -1})
+	if !errors.Is(err, embedded.ErrInUse) || o.lockTimeout <= 0 {
+		return st, lockError(dir, err, 0)
+	}
+	who := holderText(lockHolder(filepath.Join(dir, embedded.FileName)))
+	if o.notice != nil {
+		fmt.Fprintf(o.notice, "rkql: store %s is in use by %s; waiting up to %s (--lock-timeout)\n", dir, who, o.lockTimeout)
+	}
+	st, err = embedded.Open(dir, embedded.Options{LockTimeout: o.lockTimeout})
+	return st, lockError(dir, err, o.lockTimeout)
+}
+
+// lockError says plainly who holds a store that could not be opened, and
+// how long rkql waited.
+func lockError(dir string, err error, waited time.Duration) error {
+	if !errors.Is(err, embedded.ErrInUse) {
+		return err
+	}
+	who := holderText(lockHolder(filepath.Join(dir, embedded.FileName)))
+	if waited > 0 {
+		return fmt.Errorf("store %s is in use by %s: gave up after %s (--lock-timeout): %w", dir, who, waited, embedded.ErrInUse)
+	}
+	return fmt.Errorf("store %s is in use by %s (--lock-timeout waits for it): %w", dir, who, embedded.ErrInUse)
 }
 
 // createsOnDemand reports whether the store wants physical tables created

@@ -91,6 +91,8 @@ func (tr *transcript) open(td *datadriven.TestData) {
 		Planner:        planner.Options{AllowFullScan: td.HasArg("allow-full-scan")},
 		Settings:       set,
 		Clock:          fakeClock(),
+		ConnInfo:       "embedded store $TMP, catalog testdata/catalog.yaml",
+		TermSize:       func() (int, int, bool) { return 60, 24, true },
 	})
 }
 
@@ -104,7 +106,9 @@ func (tr *transcript) run(td *datadriven.TestData) string {
 			tr.open(&datadriven.TestData{})
 		}
 		var out bytes.Buffer
-		in := &scriptIO{lines: strings.Split(td.Input, "\n"), out: &out, interactive: true}
+		// $TMP names a directory of the transcript's own, for files.
+		input := strings.ReplaceAll(td.Input, "$TMP", tr.dir)
+		in := &scriptIO{lines: strings.Split(input, "\n"), out: &out, interactive: true}
 		var name string
 		if td.MaybeScanArgs(tr.t, "script", &name) {
 			in.interactive = false
@@ -116,7 +120,7 @@ func (tr *transcript) run(td *datadriven.TestData) string {
 		if errors.Is(err, shell.ErrFailed) {
 			out.WriteString("[failed]\n")
 		}
-		return out.String()
+		return strings.ReplaceAll(out.String(), tr.dir, "$TMP")
 	case "import":
 		if tr.sess == nil {
 			tr.open(&datadriven.TestData{})

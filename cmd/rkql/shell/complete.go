@@ -247,15 +247,18 @@ func (c *completer) meta(before, word string) *suggestions {
 		for _, m := range metaCmds {
 			l.add(m.name, m.name, m.desc)
 		}
-	case arg == 1 && fields[0] == `\d`:
+	case arg == 1 && (fields[0] == `\d` || fields[0] == `\d+` || fields[0] == `\di`):
 		c.tables(l)
 	case arg == 1 && fields[0] == `\format`:
 		for _, f := range formatNames {
 			l.add(f, f, "output format")
 		}
-	case arg == 1 && (fields[0] == `\timing` || fields[0] == `\pushdown`):
+	case arg == 1 && (fields[0] == `\timing` || fields[0] == `\pushdown` || fields[0] == `\x` || fields[0] == `\pager`):
 		l.add("on", "on", "")
 		l.add("off", "off", "")
+		if fields[0] == `\x` {
+			l.add("auto", "auto", "")
+		}
 	}
 	return l
 }

@@ -25,6 +25,8 @@ type tableWriter struct {
 	cols   []column
 	t      table.Writer
 	held   int
+	// null is how NULL looks; "" means NULL.
+	null string
 }
 
 // psqlStyle draws " a | b " with a dashed line under the header and no
@@ -77,7 +79,7 @@ func (t *tableWriter) row(r catalog.Row) error {
 	}
 	cells := make(table.Row, len(r))
 	for i, v := range r {
-		cells[i] = tableEscape.String(cellText(v, "NULL"))
+		cells[i] = tableEscape.String(cellText(v, nullText(t.null)))
 	}
 	t.t.AppendRow(cells)
 	t.held++
@@ -100,7 +102,8 @@ func (t *tableWriter) end(n int64) error {
 	return nil
 }
 
-// csvWriter writes RFC 4180 CSV with a header; NULL is an empty field. It
+// csvWriter writes RFC 4180 CSV with a header; NULL is an empty field,
+// and an empty string "" so that the two differ. It
 // quotes as encoding/csv does, and appends each row's text to one buffer
 // without making a string per cell.
 type csvWriter struct {
@@ -128,14 +131,17 @@ func (c *csvWriter) row(r catalog.Row) error {
 		if i > 0 {
 			c.b = append(c.b, ',')
 		}
-		switch v.Type {
-		case catalog.TypeBigint, catalog.TypeInt, catalog.TypeDouble, catalog.TypeTimestamp:
+		switch {
+		case v.Null:
+		case v.Type == catalog.TypeBigint || v.Type == catalog.TypeInt || v.Type == catalog.TypeDouble || v.Type == catalog.TypeTimestamp:
 			// Their text holds nothing CSV quotes.
-			if !v.Null {
-				c.b = appendCellText(c.b, v)
-			}
+			c.b = appendCellText(c.b, v)
 		default:
-			c.b = appendCSVField(c.b, cellText(v, ""))
+			if t := v.Text(); t == "" {
+				c.b = append(c.b, `""`...)
+			} else {
+				c.b = appendCSVField(c.b, t)
+			}
 		}
 	}
 	c.b = append(c.b, '\n')
@@ -200,8 +206,8 @@ func appendCellText(b []byte, v catalog.Value) []byte {
 	return append(b, v.Text()...)
 }
 
-// tsvWriter writes tab-separated values with a header. NULL is an empty
-// field; tab, newline and carriage return in a value are written as \t, \n
+// tsvWriter writes tab-separated values with a header. NULL is \N, as
+// PostgreSQL and MySQL write it, so that it differs from an empty string; tab, newline and carriage return in a value are written as \t, \n
 // and \r, and the other control characters as ctlEscape says. A backslash
 // is left as it is, so toStringBinary text such as \x00 reads as HBase
 // prints it.
@@ -237,14 +243,14 @@ func (t *tsvWriter) row(r catalog.Row) error {
 		if i > 0 {
 			t.b = append(t.b, '\t')
 		}
-		switch v.Type {
-		case catalog.TypeBigint, catalog.TypeInt, catalog.TypeDouble, catalog.TypeTimestamp:
+		switch {
+		case v.Null:
+			t.b = append(t.b, `\N`...)
+		case v.Type == catalog.TypeBigint || v.Type == catalog.TypeInt || v.Type == catalog.TypeDouble || v.Type == catalog.TypeTimestamp:
 			// Their text holds no tab, newline or carriage return.
-			if !v.Null {
-				t.b = appendCellText(t.b, v)
-			}
+			t.b = appendCellText(t.b, v)
 		default:
-			t.b = tsvEscape.append(t.b, cellText(v, ""))
+			t.b = tsvEscape.append(t.b, v.Text())
 		}
 	}
 	t.b = append(t.b, '\n')

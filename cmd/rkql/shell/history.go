@@ -227,6 +227,23 @@ func (h *history) move(buf *prompt.Buffer, by int, cols istrings.Width, rows int
 	return nb
 }
 
+// recalled reports whether text is the entry Up or Down showed last,
+// unedited.
+func (h *history) recalled(text string) bool {
+	return h.selected < len(h.tmp)-1 && h.tmp[h.selected] == text
+}
+
+// older keeps text, the text being edited, and returns the entry before
+// the one shown; false at the oldest.
+func (h *history) older(text string) (string, bool) {
+	if h.selected == 0 {
+		return "", false
+	}
+	h.tmp[h.selected] = text
+	h.selected--
+	return h.tmp[h.selected], true
+}
+
 // Get implements prompt.HistoryInterface.
 func (h *history) Get(i int) (string, bool) {
 	if i < 0 || i >= len(h.entries) {

@@ -18,7 +18,7 @@ import (
 
 // importCatalog has t (no indexes: the sorted path) and u, whose index on
 // e leaves out u's key, so that two rows may not share an e.
-func importCatalog(t *testing.T) *catalog.Catalog {
+func importCatalog(t testing.TB) *catalog.Catalog {
 	t.Helper()
 	c, err := catalog.Parse([]byte(`
 tables:

@@ -3,26 +3,49 @@ package shell
 import (
 	"fmt"
 	"strings"
+
+	"github.com/rkql/rkql/catalog"
 )
 
 // intentKind is what a meta-command asks the read loop to do.
 type intentKind int
 
 const (
-	intentNone intentKind = iota
-	intentQuit            // stop reading
-	intentExec            // run SQL
-	intentHelp            // print the help
-	intentSet             // change a setting, then print Text
+	intentNone     intentKind = iota
+	intentQuit                // stop reading
+	intentExec                // run SQL
+	intentHelp                // print the help
+	intentSet                 // change a setting, then print Text
+	intentPrint               // print text
+	intentOutput              // send results to the file path ("" for stdout)
+	intentInclude             // run the statements of the file path
+	intentEdit                // edit the last statement in $EDITOR, then run it
+	intentShell               // run text with the shell
+	intentVar                 // set (or with unset, remove) variable name to text
+	intentConnInfo            // say what the session is connected to
+	intentRows                // print rows cols in the output format
 )
 
 // intent is a meta-command's result. Commands never act on the session
 // themselves: the read loop carries out the intent.
 type intent struct {
-	kind intentKind
-	sql  string
-	text string
-	set  func(*Settings)
+	kind  intentKind
+	sql   string
+	text  string
+	path  string
+	name  string
+	unset bool
+	set   func(*Settings)
+	cols  []column
+	rows  []catalog.Row
+}
+
+// metaCall is what a meta-command is given: its arguments split at
+// blanks, the text after its name as typed, and the catalog.
+type metaCall struct {
+	args []string
+	rest string
+	cat  *catalog.Catalog
 }
 
 // metaCmd is one meta-command. The table below is also the help text.
@@ -31,18 +54,52 @@ type metaCmd struct {
 	args  string // shown in help
 	group string
 	desc  string
-	run   func(args []string) (intent, error)
+	run   func(c metaCall) (intent, error)
 }
 
 // metaCmds lists the meta-commands in the order \? shows them.
 var metaCmds = []metaCmd{
-	{name: `\q`, group: "General", desc: "quit (quit and exit work too)", run: func(args []string) (intent, error) {
-		return intent{kind: intentQuit}, noArgs(`\q`, args)
+	{name: `\q`, group: "General", desc: "quit (quit and exit work too)", run: func(c metaCall) (intent, error) {
+		return intent{kind: intentQuit}, noArgs(`\q`, c.args)
 	}},
-	{name: `\?`, group: "General", desc: "show this help", run: func(args []string) (intent, error) {
-		return intent{kind: intentHelp}, noArgs(`\?`, args)
+	{name: `\?`, group: "General", desc: "show this help (help works too)", run: func(c metaCall) (intent, error) {
+		return intent{kind: intentHelp}, noArgs(`\?`, c.args)
+	}},
+	{name: `\h`, args: "[STATEMENT]", group: "General", desc: "syntax of the statements, or of one (\\h SELECT)", run: syntaxCmd},
+	{name: `\conninfo`, group: "General", desc: "say which store or cluster, catalog and version the session uses", run: func(c metaCall) (intent, error) {
+		return intent{kind: intentConnInfo}, noArgs(`\conninfo`, c.args)
 	}},
 	{name: `\d`, args: "[TABLE]", group: "Informational", desc: "list tables (SHOW TABLES), or describe TABLE (DESCRIBE TABLE)", run: describeCmd},
+	{name: `\d+`, args: "TABLE", group: "Informational", desc: "describe TABLE with its regions and a legend of the rowkey notation", run: describePlusCmd},
+	{name: `\dt`, group: "Informational", desc: "list the tables that are not index tables", run: listTablesCmd},
+	{name: `\di`, args: "[TABLE]", group: "Informational", desc: "list the index tables, or those of TABLE", run: listIndexesCmd},
+	{name: `\i`, args: "FILE", group: "Input/Output", desc: "run the statements of FILE", run: func(c metaCall) (intent, error) {
+		return fileArg(`\i`, intentInclude, c, false)
+	}},
+	{name: `\o`, args: "[FILE]", group: "Input/Output", desc: "send results to FILE, or back to the terminal", run: func(c metaCall) (intent, error) {
+		return fileArg(`\o`, intentOutput, c, true)
+	}},
+	{name: `\e`, group: "Input/Output", desc: "edit the last statement in $VISUAL or $EDITOR (default vi), then run it", run: func(c metaCall) (intent, error) {
+		return intent{kind: intentEdit}, noArgs(`\e`, c.args)
+	}},
+	{name: `\echo`, args: "[TEXT]", group: "Input/Output", desc: "print TEXT, with :name replaced by variable name", run: func(c metaCall) (intent, error) {
+		return intent{kind: intentPrint, text: c.rest + "\n"}, nil
+	}},
+	{name: `\!`, args: "[COMMAND]", group: "Input/Output", desc: "run COMMAND with the shell, or start a shell", run: func(c metaCall) (intent, error) {
+		return intent{kind: intentShell, text: c.rest}, nil
+	}},
+	{name: `\set`, args: "[NAME [VALUE]]", group: "Variables", desc: "set variable NAME, used as :NAME, :'NAME' (a string) or :\"NAME\" (a name); list them", run: setVarCmd},
+	{name: `\unset`, args: "NAME", group: "Variables", desc: "remove variable NAME", run: func(c metaCall) (intent, error) {
+		if len(c.args) != 1 {
+			return intent{}, fmt.Errorf(`\unset takes one variable name`)
+		}
+		return intent{kind: intentVar, name: c.args[0], unset: true}, nil
+	}},
+	{name: `\x`, args: "[on|off|auto]", group: "Settings", desc: "toggle expanded display, one line per column; auto: when a row is wider than the terminal", run: expandedCmd},
+	{name: `\pset`, args: "NAME [VALUE]", group: "Settings", desc: "pager on|off: show results taller than the terminal in $PAGER (default less -SFX); null TEXT: how NULL looks in tables", run: psetCmd},
+	{name: `\pager`, args: "[on|off]", group: "Settings", desc: "toggle the pager (\\pset pager)", run: func(c metaCall) (intent, error) {
+		return toggleCmd(`\pager`, "pager", c.args, func(s *Settings) *bool { return &s.Pager })
+	}},
 	{name: `\timing`, args: "[on|off]", group: "Settings", desc: "toggle printing how long each statement took", run: timingCmd},
 	{name: `\pushdown`, args: "[on|off]", group: "Settings", desc: "toggle handing the store the filters, projections and limits it can evaluate (off: all in the client)", run: pushdownCmd},
 	{name: `\format`, args: "FORMAT", group: "Settings", desc: "set the output format: " + strings.ReplaceAll(FormatNames(), "|", ", "), run: formatCmd},
@@ -55,7 +112,8 @@ func noArgs(name string, args []string) error {
 	return nil
 }
 
-func describeCmd(args []string) (intent, error) {
+func describeCmd(c metaCall) (intent, error) {
+	args := c.args
 	switch len(args) {
 	case 0:
 		return intent{kind: intentExec, sql: "SHOW TABLES;"}, nil
@@ -65,11 +123,12 @@ func describeCmd(args []string) (intent, error) {
 	return intent{}, fmt.Errorf(`\d takes at most one table name`)
 }
 
-func timingCmd(args []string) (intent, error) {
-	return toggleCmd(`\timing`, "timing", args, func(s *Settings) *bool { return &s.Timing })
+func timingCmd(c metaCall) (intent, error) {
+	return toggleCmd(`\timing`, "timing", c.args, func(s *Settings) *bool { return &s.Timing })
 }
 
-func pushdownCmd(args []string) (intent, error) {
+func pushdownCmd(c metaCall) (intent, error) {
+	args := c.args
 	it, err := toggleCmd(`\pushdown`, "pushdown", args, func(s *Settings) *bool { return &s.NoPushdown })
 	if err != nil || len(args) == 0 {
 		return it, err
@@ -103,7 +162,8 @@ func toggleCmd(name, what string, args []string, field func(*Settings) *bool) (i
 	}, text: what}, nil
 }
 
-func formatCmd(args []string) (intent, error) {
+func formatCmd(c metaCall) (intent, error) {
+	args := c.args
 	if len(args) != 1 {
 		return intent{}, fmt.Errorf(`\format takes one of %s`, FormatNames())
 	}
@@ -114,16 +174,19 @@ func formatCmd(args []string) (intent, error) {
 	return intent{kind: intentSet, set: func(s *Settings) { s.Format = f }, text: "format"}, nil
 }
 
-// parseMeta turns a meta-command line into its intent. quit and exit,
-// with or without ';', are meta-commands too.
-func parseMeta(line string) (intent, error) {
+// parseMeta turns a meta-command line into its intent. quit, exit and
+// help, with or without ';', are meta-commands too.
+func parseMeta(line string, cat *catalog.Catalog) (intent, error) {
 	line = strings.TrimSpace(line)
 	switch strings.ToLower(strings.TrimSpace(strings.TrimSuffix(line, ";"))) {
 	case "quit", "exit":
 		return intent{kind: intentQuit}, nil
+	case "help":
+		return intent{kind: intentHelp}, nil
 	}
 	fields := strings.Fields(line)
 	name, args := fields[0], fields[1:]
+	rest := strings.TrimSpace(line[len(name):])
 	if len(args) > 0 {
 		// A trailing ';' after the arguments is allowed: \d orders;
 		last := strings.TrimSuffix(args[len(args)-1], ";")
@@ -135,7 +198,7 @@ func parseMeta(line string) (intent, error) {
 	}
 	for _, c := range metaCmds {
 		if c.name == name {
-			return c.run(args)
+			return c.run(metaCall{args: args, rest: rest, cat: cat})
 		}
 	}
 	return intent{}, fmt.Errorf(`unknown command %s (\? lists the commands)`, name)
@@ -146,7 +209,7 @@ func parseMeta(line string) (intent, error) {
 func isMeta(line string) bool {
 	t := strings.TrimSpace(line)
 	switch strings.ToLower(strings.TrimSpace(strings.TrimSuffix(t, ";"))) {
-	case "quit", "exit":
+	case "quit", "exit", "help":
 		return true
 	}
 	return strings.HasPrefix(t, `\`)
@@ -169,7 +232,7 @@ func helpText() string {
 		if c.args != "" {
 			usage += " " + c.args
 		}
-		fmt.Fprintf(&b, "  %-18s %s\n", usage, c.desc)
+		fmt.Fprintf(&b, "  %-20s %s\n", usage, c.desc)
 	}
 	return b.String()
 }

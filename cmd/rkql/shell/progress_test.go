@@ -11,6 +11,7 @@ import (
 
 	"github.com/rkql/rkql/exec"
 	"github.com/rkql/rkql/exec/embedded"
+	"github.com/rkql/rkql/planner"
 )
 
 // stmtIO runs fixed lines and keeps stdout and stderr apart.
@@ -61,7 +62,7 @@ func TestIndexProgress(t *testing.T) {
 		}
 	}
 	// Each report is erased before the result is written.
-	if !strings.HasSuffix(e, "\r") || len(regexp.MustCompile("\r +\r").FindAllString(e, -1)) != 2 {
+	if !strings.HasSuffix(e, "\r\x1b[K") || strings.Count(e, "\r\x1b[K") != 2 {
 		t.Errorf("stderr %q does not end with the line erased", e)
 	}
 
@@ -70,5 +71,56 @@ func TestIndexProgress(t *testing.T) {
 	io = &stmtIO{in: []string{"CHECK INDEX u_by_e;"}}
 	if err := New(cfg).Run(context.Background(), io); err != nil || io.err.Len() != 0 {
 		t.Fatalf("Run: %v; stderr %q", err, io.err.String())
+	}
+}
+
+// A SELECT and a DELETE show their progress on stderr too, erased before
+// the first result is written; with nothing but the clock to go by, the
+// line still shows the time spent.
+func TestStatementProgress(t *testing.T) {
+	st, err := embedded.Open(t.TempDir(), embedded.Options{NoSync: true, RowsPerTx: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	cfg := Config{Catalog: importCatalog(t), CreateOnDemand: true, ProgressInterval: time.Nanosecond,
+		Planner:  planner.Options{AllowFullScan: true},
+		Open:     func(context.Context) (exec.Store, error) { return st, nil },
+		Settings: Settings{Format: FormatTable, Footer: true, Progress: true}}
+	s := New(cfg)
+	if _, err := s.Import(context.Background(), strings.NewReader(jsonLines(12_000)), ImportOptions{Table: "t", Name: "t.jsonl"}); err != nil {
+		t.Fatal(err)
+	}
+	io := &stmtIO{in: []string{"SELECT k FROM t;"}}
+	if err := s.Run(context.Background(), io); err != nil {
+		t.Fatalf("Run: %v; stderr %q", err, io.err.String())
+	}
+	e := io.err.String()
+	if !regexp.MustCompile(`^\rreading: 256 rows returned… \S+ \(Ctrl-C cancels\)`).MatchString(e) ||
+		!strings.HasSuffix(e, "\r\x1b[K") || strings.Contains(e, "10240 rows") {
+		t.Errorf("stderr %q: want the rows returned, erased before the first 10000 rows are written", e)
+	}
+	if !strings.HasSuffix(io.out.String(), "(12000 rows)\n\n") {
+		t.Errorf("stdout ends %q", io.out.String()[max(0, io.out.Len()-40):])
+	}
+
+	io = &stmtIO{in: []string{"DELETE FROM t WHERE k >= 'k0';"}}
+	if err := s.Run(context.Background(), io); err != nil {
+		t.Fatalf("Run: %v; stderr %q", err, io.err.String())
+	}
+	if e := io.err.String(); !strings.Contains(e, "\rdeleting: 1000 rows…") || !strings.HasSuffix(e, "\r\x1b[K") {
+		t.Errorf("stderr %q: want the rows deleted, then the line erased", e)
+	}
+	if io.out.String() != "DELETE 12000\n" {
+		t.Errorf("stdout %q", io.out.String())
+	}
+
+	// A slow statement that reports nothing still shows the time.
+	io.err.Reset()
+	p := newProgressLine(&io.err, "reading: %d rows returned…", time.Millisecond)
+	time.Sleep(300 * time.Millisecond)
+	p.stop()
+	if e := io.err.String(); !regexp.MustCompile(`^\rreading: 0 rows returned… [0-9.]+m?s \(Ctrl-C cancels\)`).MatchString(e) {
+		t.Errorf("stderr %q: want the time drawn by the clock", e)
 	}
 }

@@ -25,13 +25,21 @@ type PromptOptions struct {
 	HistoryFile string
 	// HistorySize is the most statements kept; 0 means DefaultHistorySize.
 	HistorySize int
+	// Colour highlights keywords, strings, numbers and comments as they
+	// are typed; off when NO_COLOR is set.
+	Colour bool
 }
 
 // PromptIO is the REPL's line editor on a terminal, on go-prompt. Each
 // ReadLine edits one statement, which may span lines: Enter runs the text
 // when it is a whole statement (see enterRuns) and starts an indented new
-// line otherwise. Up and Down browse the history, Tab completes, Ctrl-C
-// clears the text and Ctrl-D on an empty prompt ends the input.
+// line otherwise. A line end in pasted text does what Enter does, so a
+// pasted block runs each statement as its line ends arrive. Lines after
+// the first are drawn behind PromptCont, and the screen lines a long line
+// wraps onto behind blanks. Up and Down browse the history a whole
+// statement at a time, Ctrl-R finds the newest earlier statement holding
+// the text typed (again for older ones), Tab completes, Ctrl-C clears the
+// text and Ctrl-D on an empty prompt ends the input.
 //
 // go-prompt puts the terminal in raw mode while a statement is edited and
 // restores it before ReadLine returns, so the terminal is in its normal
@@ -56,6 +64,16 @@ type PromptIO struct {
 	// entered is set when Enter ran the text, so that ReadLine can tell
 	// it from Ctrl-D, for which go-prompt also returns "".
 	entered bool
+	// pasted is the text a line end in pasted text ran; go-prompt then
+	// returns "" and leaves the text in its buffer.
+	pasted *string
+	keys   *keyReader
+	// search is the state of Ctrl-R: the text searched for, and the
+	// entry it found last.
+	search struct {
+		query, match string
+		at           int
+	}
 }
 
 // NewPromptIO returns the line editor of an interactive session. It fails
@@ -73,6 +91,11 @@ func NewPromptIO(out, errw io.Writer, o PromptOptions) (*PromptIO, error) {
 		return nil, fmt.Errorf("no terminal: %w", err)
 	}
 	p := &PromptIO{out: out, errw: errw, prefix: PromptMain, tty: tty, mode: mode}
+	p.keys = &keyReader{Reader: prompt.NewStdinReader()}
+	w := &contWriter{Writer: prompt.NewStdoutWriter(), dots: dotsFor(PromptMain)}
+	lex := &sqlLexer{colour: o.Colour, onInit: func(text string) {
+		w.layout(text, p.pr.TerminalColumns()-istrings.GetWidth(p.prefix))
+	}}
 	p.hist = openHistory(o.HistoryFile, o.HistorySize, func(err error) {
 		fmt.Fprintf(errw, "rkql: %v\n", err)
 		flush(errw)
@@ -85,6 +108,12 @@ func NewPromptIO(out, errw io.Writer, o PromptOptions) (*PromptIO, error) {
 		prompt.WithCompletionWordSeparator(wordSeparators),
 		prompt.WithMaxSuggestion(8),
 		prompt.WithPrefixTextColor(prompt.DefaultColor),
+		prompt.WithReader(p.keys),
+		prompt.WithWriter(w),
+		prompt.WithLexer(lex),
+		prompt.WithExitChecker(p.onKey),
+		prompt.WithASCIICodeBind(prompt.ASCIICodeBind{ASCIICode: upCode, Fn: p.up}),
+		prompt.WithKeyBind(prompt.KeyBind{Key: prompt.ControlR, Fn: p.searchHistory}),
 	}
 	if o.Catalog != nil {
 		opts = append(opts, prompt.WithCompleter(newCompleter(o.Catalog).Complete))
@@ -100,6 +129,7 @@ func (p *PromptIO) onEnter(pr *prompt.Prompt, indentSize int) (int, bool) {
 	doc := pr.Buffer().Document()
 	if enterRuns(doc.Text) {
 		p.entered = true
+		p.keys.stop()
 		if doc.TextAfterCursor() == "" {
 			// A pasted statement ends with a newline; leave the empty
 			// line out of the screen and the history.
@@ -108,7 +138,65 @@ func (p *PromptIO) onEnter(pr *prompt.Prompt, indentSize int) (int, bool) {
 		}
 		return 0, true
 	}
+	p.keys.taken()
 	return max(1, doc.CurrentLineIndentLevel(indentSize)), false
+}
+
+// onKey is go-prompt's exit checker, asked after each key: it ends the
+// input when pasted text brought a line end after which Enter would run
+// the text. That line end is taken out of the text.
+func (p *PromptIO) onKey(_ string, breakline bool) bool {
+	doc := p.pr.Buffer().Document()
+	before := doc.TextBeforeCursor()
+	if breakline || doc.LastKeyStroke() != prompt.NotDefined || !strings.HasSuffix(before, "\n") {
+		return false
+	}
+	text := strings.TrimSuffix(before, "\n")
+	if strings.TrimSpace(doc.TextAfterCursor()) != "" || !enterRuns(text) {
+		p.keys.taken()
+		return false
+	}
+	p.keys.stop()
+	p.pr.DeleteRunes(istrings.RuneCountInString(doc.TextAfterCursor()))
+	p.pr.DeleteBeforeCursorRunes(1)
+	p.pasted, p.entered = &text, true
+	return true
+}
+
+// up is the Up key: the previous statement of the history, unless the
+// text was edited and the cursor is below its first line.
+func (p *PromptIO) up(pr *prompt.Prompt) bool {
+	d := pr.Buffer().Document()
+	if !p.hist.recalled(d.Text) && d.CursorPositionRow() > 0 {
+		return pr.CursorUp(1)
+	}
+	if t, ok := p.hist.older(d.Text); ok {
+		setText(pr, t)
+	}
+	return true
+}
+
+// searchHistory is Ctrl-R: the newest statement of the history, older
+// than the one Ctrl-R found last, that holds the text typed, in any case.
+func (p *PromptIO) searchHistory(pr *prompt.Prompt) bool {
+	text := pr.Buffer().Text()
+	entries := p.hist.Entries()
+	s := &p.search
+	from := len(entries) - 1
+	if s.match != "" && text == s.match {
+		from = s.at - 1
+	} else {
+		s.query = text
+	}
+	q := strings.ToLower(s.query)
+	for i := min(from, len(entries)-1); i >= 0; i-- {
+		if strings.Contains(strings.ToLower(entries[i]), q) {
+			s.match, s.at = entries[i], i
+			setText(pr, entries[i])
+			return true
+		}
+	}
+	return true
 }
 
 // enterRuns reports whether Enter runs text rather than continuing it on
@@ -126,7 +214,8 @@ func enterRuns(text string) bool {
 // error.
 func (p *PromptIO) ReadLine(prefix string) (text string, err error) {
 	flush(p.out)
-	p.prefix, p.entered = prefix, false
+	p.prefix, p.entered, p.pasted = prefix, false, nil
+	p.keys.resume()
 	defer func() {
 		if r := recover(); r != nil {
 			_ = p.RestoreTerminal()
@@ -134,11 +223,23 @@ func (p *PromptIO) ReadLine(prefix string) (text string, err error) {
 		}
 	}()
 	text = p.input()
+	if p.pasted != nil {
+		text = *p.pasted
+		p.hist.Add(text)
+		setText(p.pr, "")
+	}
 	p.hist.save()
 	if !p.entered {
 		return "", io.EOF
 	}
 	return text, nil
+}
+
+// Remember adds a statement that ran without being typed, such as one
+// \e edited, to the history.
+func (p *PromptIO) Remember(text string) {
+	p.hist.Add(text)
+	p.hist.save()
 }
 
 // RestoreTerminal puts back the terminal's mode from before the first

@@ -61,6 +61,7 @@ func (s *Session) RunNamed(ctx context.Context, in IO, name string) error {
 			return err
 		}
 		lineNo++
+		line = s.substitute(line)
 		if buf.Len() == 0 {
 			if strings.TrimSpace(line) == "" {
 				continue
@@ -123,36 +124,6 @@ func (r *lineReader) next(prompt string) (string, error) {
 
 func (s *Session) stop() bool { return s.outErr || s.failed && s.set.StopOnError }
 
-// meta carries out a meta-command line; it reports whether to quit.
-func (s *Session) meta(ctx context.Context, in IO, line string) bool {
-	it, err := parseMeta(line)
-	if err != nil {
-		s.fail(in, err.Error(), "")
-		return false
-	}
-	out := in.Stdout()
-	switch it.kind {
-	case intentQuit:
-		return true
-	case intentHelp:
-		_, _ = io.WriteString(out, helpText())
-	case intentExec:
-		s.runChunk(ctx, in, source{line: 1, text: it.sql, generated: true})
-	case intentSet:
-		it.set(&s.set)
-		switch it.text {
-		case "timing":
-			fmt.Fprintf(out, "Timing is %s.\n", onOff(s.set.Timing))
-		case "format":
-			fmt.Fprintf(out, "Output format is %s.\n", s.set.Format)
-		case "pushdown":
-			s.eng.SetPushdown(!s.set.NoPushdown)
-			fmt.Fprintf(out, "Pushdown is %s.\n", onOff(!s.set.NoPushdown))
-		}
-	}
-	return false
-}
-
 func onOff(b bool) string {
 	if b {
 		return "on"
@@ -179,6 +150,9 @@ func (s *Session) fail(in IO, msg, context string) {
 // malformed text is left for the parser to report.
 func (s *Session) runChunk(ctx context.Context, in IO, src source) {
 	text := src.text
+	if !src.generated && s.depth == 0 {
+		s.last = text
+	}
 	from := 0
 	sc := parser.NewScanner(text, 0)
 	for {

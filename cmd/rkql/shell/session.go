@@ -41,6 +41,13 @@ type Settings struct {
 	// Progress shows how far BUILD INDEX and CHECK INDEX have got on
 	// the error writer, a line that overwrites itself; for a terminal.
 	Progress bool
+	// Expanded lays rows out a line per column (\x).
+	Expanded Expanded
+	// Pager shows results taller than the terminal in a pager; it needs
+	// Config.TermSize.
+	Pager bool
+	// Null is how NULL looks in tables; "" means NULL.
+	Null string
 }
 
 // Config builds a Session. The zero value of each optional field means the
@@ -72,6 +79,19 @@ type Config struct {
 	// ProgressInterval is the least time between two progress reports;
 	// 0 means a second.
 	ProgressInterval time.Duration
+	// ConnInfo says what the session uses, for \conninfo: the store or
+	// cluster, the catalog and the version.
+	ConnInfo string
+	// TermSize returns the terminal's width and height, or false when
+	// the results do not go to a terminal; nil means never.
+	TermSize func() (width, height int, ok bool)
+	// ReleaseStore closes the store after each statement, so that other
+	// processes can use it between statements; it is opened again for
+	// the next one.
+	ReleaseStore bool
+	// PagerCommand is the pager's command line, run by sh; "" means
+	// less -SFX.
+	PagerCommand string
 }
 
 // Session reads statements and formats their results; an engine runs
@@ -83,6 +103,19 @@ type Session struct {
 	failed bool
 	// outErr is set once writing results failed: the session stops.
 	outErr bool
+	// vars are the variables of \set.
+	vars map[string]string
+	// outFile is where \o sends results; nil for the IO's Stdout.
+	outFile *outputFile
+	// depth counts the \i files being read, one inside the other.
+	depth int
+	// last is the last statement run, for \e.
+	last string
+	// progress is the progress line of the statement running, or nil.
+	progress *progressLine
+	// sets counts the csv and tsv result sets written, which a blank
+	// line separates.
+	sets int
 }
 
 // New returns a session.
@@ -109,8 +142,9 @@ func (s *Session) Settings() Settings { return s.set }
 // Engine returns the engine that runs the session's statements.
 func (s *Session) Engine() *engine.Engine { return s.eng }
 
-// Close closes the store if it was opened.
-func (s *Session) Close() error { return s.eng.Close() }
+// Close closes the store if it was opened, and the file \o sends
+// results to.
+func (s *Session) Close() error { return errors.Join(s.CloseOutput(), s.eng.Close()) }
 
 // Store opens the store on first use.
 func (s *Session) Store(ctx context.Context) (exec.Store, error) { return s.eng.Store(ctx) }

@@ -74,7 +74,7 @@ func TestTextWriters(t *testing.T) {
 		want string
 	}{
 		{FormatCSV, "s,n\n\"a\tb|c\nd,\"\"e\"\"\",1\n,\n"},
-		{FormatTSV, "s\tn\na\\tb|c\\nd,\"e\"\t1\n\t\n"},
+		{FormatTSV, "s\tn\na\\tb|c\\nd,\"e\"\t1\n\\N\t\\N\n"},
 		{FormatJSONL, "{\"s\":\"a\\tb|c\\nd,\\\"e\\\"\",\"n\":1}\n{\"s\":null,\"n\":null}\n"},
 		{FormatJSON, "[\n{\"s\":\"a\\tb|c\\nd,\\\"e\\\"\",\"n\":1},\n{\"s\":null,\"n\":null}\n]\n"},
 		{FormatMarkdown, "| s | n |\n| --- | ---: |\n| a\\tb\\|c<br>d,\"e\" | 1 |\n| NULL | NULL |\n"},
@@ -124,14 +124,27 @@ func TestParseMeta(t *testing.T) {
 		{`\format JSON`, intentSet, "", ""},
 		{`\format`, 0, "", `\format takes one of table|csv|tsv|json|jsonl|markdown`},
 		{`\q now`, 0, "", `\q takes no arguments`},
-		{`\x`, 0, "", `unknown command \x (\? lists the commands)`},
+		{`\nope`, 0, "", `unknown command \nope (\? lists the commands)`},
+		{`help`, intentHelp, "", ""},
+		{`\x auto`, intentSet, "", ""},
+		{`\x wide`, 0, "", `\x takes on, off or auto, not "wide"`},
+		{`\d+ orders`, intentExec, "DESCRIBE orders; SHOW REGIONS orders;", ""},
+		{`\i`, 0, "", `\i takes a file name`},
+		{`\o`, intentOutput, "", ""},
+		{`\e`, intentEdit, "", ""},
+		{`\h select`, intentPrint, "", ""},
+		{`\h nope`, 0, "", `no help for nope (statements: BUILD, CHECK, CREATE, DECODE, DELETE, DESCRIBE, ENCODE, EXPLAIN, INSERT, SELECT, SHOW)`},
+		{`\set 9x 1`, intentVar, "", ""},
+		{`\set a-b 1`, 0, "", `invalid variable name "a-b": use letters, digits and _`},
+		{`\pset pager off`, intentSet, "", ""},
+		{`\conninfo`, intentConnInfo, "", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.line, func(t *testing.T) {
 			if !isMeta(tc.line) {
 				t.Fatalf("isMeta(%q) is false", tc.line)
 			}
-			it, err := parseMeta(tc.line)
+			it, err := parseMeta(tc.line, nil)
 			if tc.err != "" {
 				if err == nil || err.Error() != tc.err {
 					t.Fatalf("error %v, want %q", err, tc.err)
@@ -200,12 +213,13 @@ func TestRunSplitsStatements(t *testing.T) {
 		t.Fatalf("Run returned %v, want ErrFailed", err)
 	}
 	got := strings.Split(in.out.String(), "\n")
-	want := []string{"key\thex", "a;b\t613b62", "key\thex", "c\t63", "rkql: x.sql:3:15: ", "key\thex", "d\t64", ""}
+	// A blank line separates result sets.
+	want := []string{"key\thex", "a;b\t613b62", "", "key\thex", "c\t63", "rkql: x.sql:3:15: ", "", "key\thex", "d\t64", ""}
 	if len(got) != len(want) {
 		t.Fatalf("got:\n%s", in.out.String())
 	}
 	for i := range want {
-		if !strings.HasPrefix(got[i], want[i]) || (i != 4 && got[i] != want[i]) {
+		if !strings.HasPrefix(got[i], want[i]) || (i != 5 && got[i] != want[i]) {
 			t.Fatalf("line %d is %q, want %q\n%s", i+1, got[i], want[i], in.out.String())
 		}
 	}
@@ -320,8 +334,9 @@ func TestLineTracker(t *testing.T) {
 	}
 }
 
-// The CSV writer writes what encoding/csv writes for the cells' text, and
-// the TSV writer what its escaper makes of it.
+// The CSV writer writes what encoding/csv writes for the cells' text, but
+// "" for an empty string, which differs from NULL's empty field; the TSV
+// writer writes what its escaper makes of the text, and \N for NULL.
 func TestCSVAndTSVRows(t *testing.T) {
 	strs := []string{"", "a", "a,b", `say "hi"`, "two\nlines", "cr\rlf", " lead", "\tlead", `\.`, `\`, "é", "\u00a0nbsp", "trail "}
 	cols := []column{{Name: "s", Type: catalog.TypeString}, {Name: "n", Type: catalog.TypeBigint}, {Name: "f", Type: catalog.TypeDouble},
@@ -342,13 +357,20 @@ func TestCSVAndTSVRows(t *testing.T) {
 		rec[i] = c.Name
 	}
 	_ = cw.Write(rec)
+	const empty = "\x01empty\x01"
 	for _, r := range rows {
 		for i, v := range r {
 			rec[i] = cellText(v, "")
+			if !v.Null && rec[i] == "" {
+				rec[i] = empty
+			}
 		}
 		_ = cw.Write(rec)
 	}
 	cw.Flush()
+	wantCSV := strings.ReplaceAll(want.String(), empty, `""`)
+	want.Reset()
+	want.WriteString(wantCSV)
 	var got bytes.Buffer
 	w := &csvWriter{w: &got}
 	if err := w.begin(cols); err != nil {
@@ -370,7 +392,7 @@ func TestCSVAndTSVRows(t *testing.T) {
 	lw, rw := &tsvWriter{w: &wantTSV}, &tsvWriter{w: &gotTSV}
 	for _, r := range rows {
 		for i, v := range r {
-			rec[i] = cellText(v, "")
+			rec[i] = cellText(v, `\N`)
 		}
 		if err := lw.line(rec); err != nil {
 			t.Fatal(err)

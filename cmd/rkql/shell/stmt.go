@@ -33,6 +33,9 @@ func (s *Session) runOne(ctx context.Context, in IO, src source, off int, st par
 	begin := s.cfg.Clock()
 	ctx, cancel := s.statementContext(ctx)
 	defer cancel()
+	if s.cfg.ReleaseStore {
+		defer s.releaseStore(in)
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			s.fail(in, src.prefix(off+int(max(st.Pos(), 0)))+fmt.Sprintf("internal error: %v", r), "")
@@ -41,17 +44,37 @@ func (s *Session) runOne(ctx context.Context, in IO, src source, off int, st par
 	p := s.progressFor(in, st)
 	if p != nil {
 		s.eng.SetProgress(p.report)
-		defer s.eng.SetProgress(nil)
+		s.progress = p
+		defer func() {
+			p.stop()
+			s.eng.SetProgress(nil)
+			s.progress = nil
+		}()
 	}
 	res, err := s.eng.Run(ctx, st)
-	if p != nil {
-		p.clear() // before the result or the error is written
-	}
 	if err == nil {
-		out := &checkedWriter{w: in.Stdout()}
-		err = s.write(ctx, out, res)
+		dst := s.resultOut(in)
+		var paged *pagedWriter
+		if pw := s.pagerFor(in); pw != nil {
+			paged, dst = pw, pw
+		}
+		if p != nil {
+			dst = &stopOnWrite{w: dst, p: p}
+		}
+		out := &checkedWriter{w: dst}
+		err = s.write(ctx, out, res, !in.Interactive())
+		if paged != nil && out.err == nil {
+			out.err = paged.close()
+		}
 		if out.err == nil {
-			out.err = flushOut(in.Stdout())
+			out.err = flushOut(s.resultOut(in))
+		}
+		if errors.Is(out.err, errPagerClosed) {
+			out.err, err = nil, nil
+			_ = paged.close()
+		}
+		if p != nil {
+			p.stop() // before an error, a warning or the timing
 		}
 		if out.err != nil {
 			s.outputFailed(in, out.err)
@@ -64,6 +87,9 @@ func (s *Session) runOne(ctx context.Context, in IO, src source, off int, st par
 		}
 	}
 	if err != nil {
+		if p != nil {
+			p.stop()
+		}
 		s.reportErr(in, src, off, stmtError(ctx, err, st, s.set.Timeout))
 		return
 	}
@@ -122,8 +148,10 @@ func (s *Session) reportErr(in IO, src source, off int, err error) {
 	}
 }
 
-// write prints a result in the session's format.
-func (s *Session) write(ctx context.Context, out io.Writer, res *engine.Result) error {
+// write prints a result in the session's format. With separate, a csv or
+// tsv result set that follows another is set off by a blank line; at a
+// prompt, the prompt does that.
+func (s *Session) write(ctx context.Context, out io.Writer, res *engine.Result, separate bool) error {
 	defer res.Close()
 	switch {
 	case res.Text != "":
@@ -138,7 +166,16 @@ func (s *Session) write(ctx context.Context, out io.Writer, res *engine.Result) 
 	case res.Rows == nil:
 		return nil
 	}
-	w := newRowWriter(s.set.Format, out, s.set.Footer && !res.NoFooter)
+	if separate && (s.set.Format == FormatCSV || s.set.Format == FormatTSV) {
+		// Result sets one after the other are told apart by a blank line.
+		if s.sets > 0 {
+			if _, err := io.WriteString(out, "\n"); err != nil {
+				return err
+			}
+		}
+		s.sets++
+	}
+	w := s.rowWriterFor(out, s.set.Footer && !res.NoFooter)
 	if err := w.begin(res.Columns); err != nil {
 		return err
 	}
@@ -157,6 +194,9 @@ func (s *Session) write(ctx context.Context, out io.Writer, res *engine.Result) 
 			return err
 		}
 		n++
+		if s.progress != nil && n%256 == 0 {
+			s.progress.report(n)
+		}
 	}
 	if err := w.end(n); err != nil {
 		return err
@@ -166,4 +206,46 @@ func (s *Session) write(ctx context.Context, out io.Writer, res *engine.Result) 
 		return err
 	}
 	return nil
+}
+
+// rowWriterFor returns the writer of the session's format and display.
+func (s *Session) rowWriterFor(out io.Writer, footer bool) rowWriter {
+	if s.set.Format != FormatTable {
+		return newRowWriter(s.set.Format, out, footer)
+	}
+	switch s.set.Expanded {
+	case ExpandedOn:
+		return &expandedWriter{w: out, footer: footer, null: s.set.Null}
+	case ExpandedAuto:
+		if s.cfg.TermSize != nil {
+			if w, _, ok := s.cfg.TermSize(); ok {
+				return &autoWriter{w: out, footer: footer, null: s.set.Null, width: w}
+			}
+		}
+	}
+	return &tableWriter{w: out, footer: footer, chunk: tableChunk, null: s.set.Null}
+}
+
+// pagerFor returns the pager of a result shown on a terminal when the
+// pager is on, or nil.
+func (s *Session) pagerFor(in IO) *pagedWriter {
+	if !s.set.Pager || s.outFile != nil || !in.Interactive() || s.cfg.TermSize == nil {
+		return nil
+	}
+	_, h, ok := s.cfg.TermSize()
+	if !ok || h <= 0 {
+		return nil
+	}
+	cmd := s.cfg.PagerCommand
+	if cmd == "" {
+		cmd = "less -SFX"
+	}
+	return &pagedWriter{out: in.Stdout(), height: h, cmd: cmd}
+}
+
+// releaseStore closes the store between statements (Config.ReleaseStore).
+func (s *Session) releaseStore(in IO) {
+	if err := s.eng.Close(); err != nil {
+		fmt.Fprintf(in.Stderr(), "rkql: closing the store: %v\n", err)
+	}
 }

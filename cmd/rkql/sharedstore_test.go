@@ -1,0 +1,87 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rkql/rkql/exec/embedded"
+)
+
+// With the REPL open on an embedded store, scripts in other processes
+// read and write it between the REPL's statements, and the REPL sees
+// what they wrote.
+func TestSharedStoreREPLAndScript(t *testing.T) {
+	store := t.TempDir()
+	insert := func(id int) string {
+		return fmt.Sprintf("INSERT INTO orders (seller, buyer, order_id, ts, amount, status) VALUES ('s1', 'b1', %d, '2024-05-01 12:00:00', 1, 'new');", id)
+	}
+	if r := rkql(t, "", "--store", store, "--catalog", fixedCatalog, "-e", insert(1)); r.code != 0 {
+		t.Fatalf("loading rows: %+v", r)
+	}
+	env := []string{"XDG_STATE_HOME=" + t.TempDir(), "TERM=xterm", "NO_COLOR=1"}
+	p := startPty(t, env, "--store", store, "--catalog", fixedCatalog)
+	p.waitFor(0, `rkql> `)
+	count := "SELECT count(*) FROM orders WHERE seller = 's1';"
+	p.press(count+"\r", ` count\n-+\n +1\n\(1 row\)\n\n[\s\S]*rkql> $`)
+
+	// The REPL is open and idle: a script reads and writes.
+	r := rkql(t, "", "--store", store, "--catalog", fixedCatalog, "--lock-timeout", "0", "-e", count+insert(2)+count)
+	if r.code != 0 || r.stdout != "count\n1\nINSERT 1\n\ncount\n2\n" {
+		t.Fatalf("script beside the REPL: %+v", r)
+	}
+	// The REPL sees the script's row.
+	p.press(count+"\r", ` count\n-+\n +2\n\(1 row\)\n\n[\s\S]*rkql> $`)
+	p.press(keyCtrlD, `rkql> \n`)
+	if code := p.exit(); code != 0 {
+		t.Fatalf("exit status %d", code)
+	}
+}
+
+// A process that finds the store locked says which process holds it,
+// waits up to --lock-timeout, and goes on when the lock is released in
+// time; it fails with the holder and the limit when it is not.
+func TestSharedStoreWaitsForLock(t *testing.T) {
+	store := t.TempDir()
+	st, err := embedded.Open(store, embedded.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	holder := fmt.Sprintf("process %d ", os.Getpid())
+
+	r := rkql(t, "", "--store", store, "--catalog", fixedCatalog, "--lock-timeout", "200ms", "-e", "SELECT count(*) FROM orders WHERE seller = 's1';")
+	want := regexp.MustCompile(`^rkql: store ` + regexp.QuoteMeta(store) + ` is in use by ` + regexp.QuoteMeta(holder) + `\([^\n]*\); waiting up to 200ms \(--lock-timeout\)\n` +
+		`rkql: store ` + regexp.QuoteMeta(store) + ` is in use by ` + regexp.QuoteMeta(holder) + `\([^\n]*\): gave up after 200ms \(--lock-timeout\): embedded: store is in use by another rkql process\n$`)
+	if r.code != 1 || !want.MatchString(r.stderr) {
+		t.Fatalf("locked store: code %d, stderr:\n%s", r.code, r.stderr)
+	}
+
+	// This time the lock goes away while rkql waits.
+	cmd := exec.Command(rkqlBin, "--store", store, "--catalog", fixedCatalog, "--lock-timeout", "30s", "-e",
+		"INSERT INTO orders (seller, buyer, order_id, ts, amount, status) VALUES ('s1', 'b1', 1, '2024-05-01 12:00:00', 1, 'new');")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	cmd.Stdout = &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(stderr).ReadString('\n')
+	if err != nil || !strings.Contains(line, "is in use by "+holder) || !strings.Contains(line, "waiting up to 30s (--lock-timeout)") {
+		t.Fatalf("first line on stderr %q (%v), want the holder and the wait", line, err)
+	}
+	time.Sleep(100 * time.Millisecond)
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil || out.String() != "INSERT 1\n" {
+		t.Fatalf("writer after the lock was released: %v, stdout %q", err, out.String())
+	}
+}
