@@ -22,32 +22,34 @@ func (x *Executor) writeBatch(ctx context.Context, t *catalog.Table, muts []Muta
 	}
 	// The rows being replaced: their entries may move.
 	old := map[string]catalog.Row{}
-	// The timestamp of each old row's newest version of each column.
-	stamps := map[string][]int64{}
+	// What each old row stored: its cells (newest version of each
+	// column) and the delete markers its store keeps.
+	stored := map[string]*StoreRow{}
 	if len(muts) > 0 {
 		keys := make([][]byte, len(muts))
 		for i, m := range muts {
 			keys[i] = m.Key
 		}
-		srs, err := x.Store.Get(ctx, t.Physical, keys, ReadOptions{})
+		srs, err := x.Store.Get(ctx, t.Physical, keys, ReadOptions{Markers: true})
 		if err != nil {
 			return err
 		}
 		dec := newDecoder(t, nil)
 		for _, sr := range srs {
+			stored[string(sr.Key)] = sr
+			if len(sr.Cells) == 0 {
+				continue // markers alone
+			}
 			r, err := dec.decode(sr)
 			if err != nil {
 				return err
 			}
 			old[string(sr.Key)] = r.Vals[:len(t.Columns)]
-			stamps[string(sr.Key)] = dec.stamps(sr)
 		}
+		rows = standingRows(t, muts, rows, cols, ts, old, stored)
 	}
 	for _, d := range dels {
 		old[string(d.Key)] = d.Vals[:len(t.Columns)]
-	}
-	if cols != nil || ts != 0 {
-		rows = standingRows(muts, rows, cols, ts, old, stamps)
 	}
 	for _, ix := range t.Indexes {
 		if err := x.checkUnique(ctx, t, ix, muts, rows); err != nil {
@@ -60,6 +62,9 @@ func (x *Executor) writeBatch(ctx context.Context, t *catalog.Table, muts []Muta
 		p := &phases[i]
 		newKeys := map[string]bool{}
 		for _, r := range rows {
+			if r == nil {
+				continue // the row will not exist
+			}
 			m, ok, err := indexEntry(ix, t, r, false)
 			if err != nil {
 				return fmt.Errorf("index %s: %w", ix.Name, err)
@@ -96,31 +101,94 @@ func (x *Executor) writeBatch(ctx context.Context, t *catalog.Table, muts []Muta
 	return nil
 }
 
-// standingRows returns the rows as they will stand after muts: columns
-// not in cols keep their old values, and so do columns with a version
-// newer than ts, which a write at ts (or a NULL's delete up to ts) leaves
-// in place. old and stamps hold the existing rows, by key, and the
-// timestamp of each one's newest version of each column.
-func standingRows(muts []Mutation, rows []catalog.Row, cols []int, ts int64, old map[string]catalog.Row, stamps map[string][]int64) []catalog.Row {
+// standingRows returns the rows as they will stand after muts, or nil
+// for a row that will not exist. A column keeps its old value when cols
+// leaves it out, when it has a version newer than ts (which a write at
+// ts, or a NULL's delete up to ts, leaves in place), and when a delete
+// marker hides the put (HBase keeps a delete's marker, and it hides
+// every later put at or before its timestamp). A row whose puts are all
+// hidden exists only if some old cell outlives the write's deletes. old
+// holds the existing rows' values and stored their cells and markers, by
+// key; ts is the write's timestamp.
+func standingRows(t *catalog.Table, muts []Mutation, rows []catalog.Row, cols []int, ts int64, old map[string]catalog.Row, stored map[string]*StoreRow) []catalog.Row {
 	merged := make([]catalog.Row, len(rows))
 	for i, r := range rows {
-		merged[i] = r
-		o, ok := old[string(muts[i].Key)]
-		if !ok {
+		m := &muts[i]
+		sr := stored[string(m.Key)]
+		o, ok := old[string(m.Key)]
+		if ok {
+			merged[i] = slices.Clone(mergeRow(o, r, cols))
+		} else {
+			merged[i], o = slices.Clone(r), t.NewRow()
+		}
+		if sr == nil || ts == 0 {
 			continue
 		}
-		merged[i] = mergeRow(o, r, cols)
-		if ts == 0 {
+		shown := false
+		for _, c := range m.Cells {
+			if hidden(sr.Markers, c, ts) {
+				if col, isCol := columnOf(t, c); isCol {
+					merged[i][col] = o[col]
+				}
+				continue
+			}
+			shown = true
+		}
+		if !shown && !outlives(sr.Cells, m.Deletes, ts) {
+			merged[i] = nil
 			continue
 		}
-		merged[i] = slices.Clone(merged[i]) // mergeRow may return r
-		for c, newest := range stamps[string(muts[i].Key)] {
-			if newest > ts {
-				merged[i][c] = o[c]
+		for _, c := range sr.Cells {
+			if col, isCol := columnOf(t, c); isCol && c.Timestamp > ts {
+				merged[i][col] = o[col]
 			}
 		}
 	}
 	return merged
+}
+
+// hidden reports whether one of markers hides the put of cell c, written
+// at ts when c has no timestamp of its own.
+func hidden(markers []Marker, c Cell, ts int64) bool {
+	at := c.Timestamp
+	if at == 0 {
+		at = ts
+	}
+	for _, mk := range markers {
+		if mk.Hides(c.Family, c.Qualifier, at) {
+			return true
+		}
+	}
+	return false
+}
+
+// outlives reports whether some of cells outlives deletes, each of which
+// removes its column's versions at or before its timestamp (0: ts).
+func outlives(cells, deletes []Cell, ts int64) bool {
+	for _, c := range cells {
+		gone := false
+		for _, d := range deletes {
+			upTo := d.Timestamp
+			if upTo == 0 {
+				upTo = ts
+			}
+			gone = gone || (d.Family == c.Family && d.Qualifier == c.Qualifier && c.Timestamp <= upTo)
+		}
+		if !gone {
+			return true
+		}
+	}
+	return false
+}
+
+// columnOf returns the column of t that cell c holds.
+func columnOf(t *catalog.Table, c Cell) (int, bool) {
+	for i, col := range t.Columns {
+		if col.Family == c.Family && col.Qualifier == c.Qualifier && col.Family != "" {
+			return i, true
+		}
+	}
+	return 0, false
 }
 
 // holdsKey reports whether ix's key holds every key field of t, so that
@@ -148,6 +216,9 @@ func (x *Executor) checkUnique(ctx context.Context, t *catalog.Table, ix *catalo
 	owner := map[string][]byte{} // entry key -> data key
 	var keys [][]byte
 	for i, r := range rows {
+		if r == nil {
+			continue
+		}
 		ir, ok := indexRow(ix, t, r)
 		if !ok {
 			continue

@@ -5,23 +5,21 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"slices"
 	"sort"
 
-	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/planner"
 )
 
 // topHeap keeps the best n rows: its root is the worst of them.
 type topHeap struct {
-	rows []*Row
-	less func(a, b *Row) bool
+	rows []rowRef
+	less func(a, b rowRef) bool
 }
 
 func (h *topHeap) Len() int           { return len(h.rows) }
 func (h *topHeap) Less(i, j int) bool { return h.less(h.rows[j], h.rows[i]) }
 func (h *topHeap) Swap(i, j int)      { h.rows[i], h.rows[j] = h.rows[j], h.rows[i] }
-func (h *topHeap) Push(x any)         { h.rows = append(h.rows, x.(*Row)) }
+func (h *topHeap) Push(x any)         { h.rows = append(h.rows, x.(rowRef)) }
 func (h *topHeap) Pop() any {
 	r := h.rows[len(h.rows)-1]
 	h.rows = h.rows[:len(h.rows)-1]
@@ -29,9 +27,10 @@ func (h *topHeap) Pop() any {
 }
 
 // sort drains in and returns its rows sorted: with a limit through a
-// bounded heap, otherwise up to the sort budget. It holds each row packed:
-// only the columns the nodes above read (Sort.Keep), in a slice of its
-// own, and hands them on unpacked.
+// bounded heap, otherwise up to the sort budget. It holds each row as one
+// encoding of the columns the nodes above read (Sort.Keep), sort keys
+// first, in an arena (see sortCodec and rowArena), and decodes the rows
+// on the way out.
 func (x *Executor) sort(ctx context.Context, in rowIter, s *planner.Sort) (rowIter, error) {
 	defer in.close()
 	budget := x.SortBudget
@@ -39,11 +38,13 @@ func (x *Executor) sort(ctx context.Context, in rowIter, s *planner.Sort) (rowIt
 		budget = 1_000_000
 	}
 	var (
-		rows []*Row
-		p    *packer
+		rows []rowRef
+		c    *sortCodec
+		a    = &rowArena{}
 		h    *topHeap
-		less func(a, b *Row) bool // over packed rows
+		enc  []byte // the row being added, encoded
 	)
+	less := func(i, j rowRef) bool { return c.compare(a.row(i), a.row(j)) < 0 }
 	for {
 		r, err := in.next(ctx)
 		if err == io.EOF {
@@ -52,117 +53,59 @@ func (x *Executor) sort(ctx context.Context, in rowIter, s *planner.Sort) (rowIt
 		if err != nil {
 			return nil, err
 		}
-		if p == nil {
-			p = newPacker(s.Keep, len(r.Vals), s.Keys)
-			less = p.less
+		if c == nil {
+			c = newSortCodec(s.Keep, len(r.Vals), s.Keys)
 			h = &topHeap{less: less}
 		}
+		enc = c.encode(enc[:0], r.Vals)
 		if s.Limit != planner.NoLimit {
 			if int64(h.Len()) < s.Limit {
 				if h.Len() >= budget {
 					return nil, fmt.Errorf("%w: ORDER BY … LIMIT %d needs a client sort holding more than %d rows; lower the LIMIT or raise --sort-budget", ErrSortBudget, s.Limit, budget)
 				}
-				heap.Push(h, p.pack(r))
-			} else if h.Len() > 0 && p.beats(r, h.rows[0]) {
-				h.rows[0] = p.pack(r)
+				heap.Push(h, a.add(enc))
+			} else if h.Len() > 0 && c.compare(enc, a.row(h.rows[0])) < 0 {
+				a.drop(c.size(a.row(h.rows[0])))
+				h.rows[0] = a.add(enc)
 				heap.Fix(h, 0)
+				if a.wasteful() {
+					a = a.compact(h.rows, c)
+				}
 			}
 			continue
 		}
 		if len(rows) >= budget {
 			return nil, fmt.Errorf("%w: ORDER BY needs a client sort of more than %d rows; add a LIMIT or raise --sort-budget", ErrSortBudget, budget)
 		}
-		rows = append(rows, p.pack(r))
+		rows = append(rows, a.add(enc))
 	}
-	if p == nil {
+	if c == nil {
 		return &sliceIter{}, nil
 	}
 	if s.Limit != planner.NoLimit {
 		rows = h.rows
 	}
 	sort.SliceStable(rows, func(i, j int) bool { return less(rows[i], rows[j]) })
-	return &unpackIter{rows: rows, p: p}, nil
+	return &unpackIter{rows: rows, a: a, c: c}, nil
 }
 
-// packer packs rows for a sort: a packed row holds the kept columns'
-// values in order, and nothing of the key or slab it was decoded from.
-type packer struct {
-	keep  []int // columns kept, in packed order
-	width int   // the unpacked row's length
-	keys  []planner.SortKey
-	at    []int // each sort key's position in a packed row
-	full  []int // each sort key's position in an unpacked row
-}
-
-func newPacker(keep []int, width int, keys []planner.SortKey) *packer {
-	if keep == nil {
-		keep = make([]int, width)
-		for i := range keep {
-			keep[i] = i
-		}
-	}
-	keep = slices.Clone(keep)
-	slices.Sort(keep)
-	keep = slices.Compact(keep)
-	p := &packer{keep: keep, width: width, keys: keys}
-	for _, k := range keys {
-		i, _ := slices.BinarySearch(keep, k.Col)
-		p.at = append(p.at, i)
-		p.full = append(p.full, k.Col)
-	}
-	return p
-}
-
-func (p *packer) pack(r *Row) *Row {
-	vals := make(catalog.Row, len(p.keep))
-	for i, c := range p.keep {
-		vals[i] = r.Vals[c]
-	}
-	return &Row{Vals: vals}
-}
-
-// compare orders a's and b's sort keys, found at positions ia and ib;
-// NULL sorts first ascending.
-func (p *packer) compare(a catalog.Row, ia []int, b catalog.Row, ib []int) int {
-	for i, k := range p.keys {
-		c := catalog.Compare(a[ia[i]], b[ib[i]])
-		if c == 0 {
-			continue
-		}
-		if k.Desc {
-			return -c
-		}
-		return c
-	}
-	return 0
-}
-
-// less orders two packed rows.
-func (p *packer) less(a, b *Row) bool { return p.compare(a.Vals, p.at, b.Vals, p.at) < 0 }
-
-// beats reports whether row r, not packed, sorts before packed row b.
-func (p *packer) beats(r, b *Row) bool { return p.compare(r.Vals, p.full, b.Vals, p.at) < 0 }
-
-// unpackIter hands sorted packed rows on at full width; the columns the
-// sort did not keep are zero values no node above reads.
+// unpackIter decodes sorted rows at full width; the columns the sort did
+// not keep are zero values no node above reads.
 type unpackIter struct {
-	rows []*Row
-	p    *packer
+	rows []rowRef
+	a    *rowArena
+	c    *sortCodec
 	i    int
 }
 
 func (u *unpackIter) next(context.Context) (*Row, error) {
 	if u.i >= len(u.rows) {
+		u.close() // the arena goes as soon as the last row is out
 		return nil, io.EOF
 	}
 	r := u.rows[u.i]
-	u.rows[u.i] = nil
 	u.i++
-	vals := make(catalog.Row, u.p.width)
-	for i, c := range u.p.keep {
-		vals[c] = r.Vals[i]
-	}
-	return &Row{Vals: vals}, nil
+	return &Row{Vals: u.c.decode(u.a.row(r))}, nil
 }
 
-func (u *unpackIter) close() { u.rows = nil }
+func (u *unpackIter) close() { u.rows, u.a, u.i = nil, nil, 0 }

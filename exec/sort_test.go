@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/rkql/rkql/catalog"
@@ -26,9 +27,13 @@ func TestSortHoldsOnlyKeptColumns(t *testing.T) {
 	if !ok {
 		t.Fatalf("sort returned %T", it)
 	}
+	if got := fmt.Sprint(u.c.fields); got != "[1 3]" {
+		t.Fatalf("a held row encodes columns %s, want [1 3]", got)
+	}
 	for _, r := range u.rows {
-		if len(r.Vals) != 2 || r.Key != nil {
-			t.Fatalf("a held row has %d values and key %q, want 2 and none", len(r.Vals), r.Key)
+		enc := u.a.row(r)
+		if n := u.c.size(enc); n != len(appendValue(appendValue(nil, catalog.Bigint(1)), catalog.Bigint(10))) {
+			t.Fatalf("a held row takes %d bytes: %q", n, enc[:n])
 		}
 	}
 	for want := int64(1); want <= 3; want++ {

@@ -24,6 +24,37 @@ type Cell struct {
 type StoreRow struct {
 	Key   []byte
 	Cells []Cell
+	// Markers are the row's delete markers, read only when
+	// ReadOptions.Markers asks for them.
+	Markers []Marker
+}
+
+// Marker is a delete a store keeps after it is applied: it hides the
+// puts it covers, even puts written after it. HBase keeps each delete's
+// marker until a major compaction; a store that removes the versions a
+// delete covers keeps none.
+type Marker struct {
+	Family string
+	// Qualifier is the column the marker covers, unless WholeFamily.
+	Qualifier string
+	// WholeFamily: the marker covers every column of Family (a row
+	// delete is one such marker in each family).
+	WholeFamily bool
+	// Exact: the marker covers the version at Timestamp alone, not
+	// every version at or before it.
+	Exact     bool
+	Timestamp int64
+}
+
+// Hides reports whether m hides a put of family:qualifier at ts.
+func (m Marker) Hides(family, qualifier string, ts int64) bool {
+	if m.Family != family || (!m.WholeFamily && m.Qualifier != qualifier) {
+		return false
+	}
+	if m.Exact {
+		return ts == m.Timestamp
+	}
+	return ts <= m.Timestamp
 }
 
 // Range is a half-open key range [Start, Stop). A nil Start is the first key
@@ -68,6 +99,11 @@ type ReadOptions struct {
 	// from the key, stored columns from the newest cells): only rows for
 	// which it is true are returned. nil returns every row.
 	Filter expr.Expr
+	// Markers asks a Get for each row's delete markers too, in
+	// StoreRow.Markers; a row holding only markers is then returned,
+	// with no Cells. A store that keeps no markers returns none. It
+	// goes with no Filter, Columns or Limit.
+	Markers bool
 	// Stats, when set, receives the work done. Stores add to it; it may be
 	// shared by concurrent scans and so is updated atomically.
 	Stats *Stats

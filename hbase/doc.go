@@ -45,6 +45,10 @@
 //     its first cell alone. KeyOnly ANDed to FirstKeyOnly there also
 //     strips a wanted first cell; And(FirstKeyOnly, Qualifier != each
 //     wanted, KeyOnly) strips only an unwanted one.
+//   - Raw (the "_raw_" attribute, honoured on a Get as on a Scan) adds
+//     the delete markers, a row delete's as one CellDeleteFamily per
+//     family, and the puts they hide; MaxVersions bounds the puts of a
+//     column and not its markers.
 //
 // # Aggregation where the data lives
 //

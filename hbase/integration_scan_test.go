@@ -3,6 +3,7 @@ package hbase_test
 import (
 	"fmt"
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/rkql/rkql/hbase"
@@ -320,4 +321,110 @@ func TestIntegrationVersions(t *testing.T) {
 	if r, err = e.c.Get(ctx, g); err != nil || len(r.Cells) != 1 || r.Cells[0].Timestamp != 3000 {
 		t.Errorf("after family delete at 2000: %+v, %v", r, err)
 	}
+}
+
+// TestIntegrationRaw pins what a raw Get and Scan return on HBase 2.6:
+// the delete markers, and the puts they hide, which a plain read leaves
+// out.
+func TestIntegrationRaw(t *testing.T) {
+	e := newEnv(t)
+	ctx := ctxT(t)
+	key := []byte("raw")
+	put := func(qual string, ts int64) {
+		t.Helper()
+		p, err := hbase.NewPut(e.table, key, []hbase.Cell{cell("cf", qual, fmt.Sprint(ts))}, hbase.Timestamp(ts))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := e.c.Mutate(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	del := func(opts ...hbase.Option) {
+		t.Helper()
+		d, err := hbase.NewDelete(e.table, key, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := e.c.Mutate(ctx, d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	put("a", 1000)
+	del(hbase.ColumnsAt(2000, "cf", "a"))
+	put("a", 1500) // hidden by the column marker at 2000
+	del(hbase.Families("cf"), hbase.Timestamp(3000))
+	put("b", 2500) // hidden by the family marker at 3000
+	put("b", 4000)
+
+	g, _ := hbase.NewGet(e.table, key, hbase.Versions(10))
+	r, err := e.c.Get(ctx, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := describeCells(r.Cells); got != "cf:b@4000 put" {
+		t.Errorf("plain get: %s", got)
+	}
+	want := "cf:@3000 delete-family, cf:a@2000 delete-column, cf:a@1500 put, cf:a@1000 put, cf:b@4000 put, cf:b@2500 put"
+	g, err = hbase.NewGet(e.table, key, hbase.Versions(10), hbase.Raw())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err = e.c.Get(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	if got := describeCells(r.Cells); got != want {
+		t.Errorf("raw get:\n got %s\nwant %s", got, want)
+	}
+	res, err := e.c.MultiGet(ctx, []*hbase.Get{g})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := describeCells(res[0].Cells); got != want {
+		t.Errorf("raw multi-get:\n got %s\nwant %s", got, want)
+	}
+	g, _ = hbase.NewGet(e.table, key, hbase.Raw())
+	if r, err = e.c.Get(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	// Markers do not count as versions.
+	if got, want := describeCells(r.Cells), "cf:@3000 delete-family, cf:a@2000 delete-column, cf:a@1500 put, cf:b@4000 put"; got != want {
+		t.Errorf("raw get of one version:\n got %s\nwant %s", got, want)
+	}
+	// A row delete is a family marker in each family.
+	row := []byte("raw2")
+	d, _ := hbase.NewDelete(e.table, row, hbase.Timestamp(3000))
+	if err := e.c.Mutate(ctx, d); err != nil {
+		t.Fatal(err)
+	}
+	g, _ = hbase.NewGet(e.table, row, hbase.Raw())
+	if r, err = e.c.Get(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := describeCells(r.Cells), "cf:@3000 delete-family, meta:@3000 delete-family"; got != want {
+		t.Errorf("raw get after a row delete:\n got %s\nwant %s", got, want)
+	}
+	s, err := hbase.NewScan(e.table, key, append(key, 0), hbase.Versions(10), hbase.Raw())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := e.c.Scan(s)
+	defer sc.Close()
+	sr, err := sc.Next(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := describeCells(sr.Cells); got != want {
+		t.Errorf("raw scan:\n got %s\nwant %s", got, want)
+	}
+}
+
+func describeCells(cells []hbase.Cell) string {
+	names := map[hbase.CellType]string{hbase.CellPut: "put", hbase.CellDelete: "delete", hbase.CellDeleteColumn: "delete-column",
+		hbase.CellDeleteFamily: "delete-family", hbase.CellDeleteFamilyVersion: "delete-family-version"}
+	var out []string
+	for _, c := range cells {
+		out = append(out, fmt.Sprintf("%s:%s@%d %s", c.Family, c.Qualifier, c.Timestamp, names[c.Type]))
+	}
+	return strings.Join(out, ", ")
 }

@@ -65,6 +65,7 @@ type options struct {
 	includeStop   bool
 	trackMetrics  bool
 	badTimeRange  bool
+	raw           bool
 }
 
 // Families restricts a Get or Scan to whole families, or makes a Delete
@@ -124,6 +125,27 @@ func TimeRange(from, to int64) Option {
 		o.badTimeRange = from < 0 || to < from
 		o.timeRange = &pb.TimeRange{From: proto.Uint64(uint64(from)), To: proto.Uint64(uint64(to))}
 	}}
+}
+
+// Raw makes a Get or Scan return what the store holds rather than what a
+// reader sees: the delete markers (CellDelete, CellDeleteColumn,
+// CellDeleteFamily, CellDeleteFamilyVersion), and the puts they hide,
+// until a major compaction removes both. MaxVersions still bounds the puts
+// of each column, but not the markers. HBase reads it as the operation
+// attribute "_raw_".
+func Raw() Option {
+	return Option{"Raw", kindGet | kindScan, func(o *options) { o.raw = true }}
+}
+
+// rawAttr is the attribute by which HBase's Scan.setRaw reaches the
+// server; a Get carries it over when the server turns it into a scan.
+const rawAttr = "_raw_"
+
+func (o *options) attributes() []*pb.NameBytesPair {
+	if !o.raw {
+		return nil
+	}
+	return []*pb.NameBytesPair{{Name: proto.String(rawAttr), Value: []byte{0xff}}}
 }
 
 // Reversed scans from the start key down to the stop key.
@@ -226,13 +248,13 @@ type Get struct {
 }
 
 // NewGet builds a Get of key in table. Options: Families, Columns,
-// MaxVersions, WithFilter, TimeRange.
+// MaxVersions, WithFilter, TimeRange, Raw.
 func NewGet(table string, key []byte, opts ...Option) (*Get, error) {
 	o, err := build(kindGet, table, key, true, opts)
 	if err != nil {
 		return nil, err
 	}
-	g := &pb.Get{Row: key, Column: o.columnProtos(), TimeRange: o.timeRange}
+	g := &pb.Get{Row: key, Column: o.columnProtos(), TimeRange: o.timeRange, Attribute: o.attributes()}
 	if o.versions > 0 {
 		g.MaxVersions = proto.Uint32(o.versions)
 	}
@@ -261,8 +283,8 @@ type Scan struct {
 // NewScan builds a scan of table over [start, stop); an empty start or
 // stop leaves that end open. A Reversed scan walks from start down to stop,
 // so start must be the larger key. Options: Families, Columns,
-// MaxVersions, WithFilter, TimeRange, Reversed, ExcludeStart, IncludeStop,
-// Caching, MaxResultSize, Limit, TrackScanMetrics.
+// MaxVersions, WithFilter, TimeRange, Raw, Reversed, ExcludeStart,
+// IncludeStop, Caching, MaxResultSize, Limit, TrackScanMetrics.
 func NewScan(table string, start, stop []byte, opts ...Option) (*Scan, error) {
 	o, err := build(kindScan, table, start, false, opts)
 	if err != nil {
@@ -280,7 +302,7 @@ func NewScan(table string, start, stop []byte, opts ...Option) (*Scan, error) {
 	if o.caching < 0 || o.maxResultSize < 0 || o.limit < 0 {
 		return nil, fmt.Errorf("hbase: scan on %s: negative caching, result size or limit", table)
 	}
-	s := &pb.Scan{Column: o.columnProtos(), TimeRange: o.timeRange}
+	s := &pb.Scan{Column: o.columnProtos(), TimeRange: o.timeRange, Attribute: o.attributes()}
 	if o.versions > 0 {
 		s.MaxVersions = proto.Uint32(o.versions)
 	}

@@ -26,6 +26,30 @@ func TestNewGet(t *testing.T) {
 	}
 }
 
+func TestRaw(t *testing.T) {
+	raw := func(attrs []*pb.NameBytesPair) bool {
+		for _, a := range attrs {
+			if a.GetName() == "_raw_" && len(a.Value) == 1 && a.Value[0] != 0 {
+				return true
+			}
+		}
+		return false
+	}
+	g, err := NewGet("t", []byte("k"), Raw())
+	if err != nil || !raw(g.pb.Attribute) {
+		t.Errorf("raw get: %v, %v", g, err)
+	}
+	s, err := NewScan("t", nil, nil, Raw())
+	if err != nil || !raw(s.pb.Attribute) {
+		t.Errorf("raw scan: %v, %v", s, err)
+	}
+	g, _ = NewGet("t", []byte("k"))
+	s, _ = NewScan("t", nil, nil)
+	if raw(g.pb.Attribute) || raw(s.pb.Attribute) {
+		t.Error("a plain get or scan is raw")
+	}
+}
+
 func TestRequestErrors(t *testing.T) {
 	long := make([]byte, maxKeyLen+1)
 	tests := []struct {
@@ -52,6 +76,7 @@ func TestRequestErrors(t *testing.T) {
 		{"put-no-family", second(NewPut("t", []byte("k"), []Cell{{Qualifier: []byte("q")}})), "without a family"},
 		{"put-other-row", second(NewPut("t", []byte("k"), []Cell{{Row: []byte("x"), Family: []byte("f")}})), "is not the put's row"},
 		{"put-versions", second(NewPut("t", []byte("k"), []Cell{{Family: []byte("f")}}, Versions(2))), "Versions does not apply to a put"},
+		{"delete-raw", second(NewDelete("t", []byte("k"), Raw())), "Raw does not apply to a delete"},
 		{"delete-filter", second(NewDelete("t", []byte("k"), WithFilter(filter.KeyOnly{}))), "WithFilter does not apply to a delete"},
 	}
 	for _, tt := range tests {

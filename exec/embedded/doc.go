@@ -43,6 +43,9 @@
 //     are trimmed when the row is written. Cells already past their family's
 //     TTL are dropped on write as well; reads hide the ones that expire later.
 //   - A row with no cells is not stored: its key is deleted.
+//   - A delete removes the versions it covers and leaves no marker, so a
+//     put written later at an older timestamp shows (on HBase a marker
+//     hides it); a Get asking for ReadOptions.Markers gets none.
 //   - A row is one bbolt value, so each row's mutation is atomic. A Mutate
 //     call is not: it commits in transactions of up to Options.RowsPerTx rows.
 //   - Cells written with timestamp 0 get the write time. All cells of one

@@ -38,33 +38,9 @@ type WriteDivergence struct {
 	Shape func(t *catalog.Table, where parser.Expr) bool
 }
 
-// The names of the known divergences the model finds itself.
-const (
-	writeDivMaskedPut = "index-ignores-delete-markers"
-)
-
 // KnownWriteDivergences is the to-do list of write fixes. Keep it short
 // by fixing them; never add an entry without a reproduction.
-var KnownWriteDivergences = []WriteDivergence{
-	{
-		Name: writeDivMaskedPut,
-		Why: "HBase keeps a delete's marker, which hides every later put at or before its timestamp: after a NULL " +
-			"(or a DELETE) at t, an INSERT … TIMESTAMP at or below t does not show in the data row. Index upkeep " +
-			"does not know it and writes the entry of the row as if the put showed, verified, so a query through " +
-			"the index returns a row, or a value, that the data table does not have. The model leaves out every " +
-			"INSERT a marker hides on HBase. The embedded store keeps no markers, so the put shows there and the " +
-			"two stores answer the same statements differently.",
-		Markers: true,
-		Catalog: "examples/catalog.yaml",
-		Statements: []string{
-			"INSERT INTO sites (domain, owner) VALUES ('a.com', NULL) TIMESTAMP 1714564800000",
-			"INSERT INTO sites (domain, owner) VALUES ('a.com', 'o1') TIMESTAMP 1714564700000",
-		},
-		Query: "SELECT domain, owner FROM sites WHERE owner = 'o1'",
-		Want:  "",
-		Got:   "a.com o1",
-	},
-}
+var KnownWriteDivergences = []WriteDivergence{}
 
 // copiedTTLColumn reports whether column name of t is in a family with a
 // TTL and an index of t holds it.

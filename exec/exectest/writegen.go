@@ -213,6 +213,7 @@ func runWriteTable(t *testing.T, cat *catalog.Catalog, tb *catalog.Table, o Writ
 			continue
 		}
 		st.Ops++
+		st.Hidden = w.m.Hidden
 		if err := runOp(ctx, sess, p, want); err != nil {
 			t.Errorf("operation %d: %v\n%s", i, err, c.repro(t, o, w, append(done, p), nil))
 			return st

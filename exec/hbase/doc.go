@@ -45,6 +45,11 @@
 // Regexes decode bytes as ISO-8859-1, so that they match bytes; a LIKE
 // character is a valid UTF-8 sequence or else one byte, as Go reads it.
 //
+// A Get with ReadOptions.Markers sends a second, raw MultiGet (hbase.Raw)
+// beside the plain one, at the same time, and keeps only the delete
+// markers of its answer: a row delete's family markers, a NULL's column
+// markers, and single-version ones written by other clients.
+//
 // Stats.Bytes are the response bytes read off the socket, Stats.RPCs and
 // Stats.Regions come from the client's scanner statistics, and
 // Stats.RowsRead from the servers' ROWS_SCANNED (for Get: the rows

@@ -25,6 +25,9 @@ func (s *Store) Get(ctx context.Context, table string, keys [][]byte, opts exec.
 	if opts.Ranges != nil {
 		return nil, fmt.Errorf("ranges in a get: %w", exec.ErrNotPushable)
 	}
+	if opts.Markers && (opts.Filter != nil || opts.Columns != nil || opts.Limit > 0) {
+		return nil, fmt.Errorf("delete markers with a filter, projection or limit: %w", exec.ErrNotPushable)
+	}
 	hopts, err := readOptions(opts)
 	if err != nil {
 		return nil, err
@@ -41,21 +44,45 @@ func (s *Store) Get(ctx context.Context, table string, keys [][]byte, opts exec.
 			}
 			gets[i] = g
 		}
+		var marks []*hb.Result
+		var markErr error
+		done := make(chan struct{})
+		if opts.Markers {
+			go func() {
+				defer close(done)
+				marks, markErr = s.markers(ctx, table, batch, opts.Stats)
+			}()
+		} else {
+			close(done)
+		}
 		res, rs, err := s.c.MultiGetWithStats(ctx, gets)
+		<-done
 		if st := opts.Stats; st != nil {
 			st.RPCs.Add(int64(rs.RPCs))
 			st.Bytes.Add(rs.Bytes)
+		}
+		if err == nil {
+			err = markErr
 		}
 		if err != nil {
 			return nil, mapErr(err)
 		}
 		var read int64
-		for _, r := range res {
-			if r == nil || len(r.Cells) == 0 {
+		for i, r := range res {
+			var mk []exec.Marker
+			if marks != nil {
+				mk = conv.markers(marks[i])
+			}
+			if (r == nil || len(r.Cells) == 0) && len(mk) == 0 {
 				continue
 			}
 			read++
-			out = append(out, conv.row(r))
+			row := &exec.StoreRow{Key: batch[i]}
+			if r != nil && len(r.Cells) > 0 {
+				row = conv.row(r)
+			}
+			row.Markers = mk
+			out = append(out, row)
 			if opts.Limit > 0 && len(out) >= opts.Limit {
 				break
 			}
@@ -70,6 +97,26 @@ func (s *Store) Get(ctx context.Context, table string, keys [][]byte, opts exec.
 		}
 	}
 	return out, nil
+}
+
+// markers reads keys raw, one version of each column (HBase does not
+// count markers as versions), for their delete markers: results in the
+// order of keys, nil for a row with no cell at all.
+func (s *Store) markers(ctx context.Context, table string, keys [][]byte, stats *exec.Stats) ([]*hb.Result, error) {
+	gets := make([]*hb.Get, len(keys))
+	for i, k := range keys {
+		g, err := hb.NewGet(table, k, hb.Raw())
+		if err != nil {
+			return nil, err
+		}
+		gets[i] = g
+	}
+	res, rs, err := s.c.MultiGetWithStats(ctx, gets)
+	if stats != nil {
+		stats.RPCs.Add(int64(rs.RPCs))
+		stats.Bytes.Add(rs.Bytes)
+	}
+	return res, err
 }
 
 // spread counts the region servers and regions keys fall in, from the
@@ -286,6 +333,30 @@ func (c *converter) name(b []byte) string {
 		c.names[s] = s
 	}
 	return s
+}
+
+// markers converts the delete markers of a raw Result.
+func (c *converter) markers(r *hb.Result) []exec.Marker {
+	if r == nil {
+		return nil
+	}
+	var out []exec.Marker
+	for _, cell := range r.Cells {
+		m := exec.Marker{Family: c.name(cell.Family), Qualifier: c.name(cell.Qualifier), Timestamp: cell.Timestamp}
+		switch cell.Type {
+		case hb.CellDeleteColumn:
+		case hb.CellDelete:
+			m.Exact = true
+		case hb.CellDeleteFamily:
+			m.Qualifier, m.WholeFamily = "", true
+		case hb.CellDeleteFamilyVersion:
+			m.Qualifier, m.WholeFamily, m.Exact = "", true, true
+		default:
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
 }
 
 // row converts a Result. HBase returns cells sorted by family, qualifier

@@ -26,7 +26,8 @@ func writeSession(t *testing.T) (*catalog.Catalog, exectest.Session) {
 // a TIMESTAMP (HBase's clock is not the test's), and the TTL part is left
 // out: HBase expires cells by its own clock, which a test cannot move, so
 // the table with a TTL (exec/embedded's testdata/writes.yaml) runs on the
-// embedded store only.
+// embedded store only. Puts a marker hides must be among the writes, and
+// index upkeep must see them hidden.
 func TestWriteModelHBase(t *testing.T) {
 	cat, sess := writeSession(t)
 	ops := 600
@@ -36,6 +37,9 @@ func TestWriteModelHBase(t *testing.T) {
 	st := exectest.RunWrites(t, cat, exectest.WriteOptions{Ops: ops, Tables: []string{"orders", "sites"}, Markers: true,
 		Open: func(*testing.T) exectest.Session { return sess }})
 	t.Logf("%d operations, %d queries checked", st.Ops, st.Queries)
+	if st.Hidden == 0 {
+		t.Error("no put was hidden by a delete marker: the run did not check index upkeep against markers")
+	}
 }
 
 // TestKnownWriteDivergencesHBase runs the reproduction of each entry of
