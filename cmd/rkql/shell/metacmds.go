@@ -49,6 +49,9 @@ func describePlusCmd(c metaCall) (intent, error) {
 // keyLegend explains, component by component, the rowkey notation that
 // DESCRIBE and EXPLAIN print for t (EXPLAIN (VERBOSE) prints the same).
 func keyLegend(cat *catalog.Catalog, name string) string {
+	if cat == nil {
+		return ""
+	}
 	t, ok := cat.Table(name)
 	if !ok {
 		return ""
