@@ -129,8 +129,11 @@ func explainNode(n Node) []Step {
 	case *Count:
 		return []Step{{Op: "CLIENT COUNT", Title: "CLIENT COUNT"}}
 	case *Limit:
-		return []Step{{Op: "CLIENT LIMIT", Title: fmt.Sprintf("CLIENT %d ROW LIMIT", n.N),
-			Attrs: []Attr{{Label: "rows", Value: n.N, Detail: true}}}}
+		return []Step{n.step()}
+	case *Aggregate:
+		return []Step{n.step()}
+	case *Project:
+		return []Step{n.step()}
 	}
 	panic(fmt.Sprintf("planner: EXPLAIN of unknown node %T", n))
 }

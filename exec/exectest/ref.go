@@ -123,7 +123,11 @@ func (e *evaluator) orderBy(items []parser.OrderItem) ([]int, []bool, error) {
 	var keys []int
 	var desc []bool
 	for _, it := range items {
-		c, err := e.column(it.Column.Name)
+		ref, ok := it.Expr.(*parser.ColumnRef)
+		if !ok {
+			return nil, nil, fmt.Errorf("reference: ORDER BY %s is not a column", it.Expr)
+		}
+		c, err := e.column(ref.Name)
 		if err != nil {
 			return nil, nil, err
 		}
