@@ -82,7 +82,7 @@ func (c *compiler) aggShape(sel *Select, s *parser.SelectStmt) (*shape, error) {
 	ts := &tableScope{c: c, what: "GROUP BY"}
 	sc := &aggScope{c: c, table: ts, node: &Aggregate{Strategy: OneGroup}}
 	for _, g := range s.GroupBy {
-		g = groupTerm(g, s.Items)
+		g = c.groupTerm(g, s.Items)
 		if hasAggCall(g) {
 			return nil, errAt(g.Pos(), "aggregate functions are not allowed in GROUP BY")
 		}
@@ -131,14 +131,17 @@ func (c *compiler) aggShape(sel *Select, s *parser.SelectStmt) (*shape, error) {
 }
 
 // groupTerm resolves GROUP BY n and GROUP BY alias to the select item's
-// expression; a name of the table's is a column first.
-func groupTerm(g parser.Expr, items []parser.SelectItem) parser.Expr {
+// expression; a name of the table's is its column first, as in SQL.
+func (c *compiler) groupTerm(g parser.Expr, items []parser.SelectItem) parser.Expr {
 	switch x := g.(type) {
 	case *parser.IntLit:
 		if x.Val >= 1 && x.Val <= int64(len(items)) {
 			return items[x.Val-1].Expr
 		}
 	case *parser.ColumnRef:
+		if _, col := c.t.Column(x.Name); col || x.Name == TsColumn {
+			return g
+		}
 		for _, it := range items {
 			if it.Alias == x.Name {
 				return it.Expr

@@ -217,7 +217,7 @@ func (c *compiler) plainOrder(sh *shape, sel *Select, s *parser.SelectStmt, sc s
 }
 
 // orderTerm resolves one ORDER BY term: a position in the select list,
-// an output's name, or an expression.
+// an output's name (before a column's), or an expression.
 func (c *compiler) orderTerm(e parser.Expr, outs []Output, compile func(parser.Expr) (expr.Scalar, error)) (expr.Scalar, error) {
 	switch x := e.(type) {
 	case *parser.IntLit:
@@ -226,20 +226,14 @@ func (c *compiler) orderTerm(e parser.Expr, outs []Output, compile func(parser.E
 		}
 		return outs[x.Val-1].Expr, nil
 	case *parser.ColumnRef:
+		// An output's name comes before a column's, as in SQL.
 		for _, o := range outs {
 			if o.Name == x.Name {
-				if _, isCol := c.t.Column(x.Name); !isCol || sameCol(o.Expr, x.Name) {
-					return o.Expr, nil
-				}
+				return o.Expr, nil
 			}
 		}
 	}
 	return compile(e)
-}
-
-func sameCol(s expr.Scalar, name string) bool {
-	col, ok := s.(*expr.Col)
-	return ok && col.Name == name
 }
 
 // projectOutputs turns the outputs into a Project that also computes the
