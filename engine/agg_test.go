@@ -138,3 +138,37 @@ func TestGroupBudget(t *testing.T) {
 		t.Fatalf("streaming GROUP BY seller: %d rows, %v", len(rows), err)
 	}
 }
+
+// TestKeyPseudoColumn: _key is the row's raw key as toStringBinary shows
+// it, after every other column of SELECT *, _ts, _key.
+func TestKeyPseudoColumn(t *testing.T) {
+	e, rows := loadedOrders(t, 300)
+	tb, _ := e.Catalog().Table("orders")
+	want := map[string]bool{}
+	seller, _ := tb.Column("seller")
+	for _, r := range rows {
+		if r[seller].S == "s1" {
+			k, err := tb.EncodeKey(r, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want[catalog.ToStringBinary(k)] = true
+		}
+	}
+	got, _, err := e.Exec(context.Background(), "SELECT *, _ts, _key FROM orders WHERE seller = 's1' ORDER BY _key")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) || len(want) == 0 {
+		t.Fatalf("got %d rows, want %d", len(got), len(want))
+	}
+	for i, r := range got {
+		k := r[len(tb.Columns)+1]
+		if len(r) != len(tb.Columns)+2 || !want[k.S] || r[len(tb.Columns)].Type != catalog.TypeTimestamp {
+			t.Fatalf("row %d: %v is not a row of s1 with its _ts and _key", i, r)
+		}
+		if i > 0 && got[i-1][len(tb.Columns)+1].S > k.S {
+			t.Fatalf("row %d: not in _key order", i)
+		}
+	}
+}
