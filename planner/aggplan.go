@@ -102,7 +102,7 @@ func (c *compiler) aggShape(sel *Select, s *parser.SelectStmt) (*shape, error) {
 		if err != nil {
 			return nil, err
 		}
-		sel.Output = append(sel.Output, Output{Name: outputName(it), Type: outputType(x), Expr: x})
+		sel.Output = append(sel.Output, Output{Name: outputName(it), Type: outputType(x), Expr: typedNull(x)})
 	}
 	sh := &shape{agg: sc.node}
 	if s.Having != nil {

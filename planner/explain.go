@@ -162,6 +162,8 @@ func (a *Access) step() Step {
 			add(where+" KEYS ONLY", true)
 		case p != nil && p.Projected:
 			add(where+" COLUMNS", strings.Join(a.columnNames(), ", "))
+		case len(a.Columns) == 0:
+			add("CLIENT COLUMNS", "none: the key serves the query")
 		default:
 			add("CLIENT COLUMNS", strings.Join(a.columnNames(), ", "))
 		}

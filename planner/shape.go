@@ -170,7 +170,7 @@ func (c *compiler) shape(sel *Select, s *parser.SelectStmt) (*shape, error) {
 		if err != nil {
 			return nil, err
 		}
-		sel.Output = append(sel.Output, Output{Name: outputName(it), Type: outputType(x), Expr: x})
+		sel.Output = append(sel.Output, Output{Name: outputName(it), Type: outputType(x), Expr: typedNull(x)})
 	}
 	for _, o := range sel.Output {
 		for _, col := range expr.ScalarColumns(o.Expr) {
@@ -178,6 +178,14 @@ func (c *compiler) shape(sel *Select, s *parser.SelectStmt) (*shape, error) {
 		}
 	}
 	return sh, c.plainOrder(sh, sel, s, sc)
+}
+
+// typedNull gives a bare NULL the type STRING.
+func typedNull(x expr.Scalar) expr.Scalar {
+	if x.Type() == catalog.TypeInvalid {
+		return &expr.Lit{V: catalog.Null(catalog.TypeString)}
+	}
+	return x
 }
 
 // outputType is a result column's type: STRING for a bare NULL.

@@ -259,6 +259,9 @@ func (c *checker) checkPlanned(ctx context.Context, q string, want *Result) erro
 		}
 	}
 	c.kinds[kind]++
+	if ag, ok := planner.Find[*planner.Aggregate](sel.Root); ok {
+		c.kinds[[...]string{"AGG-ONE", "AGG-STREAM", "AGG-HASH"}[ag.Strategy]]++
+	}
 	// Each query runs with pushdown on and off: what the store evaluates
 	// and what the client evaluates must both agree with the reference.
 	for _, on := range []bool{true, false} {
