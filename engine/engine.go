@@ -46,6 +46,9 @@ type Config struct {
 	// SortBudget is the most rows a client sort may hold; 0 means exec's
 	// default.
 	SortBudget int
+	// GroupBudget is the most groups a hash aggregation may hold; 0
+	// means exec's default.
+	GroupBudget int
 	// NoPushdown starts the engine with pushdown off (see SetPushdown).
 	NoPushdown bool
 	// Clock times statements; nil means time.Now.
@@ -85,6 +88,9 @@ func (e *Engine) writeClock() int64 {
 func New(cfg Config) *Engine {
 	if cfg.Clock == nil {
 		cfg.Clock = time.Now
+	}
+	if cfg.Planner.Now == nil {
+		cfg.Planner.Now = cfg.Clock
 	}
 	return &Engine{cfg: cfg, pl: planner.New(cfg.Catalog, cfg.Planner), pushdown: !cfg.NoPushdown, ensured: map[string]bool{}}
 }
@@ -135,7 +141,7 @@ func (e *Engine) executor(ctx context.Context) (*exec.Executor, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &exec.Executor{Store: st, SortBudget: e.cfg.SortBudget, WriteClock: e.writeClock}, nil
+	return &exec.Executor{Store: st, SortBudget: e.cfg.SortBudget, GroupBudget: e.cfg.GroupBudget, WriteClock: e.writeClock}, nil
 }
 
 // ensure creates t's physical table when the engine creates tables on

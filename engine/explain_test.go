@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cockroachdb/datadriven"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/rkql/rkql/exec/embedded"
 	hbstore "github.com/rkql/rkql/exec/hbase"
 	"github.com/rkql/rkql/parser"
+	"github.com/rkql/rkql/planner"
 )
 
 // reporting is a store that declares another store's Pushdown: EXPLAIN's
@@ -40,7 +42,9 @@ func newEngine(t testing.TB, p exec.Pushdown) *engine.Engine {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	return engine.New(engine.Config{Catalog: cat, CreateOnDemand: true,
+	// NOW() reads a fixed clock, so that EXPLAIN's folded times stay put.
+	now := func() time.Time { return time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC) }
+	return engine.New(engine.Config{Catalog: cat, CreateOnDemand: true, Planner: planner.Options{Now: now},
 		Open: func(context.Context) (exec.Store, error) { return reporting{st, p}, nil }})
 }
 
@@ -114,6 +118,11 @@ var accessPaths = []string{
 	"SELECT * FROM order_events WHERE user_id = 7 ORDER BY order_id DESC",
 	"SELECT * FROM device_metrics WHERE model = 'x' ALLOW FULL SCAN",
 	"SELECT * FROM orders WHERE seller = 's1' AND seller = 's2'",
+	"SELECT * FROM orders WHERE seller = 's1' AND ts > NOW() - INTERVAL '1' HOUR",
+	"SELECT seller, COUNT(*) AS n, MAX(ts) FROM orders GROUP BY seller ALLOW FULL SCAN",
+	"SELECT status, COUNT(*), SUM(amount) FROM orders WHERE seller = 's3' GROUP BY status HAVING COUNT(*) > 1 ORDER BY 2 DESC",
+	"SELECT COUNT(DISTINCT order_id), AVG(amount) FROM orders WHERE seller = 's1'",
+	"SELECT *, _ts, _key, amount * 2 AS twice FROM orders WHERE seller = 's1' ORDER BY twice DESC LIMIT 5 OFFSET 2",
 }
 
 // TestExplainTextAndJSONAgree renders every access path of every store

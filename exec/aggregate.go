@@ -2,150 +2,415 @@ package exec
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
+	"math"
+	"strings"
 
 	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/expr"
 	"github.com/rkql/rkql/planner"
 )
 
-// AggKind is an aggregate a store may compute where the data lives.
-type AggKind uint8
+// ErrGroupBudget is returned when a hash aggregation would hold too many
+// groups.
+var ErrGroupBudget = errors.New("exec: hash aggregate budget exceeded")
 
-// Aggregates a store may compute.
-const (
-	// AggCount counts the rows a read selects (COUNT(*)).
-	AggCount AggKind = iota
-	// AggSum, AggMin, AggMax and AggAvg are over the values of one
-	// stored column, skipping rows without it (NULL).
-	AggSum
-	AggMin
-	AggMax
-	AggAvg
-)
+// defaultGroupBudget is the group budget when Executor.GroupBudget is 0.
+const defaultGroupBudget = 1_000_000
 
-var aggNames = [...]string{AggCount: "COUNT", AggSum: "SUM", AggMin: "MIN", AggMax: "MAX", AggAvg: "AVG"}
-
-func (k AggKind) String() string {
-	if int(k) < len(aggNames) {
-		return aggNames[k]
-	}
-	return fmt.Sprintf("AggKind(%d)", uint8(k))
-}
-
-// Aggregation is one aggregate over the rows a read selects. The column's
-// type and encoding (Table.Columns[Column]) say how its cells are read; a
-// store takes only those it can read exactly as the client decodes them.
-type Aggregation struct {
-	Kind AggKind
-	// Column is the stored column aggregated, an index into the read's
-	// Table.Columns; AggCount ignores it.
-	Column int
-}
-
-// AggResult is an Aggregation's answer.
-type AggResult struct {
-	// Count is the number of rows counted (AggCount) or of values
-	// averaged (AggAvg).
+// AggState is the partial state of one aggregate over some rows. States
+// merge: a store that aggregates each region could hand back one per
+// region, and Merge combines them as the client loop would have.
+type AggState struct {
+	call *planner.AggCall
+	// Count counts the values added (COUNT, and AVG's divisor).
 	Count int64
-	// Value is the SUM, MIN, MAX or AVG, of the column's type (AVG is a
-	// DOUBLE); NULL when no row held a value. Sum is AVG's sum.
-	Value, Sum catalog.Value
+	// SumI and SumF are the sum of integer or double values.
+	SumI int64
+	SumF float64
+	// Best is MIN's or MAX's value so far; NULL before any.
+	Best catalog.Value
+	// seen holds the values counted by DISTINCT, by groupKey.
+	seen map[string]bool
 }
 
-// Aggregator is a Store that can compute aggregates where the data lives,
-// so that only the answer travels.
-type Aggregator interface {
-	// CanAggregate says how the store computes agg over t's rows (for
-	// EXPLAIN, e.g. the coprocessor that does), or "" when it cannot. It
-	// may ask the cluster once per table and remember the answer.
-	CanAggregate(ctx context.Context, t *catalog.Table, agg Aggregation) (string, error)
-	// Aggregate computes agg over the rows of r that opts select, as
-	// Scan would return them: Filter, Ranges and at most one version; no
-	// Limit, Reverse or Columns. It fails with ErrNoAggregate when it
-	// cannot, and the caller then reads the rows.
-	Aggregate(ctx context.Context, table string, r Range, agg Aggregation, opts ReadOptions) (AggResult, error)
+func newAggState(call *planner.AggCall) *AggState {
+	s := &AggState{call: call, Best: catalog.Null(call.Type)}
+	if call.Distinct {
+		s.seen = map[string]bool{}
+	}
+	return s
 }
 
-// ErrNoAggregate is returned by an Aggregator that cannot compute an
-// aggregate, e.g. because the table no longer loads what computes it.
-var ErrNoAggregate = errors.New("exec: the store cannot compute this aggregate")
+// Add adds one value (ignored when NULL; any value for COUNT(*)).
+func (s *AggState) Add(v catalog.Value) error {
+	if s.call.Arg != nil && v.Null {
+		return nil
+	}
+	if s.seen != nil {
+		k := string(appendKey(nil, v))
+		if s.seen[k] {
+			return nil
+		}
+		s.seen[k] = true
+	}
+	return s.merge(1, v, v)
+}
 
-// PlaceAggregate hands a COUNT(*) to the store when the store counts
-// the rows itself: the plan must be a count directly over the access
-// (after Place, with no client filter, index lookup or sort between),
-// reading ranges of one version, and pushdown must be on. It records the
-// store's answer in Count.Server, which EXPLAIN shows as SERVER
-// AGGREGATE COUNT. Call it after Place.
-func PlaceAggregate(ctx context.Context, sel *planner.Select, st Store, on bool) error {
-	cnt, ok := serverCountable(sel)
-	if !ok || !on {
+// Merge adds another state over other rows of the same group. DISTINCT
+// aggregates do not merge: their values must meet in one place.
+func (s *AggState) Merge(o *AggState) error {
+	if s.seen != nil {
+		return fmt.Errorf("exec: %s cannot merge partial states", s.call.Text)
+	}
+	if o.Count == 0 {
 		return nil
 	}
-	ag, ok := st.(Aggregator)
-	if !ok {
-		return nil
+	sum := catalog.Bigint(o.SumI)
+	if s.call.Arg != nil && s.call.Arg.Type() == catalog.TypeDouble {
+		sum = catalog.Double(o.SumF)
 	}
-	how, err := ag.CanAggregate(ctx, sel.Access.Table, Aggregation{Kind: AggCount})
-	if err != nil {
-		return err
+	return s.merge(o.Count, sum, o.Best)
+}
+
+// merge adds n values whose sum is sum and whose best is best.
+func (s *AggState) merge(n int64, sum, best catalog.Value) error {
+	s.Count += n
+	switch s.call.Func {
+	case planner.AggSum, planner.AggAvg:
+		if sum.Type == catalog.TypeDouble {
+			s.SumF += sum.F
+			return nil
+		}
+		t := s.SumI + sum.I
+		if (t > s.SumI) != (sum.I > 0) {
+			return fmt.Errorf("%s: the sum does not fit a BIGINT: %w", s.call.Text, expr.ErrOverflow)
+		}
+		s.SumI = t
+	case planner.AggMin, planner.AggMax:
+		if s.Best.Null {
+			s.Best = best
+			return nil
+		}
+		c := catalog.Compare(best, s.Best)
+		if s.call.Func == planner.AggMin && c < 0 || s.call.Func == planner.AggMax && c > 0 {
+			s.Best = best
+		}
 	}
-	cnt.Server = how
 	return nil
 }
 
-// serverCountable returns the plan's Count when it counts the access's
-// rows directly: the only shape a store's count can replace.
-func serverCountable(sel *planner.Select) (*planner.Count, bool) {
-	cnt, ok := sel.Root.(*planner.Count)
-	if !ok {
-		return nil, false
-	}
-	acc, ok := cnt.In.(*planner.Access)
-	if !ok || acc != sel.Access || acc.Placement == nil || acc.Placement.Off {
-		return nil, false
-	}
-	switch acc.Kind {
-	case planner.EmptyResult, planner.PointLookup:
-		return nil, false
-	}
-	for _, r := range acc.Ranges {
-		if r.Point {
-			return nil, false
+// Result is the aggregate's value.
+func (s *AggState) Result() catalog.Value {
+	c := s.call
+	switch c.Func {
+	case planner.AggCount:
+		return catalog.Bigint(s.Count)
+	case planner.AggSum:
+		switch {
+		case s.Count == 0:
+			return catalog.Null(c.Type)
+		case c.Type == catalog.TypeDouble:
+			return catalog.Double(s.SumF)
 		}
+		return catalog.Bigint(s.SumI)
+	case planner.AggAvg:
+		if s.Count == 0 {
+			return catalog.Null(c.Type)
+		}
+		if c.Arg.Type() == catalog.TypeDouble {
+			return catalog.Double(s.SumF / float64(s.Count))
+		}
+		return catalog.Double(float64(s.SumI) / float64(s.Count))
 	}
-	return cnt, acc.Versions <= 1 && acc.Limit == 0 && len(acc.Ranges) > 0
+	return canonical(s.Best)
 }
 
-// serverCount asks the store for the number of rows of cnt's access;
-// ok is false when the store could not count them after all.
-func (x *Executor) serverCount(ctx context.Context, acc *planner.Access, stats *Stats) (n int64, ok bool, err error) {
-	ag, isAg := x.Store.(Aggregator)
-	if !isAg {
-		return 0, false, nil
+// canonical makes the zeros of a DOUBLE one value: -0 and 0 are equal,
+// so whichever arrives first must not show.
+func canonical(v catalog.Value) catalog.Value {
+	if v.Type == catalog.TypeDouble && !v.Null && v.F == 0 {
+		v.F = 0
 	}
-	opts := ReadOptions{Versions: acc.Versions, Stats: stats, Table: acc.Table, Columns: readColumns(acc), Filter: acc.Filter}
-	agg := Aggregation{Kind: AggCount}
-	var ranges []Range
-	if p := acc.Placement; p != nil && p.MultiRange {
-		for _, r := range acc.Ranges {
-			opts.Ranges = append(opts.Ranges, Range{Start: r.Start, Stop: r.Stop})
+	return v
+}
+
+// appendKey appends an encoding of v in which two values are equal when
+// they are equal in SQL (and NULL equals NULL, as GROUP BY has it).
+func appendKey(b []byte, v catalog.Value) []byte {
+	if v.Null {
+		return append(b, 0)
+	}
+	b = append(b, 1, byte(v.Type))
+	switch v.Type {
+	case catalog.TypeDouble:
+		f := v.F
+		switch {
+		case math.IsNaN(f):
+			f = math.NaN()
+		case f == 0:
+			f = 0
 		}
-		ranges = []Range{{Start: acc.Ranges[0].Start, Stop: acc.Ranges[len(acc.Ranges)-1].Stop}}
-	} else {
-		for _, r := range acc.Ranges {
-			ranges = append(ranges, Range{Start: r.Start, Stop: r.Stop})
+		return binary.BigEndian.AppendUint64(b, math.Float64bits(f))
+	case catalog.TypeString:
+		b = binary.AppendUvarint(b, uint64(len(v.S)))
+		return append(b, v.S...)
+	case catalog.TypeBytes:
+		b = binary.AppendUvarint(b, uint64(len(v.B)))
+		return append(b, v.B...)
+	}
+	return binary.BigEndian.AppendUint64(b, uint64(v.I))
+}
+
+// group is one group of an aggregation.
+type group struct {
+	vals   catalog.Row
+	states []*AggState
+}
+
+// aggIter aggregates its input: one group for the whole input, groups
+// that arrive one after another (stream), or groups held in a map up to
+// the group budget (hash).
+type aggIter struct {
+	in     rowIter
+	n      *planner.Aggregate
+	budget int
+	out    []*Row
+	done   bool
+	// cur and key are the stream's open group and its key.
+	cur *group
+	key []byte
+}
+
+func (x *Executor) aggregate(in rowIter, n *planner.Aggregate) *aggIter {
+	budget := x.GroupBudget
+	if budget <= 0 {
+		budget = defaultGroupBudget
+	}
+	return &aggIter{in: in, n: n, budget: budget}
+}
+
+func (a *aggIter) newGroup(vals catalog.Row) *group {
+	g := &group{vals: vals}
+	for i := range a.n.Aggs {
+		g.states = append(g.states, newAggState(&a.n.Aggs[i]))
+	}
+	return g
+}
+
+func (a *aggIter) row(g *group) *Row {
+	vals := make(catalog.Row, 0, a.n.Width())
+	for _, v := range g.vals {
+		vals = append(vals, canonical(v))
+	}
+	for _, s := range g.states {
+		vals = append(vals, s.Result())
+	}
+	return &Row{Vals: vals}
+}
+
+// add adds one input row to group g.
+func (a *aggIter) add(g *group, r catalog.Row) error {
+	for i, s := range g.states {
+		v := catalog.Bigint(1)
+		if arg := a.n.Aggs[i].Arg; arg != nil {
+			var err error
+			if v, err = arg.Value(r); err != nil {
+				return err
+			}
+		}
+		if err := s.Add(v); err != nil {
+			return err
 		}
 	}
-	for _, r := range ranges {
-		res, err := ag.Aggregate(ctx, acc.Table.Physical, r, agg, opts)
-		if errors.Is(err, ErrNoAggregate) {
-			return 0, false, nil
+	return nil
+}
+
+// groupOf computes r's group values and key.
+func (a *aggIter) groupOf(r catalog.Row, key []byte) (catalog.Row, []byte, error) {
+	vals := make(catalog.Row, len(a.n.Groups))
+	for i, g := range a.n.Groups {
+		v, err := g.Value(r)
+		if err != nil {
+			return nil, nil, err
+		}
+		vals[i] = v
+		key = appendKey(key, v)
+	}
+	return vals, key, nil
+}
+
+func (a *aggIter) next(ctx context.Context) (*Row, error) {
+	for len(a.out) == 0 {
+		if a.done {
+			return nil, io.EOF
+		}
+		if err := a.fill(ctx); err != nil {
+			return nil, err
+		}
+	}
+	r := a.out[0]
+	a.out = a.out[1:]
+	return r, nil
+}
+
+// fill reads input until it has rows to hand out or the input ends.
+func (a *aggIter) fill(ctx context.Context) error {
+	switch a.n.Strategy {
+	case planner.OneGroup:
+		return a.fillOne(ctx)
+	case planner.StreamAggregate:
+		return a.fillStream(ctx)
+	}
+	return a.fillHash(ctx)
+}
+
+func (a *aggIter) fillOne(ctx context.Context) error {
+	g := a.newGroup(nil)
+	for {
+		r, err := a.in.next(ctx)
+		if err == io.EOF {
+			break
 		}
 		if err != nil {
-			return 0, false, err
+			return err
 		}
-		n += res.Count
+		if err := a.add(g, r.Vals); err != nil {
+			return err
+		}
 	}
-	return n, true, nil
+	a.done = true
+	a.out = append(a.out, a.row(g))
+	return nil
 }
+
+func (a *aggIter) fillStream(ctx context.Context) error {
+	var key []byte
+	for len(a.out) == 0 {
+		r, err := a.in.next(ctx)
+		if err == io.EOF {
+			a.done = true
+			if a.cur != nil {
+				a.out = append(a.out, a.row(a.cur))
+			}
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		vals, k, err := a.groupOf(r.Vals, key[:0])
+		if err != nil {
+			return err
+		}
+		key = k
+		if a.cur == nil || string(k) != string(a.key) {
+			if a.cur != nil {
+				a.out = append(a.out, a.row(a.cur))
+			}
+			a.cur, a.key = a.newGroup(vals), append(a.key[:0], k...)
+		}
+		if err := a.add(a.cur, r.Vals); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (a *aggIter) fillHash(ctx context.Context) error {
+	groups := map[string]*group{}
+	var order []*group
+	var key []byte
+	held := 0 // groups and distinct values held
+	for {
+		r, err := a.in.next(ctx)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		vals, k, err := a.groupOf(r.Vals, key[:0])
+		if err != nil {
+			return err
+		}
+		key = k
+		g, ok := groups[string(k)]
+		if !ok {
+			if held >= a.budget {
+				return a.overBudget()
+			}
+			held++
+			g = a.newGroup(vals)
+			groups[string(k)] = g
+			order = append(order, g)
+		}
+		before := distinctHeld(g)
+		if err := a.add(g, r.Vals); err != nil {
+			return err
+		}
+		if held += distinctHeld(g) - before; held > a.budget {
+			return a.overBudget()
+		}
+	}
+	a.done = true
+	for _, g := range order {
+		a.out = append(a.out, a.row(g))
+	}
+	return nil
+}
+
+func distinctHeld(g *group) int {
+	n := 0
+	for _, s := range g.states {
+		n += len(s.seen)
+	}
+	return n
+}
+
+func (a *aggIter) overBudget() error {
+	return fmt.Errorf("%w: GROUP BY %s needs more than %d groups and distinct values in memory; group by a key prefix, narrow the WHERE, or raise --group-budget",
+		ErrGroupBudget, strings.Join(a.n.GroupNames, ", "), a.budget)
+}
+
+func (a *aggIter) close() { a.in.close() }
+
+// projectIter computes a Project's values from each input row.
+type projectIter struct {
+	in rowIter
+	n  *planner.Project
+}
+
+func (p *projectIter) next(ctx context.Context) (*Row, error) {
+	r, err := p.in.next(ctx)
+	if err != nil {
+		return nil, err
+	}
+	vals := make(catalog.Row, len(p.n.Exprs))
+	for i, e := range p.n.Exprs {
+		if vals[i], err = e.Value(r.Vals); err != nil {
+			return nil, err
+		}
+	}
+	return &Row{Vals: vals}, nil
+}
+
+func (p *projectIter) close() { p.in.close() }
+
+// keyTextIter appends the _key pseudo-column to each row.
+type keyTextIter struct{ in rowIter }
+
+func (k *keyTextIter) next(ctx context.Context) (*Row, error) {
+	r, err := k.in.next(ctx)
+	if err != nil {
+		return nil, err
+	}
+	n := len(r.Vals)
+	out := *r
+	out.Vals = append(r.Vals[:n:n], catalog.String(catalog.ToStringBinary(r.Key)))
+	return &out, nil
+}
+
+func (k *keyTextIter) close() { k.in.close() }

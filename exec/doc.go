@@ -11,8 +11,14 @@
 //	                    mergeIter (k-way heap on the key bytes after the
 //	                    fan-out components)
 //	       ──► lookupIter (index plans: verify entries, multi-get data rows)
+//	       ──► COUNT, or aggregate (one group; stream: one group at a
+//	           time; hash: bounded by GroupBudget) ──► HAVING filter
+//	       ──► project (select list, ORDER BY expressions)
 //	       ──► sort (top-N heap with a LIMIT; else bounded by SortBudget)
-//	       ──► limit ──► project / COUNT ──► Rows
+//	       ──► limit and offset ──► outputs ──► Rows
+//
+// Each aggregate keeps a partial state (AggState) that merges, so that a
+// store computing partial aggregates per region could feed the same node.
 //
 // Rows stream: nothing holds a whole result except a client sort, which is
 // bounded by SortBudget rows. It holds each row as one byte encoding of

@@ -106,6 +106,10 @@ func unlink(sel *planner.Select, filter *planner.Filter, parent planner.Node) {
 		p.In = filter.In
 	case *planner.Limit:
 		p.In = filter.In
+	case *planner.Aggregate:
+		p.In = filter.In
+	case *planner.Project:
+		p.In = filter.In
 	default:
 		panic("exec: a client filter under an unexpected node")
 	}
@@ -122,7 +126,7 @@ func scanLimit(sel *planner.Select) int64 {
 			continue
 		case *planner.Limit:
 			if n.N > 0 {
-				return n.N
+				return n.Want()
 			}
 		}
 		return 0

@@ -21,6 +21,9 @@ type Executor struct {
 	// SortBudget is the most rows a client sort without LIMIT may hold;
 	// 0 means 1,000,000.
 	SortBudget int
+	// GroupBudget is the most groups (and DISTINCT values) a hash
+	// aggregation may hold; 0 means 1,000,000.
+	GroupBudget int
 	// WriteClock returns the cell timestamp, in ms, of a write to an
 	// indexed table that names none. Index upkeep must know the
 	// timestamp a write lands at to tell which version a row will show
@@ -71,9 +74,17 @@ func (x *Executor) Query(ctx context.Context, sel *planner.Select, stats *Stats)
 func (x *Executor) build(ctx context.Context, n planner.Node, stats *Stats, want int64) (rowIter, error) {
 	switch n := n.(type) {
 	case *planner.Access:
-		return x.access(ctx, n, stats)
+		it, err := x.access(ctx, n, stats)
+		if err == nil && n.KeyText {
+			it = &keyTextIter{in: it}
+		}
+		return it, err
 	case *planner.MergeSort:
-		return x.merge(ctx, n.In, n, stats)
+		it, err := x.merge(ctx, n.In, n, stats)
+		if err == nil && n.In.KeyText {
+			return &keyTextIter{in: it}, nil
+		}
+		return it, err
 	case *planner.Filter:
 		in, err := x.build(ctx, n.In, stats, planner.NoLimit)
 		return &filterIter{in: in, cond: n.Cond}, err
@@ -108,8 +119,17 @@ func (x *Executor) build(ctx context.Context, n planner.Node, stats *Stats, want
 		in, err := x.build(ctx, n.In, stats, planner.NoLimit)
 		return &countIter{in: in}, err
 	case *planner.Limit:
-		in, err := x.build(ctx, n.In, stats, n.N)
-		return &limitIter{in: in, n: n.N}, err
+		in, err := x.build(ctx, n.In, stats, n.Want())
+		return &limitIter{in: in, n: n.N, skip: n.Offset}, err
+	case *planner.Aggregate:
+		in, err := x.build(ctx, n.In, stats, planner.NoLimit)
+		if err != nil {
+			return nil, err
+		}
+		return x.aggregate(in, n), nil
+	case *planner.Project:
+		in, err := x.build(ctx, n.In, stats, want)
+		return &projectIter{in: in, n: n}, err
 	}
 	return nil, fmt.Errorf("exec: cannot run plan node %T", n)
 }
@@ -454,13 +474,23 @@ func (s *sliceIter) next(context.Context) (*Row, error) {
 
 func (s *sliceIter) close() { s.rows = nil }
 
-// limitIter stops after n rows.
+// limitIter skips the first skip rows, then stops after n rows (never,
+// when n is NoLimit).
 type limitIter struct {
-	in rowIter
-	n  int64
+	in   rowIter
+	n    int64
+	skip int64
 }
 
 func (l *limitIter) next(ctx context.Context) (*Row, error) {
+	for ; l.skip > 0; l.skip-- {
+		if _, err := l.in.next(ctx); err != nil {
+			return nil, err
+		}
+	}
+	if l.n == planner.NoLimit {
+		return l.in.next(ctx)
+	}
 	if l.n <= 0 {
 		l.in.close()
 		return nil, io.EOF
@@ -556,7 +586,9 @@ func (p *project) Next(ctx context.Context) (catalog.Row, error) {
 	}
 	out := make(catalog.Row, len(p.out))
 	for i, o := range p.out {
-		out[i] = o.Expr.Value(r.Vals)
+		if out[i], err = o.Expr.Value(r.Vals); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }

@@ -11,6 +11,12 @@
 // treats Unknown as false. String renders an expression in the SQL that
 // EXPLAIN prints; it parses back to an equal condition.
 //
+// Scalars (Scalar) compute values: columns, literals, arithmetic (exact
+// over BIGINT, an overflow is ErrOverflow; a zero divisor gives NULL),
+// ||, functions, CASE, CAST and timestamp ± interval. Conditions over
+// scalars (Compare, IsNullOf, LikeOf) are UNKNOWN for a row whose value
+// cannot be computed, so that row does not match.
+//
 // The package imports catalog only. The planner compiles parser ASTs into
 // expressions, the executor and the stores evaluate them, and a store
 // that evaluates them on the server translates them (exec/hbase).

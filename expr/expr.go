@@ -388,6 +388,14 @@ func Columns(e Expr) []int {
 			seen[c.Column()] = true
 			out = append(out, c.Column())
 		}
+		if sc, ok := x.(ScalarCond); ok {
+			for _, c := range sc.Columns() {
+				if !seen[c] {
+					seen[c] = true
+					out = append(out, c)
+				}
+			}
+		}
 	})
 	return out
 }

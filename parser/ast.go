@@ -1,6 +1,9 @@
 package parser
 
-import "time"
+import (
+	"math"
+	"time"
+)
 
 // Pos is a byte offset into the source text. It is expanded into a line and
 // column only when an error is printed (see Position).
@@ -40,26 +43,31 @@ type Ident struct {
 
 // ---- statements ----
 
-// SelectStmt is SELECT items FROM table [hint] [WHERE] [ORDER BY] [LIMIT]
-// [VERSIONS n] [ALLOW FULL SCAN].
+// SelectStmt is SELECT items FROM table [hint] [WHERE] [GROUP BY]
+// [HAVING] [ORDER BY] [LIMIT] [OFFSET] [VERSIONS n] [ALLOW FULL SCAN].
 type SelectStmt struct {
 	Select Pos
-	// Star is true for SELECT *; then Items is empty.
+	// Star is true for SELECT *; Items then lists the items after it
+	// (SELECT *, _ts).
 	Star  bool
 	Items []SelectItem
 	Table Ident
 	// Hint is the index hint after the table name; nil when absent.
-	Hint  *IndexHint
-	Where Expr // nil when absent
-	Order []OrderItem
+	Hint    *IndexHint
+	Where   Expr // nil when absent
+	GroupBy []Expr
+	Having  Expr // nil when absent
+	Order   []OrderItem
 	// Limit is -1 when absent.
 	Limit int64
+	// Offset is the number of rows skipped; 0 when absent.
+	Offset int64
 	// Versions is 0 when absent (newest version only).
 	Versions      int
 	AllowFullScan bool
 }
 
-// SelectItem is one output column: a column reference or COUNT(*).
+// SelectItem is one output column: an expression and its alias.
 type SelectItem struct {
 	Expr  Expr
 	Alias string // "" when absent
@@ -72,10 +80,11 @@ type IndexHint struct {
 	Index   Ident // USE INDEX (Index); empty when NoIndex
 }
 
-// OrderItem is one ORDER BY term.
+// OrderItem is one ORDER BY term: an expression, an output's alias (a
+// ColumnRef) or an output's position (an IntLit).
 type OrderItem struct {
-	Column Ident
-	Desc   bool
+	Expr Expr
+	Desc bool
 }
 
 // ExplainStmt is EXPLAIN [ANALYZE] [(FORMAT JSON|TEXT)] stmt.
@@ -231,6 +240,12 @@ const (
 	OpGe                 // >=
 	OpAnd
 	OpOr
+	OpAdd    // +
+	OpSub    // -
+	OpMul    // *
+	OpDiv    // /
+	OpMod    // %
+	OpConcat // ||
 )
 
 // BinaryExpr is LHS Op RHS.
@@ -283,10 +298,51 @@ type IsNullExpr struct {
 	Not bool
 }
 
-// CallExpr is a function call; only COUNT(*) for now.
+// CallExpr is a function call, such as COUNT(*), COUNT(DISTINCT x),
+// UPPER(s) or NOW().
 type CallExpr struct {
-	NamePos Pos
-	Name    string // upper case
-	Star    bool   // COUNT(*)
-	Args    []Expr
+	NamePos  Pos
+	Name     string // upper case
+	Star     bool   // COUNT(*)
+	Distinct bool   // COUNT(DISTINCT x)
+	Args     []Expr
+}
+
+// CaseExpr is CASE [Operand] WHEN … THEN … [ELSE …] END. Without an
+// operand each When is a condition; with one, a value compared with it.
+type CaseExpr struct {
+	Case    Pos
+	Operand Expr // nil for a searched CASE
+	Whens   []When
+	Else    Expr // nil when absent
+}
+
+// When is one WHEN … THEN … arm of a CASE.
+type When struct {
+	Cond   Expr
+	Result Expr
+}
+
+// CastExpr is CAST(X AS Type); Type is upper case.
+type CastExpr struct {
+	Cast Pos
+	X    Expr
+	Type string
+}
+
+// IntervalLit is INTERVAL 'n' UNIT, a span of N units.
+type IntervalLit struct {
+	ValuePos Pos
+	N        int64
+	Unit     string // SECOND, MINUTE, HOUR or DAY
+}
+
+// Millis is the interval's length in milliseconds; ok is false when it
+// does not fit an int64.
+func (e *IntervalLit) Millis() (ms int64, ok bool) {
+	per := map[string]int64{"SECOND": 1000, "MINUTE": 60_000, "HOUR": 3_600_000, "DAY": 86_400_000}[e.Unit]
+	if per == 0 || e.N > math.MaxInt64/per || e.N < math.MinInt64/per {
+		return 0, false
+	}
+	return e.N * per, true
 }

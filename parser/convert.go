@@ -126,14 +126,12 @@ func (c *converter) selectStmt(g *gSelect) (Stmt, *Error) {
 		Limit:         -1,
 		AllowFullScan: g.Allow,
 	}
-	for _, it := range g.Items {
-		var item SelectItem
-		if it.Count != nil {
-			item.Expr = countStar(it.Count)
-		} else {
-			id := ident(&gColumn{Pos: it.Col.Pos, Name: it.Col.Value})
-			item.Expr = &ColumnRef{NamePos: id.NamePos, Name: id.Name}
+	for _, it := range append(g.More, g.Items...) {
+		x, err := c.expr(it.Expr)
+		if err != nil {
+			return nil, err
 		}
+		item := SelectItem{Expr: x}
 		if it.Alias != "" {
 			item.Alias = ident(&gAlias{Name: it.Alias}).Name
 		}
@@ -151,11 +149,31 @@ func (c *converter) selectStmt(g *gSelect) (Stmt, *Error) {
 			return nil, err
 		}
 	}
+	if s.GroupBy, err = c.exprs(g.GroupBy); err != nil {
+		return nil, err
+	}
+	if len(s.GroupBy) == 0 {
+		s.GroupBy = nil
+	}
+	if g.Having != nil {
+		if s.Having, err = c.expr(g.Having); err != nil {
+			return nil, err
+		}
+	}
 	for _, o := range g.Order {
-		s.Order = append(s.Order, OrderItem{Column: ident(o.Col), Desc: strings.EqualFold(o.Dir, "DESC")})
+		x, err := c.expr(o.Expr)
+		if err != nil {
+			return nil, err
+		}
+		s.Order = append(s.Order, OrderItem{Expr: x, Desc: strings.EqualFold(o.Dir, "DESC")})
 	}
 	if g.Limit != nil {
 		if s.Limit, err = c.int64(g.Limit.Pos, g.Limit.Text); err != nil {
+			return nil, err
+		}
+	}
+	if g.Offset != nil {
+		if s.Offset, err = c.int64(g.Offset.Pos, g.Offset.Text); err != nil {
 			return nil, err
 		}
 	}
@@ -170,10 +188,6 @@ func (c *converter) selectStmt(g *gSelect) (Stmt, *Error) {
 		s.Versions = int(n)
 	}
 	return s, nil
-}
-
-func countStar(g *gCount) *CallExpr {
-	return &CallExpr{NamePos: pos(g.Pos), Name: "COUNT", Star: true}
 }
 
 func (c *converter) insert(g *gInsert) (Stmt, *Error) {

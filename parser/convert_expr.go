@@ -96,13 +96,13 @@ func (c *converter) unary(g *gUnary) (Expr, *Error) {
 }
 
 func (c *converter) cmp(g *gUnary) (Expr, *Error) {
-	x, err := c.neg(g.X)
+	x, err := c.sum(g.X)
 	if err != nil {
 		return nil, err
 	}
 	switch {
 	case g.RHS != nil:
-		y, err := c.neg(g.RHS)
+		y, err := c.sum(g.RHS)
 		if err != nil {
 			return nil, err
 		}
@@ -110,17 +110,17 @@ func (c *converter) cmp(g *gUnary) (Expr, *Error) {
 	case g.Is:
 		return &IsNullExpr{X: x, Not: g.IsNot}, nil
 	case g.Lo != nil:
-		lo, err := c.neg(g.Lo)
+		lo, err := c.sum(g.Lo)
 		if err != nil {
 			return nil, err
 		}
-		hi, err := c.neg(g.Hi)
+		hi, err := c.sum(g.Hi)
 		if err != nil {
 			return nil, err
 		}
 		return &BetweenExpr{X: x, Lo: lo, Hi: hi, Not: g.PredNot}, nil
 	case g.Like != nil:
-		pat, err := c.neg(g.Like)
+		pat, err := c.sum(g.Like)
 		if err != nil {
 			return nil, err
 		}
@@ -171,8 +171,14 @@ func (c *converter) neg(g *gNeg) (Expr, *Error) {
 		return c.bytes(g.Pos, g.Bytes)
 	case g.Bool != "":
 		return &BoolLit{ValuePos: p, Val: strings.EqualFold(g.Bool, "TRUE")}, nil
-	case g.Count != nil:
-		return countStar(g.Count), nil
+	case g.Call != nil:
+		return c.call(g.Call)
+	case g.Cast != nil:
+		return c.cast(g.Cast)
+	case g.Case != nil:
+		return c.caseExpr(g.Case)
+	case g.Interval != nil:
+		return c.interval(g.Interval)
 	}
 	return &NullLit{ValuePos: p}, nil
 }
@@ -210,4 +216,109 @@ func (c *converter) typed(g *gTyped) (Expr, *Error) {
 		return nil, c.errorf(textPos, "invalid timestamp literal %s", quote(text, '\''))
 	}
 	return &TimestampLit{ValuePos: pos(g.Pos), Val: t}, nil
+}
+
+var arithOps = map[string]BinaryOp{
+	"+": OpAdd, "-": OpSub, "||": OpConcat, "*": OpMul, "/": OpDiv, "%": OpMod,
+}
+
+// sum converts a chain of +, - and || into left-associated BinaryExprs.
+func (c *converter) sum(g *gSum) (Expr, *Error) {
+	acc, err := c.prod(g.Left)
+	if err != nil {
+		return nil, err
+	}
+	for i, r := range g.Rest {
+		x, err := c.prod(r)
+		if err != nil {
+			return nil, err
+		}
+		acc = &BinaryExpr{OpPos: c.tokenBefore(pos(r.Pos)), Op: arithOps[g.Ops[i]], LHS: acc, RHS: x}
+	}
+	return acc, nil
+}
+
+// prod converts a chain of *, / and % into left-associated BinaryExprs.
+func (c *converter) prod(g *gProd) (Expr, *Error) {
+	acc, err := c.neg(g.Left)
+	if err != nil {
+		return nil, err
+	}
+	for i, r := range g.Rest {
+		x, err := c.neg(r)
+		if err != nil {
+			return nil, err
+		}
+		acc = &BinaryExpr{OpPos: c.tokenBefore(pos(r.Pos)), Op: arithOps[g.Ops[i]], LHS: acc, RHS: x}
+	}
+	return acc, nil
+}
+
+func (c *converter) call(g *gCall) (Expr, *Error) {
+	name := strings.ToUpper(g.Name)
+	if g.Name[0] == '"' {
+		return nil, c.errorf(g.Pos, "%s is not a function: a quoted name cannot be called", g.Name)
+	}
+	args, err := c.exprs(append(g.Of, g.Args...))
+	if err != nil {
+		return nil, err
+	}
+	if g.Star && name != "COUNT" {
+		return nil, c.errorf(g.Pos, "only COUNT takes *, not %s", name)
+	}
+	return &CallExpr{NamePos: pos(g.Pos), Name: name, Star: g.Star, Distinct: g.Distinct, Args: args}, nil
+}
+
+func (c *converter) cast(g *gCast) (Expr, *Error) {
+	x, err := c.expr(g.X)
+	if err != nil {
+		return nil, err
+	}
+	return &CastExpr{Cast: pos(g.Pos), X: x, Type: strings.ToUpper(g.Type)}, nil
+}
+
+func (c *converter) caseExpr(g *gCase) (Expr, *Error) {
+	e := &CaseExpr{Case: pos(g.Pos)}
+	var err *Error
+	if g.Operand != nil {
+		if e.Operand, err = c.expr(g.Operand); err != nil {
+			return nil, err
+		}
+	}
+	for _, w := range g.Whens {
+		cond, err := c.expr(w.Cond)
+		if err != nil {
+			return nil, err
+		}
+		res, err := c.expr(w.Result)
+		if err != nil {
+			return nil, err
+		}
+		e.Whens = append(e.Whens, When{Cond: cond, Result: res})
+	}
+	if g.Else != nil {
+		if e.Else, err = c.expr(g.Else); err != nil {
+			return nil, err
+		}
+	}
+	return e, nil
+}
+
+// interval converts INTERVAL 'n' UNIT; n is a whole number, possibly
+// negative.
+func (c *converter) interval(g *gInterval) (Expr, *Error) {
+	text := strings.TrimSpace(unquote(g.Raw, '\''))
+	textPos := g.Pos
+	if i := c.tokenIndex(pos(g.Pos)) + 1; i < len(c.toks) {
+		textPos = c.toks[i].Pos
+	}
+	n, err := strconv.ParseInt(text, 10, 64)
+	if err != nil {
+		return nil, c.errorf(textPos, "invalid interval %s, expected a whole number such as '5'", quote(text, '\''))
+	}
+	e := &IntervalLit{ValuePos: pos(g.Pos), N: n, Unit: strings.ToUpper(g.Unit)}
+	if _, ok := e.Millis(); !ok {
+		return nil, c.errorf(textPos, "interval %s %s is out of range", text, e.Unit)
+	}
+	return e, nil
 }

@@ -163,15 +163,24 @@ func (d *dumper) selectStmt(depth int, label string, s *SelectStmt) {
 	if s.Where != nil {
 		d.expr(depth, "where: ", s.Where)
 	}
+	for _, g := range s.GroupBy {
+		d.expr(depth, "group by: ", g)
+	}
+	if s.Having != nil {
+		d.expr(depth, "having: ", s.Having)
+	}
 	for _, o := range s.Order {
 		dir := "ASC"
 		if o.Desc {
 			dir = "DESC"
 		}
-		d.ident(depth, "order "+dir+": ", o.Column)
+		d.expr(depth, "order "+dir+": ", o.Expr)
 	}
 	if s.Limit >= 0 {
 		d.line(depth, "limit: %d", s.Limit)
+	}
+	if s.Offset > 0 {
+		d.line(depth, "offset: %d", s.Offset)
 	}
 	if s.Versions > 0 {
 		d.line(depth, "versions: %d", s.Versions)
@@ -216,7 +225,29 @@ func (d *dumper) expr(depth int, label string, e Expr) {
 		d.line(depth, "%sIsNullExpr IS %sNULL", label, notPrefix(e.Not))
 		d.expr(depth+1, "", e.X)
 	case *CallExpr:
-		d.line(depth, "%sCallExpr %s(*) %s", label, e.Name, d.at(e.NamePos))
+		if e.Star {
+			d.line(depth, "%sCallExpr %s(*) %s", label, e.Name, d.at(e.NamePos))
+			break
+		}
+		d.line(depth, "%sCallExpr %s %s%s", label, e.Name, not(e.Distinct, "DISTINCT ", ""), d.at(e.NamePos))
+		for _, a := range e.Args {
+			d.expr(depth+1, "", a)
+		}
+	case *CaseExpr:
+		d.line(depth, "%sCaseExpr %s", label, d.at(e.Case))
+		if e.Operand != nil {
+			d.expr(depth+1, "operand: ", e.Operand)
+		}
+		for _, w := range e.Whens {
+			d.expr(depth+1, "when: ", w.Cond)
+			d.expr(depth+1, "then: ", w.Result)
+		}
+		if e.Else != nil {
+			d.expr(depth+1, "else: ", e.Else)
+		}
+	case *CastExpr:
+		d.line(depth, "%sCastExpr AS %s %s", label, e.Type, d.at(e.Cast))
+		d.expr(depth+1, "", e.X)
 	default:
 		d.line(depth, "%s%s", label, d.leaf(e))
 	}
@@ -243,6 +274,8 @@ func (d *dumper) leaf(e Expr) string {
 		return fmt.Sprintf("TimestampLit %s %s", e.Val.Format("2006-01-02T15:04:05.000Z07:00"), d.at(e.ValuePos))
 	case *DateLit:
 		return fmt.Sprintf("DateLit %s %s", e.Val.Format(time.DateOnly), d.at(e.ValuePos))
+	case *IntervalLit:
+		return fmt.Sprintf("IntervalLit %d %s %s", e.N, e.Unit, d.at(e.ValuePos))
 	case nil:
 		return "<nil>"
 	}

@@ -26,7 +26,7 @@ import (
 // stmtParser parses one statement. It is built once and never modified.
 var stmtParser = participle.MustBuild[gStmt](
 	participle.Lexer(lexDef{}),
-	participle.CaseInsensitive("Keyword", "Ident", "Typed", "Func", "Logic"),
+	participle.CaseInsensitive("Keyword", "Ident", "Typed", "Func", "Logic", "Interval"),
 	participle.UseLookahead(0),
 )
 
@@ -91,35 +91,69 @@ type gInt struct {
 type gSelect struct {
 	Pos      lexer.Position
 	Star     bool          `parser:"'SELECT' ( @'*'"`
+	More     []*gItem      `parser:"           ( ',' @@ )*"`
 	Items    []*gItem      `parser:"         | @@ ( ',' @@ )* )"`
 	Table    *gTable       `parser:"'FROM' @@"`
 	UseIndex []lexer.Token `parser:"( @( 'USE' 'INDEX' )"`
 	Index    *gIndex       `parser:"  '(' @@ ')'"`
 	NoIndex  []lexer.Token `parser:"| @( 'NO' 'INDEX' ) )?"`
 	Where    *gExpr        `parser:"( 'WHERE' @@ )?"`
+	GroupBy  []*gExpr      `parser:"( 'GROUP' 'BY' @@ ( ',' @@ )* )?"`
+	Having   *gExpr        `parser:"( 'HAVING' @@ )?"`
 	Order    []*gOrder     `parser:"( 'ORDER' 'BY' @@ ( ',' @@ )* )?"`
 	Limit    *gInt         `parser:"( 'LIMIT' @@ )?"`
+	Offset   *gInt         `parser:"( 'OFFSET' @@ )?"`
 	Versions *gInt         `parser:"( 'VERSIONS' @@ )?"`
 	Allow    bool          `parser:"@( 'ALLOW' 'FULL' 'SCAN' )?"`
 }
 
-// gItem is a select item. Its column is an Ident: a Func
-// word here always starts COUNT(*).
+// gItem is a select item: an expression and its alias.
 type gItem struct {
-	Col   *lexer.Token `parser:"( @Ident"`
-	Count *gCount      `parser:"| @@ )"`
-	As    bool         `parser:"( @'AS'?"`
-	Alias string       `parser:"  @( Ident | Typed | Func ) )?"`
+	Expr  *gExpr `parser:"@@"`
+	As    bool   `parser:"( @'AS'?"`
+	Alias string `parser:"  @( Ident | Typed | Func ) )?"`
 }
 
-type gCount struct {
+// gCall is a function call. A Func token is a name before "(".
+type gCall struct {
+	Pos      lexer.Position
+	Name     string   `parser:"@Func '('"`
+	Star     bool     `parser:"( @'*'"`
+	Distinct bool     `parser:"| @'DISTINCT'"`
+	Of       []*gExpr `parser:"  @@ ( ',' @@ )*"`
+	Args     []*gExpr `parser:"| @@ ( ',' @@ )* )? ')'"`
+}
+
+// gCast is CAST(x AS type).
+type gCast struct {
 	Pos  lexer.Position
-	Name string `parser:"@'COUNT':Func '(' '*' ')'"`
+	X    *gExpr `parser:"'CAST':Func '(' @@"`
+	Type string `parser:"'AS' @( Ident | Typed | Func ) ')'"`
+}
+
+// gCase is CASE [operand] WHEN … THEN … [ELSE …] END.
+type gCase struct {
+	Pos     lexer.Position
+	Operand *gExpr   `parser:"'CASE' @@?"`
+	Whens   []*gWhen `parser:"@@+"`
+	Else    *gExpr   `parser:"( 'ELSE' @@ )? 'END'"`
+}
+
+type gWhen struct {
+	Cond   *gExpr `parser:"'WHEN' @@"`
+	Result *gExpr `parser:"'THEN' @@"`
+}
+
+// gInterval is INTERVAL 'n' unit.
+type gInterval struct {
+	Pos  lexer.Position
+	Raw  string `parser:"Interval @String"`
+	Unit string `parser:"@( 'SECOND' | 'MINUTE' | 'HOUR' | 'DAY' )"`
 }
 
 type gOrder struct {
-	Col *gColumn `parser:"@@"`
-	Dir string   `parser:"@( 'ASC' | 'DESC' )?"`
+	Expr *gExpr `parser:"@@"`
+	Dir  string `parser:"@( 'ASC' | 'DESC' )?"`
 }
 
 type gInsert struct {
@@ -209,35 +243,54 @@ type gExpr struct {
 // predicate. The NOT tokens are the ones before X.
 type gUnary struct {
 	Not     []string `parser:"@'NOT'*"`
-	X       *gNeg    `parser:"@@"`
+	X       *gSum    `parser:"@@"`
 	Op      string   `parser:"( @Cmp"`
-	RHS     *gNeg    `parser:"  @@"`
+	RHS     *gSum    `parser:"  @@"`
 	Is      bool     `parser:"| @'IS'"`
 	IsNot   bool     `parser:"  @'NOT'? 'NULL'"`
 	PredNot bool     `parser:"| @'NOT'?"`
-	Lo      *gNeg    `parser:"  ( 'BETWEEN' @@"`
-	Hi      *gNeg    `parser:"    'AND' @@"`
+	Lo      *gSum    `parser:"  ( 'BETWEEN' @@"`
+	Hi      *gSum    `parser:"    'AND' @@"`
 	In      []*gExpr `parser:"  | 'IN' '(' @@ ( ',' @@ )* ')'"`
-	Like    *gNeg    `parser:"  | 'LIKE' @@ ) )?"`
+	Like    *gSum    `parser:"  | 'LIKE' @@ ) )?"`
+}
+
+// gSum is a chain of +, - and || over products, left to right.
+type gSum struct {
+	Pos  lexer.Position
+	Left *gProd   `parser:"@@"`
+	Ops  []string `parser:"( @( '+' | '-' | '||' )"`
+	Rest []*gProd `parser:"  @@ )*"`
+}
+
+// gProd is a chain of *, / and % over operands, left to right.
+type gProd struct {
+	Pos  lexer.Position
+	Left *gNeg    `parser:"@@"`
+	Ops  []string `parser:"( @( '*' | '/' | '%' )"`
+	Rest []*gNeg  `parser:"  @@ )*"`
 }
 
 // gNeg is a unary minus or a primary expression. Its alternatives are
 // ordered by how often they occur, since each one tried costs time. A
 // column here is only an Ident: a Typed or Func word in this place
-// always starts a literal or COUNT(*).
+// always starts a literal or a call.
 type gNeg struct {
-	Pos   lexer.Position
-	Col   string  `parser:"  @Ident"`
-	Str   string  `parser:"| @String"`
-	Int   string  `parser:"| @Int"`
-	Typed *gTyped `parser:"| @@"`
-	Neg   *gNeg   `parser:"| '-' @@"`
-	Paren *gExpr  `parser:"| '(' @@ ')'"`
-	Float string  `parser:"| @Float"`
-	Bytes string  `parser:"| @Bytes"`
-	Bool  string  `parser:"| @( 'TRUE' | 'FALSE' )"`
-	Null  bool    `parser:"| @'NULL'"`
-	Count *gCount `parser:"| @@"`
+	Pos      lexer.Position
+	Col      string     `parser:"  @Ident"`
+	Str      string     `parser:"| @String"`
+	Int      string     `parser:"| @Int"`
+	Typed    *gTyped    `parser:"| @@"`
+	Neg      *gNeg      `parser:"| '-' @@"`
+	Paren    *gExpr     `parser:"| '(' @@ ')'"`
+	Float    string     `parser:"| @Float"`
+	Bytes    string     `parser:"| @Bytes"`
+	Bool     string     `parser:"| @( 'TRUE' | 'FALSE' )"`
+	Null     bool       `parser:"| @'NULL'"`
+	Cast     *gCast     `parser:"| @@"`
+	Call     *gCall     `parser:"| @@"`
+	Case     *gCase     `parser:"| @@"`
+	Interval *gInterval `parser:"| @@"`
 }
 
 // gTyped is TIMESTAMP 'text' or DATE 'text'. The text's position is that of

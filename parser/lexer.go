@@ -9,41 +9,43 @@ import (
 
 // Token types produced by the lexer. EOF is participle's lexer.EOF.
 const (
-	tokKeyword lexer.TokenType = -(iota + 2) // a reserved word, as written
-	tokIdent                                 // a name or a non-reserved word; "quoted" names keep their quotes
-	tokString                                // 'text', raw with its quotes
-	tokBytes                                 // x'00ff', raw
-	tokInt                                   // 123
-	tokFloat                                 // 1.5, 1e3
-	tokPunct                                 // ( ) , ; * -
-	tokTyped                                 // TIMESTAMP or DATE before a string
-	tokFunc                                  // COUNT before "("
-	tokCmp                                   // = != <> < <= > >=
-	tokLogic                                 // AND, OR (reserved words)
+	tokKeyword  lexer.TokenType = -(iota + 2) // a reserved word, as written
+	tokIdent                                  // a name or a non-reserved word; "quoted" names keep their quotes
+	tokString                                 // 'text', raw with its quotes
+	tokBytes                                  // x'00ff', raw
+	tokInt                                    // 123
+	tokFloat                                  // 1.5, 1e3
+	tokPunct                                  // ( ) , ; * -
+	tokTyped                                  // TIMESTAMP or DATE before a string
+	tokFunc                                   // a name before "(": a function
+	tokInterval                               // INTERVAL before a string
+	tokCmp                                    // = != <> < <= > >=
+	tokLogic                                  // AND, OR (reserved words)
 )
 
 // tokenSymbols names the token types for participle's grammar tags. It is a
 // function because the parser is built during package initialisation.
 func tokenSymbols() map[string]lexer.TokenType {
 	return map[string]lexer.TokenType{
-		"EOF":     lexer.EOF,
-		"Keyword": tokKeyword,
-		"Ident":   tokIdent,
-		"String":  tokString,
-		"Bytes":   tokBytes,
-		"Int":     tokInt,
-		"Float":   tokFloat,
-		"Punct":   tokPunct,
-		"Typed":   tokTyped,
-		"Func":    tokFunc,
-		"Cmp":     tokCmp,
-		"Logic":   tokLogic,
+		"EOF":      lexer.EOF,
+		"Keyword":  tokKeyword,
+		"Ident":    tokIdent,
+		"String":   tokString,
+		"Bytes":    tokBytes,
+		"Int":      tokInt,
+		"Float":    tokFloat,
+		"Punct":    tokPunct,
+		"Typed":    tokTyped,
+		"Func":     tokFunc,
+		"Cmp":      tokCmp,
+		"Logic":    tokLogic,
+		"Interval": tokInterval,
 	}
 }
 
-// retype marks the words that start a literal: TIMESTAMP and DATE before a
-// string, COUNT before "(". This keeps the grammar LL(1) while these words
-// remain usable as names.
+// retype marks the words that start a literal or a call: TIMESTAMP and
+// DATE before a string, INTERVAL before a string, any name before "(".
+// This keeps the grammar LL(1) while these words remain usable as names.
 func retype(toks []lexer.Token) {
 	for i := 0; i+1 < len(toks); i++ {
 		t, next := &toks[i], toks[i+1]
@@ -53,7 +55,9 @@ func retype(toks []lexer.Token) {
 		switch {
 		case next.Type == tokString && (strings.EqualFold(t.Value, "TIMESTAMP") || strings.EqualFold(t.Value, "DATE")):
 			t.Type = tokTyped
-		case next.Type == tokPunct && next.Value == "(" && strings.EqualFold(t.Value, "COUNT"):
+		case next.Type == tokString && strings.EqualFold(t.Value, "INTERVAL"):
+			t.Type = tokInterval
+		case next.Type == tokPunct && next.Value == "(" && t.Value[0] != '"':
 			t.Type = tokFunc
 		}
 	}
@@ -103,7 +107,7 @@ func participleType(t Token) lexer.TokenType {
 		return tokFloat
 	}
 	switch t.Text {
-	case "(", ")", ",", ";", "*", "-":
+	case "(", ")", ",", ";", "*", "-", "+", "/", "%", "||":
 		return tokPunct
 	}
 	return tokCmp

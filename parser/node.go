@@ -33,6 +33,9 @@ var (
 	_ Expr = (*LikeExpr)(nil)
 	_ Expr = (*IsNullExpr)(nil)
 	_ Expr = (*CallExpr)(nil)
+	_ Expr = (*CaseExpr)(nil)
+	_ Expr = (*CastExpr)(nil)
+	_ Expr = (*IntervalLit)(nil)
 )
 
 // Pos returns the offset of the name.
@@ -62,6 +65,9 @@ func (e *TimestampLit) Pos() Pos { return e.ValuePos }
 func (e *DateLit) Pos() Pos      { return e.ValuePos }
 func (e *UnaryExpr) Pos() Pos    { return e.OpPos }
 func (e *CallExpr) Pos() Pos     { return e.NamePos }
+func (e *CaseExpr) Pos() Pos     { return e.Case }
+func (e *CastExpr) Pos() Pos     { return e.Cast }
+func (e *IntervalLit) Pos() Pos  { return e.ValuePos }
 
 // Pos returns the position of the left operand, the node's first byte.
 func (e *BinaryExpr) Pos() Pos { return exprPos(e.LHS, e.OpPos) }
@@ -128,6 +134,9 @@ func (*InExpr) node()       {}
 func (*LikeExpr) node()     {}
 func (*IsNullExpr) node()   {}
 func (*CallExpr) node()     {}
+func (*CaseExpr) node()     {}
+func (*CastExpr) node()     {}
+func (*IntervalLit) node()  {}
 
 func (*ColumnRef) expr()    {}
 func (*StringLit) expr()    {}
@@ -145,3 +154,6 @@ func (*InExpr) expr()       {}
 func (*LikeExpr) expr()     {}
 func (*IsNullExpr) expr()   {}
 func (*CallExpr) expr()     {}
+func (*CaseExpr) expr()     {}
+func (*CastExpr) expr()     {}
+func (*IntervalLit) expr()  {}

@@ -18,6 +18,8 @@ const (
 	precAnd
 	precNot
 	precCmp
+	precAdd // + - ||
+	precMul // * / %
 	precNeg
 	precPrimary
 )
@@ -30,6 +32,10 @@ func precedence(e Expr) int {
 			return precOr
 		case OpAnd:
 			return precAnd
+		case OpAdd, OpSub, OpConcat:
+			return precAdd
+		case OpMul, OpDiv, OpMod:
+			return precMul
 		}
 		return precCmp
 	case *UnaryExpr:
@@ -53,7 +59,8 @@ func precedence(e Expr) int {
 
 var binaryOpText = [...]string{
 	OpEq: "=", OpNe: "!=", OpLt: "<", OpLe: "<=", OpGt: ">", OpGe: ">=",
-	OpAnd: "AND", OpOr: "OR",
+	OpAnd: "AND", OpOr: "OR", OpAdd: "+", OpSub: "-", OpMul: "*", OpDiv: "/",
+	OpMod: "%", OpConcat: "||",
 }
 
 // String returns the operator as written in rkql.
@@ -132,22 +139,22 @@ func writeExpr(b *strings.Builder, e Expr) {
 	case *UnaryExpr:
 		writeUnary(b, e)
 	case *BetweenExpr:
-		writeOperand(b, e.X, precNeg)
+		writeOperand(b, e.X, precAdd)
 		b.WriteString(not(e.Not, " NOT BETWEEN ", " BETWEEN "))
-		writeOperand(b, e.Lo, precNeg)
+		writeOperand(b, e.Lo, precAdd)
 		b.WriteString(" AND ")
-		writeOperand(b, e.Hi, precNeg)
+		writeOperand(b, e.Hi, precAdd)
 	case *InExpr:
-		writeOperand(b, e.X, precNeg)
+		writeOperand(b, e.X, precAdd)
 		b.WriteString(not(e.Not, " NOT IN (", " IN ("))
 		writeExprs(b, e.List)
 		b.WriteByte(')')
 	case *LikeExpr:
-		writeOperand(b, e.X, precNeg)
+		writeOperand(b, e.X, precAdd)
 		b.WriteString(not(e.Not, " NOT LIKE ", " LIKE "))
-		writeOperand(b, e.Pattern, precNeg)
+		writeOperand(b, e.Pattern, precAdd)
 	case *IsNullExpr:
-		writeOperand(b, e.X, precNeg)
+		writeOperand(b, e.X, precAdd)
 		b.WriteString(not(e.Not, " IS NOT NULL", " IS NULL"))
 	case *CallExpr:
 		b.WriteString(e.Name)
@@ -155,9 +162,18 @@ func writeExpr(b *strings.Builder, e Expr) {
 		if e.Star {
 			b.WriteByte('*')
 		} else {
+			if e.Distinct {
+				b.WriteString("DISTINCT ")
+			}
 			writeExprs(b, e.Args)
 		}
 		b.WriteByte(')')
+	case *CaseExpr:
+		writeCase(b, e)
+	case *CastExpr:
+		b.WriteString("CAST(")
+		writeExpr(b, e.X)
+		b.WriteString(" AS " + e.Type + ")")
 	default:
 		b.WriteString(e.String())
 	}
@@ -170,14 +186,38 @@ func not(cond bool, yes, no string) string {
 	return no
 }
 
+func writeCase(b *strings.Builder, e *CaseExpr) {
+	b.WriteString("CASE")
+	if e.Operand != nil {
+		b.WriteByte(' ')
+		writeExpr(b, e.Operand)
+	}
+	for _, w := range e.Whens {
+		b.WriteString(" WHEN ")
+		writeExpr(b, w.Cond)
+		b.WriteString(" THEN ")
+		writeExpr(b, w.Result)
+	}
+	if e.Else != nil {
+		b.WriteString(" ELSE ")
+		writeExpr(b, e.Else)
+	}
+	b.WriteString(" END")
+}
+
 func writeBinary(b *strings.Builder, e *BinaryExpr) {
-	// AND and OR associate to the left; comparisons do not associate.
-	lmin, rmin := precNeg, precNeg
+	// AND, OR and arithmetic associate to the left; comparisons do not
+	// associate.
+	lmin, rmin := precAdd, precAdd
 	switch e.Op {
 	case OpOr:
 		lmin, rmin = precOr, precAnd
 	case OpAnd:
 		lmin, rmin = precAnd, precNot
+	case OpAdd, OpSub, OpConcat:
+		lmin, rmin = precAdd, precMul
+	case OpMul, OpDiv, OpMod:
+		lmin, rmin = precMul, precNeg
 	}
 	writeOperand(b, e.LHS, lmin)
 	b.WriteByte(' ')
@@ -210,6 +250,12 @@ func (e *InExpr) String() string      { return exprString(e) }
 func (e *LikeExpr) String() string    { return exprString(e) }
 func (e *IsNullExpr) String() string  { return exprString(e) }
 func (e *CallExpr) String() string    { return exprString(e) }
+func (e *CaseExpr) String() string    { return exprString(e) }
+func (e *CastExpr) String() string    { return exprString(e) }
+
+func (e *IntervalLit) String() string {
+	return "INTERVAL '" + strconv.FormatInt(e.N, 10) + "' " + e.Unit
+}
 
 func (e *ColumnRef) String() string { return QuoteIdent(e.Name) }
 func (e *StringLit) String() string { return QuoteString(e.Val) }
@@ -265,9 +311,9 @@ func (h *IndexHint) String() string {
 // String returns the term as written in ORDER BY.
 func (o OrderItem) String() string {
 	if o.Desc {
-		return o.Column.String() + " DESC"
+		return exprString(o.Expr) + " DESC"
 	}
-	return o.Column.String()
+	return exprString(o.Expr)
 }
 
 // String returns the assignment as written in ENCODE KEY.
@@ -282,7 +328,7 @@ func (s *SelectStmt) String() string {
 		b.WriteByte('*')
 	}
 	for i, it := range s.Items {
-		if i > 0 {
+		if i > 0 || s.Star {
 			b.WriteString(", ")
 		}
 		b.WriteString(it.String())
@@ -297,6 +343,14 @@ func (s *SelectStmt) String() string {
 		b.WriteString(" WHERE ")
 		writeExpr(&b, s.Where)
 	}
+	for i, g := range s.GroupBy {
+		b.WriteString(not(i == 0, " GROUP BY ", ", "))
+		writeExpr(&b, g)
+	}
+	if s.Having != nil {
+		b.WriteString(" HAVING ")
+		writeExpr(&b, s.Having)
+	}
 	for i, o := range s.Order {
 		b.WriteString(not(i == 0, " ORDER BY ", ", "))
 		b.WriteString(o.String())
@@ -304,6 +358,10 @@ func (s *SelectStmt) String() string {
 	if s.Limit >= 0 {
 		b.WriteString(" LIMIT ")
 		b.WriteString(strconv.FormatInt(s.Limit, 10))
+	}
+	if s.Offset > 0 {
+		b.WriteString(" OFFSET ")
+		b.WriteString(strconv.FormatInt(s.Offset, 10))
 	}
 	if s.Versions > 0 {
 		b.WriteString(" VERSIONS ")

@@ -22,7 +22,7 @@ const (
 	Bytes                        // x'00ff': an even number of hex digits
 	Int                          // 123
 	Float                        // 1.5, .5, 1e3, 2.5E-3
-	Op                           // ( ) , ; * - = != <> < <= > >=
+	Op                           // ( ) , ; * - + / % || = != <> < <= > >=
 )
 
 var tokenKindNames = [...]string{
@@ -316,7 +316,13 @@ func (s *Scanner) scanOp() (Token, *Error) {
 		next = src[start+1]
 	}
 	switch src[start] {
-	case '(', ')', ',', ';', '*', '-', '=':
+	case '(', ')', ',', ';', '*', '-', '=', '+', '/', '%':
+		s.off++
+	case '|':
+		s.off++
+		if next != '|' {
+			return s.illegal(start, start, nil, "unexpected character '|', expected ||")
+		}
 		s.off++
 	case '<':
 		s.off++

@@ -180,9 +180,9 @@ func TestCompleteMalformed(t *testing.T) {
 
 // The keyword table is the grammar's: every quoted word of the grammar is
 // in it, and it holds no other words but those matched by token type (OR
-// as a Logic token, DATE as a Typed one).
+// as a Logic token, DATE as a Typed one, INTERVAL as an Interval one).
 func TestKeywordsAreTheGrammars(t *testing.T) {
-	grammar := map[string]bool{"OR": true, "DATE": true}
+	grammar := map[string]bool{"OR": true, "DATE": true, "INTERVAL": true}
 	for _, m := range regexp.MustCompile(`"([A-Z]+)"`).FindAllStringSubmatch(stmtParser.String(), -1) {
 		grammar[m[1]] = true
 	}

@@ -32,9 +32,16 @@ var productionLabels = map[string][]string{
 	"GIndex":       {"index name"},
 	"GAlias":       {"alias"},
 	"GInt":         {"integer"},
-	"GItem":        {"column name", "COUNT(*)"},
-	"GCount":       {"COUNT(*)"},
-	"GOrder":       {"column name"},
+	"GItem":        {"expression"},
+	"GOrder":       {"expression"},
+	"GSum":         {"expression"},
+	"GProd":        {"expression"},
+	"GCall":        {"function call"},
+	"GCast":        {"CAST"},
+	"GCase":        {"CASE"},
+	"GWhen":        {"WHEN"},
+	"GInterval":    {"INTERVAL"},
+	"<interval>":   {"INTERVAL"},
 	"GRow":         {`"("`},
 	"GAssign":      {"column name"},
 	"GKey":         {"string literal", "hex literal"},
@@ -83,7 +90,7 @@ func hint(tok lexer.Token, expected []string, g *gStmt) string {
 	if (tok.Type == tokKeyword || tok.Type == tokLogic) && len(expected) > 0 {
 		names := true
 		for _, e := range expected {
-			names = names && strings.HasSuffix(e, "name")
+			names = names && (strings.HasSuffix(e, "name") || e == "expression" && !strings.EqualFold(tok.Value, "FROM"))
 		}
 		if names {
 			return " (" + strings.ToUpper(tok.Value) + " is a reserved word: write \"" + tok.Value + "\" to use it as a name)"
@@ -327,7 +334,7 @@ func follow(g *gStmt) []string {
 }
 
 // selectClauses are the optional clauses after FROM t, in order.
-var selectClauses = []string{"USE INDEX", "NO INDEX", "WHERE", "ORDER BY", "LIMIT", "VERSIONS", "ALLOW FULL SCAN"}
+var selectClauses = []string{"USE INDEX", "NO INDEX", "WHERE", "GROUP BY", "HAVING", "ORDER BY", "LIMIT", "OFFSET", "VERSIONS", "ALLOW FULL SCAN"}
 
 func selectFollow(s *gSelect) []string {
 	var next int
@@ -336,14 +343,22 @@ func selectFollow(s *gSelect) []string {
 	case s.Allow:
 		next = len(selectClauses)
 	case s.Versions != nil:
-		next = 6
+		next = 9
+	case s.Offset != nil:
+		next = 8
 	case s.Limit != nil:
-		next = 5
+		next = 7
 	case len(s.Order) > 0:
 		out = append(out, `","`)
 		if s.Order[len(s.Order)-1].Dir == "" {
 			out = append(out, "ASC", "DESC")
 		}
+		next = 6
+	case s.Having != nil:
+		out = append(out, "AND", "OR")
+		next = 5
+	case len(s.GroupBy) > 0:
+		out = append(out, `","`)
 		next = 4
 	case s.Where != nil:
 		out = append(out, "AND", "OR")

@@ -2,7 +2,9 @@ package planner
 
 import (
 	"math"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/expr"
@@ -20,6 +22,8 @@ const TsColumn = "_ts"
 // compiler turns WHERE expressions into predicates over a table's rows.
 type compiler struct {
 	t *catalog.Table
+	// now is the clock of NOW(); nil means time.Now.
+	now func() time.Time
 }
 
 func (c *compiler) column(id parser.Pos, name string) (int, error) {
@@ -73,7 +77,7 @@ func (c *compiler) pred(e parser.Expr) (expr.Expr, error) {
 		return c.cmp(e)
 	case *parser.UnaryExpr:
 		if e.Op != parser.OpNot {
-			return nil, errAt(e.Pos(), "%s is not a condition", e)
+			break
 		}
 		x, err := c.pred(e.X)
 		if err != nil {
@@ -81,8 +85,14 @@ func (c *compiler) pred(e parser.Expr) (expr.Expr, error) {
 		}
 		return &expr.Not{X: x}, nil
 	case *parser.BetweenExpr:
+		if !c.isColumn(e.X) || readsColumn(e.Lo) || readsColumn(e.Hi) {
+			return c.cond(e, c.whereScope())
+		}
 		return c.between(e)
 	case *parser.InExpr:
+		if !c.isColumn(e.X) || slices.ContainsFunc(e.List, readsColumn) {
+			return c.cond(e, c.whereScope())
+		}
 		col, err := c.colRef(e.X)
 		if err != nil {
 			return nil, err
@@ -99,6 +109,9 @@ func (c *compiler) pred(e parser.Expr) (expr.Expr, error) {
 		}
 		return p, nil
 	case *parser.LikeExpr:
+		if !c.isColumn(e.X) {
+			return c.cond(e, c.whereScope())
+		}
 		col, err := c.colRef(e.X)
 		if err != nil {
 			return nil, err
@@ -115,6 +128,9 @@ func (c *compiler) pred(e parser.Expr) (expr.Expr, error) {
 		}
 		return expr.NewLike(col, c.colName(col), s.Val, e.Not), nil
 	case *parser.IsNullExpr:
+		if !c.isColumn(e.X) {
+			return c.cond(e, c.whereScope())
+		}
 		col, err := c.colRef(e.X)
 		if err != nil {
 			return nil, err
@@ -123,7 +139,31 @@ func (c *compiler) pred(e parser.Expr) (expr.Expr, error) {
 	case *parser.BoolLit:
 		return &expr.Const{V: expr.TriOf(e.Val)}, nil
 	}
-	return nil, errAt(e.Pos(), "%s is not a condition", e)
+	return c.cond(e, c.whereScope())
+}
+
+// whereScope names the columns a WHERE clause reads.
+func (c *compiler) whereScope() scope { return &tableScope{c: c, what: "WHERE"} }
+
+// isColumn reports whether e is a reference to a column of the table or
+// to _ts.
+func (c *compiler) isColumn(e parser.Expr) bool {
+	r, ok := e.(*parser.ColumnRef)
+	if !ok {
+		return false
+	}
+	_, real := c.t.Column(r.Name)
+	return real || r.Name == TsColumn
+}
+
+// readsColumn reports whether e reads any column.
+func readsColumn(e parser.Expr) bool {
+	reads := false
+	walkAST(e, func(x parser.Expr) {
+		_, col := x.(*parser.ColumnRef)
+		reads = reads || col
+	})
+	return reads
 }
 
 // operands lists the operands of a chain of binary operator op, left to
@@ -155,19 +195,24 @@ func (c *compiler) colRef(e parser.Expr) (int, error) {
 var flipOp = map[parser.BinaryOp]expr.CmpOp{parser.OpEq: expr.Eq, parser.OpNe: expr.Ne, parser.OpLt: expr.Gt, parser.OpLe: expr.Ge, parser.OpGt: expr.Lt, parser.OpGe: expr.Le}
 var sameOp = map[parser.BinaryOp]expr.CmpOp{parser.OpEq: expr.Eq, parser.OpNe: expr.Ne, parser.OpLt: expr.Lt, parser.OpLe: expr.Le, parser.OpGt: expr.Gt, parser.OpGe: expr.Ge}
 
+// cmp compiles a comparison. A column against a value is a predicate
+// of that column, which can narrow the key; anything else compares
+// computed values.
 func (c *compiler) cmp(e *parser.BinaryExpr) (expr.Expr, error) {
-	lref, lok := e.LHS.(*parser.ColumnRef)
-	rref, rok := e.RHS.(*parser.ColumnRef)
+	if _, ok := sameOp[e.Op]; !ok {
+		return c.cond(e, c.whereScope())
+	}
+	lok := c.isColumn(e.LHS) && !readsColumn(e.RHS)
+	rok := c.isColumn(e.RHS) && !readsColumn(e.LHS)
 	op := sameOp[e.Op]
 	colExpr, valExpr := e.LHS, e.RHS
 	switch {
-	case lok && rok:
-		return nil, errAt(e.OpPos, "comparing two columns (%s, %s) is not supported", lref.Name, rref.Name)
+	case lok:
 	case rok:
 		op = flipOp[e.Op]
 		colExpr, valExpr = e.RHS, e.LHS
-	case !lok:
-		return nil, errAt(e.Pos(), "a comparison needs a column on one side: %s", e)
+	default:
+		return c.cond(e, c.whereScope())
 	}
 	col, err := c.colRef(colExpr)
 	if err != nil {

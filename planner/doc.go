@@ -23,6 +23,15 @@
 //	  sorted ranges (CLIENT MERGE SORT), or a bounded client sort; the limit
 //	  pushed into each scan where nothing after it can drop rows.
 //
+// Above the read, a SELECT may compute: an Aggregate (GROUP BY and
+// aggregates; it streams when the key's leading components hold the
+// grouped columns, otherwise it hashes), HAVING as a Filter over its rows,
+// a Project of the select list and of ORDER BY expressions, a Sort and a
+// Limit with OFFSET. Expressions compile into expr.Scalar values in a
+// scope (the table's columns, or an aggregation's groups and
+// aggregates); constant subexpressions fold into literals first, so that
+// ts > NOW() - INTERVAL '1' HOUR narrows the key as a literal does.
+//
 // The same walk runs over each index table of the catalog; chooseIndex
 // picks by, in turn: a point lookup, more key components bound, covered
 // over uncovered, fewer ranges. Hints (USE INDEX, NO INDEX) override it.

@@ -134,8 +134,11 @@ func explainNode(n Node) []Step {
 		}
 		return []Step{{Op: "CLIENT COUNT", Title: "CLIENT COUNT"}}
 	case *Limit:
-		return []Step{{Op: "CLIENT LIMIT", Title: fmt.Sprintf("CLIENT %d ROW LIMIT", n.N),
-			Attrs: []Attr{{Label: "rows", Value: n.N, Detail: true}}}}
+		return []Step{n.step()}
+	case *Aggregate:
+		return []Step{n.step()}
+	case *Project:
+		return []Step{n.step()}
 	}
 	panic(fmt.Sprintf("planner: EXPLAIN of unknown node %T", n))
 }
@@ -164,6 +167,8 @@ func (a *Access) step() Step {
 			add(where+" KEYS ONLY", true)
 		case p != nil && p.Projected:
 			add(where+" COLUMNS", strings.Join(a.columnNames(), ", "))
+		case len(a.Columns) == 0:
+			add("CLIENT COLUMNS", "none: the key serves the query")
 		default:
 			add("CLIENT COLUMNS", strings.Join(a.columnNames(), ", "))
 		}

@@ -204,8 +204,8 @@ func remapAll(ps []expr.Expr, m map[int]int) ([]expr.Expr, bool) {
 func neededColumns(sel *Select, count bool, conj []expr.Expr, order []SortKey) []int {
 	var out []int
 	for _, o := range sel.Output {
-		if c := o.Col(); c >= 0 && !count {
-			out = append(out, c)
+		if !count {
+			out = append(out, expr.ScalarColumns(o.Expr)...)
 		}
 	}
 	for _, p := range conj {
@@ -221,6 +221,8 @@ func predColumns(p expr.Expr) []int {
 	switch p := p.(type) {
 	case expr.ColumnExpr:
 		return []int{p.Column()}
+	case expr.ScalarCond:
+		return p.Columns()
 	case *expr.And:
 		return termColumns(p.Terms)
 	case *expr.Or:

@@ -10,8 +10,8 @@ import (
 // prints the tree from the leaf up, as Phoenix does: the read first, then
 // each step the client applies to its rows.
 //
-// The set is sealed: Access, MergeSort, IndexLookup, Filter, Sort, Count
-// and Limit.
+// The set is sealed: Access, MergeSort, IndexLookup, Filter, Aggregate,
+// Project, Sort, Count and Limit.
 type Node interface {
 	// Input is the node whose rows this one consumes; nil for a leaf.
 	Input() Node
@@ -26,6 +26,8 @@ var (
 	_ Node = (*Sort)(nil)
 	_ Node = (*Count)(nil)
 	_ Node = (*Limit)(nil)
+	_ Node = (*Aggregate)(nil)
+	_ Node = (*Project)(nil)
 )
 
 // NoLimit is a Limit that does not limit: the statement has no LIMIT.
@@ -61,6 +63,9 @@ type Access struct {
 	// Placement records what the store was asked to do, for EXPLAIN; nil
 	// until a store has placed the plan.
 	Placement *Placement
+	// KeyText appends the _key pseudo-column to each row read: its raw
+	// key as Bytes.toStringBinary shows it, after _ts.
+	KeyText bool
 }
 
 // Placement says where an access's work runs. The planner leaves every
@@ -157,10 +162,21 @@ type Count struct {
 	Server string
 }
 
-// Limit passes at most N rows.
+// Limit skips the first Offset rows, then passes at most N (all of them
+// when N is NoLimit).
 type Limit struct {
-	N  int64
-	In Node
+	N      int64
+	Offset int64
+	In     Node
+}
+
+// Want is how many rows the nodes below must yield for the limit: N
+// plus Offset, or NoLimit.
+func (n *Limit) Want() int64 {
+	if n.N == NoLimit {
+		return NoLimit
+	}
+	return n.N + n.Offset
 }
 
 // Input returns nil: an access is a leaf.
@@ -184,6 +200,14 @@ func (n *Count) Input() Node { return n.In }
 // Input is the limited node.
 func (n *Limit) Input() Node { return n.In }
 
+// Input is the aggregated node.
+func (n *Aggregate) Input() Node { return n.In }
+
+// Input is the projected node.
+func (n *Project) Input() Node { return n.In }
+
+func (*Aggregate) node()   {}
+func (*Project) node()     {}
 func (*Access) node()      {}
 func (*MergeSort) node()   {}
 func (*IndexLookup) node() {}

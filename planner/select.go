@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/expr"
@@ -57,6 +58,9 @@ type Options struct {
 	// AllowFullScan permits plans that read the whole table.
 	AllowFullScan bool
 	Limits        Limits
+	// Now is the clock NOW() reads, once per statement; nil means
+	// time.Now.
+	Now func() time.Time
 }
 
 func (pl *Planner) selectPlan(s *parser.SelectStmt) (*Select, error) {
@@ -64,20 +68,24 @@ func (pl *Planner) selectPlan(s *parser.SelectStmt) (*Select, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &compiler{t: t}
+	c := &compiler{t: t, now: pl.opts.Now}
 	sel := &Select{Table: t, Limit: s.Limit}
-	count, err := c.outputs(sel, s)
+	sh, err := c.shape(sel, s)
 	if err != nil {
 		return nil, err
 	}
 	var where expr.Expr
 	if s.Where != nil {
-		if where, err = c.pred(s.Where); err != nil {
+		w, err := c.foldConstants(s.Where)
+		if err != nil {
+			return nil, err
+		}
+		if where, err = c.pred(w); err != nil {
 			return nil, err
 		}
 	}
 	conj := expr.Conjuncts(where)
-	order, err := c.orderKeys(s.Order, conj)
+	order, err := c.orderKeys(sh.order, conj)
 	if err != nil {
 		return nil, err
 	}
@@ -86,9 +94,16 @@ func (pl *Planner) selectPlan(s *parser.SelectStmt) (*Select, error) {
 	if err != nil {
 		return nil, errAt(s.Table.NamePos, "%v", err)
 	}
-	needed := neededColumns(sel, count, conj, order)
+	needed := append(neededColumns(sel, sh.count || sh.project != nil, conj, order), sh.cols...)
 	cand := &candidate{t: t, kp: kp, conj: conj, orig: conj, covered: true}
-	cand, why, err := pl.chooseIndex(s, t, cand, needed)
+	hinted := s
+	if sh.key {
+		// An index entry's key is not the row's: _key reads the data table.
+		noIx := *s
+		noIx.Hint = &parser.IndexHint{HintPos: s.Table.NamePos, NoIndex: true}
+		hinted = &noIx
+	}
+	cand, why, err := pl.chooseIndex(hinted, t, cand, needed)
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +112,7 @@ func (pl *Planner) selectPlan(s *parser.SelectStmt) (*Select, error) {
 	if kp.full && !(pl.opts.AllowFullScan || s.AllowFullScan) {
 		return nil, errAt(s.Table.NamePos, "%s", fullScanMessage(t, where))
 	}
-	acc := &Access{Table: cand.t, Ranges: kp.ranges, Ways: kp.ways, Versions: s.Versions}
+	acc := &Access{Table: cand.t, Ranges: kp.ranges, Ways: kp.ways, Versions: s.Versions, KeyText: sh.key}
 	var residual, dataResidual []expr.Expr
 	for i, p := range cand.conj {
 		if !kp.absorbed[p] {
@@ -122,7 +137,17 @@ func (pl *Planner) selectPlan(s *parser.SelectStmt) (*Select, error) {
 	}
 	sel.Access = acc
 	sel.Notes = append(sel.Notes, kp.notes...)
-	merge, sorter := pl.order(acc, kp, order, cand.toData, count, sel.Limit)
+	var merge *MergeSort
+	var sorter *Sort
+	if sh.agg != nil {
+		merge = pl.aggStrategy(sh.agg, acc, kp, conj, cand.toData)
+	} else {
+		limit := sel.Limit
+		if limit != NoLimit {
+			limit += s.Offset
+		}
+		merge, sorter = pl.order(acc, kp, order, cand.toData, sh.count, limit)
+	}
 	var root Node = acc
 	if merge != nil {
 		merge.In = acc
@@ -147,23 +172,19 @@ func (pl *Planner) selectPlan(s *parser.SelectStmt) (*Select, error) {
 	if sorter != nil {
 		sorter.In = root
 		for _, o := range sel.Output {
-			if c := o.Col(); c >= 0 {
-				sorter.Keep = append(sorter.Keep, c)
-			}
+			sorter.Keep = append(sorter.Keep, expr.ScalarColumns(o.Expr)...)
 		}
 		for _, k := range sorter.Keys {
 			sorter.Keep = append(sorter.Keep, k.Col)
 		}
 		root = sorter
 	}
-	if count {
-		root = &Count{In: root}
-	}
-	if s.Limit != NoLimit {
-		root = &Limit{N: s.Limit, In: root}
-	}
+	root = sh.top(root, s)
 	sel.Root = root
 	sel.Notes = append(sel.Notes, notes(sel, kp, sorter)...)
+	if sh.agg != nil && sh.agg.Strategy == HashAggregate {
+		sel.Notes = append(sel.Notes, fmt.Sprintf("the key order does not group GROUP BY %s, so the client holds every group in memory.", strings.Join(sh.agg.GroupNames, ", ")))
+	}
 	return sel, nil
 }
 
@@ -191,66 +212,28 @@ func storedColumns(t *catalog.Table, needed []int) []int {
 	return out
 }
 
-// outputs resolves the select list; count reports SELECT COUNT(*).
-func (c *compiler) outputs(sel *Select, s *parser.SelectStmt) (count bool, err error) {
-	t := c.t
-	if s.Star {
-		for i, col := range t.Columns {
-			sel.Output = append(sel.Output, Output{Name: col.Name, Type: col.Type, Expr: &expr.Col{Index: i, Name: col.Name, T: col.Type}})
-		}
-		return false, nil
-	}
-	for _, it := range s.Items {
-		switch e := it.Expr.(type) {
-		case *parser.ColumnRef:
-			i, err := c.column(e.NamePos, e.Name)
-			if err != nil {
-				return false, err
-			}
-			name := e.Name
-			if it.Alias != "" {
-				name = it.Alias
-			}
-			sel.Output = append(sel.Output, Output{Name: name, Type: c.colType(i), Expr: &expr.Col{Index: i, Name: c.colName(i), T: c.colType(i)}})
-		case *parser.CallExpr:
-			if e.Name != "COUNT" || !e.Star || len(s.Items) != 1 {
-				return false, errAt(e.NamePos, "only COUNT(*) alone is supported as a function")
-			}
-			name := "count"
-			if it.Alias != "" {
-				name = it.Alias
-			}
-			// The Count node yields rows of one column: the count.
-			sel.Output = []Output{{Name: name, Type: catalog.TypeBigint, Expr: &expr.Col{Index: 0, Name: "COUNT(*)", T: catalog.TypeBigint}}}
-			return true, nil
-		default:
-			return false, errAt(e.Pos(), "select a column name or COUNT(*), not %s", e)
+// orderKeys resolves ORDER BY columns of the table, dropping columns the
+// WHERE clause pins to one value, since they cannot change the order.
+func (c *compiler) orderKeys(items []SortKey, conj []expr.Expr) ([]SortKey, error) {
+	pinned := c.pinned(conj)
+	var keys []SortKey
+	for _, it := range items {
+		if !pinned[it.Col] {
+			keys = append(keys, it)
 		}
 	}
-	return false, nil
+	return keys, nil
 }
 
-// orderKeys resolves ORDER BY, dropping columns the WHERE clause pins to
-// one value, since they cannot change the order.
-func (c *compiler) orderKeys(items []parser.OrderItem, conj []expr.Expr) ([]SortKey, error) {
+// pinned lists the columns the conditions pin to one value.
+func (c *compiler) pinned(conj []expr.Expr) map[int]bool {
 	pinned := map[int]bool{}
 	for col, fc := range gather(c.t, conj) {
 		if fc.hasEq && len(fc.eq) == 1 {
 			pinned[col] = true
 		}
 	}
-	var keys []SortKey
-	for _, it := range items {
-		i, err := c.column(it.Column.NamePos, it.Column.Name)
-		if err != nil {
-			return nil, err
-		}
-		if pinned[i] {
-			continue
-		}
-		keys = append(keys, SortKey{Col: i, Name: it.Column.Name, Desc: it.Desc})
-	}
-	return keys, nil
+	return pinned
 }
 
 // keyOrder lists the fields, from the key component term on, whose order

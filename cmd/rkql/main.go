@@ -47,6 +47,7 @@ type options struct {
 	allowFullScan  bool
 	timeout        time.Duration
 	sortBudget     int
+	groupBudget    int
 	noPushdown     bool
 	quiet          bool
 	stopOnError    bool
@@ -210,6 +211,9 @@ func parseShellFlags(args []string, w io.Writer) (*options, error) {
 	if o.sortBudget < 0 {
 		return nil, &usageError{msg: "--sort-budget must not be negative"}
 	}
+	if o.groupBudget < 0 {
+		return nil, &usageError{msg: "--group-budget must not be negative"}
+	}
 	if o.timeout < 0 {
 		return nil, &usageError{msg: "--timeout must not be negative"}
 	}
@@ -228,6 +232,7 @@ func registerShellFlags(fs *flag.FlagSet, o *options) {
 	fs.BoolVar(&o.allowFullScan, "allow-full-scan", false, "allow plans that read a whole table")
 	fs.DurationVar(&o.timeout, "timeout", 30*time.Second, "statement timeout (0 for none)")
 	fs.IntVar(&o.sortBudget, "sort-budget", 0, "most `rows` a client sort may hold (default 1000000)")
+	fs.IntVar(&o.groupBudget, "group-budget", 0, "most `groups` a hash aggregation may hold (default 1000000)")
 	fs.BoolVar(&o.noPushdown, "no-pushdown", false, "keep every filter, projection and limit in the client instead of handing them to the store (\\pushdown in the REPL)")
 	fs.BoolVar(&o.quiet, "q", false, "quiet: leave out command tags such as INSERT 3")
 	fs.Var(historyFlag{o: o}, "history", "REPL history `file` ('' for none; default $XDG_STATE_HOME/rkql/history, else ~/.local/state/rkql/history)")
@@ -444,6 +449,7 @@ func newSession(o *options, e env, forImport bool) (*shell.Session, error) {
 		ReadOnlyHint:   fmt.Sprintf("writes to the HBase cluster at %s need --allow-writes", o.zk),
 		Planner:        planner.Options{AllowFullScan: o.allowFullScan},
 		SortBudget:     o.sortBudget,
+		GroupBudget:    o.groupBudget,
 		Settings:       set,
 		ConnInfo:       connInfo(o),
 	}

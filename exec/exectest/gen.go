@@ -244,8 +244,49 @@ func (g *queryGen) like(col int) string {
 func compareVals2(a, b catalog.Value) int { return sortCompare(fromValue(a), fromValue(b)) }
 
 func (g *queryGen) query() string {
+	if g.r.IntN(5) == 0 {
+		return g.aggQuery()
+	}
 	var b strings.Builder
-	b.WriteString("SELECT " + g.items() + " FROM " + g.t.Name)
+	items := g.items()
+	if g.r.IntN(6) == 0 {
+		items = g.exprItems()
+	}
+	b.WriteString("SELECT " + items + " FROM " + g.t.Name)
+	if where := g.where(); where != "" {
+		b.WriteString(" WHERE " + where)
+	}
+	if g.r.IntN(3) == 0 {
+		var items []string
+		for i := 0; i < 1+g.r.IntN(2); i++ {
+			col := g.column()
+			it := g.colName(col)
+			if g.r.IntN(6) == 0 {
+				if x, kind := g.expr(col); kind != "" {
+					it = x
+				}
+			}
+			if g.r.IntN(2) == 0 {
+				it += " DESC"
+			}
+			items = append(items, it)
+		}
+		b.WriteString(" ORDER BY " + strings.Join(items, ", "))
+	}
+	// COUNT(*) takes a LIMIT rarely: see KnownDivergences.
+	if n := g.r.IntN(10); n < 4 && !(strings.HasPrefix(b.String(), "SELECT COUNT(*)") && n > 0) {
+		fmt.Fprintf(&b, " LIMIT %d", g.r.IntN(40))
+	}
+	if g.r.IntN(8) == 0 {
+		fmt.Fprintf(&b, " OFFSET %d", g.r.IntN(20))
+	}
+	b.WriteString(" ALLOW FULL SCAN")
+	return b.String()
+}
+
+// where is a random WHERE clause, or "": the leading key fields of the
+// table or of an index bound, as most real queries do, and a few terms.
+func (g *queryGen) where() string {
 	var terms []string
 	switch n := g.r.IntN(6); {
 	case n < 3:
@@ -260,28 +301,13 @@ func (g *queryGen) query() string {
 		terms = append(terms, g.leading(cols)...)
 	}
 	for n := g.r.IntN(3); n > 0; n-- {
+		if g.r.IntN(8) == 0 {
+			terms = append(terms, g.exprAtom())
+			continue
+		}
 		terms = append(terms, g.term())
 	}
-	if len(terms) > 0 {
-		b.WriteString(" WHERE " + strings.Join(terms, " AND "))
-	}
-	if g.r.IntN(3) == 0 {
-		var items []string
-		for i := 0; i < 1+g.r.IntN(2); i++ {
-			it := g.colName(g.column())
-			if g.r.IntN(2) == 0 {
-				it += " DESC"
-			}
-			items = append(items, it)
-		}
-		b.WriteString(" ORDER BY " + strings.Join(items, ", "))
-	}
-	// COUNT(*) takes a LIMIT rarely: see KnownDivergences.
-	if n := g.r.IntN(10); n < 4 && !(strings.HasPrefix(b.String(), "SELECT COUNT(*)") && n > 0) {
-		fmt.Fprintf(&b, " LIMIT %d", g.r.IntN(40))
-	}
-	b.WriteString(" ALLOW FULL SCAN")
-	return b.String()
+	return strings.Join(terms, " AND ")
 }
 
 // leading binds the first key fields, as most real queries do: each with

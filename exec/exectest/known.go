@@ -137,6 +137,23 @@ func anyExpr(e parser.Expr, f func(parser.Expr) bool) bool {
 		return anyExpr(e.X, f) || anyExpr(e.Pattern, f)
 	case *parser.IsNullExpr:
 		return anyExpr(e.X, f)
+	case *parser.CallExpr:
+		for _, x := range e.Args {
+			if anyExpr(x, f) {
+				return true
+			}
+		}
+	case *parser.CastExpr:
+		return anyExpr(e.X, f)
+	case *parser.CaseExpr:
+		if anyExpr(e.Operand, f) || anyExpr(e.Else, f) {
+			return true
+		}
+		for _, w := range e.Whens {
+			if anyExpr(w.Cond, f) || anyExpr(w.Result, f) {
+				return true
+			}
+		}
 	}
 	return false
 }
@@ -159,14 +176,19 @@ func usesTs(s *parser.SelectStmt) bool {
 		return ok && c.Name == tsColumn
 	}
 	for _, it := range s.Items {
-		if isTs(it.Expr) {
+		if anyExpr(it.Expr, isTs) {
 			return true
 		}
 	}
 	for _, o := range s.Order {
-		if o.Column.Name == tsColumn {
+		if anyExpr(o.Expr, isTs) {
 			return true
 		}
 	}
-	return anyExpr(s.Where, isTs)
+	for _, g := range s.GroupBy {
+		if anyExpr(g, isTs) {
+			return true
+		}
+	}
+	return anyExpr(s.Where, isTs) || s.Having != nil && anyExpr(s.Having, isTs)
 }

@@ -12,14 +12,19 @@ import (
 const tsColumn = "_ts"
 
 // Result is the reference answer to a SELECT. Groups hold the projected
-// matching rows in ORDER BY order: the rows of one group tie on every
-// ORDER BY column, so a correct result may return them in any order (with
-// no ORDER BY there is one group). Limit is the LIMIT, -1 for none: a
-// correct result is then the first Limit rows of some such ordering.
+// result rows in ORDER BY order: the rows of one group tie on every
+// ORDER BY term, so a correct result may return them in any order (with
+// no ORDER BY there is one group). Offset and Limit are OFFSET (0 for
+// none) and LIMIT (-1 for none): a correct result is then rows Offset …
+// Offset+Limit-1 of some such ordering. Approx marks the columns whose
+// DOUBLE values are sums that depend on the order rows are added in:
+// they compare to 10 significant digits.
 type Result struct {
 	Columns []string
 	Groups  [][]catalog.Row
 	Limit   int64
+	Offset  int64
+	Approx  []bool
 }
 
 // Len is the number of rows a correct result holds.
@@ -28,6 +33,7 @@ func (r *Result) Len() int {
 	for _, g := range r.Groups {
 		n += len(g)
 	}
+	n = max(n-int(r.Offset), 0)
 	if r.Limit >= 0 && int64(n) > r.Limit {
 		n = int(r.Limit)
 	}
@@ -36,9 +42,11 @@ func (r *Result) Len() int {
 
 // Evaluate answers s over rows by brute force, with its own SQL
 // semantics: three-valued logic, comparisons, BETWEEN, IN, LIKE, IS NULL,
-// ORDER BY (NULL first ascending, last descending), LIMIT and COUNT(*).
-// Each row holds t's columns and then the _ts pseudo-column. Evaluate
-// refuses VERSIONS above 1, which it does not model.
+// expressions (refexpr.go), GROUP BY, HAVING and aggregates (refagg.go),
+// ORDER BY (NULL first ascending, last descending) by term, alias or
+// position, OFFSET and LIMIT. Each row holds t's columns and then the _ts
+// pseudo-column. Evaluate refuses VERSIONS above 1, which it does not
+// model.
 func Evaluate(t *catalog.Table, s *parser.SelectStmt, rows []catalog.Row) (*Result, error) {
 	if s.Versions > 1 {
 		return nil, fmt.Errorf("reference: VERSIONS %d is not modelled", s.Versions)
@@ -60,14 +68,27 @@ func Evaluate(t *catalog.Table, s *parser.SelectStmt, rows []catalog.Row) (*Resu
 		}
 		match = append(match, r)
 	}
-	keys, desc, err := e.orderBy(s.Order)
-	if err != nil {
-		return nil, err
+	res := &Result{Limit: s.Limit, Offset: s.Offset}
+	var outs []outRow
+	if isAggregateQuery(s) {
+		var err error
+		if outs, err = e.groupRows(s, match, res); err != nil {
+			return nil, err
+		}
+	} else {
+		e.itemColumns(s, res)
+		for _, r := range match {
+			o, err := e.outRow(s, r)
+			if err != nil {
+				return nil, err
+			}
+			outs = append(outs, o)
+		}
 	}
-	order := func(a, b catalog.Row) int {
-		for i, k := range keys {
-			c := sortCompare(fromValue(a[k]), fromValue(b[k]))
-			if desc[i] {
+	order := func(a, b outRow) int {
+		for i, it := range s.Order {
+			c := sortCompare(a.keys[i], b.keys[i])
+			if it.Desc {
 				c = -c
 			}
 			if c != 0 {
@@ -76,27 +97,14 @@ func Evaluate(t *catalog.Table, s *parser.SelectStmt, rows []catalog.Row) (*Resu
 		}
 		return 0
 	}
-	slices.SortStableFunc(match, order)
-	res := &Result{Limit: s.Limit}
-	cols, count, err := e.outputs(s, res)
-	if err != nil {
-		return nil, err
-	}
-	if count {
-		res.Groups = [][]catalog.Row{{{catalog.Bigint(int64(len(match)))}}}
-		return res, nil
-	}
+	slices.SortStableFunc(outs, order)
 	var g []catalog.Row
-	for i, r := range match {
-		if i > 0 && order(match[i-1], r) != 0 {
+	for i, o := range outs {
+		if i > 0 && order(outs[i-1], o) != 0 {
 			res.Groups = append(res.Groups, g)
 			g = nil
 		}
-		out := make(catalog.Row, len(cols))
-		for j, c := range cols {
-			out[j] = r[c]
-		}
-		g = append(g, out)
+		g = append(g, o.vals)
 	}
 	if len(g) > 0 {
 		res.Groups = append(res.Groups, g)
@@ -104,7 +112,12 @@ func Evaluate(t *catalog.Table, s *parser.SelectStmt, rows []catalog.Row) (*Resu
 	return res, nil
 }
 
-type evaluator struct{ t *catalog.Table }
+type evaluator struct {
+	t *catalog.Table
+	// group holds the rows of the group being evaluated, when the query
+	// aggregates.
+	group []catalog.Row
+}
 
 // column resolves a name: a table column, or _ts after the last one.
 func (e *evaluator) column(name string) (int, error) {
@@ -117,52 +130,6 @@ func (e *evaluator) column(name string) (int, error) {
 		return len(e.t.Columns), nil
 	}
 	return 0, fmt.Errorf("reference: no column %s in %s", name, e.t.Name)
-}
-
-func (e *evaluator) orderBy(items []parser.OrderItem) ([]int, []bool, error) {
-	var keys []int
-	var desc []bool
-	for _, it := range items {
-		c, err := e.column(it.Column.Name)
-		if err != nil {
-			return nil, nil, err
-		}
-		keys, desc = append(keys, c), append(desc, it.Desc)
-	}
-	return keys, desc, nil
-}
-
-// outputs lists the projected columns, or reports COUNT(*).
-func (e *evaluator) outputs(s *parser.SelectStmt, res *Result) ([]int, bool, error) {
-	if s.Star {
-		cols := make([]int, len(e.t.Columns))
-		for i, c := range e.t.Columns {
-			cols[i] = i
-			res.Columns = append(res.Columns, c.Name)
-		}
-		return cols, false, nil
-	}
-	var cols []int
-	for _, it := range s.Items {
-		switch x := it.Expr.(type) {
-		case *parser.ColumnRef:
-			c, err := e.column(x.Name)
-			if err != nil {
-				return nil, false, err
-			}
-			cols = append(cols, c)
-			res.Columns = append(res.Columns, x.Name)
-		case *parser.CallExpr:
-			if x.Name != "COUNT" || !x.Star || len(s.Items) != 1 {
-				return nil, false, fmt.Errorf("reference: only COUNT(*) alone is modelled")
-			}
-			res.Columns = []string{"count"}
-			return nil, true, nil
-		default:
-			return nil, false, fmt.Errorf("reference: cannot select %s", x)
-		}
-	}
-	return cols, false, nil
 }
 
 // pred evaluates a condition over row r.
@@ -339,8 +306,12 @@ func (e *evaluator) operand(x parser.Expr, r catalog.Row) (val, error) {
 	switch x := x.(type) {
 	case *parser.ColumnRef:
 		c, err := e.column(x.Name)
-		if err != nil {
+		if err != nil || r == nil {
 			return val{}, err
+		}
+		if e.group != nil {
+			// A group's value, which is one of its rows'.
+			return zeroed(fromValue(r[c])), nil
 		}
 		return fromValue(r[c]), nil
 	case *parser.NullLit:
@@ -380,5 +351,5 @@ func (e *evaluator) operand(x parser.Expr, r catalog.Row) (val, error) {
 		}
 		return v, nil
 	}
-	return val{}, fmt.Errorf("reference: %s is not a value", x)
+	return e.exprValue(x, r)
 }

@@ -96,25 +96,25 @@ func TestComplete(t *testing.T) {
 		{in: "SELECT * FROM logs USE INDEX (|", want: nil},
 		// columns of the statement's table, with the keywords that match
 		{in: "SELECT * FROM orders WHERE |", want: []string{"seller", "order_id", "status", `"limit"`}},
-		{in: "SELECT * FROM orders WHERE s|", want: []string{"seller", "status", "scan"}, word: "s"},
+		{in: "SELECT * FROM orders WHERE s|", want: []string{"seller", "status", "scan", "second"}, word: "s"},
 		{in: "SELECT * FROM orders WHERE seller = 'x' AND |", want: []string{"seller", "order_id", "status", `"limit"`}},
 		{in: "SELECT * FROM orders WHERE seller = 'x' |", want: nil},
 		{in: "SELECT * FROM orders WHERE seller = 'x' L|", want: []string{`"limit"`, "LIKE", "LIMIT"}, word: "L"},
 		{in: "SELECT * FROM orders WHERE seller = 'x' ORDER BY |", want: []string{"seller", "order_id", "status", `"limit"`}},
-		{in: "SELECT * FROM orders WHERE seller = 'x' ORDER BY order_id d|", want: []string{"date", "desc"}, word: "d"},
-		{in: "SELECT h| FROM logs", want: []string{"host"}, word: "h"},
+		{in: "SELECT * FROM orders WHERE seller = 'x' ORDER BY order_id d|", want: []string{"date", "day", "desc", "distinct"}, word: "d"},
+		{in: "SELECT h| FROM logs", want: []string{"host", "having", "hour"}, word: "h"},
 		{in: "SELECT |, ts FROM logs", want: []string{"ts", "host", "msg"}},
 		{in: "SELECT |", want: nil},
 		{in: "SELECT * FROM logs WHERE host IN (|", want: nil},
 		{in: "SELECT count(|", want: nil},
 		{in: "INSERT INTO logs (|", want: []string{"ts", "host", "msg"}},
 		{in: "INSERT INTO logs (ts, host) VALUES (|", want: nil},
-		{in: "INSERT INTO logs (ts, host) VALUES (1, 'a') T|", want: []string{"TABLE", "TABLES", "TEXT", "TIMESTAMP", "TRUE"}, word: "T"},
+		{in: "INSERT INTO logs (ts, host) VALUES (1, 'a') T|", want: []string{"TABLE", "TABLES", "TEXT", "THEN", "TIMESTAMP", "TRUE"}, word: "T"},
 		// EXPLAIN takes a statement after it
-		{in: "EXPLAIN s|", want: []string{"scan", "select"}, word: "s"},
-		{in: "EXPLAIN SELECT * FROM logs WHERE host = 'a' s|", want: []string{"scan"}, word: "s"},
+		{in: "EXPLAIN s|", want: []string{"scan", "second", "select"}, word: "s"},
+		{in: "EXPLAIN SELECT * FROM logs WHERE host = 'a' s|", want: []string{"scan", "second"}, word: "s"},
 		// the statement is the one the cursor is in
-		{in: "SELECT * FROM logs; SELECT * FROM orders WHERE O|", want: []string{"order_id", "ON", "OR", "ORDER"}, word: "O"},
+		{in: "SELECT * FROM logs; SELECT * FROM orders WHERE O|", want: []string{"order_id", "OFFSET", "ON", "OR", "ORDER"}, word: "O"},
 		{in: "SELECT * FROM orders WHERE st|; SELECT 1 FROM logs;", want: []string{"status"}, word: "st"},
 		{in: "SELECT * FROM logs; s|", want: []string{"select", "show", "simulate"}, word: "s"},
 		// nothing inside strings and comments
@@ -127,9 +127,9 @@ func TestComplete(t *testing.T) {
 		{in: "SELECT * FROM orders WHERE seller = x'00' AND st|", want: []string{"status"}, word: "st"},
 		{in: "SELECT * FROM orders WHERE é = 1 AND st|", want: []string{"status"}, word: "st"},
 		{in: "SELECT * FROM orders -- ;\n WHERE st|", want: []string{"status"}, word: "st"},
-		{in: "SELECT * FROM logs /* ; */ WHERE h|", want: []string{"host"}, word: "h"},
+		{in: "SELECT * FROM logs /* ; */ WHERE h|", want: []string{"host", "having", "hour"}, word: "h"},
 		// a name quoted in the statement still names its table
-		{in: `SELECT * FROM "logs" WHERE h|`, want: []string{"host"}, word: "h"},
+		{in: `SELECT * FROM "logs" WHERE h|`, want: []string{"host", "having", "hour"}, word: "h"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.in, func(t *testing.T) {

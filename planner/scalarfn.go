@@ -1,0 +1,312 @@
+package planner
+
+import (
+	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/expr"
+	"github.com/rkql/rkql/parser"
+)
+
+// call compiles a scalar function call.
+func (c *compiler) call(e *parser.CallExpr, sc scope) (expr.Scalar, error) {
+	if e.Distinct {
+		return nil, errAt(e.NamePos, "DISTINCT is only allowed in an aggregate function, not in %s", e.Name)
+	}
+	if e.Name == "NOW" {
+		if len(e.Args) > 0 {
+			return nil, errAt(e.NamePos, "NOW takes no arguments")
+		}
+		return &expr.Lit{V: c.nowValue()}, nil
+	}
+	if e.Name == "DATE_TRUNC" {
+		return c.dateTrunc(e, sc)
+	}
+	arity, known := scalarFuncs[e.Name]
+	if !known {
+		return nil, errAt(e.NamePos, "unknown function %s", e.Name)
+	}
+	if len(e.Args) < arity[0] || arity[1] >= 0 && len(e.Args) > arity[1] {
+		return nil, errAt(e.NamePos, "%s takes %s, not %d", e.Name, arityText(arity), len(e.Args))
+	}
+	args := make([]expr.Scalar, len(e.Args))
+	for i, a := range e.Args {
+		s, err := c.scalar(a, sc)
+		if err != nil {
+			return nil, err
+		}
+		args[i] = s
+	}
+	need := func(i int, ok bool, what string) error {
+		if ok || args[i].Type() == catalog.TypeInvalid {
+			return nil
+		}
+		return errAt(e.Args[i].Pos(), "%s needs %s, and %s is %s", e.Name, what, e.Args[i], args[i].Type())
+	}
+	var f expr.Scalar
+	switch e.Name {
+	case "UPPER", "LOWER":
+		if err := need(0, args[0].Type() == catalog.TypeString, "a STRING"); err != nil {
+			return nil, err
+		}
+		f = expr.Upper(args[0])
+		if e.Name == "LOWER" {
+			f = expr.Lower(args[0])
+		}
+	case "LENGTH":
+		t := args[0].Type()
+		if err := need(0, t == catalog.TypeString || t == catalog.TypeBytes, "a STRING or BYTES"); err != nil {
+			return nil, err
+		}
+		f = expr.Length(args[0])
+	case "SUBSTR", "SUBSTRING":
+		if err := need(0, args[0].Type() == catalog.TypeString, "a STRING"); err != nil {
+			return nil, err
+		}
+		for i := 1; i < len(args); i++ {
+			if err := need(i, integerType(args[i].Type()), "an integer"); err != nil {
+				return nil, err
+			}
+		}
+		f = expr.Substr(args...)
+	case "COALESCE":
+		types := make([]catalog.Type, len(args))
+		for i, a := range args {
+			types[i] = a.Type()
+		}
+		t, ok := commonType(types)
+		if !ok {
+			return nil, errAt(e.NamePos, "the arguments of COALESCE have types that do not mix: %s", typeList(types))
+		}
+		f = expr.Coalesce(t, args...)
+	case "CONCAT":
+		f = args[0]
+		for _, a := range args[1:] {
+			f = &expr.Concat{L: f, R: a}
+		}
+		if len(args) == 1 {
+			f = &expr.Concat{L: f, R: &expr.Lit{V: catalog.String("")}}
+		}
+	}
+	return c.fold(e.Pos(), f, args...)
+}
+
+// scalarFuncs are the scalar functions with their least and most
+// arguments (-1: any number).
+var scalarFuncs = map[string][2]int{
+	"UPPER": {1, 1}, "LOWER": {1, 1}, "LENGTH": {1, 1}, "SUBSTR": {2, 3}, "SUBSTRING": {2, 3},
+	"COALESCE": {1, -1}, "CONCAT": {1, -1},
+}
+
+func arityText(a [2]int) string {
+	switch {
+	case a[0] == a[1] && a[0] == 1:
+		return "1 argument"
+	case a[0] == a[1]:
+		return string(rune('0'+a[0])) + " arguments"
+	case a[1] < 0:
+		return "at least " + string(rune('0'+a[0])) + " argument(s)"
+	}
+	return string(rune('0'+a[0])) + " or " + string(rune('0'+a[1])) + " arguments"
+}
+
+func integerType(t catalog.Type) bool {
+	return t == catalog.TypeBigint || t == catalog.TypeInt || t == catalog.TypeInvalid
+}
+
+func (c *compiler) dateTrunc(e *parser.CallExpr, sc scope) (expr.Scalar, error) {
+	if len(e.Args) != 2 {
+		return nil, errAt(e.NamePos, "DATE_TRUNC takes 2 arguments, a unit such as 'hour' and a TIMESTAMP")
+	}
+	unit, ok := e.Args[0].(*parser.StringLit)
+	if !ok {
+		return nil, errAt(e.Args[0].Pos(), "DATE_TRUNC needs a unit such as 'hour' as its first argument")
+	}
+	ts, err := c.scalar(e.Args[1], sc)
+	if err != nil {
+		return nil, err
+	}
+	if !timeType(ts.Type()) && ts.Type() != catalog.TypeInvalid {
+		return nil, errAt(e.Args[1].Pos(), "DATE_TRUNC needs a TIMESTAMP or DATE, and %s is %s", e.Args[1], ts.Type())
+	}
+	f, err := expr.DateTrunc(unit.Val, ts)
+	if err != nil {
+		return nil, errAt(unit.Pos(), "%v", err)
+	}
+	return c.fold(e.Pos(), f, ts)
+}
+
+var cmpOps = map[parser.BinaryOp]expr.CmpOp{parser.OpEq: expr.Eq, parser.OpNe: expr.Ne, parser.OpLt: expr.Lt, parser.OpLe: expr.Le, parser.OpGt: expr.Gt, parser.OpGe: expr.Ge}
+
+// cond compiles a condition over computed values in scope sc.
+func (c *compiler) cond(e parser.Expr, sc scope) (expr.Expr, error) {
+	switch e := e.(type) {
+	case *parser.BinaryExpr:
+		switch e.Op {
+		case parser.OpAnd, parser.OpOr:
+			var terms []expr.Expr
+			for _, x := range operands(e, e.Op) {
+				p, err := c.cond(x, sc)
+				if err != nil {
+					return nil, err
+				}
+				terms = append(terms, p)
+			}
+			if e.Op == parser.OpAnd {
+				return &expr.And{Terms: terms}, nil
+			}
+			return &expr.Or{Terms: terms}, nil
+		}
+		if _, ok := cmpOps[e.Op]; !ok {
+			break
+		}
+		l, err := c.scalar(e.LHS, sc)
+		if err != nil {
+			return nil, err
+		}
+		r, err := c.scalar(e.RHS, sc)
+		if err != nil {
+			return nil, err
+		}
+		return c.compare(e.OpPos, e.Op, l, r)
+	case *parser.UnaryExpr:
+		if e.Op != parser.OpNot {
+			break
+		}
+		x, err := c.cond(e.X, sc)
+		if err != nil {
+			return nil, err
+		}
+		return &expr.Not{X: x}, nil
+	case *parser.IsNullExpr:
+		x, err := c.scalar(e.X, sc)
+		if err != nil {
+			return nil, err
+		}
+		return &expr.IsNullOf{X: x, Not: e.Not}, nil
+	case *parser.BetweenExpr:
+		return c.betweenOf(e, sc)
+	case *parser.InExpr:
+		return c.inOf(e, sc)
+	case *parser.LikeExpr:
+		x, err := c.scalar(e.X, sc)
+		if err != nil {
+			return nil, err
+		}
+		pat, ok := e.Pattern.(*parser.StringLit)
+		if !ok {
+			return nil, errAt(e.Pattern.Pos(), "LIKE needs a string pattern such as 'abc%%'")
+		}
+		if x.Type() != catalog.TypeString && x.Type() != catalog.TypeInvalid {
+			return nil, errAt(e.X.Pos(), "LIKE needs a STRING, and %s is %s", e.X, x.Type())
+		}
+		return &expr.LikeOf{X: x, Like: expr.NewLike(-1, "", pat.Val, e.Not)}, nil
+	case *parser.BoolLit:
+		return &expr.Const{V: expr.TriOf(e.Val)}, nil
+	case *parser.NullLit:
+		return &expr.Const{V: expr.Unknown}, nil
+	}
+	// A BOOLEAN value: true when it is TRUE.
+	s, err := c.scalar(e, sc)
+	if err != nil {
+		return nil, err
+	}
+	if t, ok := s.(*expr.Truth); ok {
+		return t.C, nil
+	}
+	if s.Type() != catalog.TypeBoolean {
+		return nil, errAt(e.Pos(), "%s is not a condition", e)
+	}
+	return &expr.Compare{L: s, R: &expr.Lit{V: catalog.Bool(true)}, Op: expr.Eq}, nil
+}
+
+// compare compiles l op r, reading a string literal on one side as the
+// other side's type, as SQL reads an untyped literal.
+func (c *compiler) compare(pos parser.Pos, op parser.BinaryOp, l, r expr.Scalar) (expr.Expr, error) {
+	var err error
+	if l, err = coerceLiteral(pos, l, r.Type()); err != nil {
+		return nil, err
+	}
+	if r, err = coerceLiteral(pos, r, l.Type()); err != nil {
+		return nil, err
+	}
+	if !expr.Comparable(l.Type(), r.Type()) {
+		return nil, errAt(pos, "cannot compare %s (%s) with %s (%s)", l, l.Type(), r, r.Type())
+	}
+	p := &expr.Compare{L: l, R: r, Op: cmpOps[op]}
+	if len(p.Columns()) == 0 {
+		return &expr.Const{V: p.Eval(nil)}, nil
+	}
+	return p, nil
+}
+
+// coerceLiteral converts a STRING literal to type t.
+func coerceLiteral(pos parser.Pos, s expr.Scalar, t catalog.Type) (expr.Scalar, error) {
+	lit, ok := s.(*expr.Lit)
+	if !ok || lit.V.Type != catalog.TypeString || t == catalog.TypeString || t == catalog.TypeInvalid || lit.V.Null {
+		if ok && lit.V.Null && t != catalog.TypeInvalid {
+			return &expr.Lit{V: catalog.Null(t)}, nil
+		}
+		return s, nil
+	}
+	v, err := catalog.ParseText(t, lit.V.S)
+	if err != nil {
+		return nil, errAt(pos, "%s is %s: %v", lit.V, t, err)
+	}
+	return &expr.Lit{V: v}, nil
+}
+
+func (c *compiler) betweenOf(e *parser.BetweenExpr, sc scope) (expr.Expr, error) {
+	x, err := c.scalar(e.X, sc)
+	if err != nil {
+		return nil, err
+	}
+	lo, err := c.scalar(e.Lo, sc)
+	if err != nil {
+		return nil, err
+	}
+	hi, err := c.scalar(e.Hi, sc)
+	if err != nil {
+		return nil, err
+	}
+	if e.Not {
+		a, err := c.compare(e.Lo.Pos(), parser.OpLt, x, lo)
+		if err != nil {
+			return nil, err
+		}
+		b, err := c.compare(e.Hi.Pos(), parser.OpGt, x, hi)
+		return &expr.Or{Terms: []expr.Expr{a, b}}, err
+	}
+	a, err := c.compare(e.Lo.Pos(), parser.OpGe, x, lo)
+	if err != nil {
+		return nil, err
+	}
+	b, err := c.compare(e.Hi.Pos(), parser.OpLe, x, hi)
+	return &expr.And{Terms: []expr.Expr{a, b}}, err
+}
+
+// inOf is x = a OR x = b …; NOT IN is x != a AND x != b ….
+func (c *compiler) inOf(e *parser.InExpr, sc scope) (expr.Expr, error) {
+	x, err := c.scalar(e.X, sc)
+	if err != nil {
+		return nil, err
+	}
+	op := parser.OpEq
+	if e.Not {
+		op = parser.OpNe
+	}
+	var terms []expr.Expr
+	for _, it := range e.List {
+		v, err := c.scalar(it, sc)
+		if err != nil {
+			return nil, err
+		}
+		p, err := c.compare(it.Pos(), op, x, v)
+		if err != nil {
+			return nil, err
+		}
+		terms = append(terms, p)
+	}
+	if e.Not {
+		return &expr.And{Terms: terms}, nil
+	}
+	return &expr.Or{Terms: terms}, nil
+}
