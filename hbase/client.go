@@ -2,6 +2,7 @@ package hbase
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -46,6 +47,13 @@ type Config struct {
 	// master (not ZooKeeper) in place of a net.Dialer, e.g. through a
 	// proxy or a tunnel. It must respect ctx.
 	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
+	// TLS, when set, runs every RPC connection inside TLS, as HBase's
+	// hbase.client.netty.tls.enabled does. An empty ServerName is set to
+	// each server's host.
+	TLS *tls.Config
+	// Kerberos, when set, authenticates every RPC connection with SASL
+	// GSSAPI instead of SIMPLE; User is then ignored.
+	Kerberos *Kerberos
 }
 
 func (c Config) withDefaults() Config {

@@ -58,6 +58,8 @@ type options struct {
 	// dial, when set, opens the connections to HBase's servers (tests
 	// route them through a proxy).
 	dial func(ctx context.Context, network, addr string) (net.Conn, error)
+	// conn says how to reach and log in to a cluster.
+	conn connOptions
 }
 
 // terminals says which of the standard streams are terminals; it is
@@ -128,6 +130,7 @@ func commonFlags(fs *flag.FlagSet, o *options) {
 	fs.StringVar(&o.store, "store", "", "embedded store `dir`ectory (default $XDG_DATA_HOME/rkql, else the user cache dir's rkql)")
 	fs.StringVar(&o.zk, "zk", "", "ZooKeeper quorum of a real HBase cluster, host:port[,host:port]")
 	fs.StringVar(&o.zkRoot, "zk-root", "/hbase", "HBase's root znode")
+	connFlags(fs, o)
 	fs.BoolVar(&o.allowWrites, "allow-writes", false, "with --zk, allow statements that write or change tables (CREATE TABLE, INSERT, DELETE, BUILD INDEX, CHECK INDEX … REPAIR, import)")
 }
 
@@ -140,7 +143,18 @@ func checkCommon(fs *flag.FlagSet, o *options) error {
 			err = &usageError{msg: "--zk is empty: give the ZooKeeper quorum as host:port[,host:port], or leave --zk out to use the embedded store"}
 		}
 	})
-	return err
+	if err != nil {
+		return err
+	}
+	if o.conn.site, err = resolveConn(fs, o, os.Getenv); err != nil {
+		return err
+	}
+	if o.usesHBase() {
+		if _, err := o.conn.site.Config(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func usageFunc(fs *flag.FlagSet, w io.Writer, synopsis string) func() {
@@ -157,6 +171,7 @@ const shellSynopsis = `usage:
   rkql -f script.sql            run a file (- is stdin)
   rkql import --table T FILE    bulk-load rows (JSON lines, a JSON array, or CSV with a header)
   rkql store check|repair       check the embedded store for damage, or save what can be read of it
+  rkql conninfo [flags]         show the HBase connection settings in effect and where each came from
 flags:
 `
 
@@ -224,6 +239,9 @@ func run(ctx context.Context, args []string, e env) int {
 	}
 	if len(args) > 0 && args[0] == "store" {
 		return runStore(args[1:], e)
+	}
+	if len(args) > 0 && args[0] == "conninfo" {
+		return runConnInfo(args[1:], e)
 	}
 	o, err := parseShellFlags(args, e.stderr)
 	var later *importLater
@@ -397,8 +415,8 @@ func newSession(o *options, e env, forImport bool) (*shell.Session, error) {
 		Catalog:        cat,
 		Open:           func(ctx context.Context) (exec.Store, error) { return openStore(ctx, o) },
 		CreateOnDemand: createsOnDemand(o),
-		ReadOnly:       o.zk != "" && !o.allowWrites,
-		ReadOnlyHint:   fmt.Sprintf("writes to the HBase cluster at %s need --allow-writes", o.zk),
+		ReadOnly:       o.usesHBase() && !o.allowWrites,
+		ReadOnlyHint:   fmt.Sprintf("writes to the HBase cluster at %s need --allow-writes", o.quorum()),
 		Planner:        planner.Options{AllowFullScan: o.allowFullScan},
 		SortBudget:     o.sortBudget,
 		Settings:       set,
