@@ -101,6 +101,9 @@ type Client struct {
 	cfg   Config
 	zk    zk.Locator
 	cache *regionCache
+	// rsAuth and masterAuth authenticate connections to region servers
+	// and the master; nil means SIMPLE.
+	rsAuth, masterAuth rpc.Authenticator
 
 	mu struct {
 		sync.Mutex
@@ -123,6 +126,9 @@ func NewClient(ctx context.Context, cfg Config) (*Client, error) {
 	}
 	c := &Client{cfg: cfg, zk: zk.Locator{Quorum: quorum, Root: cfg.ZKRoot}, cache: newRegionCache()}
 	c.mu.conns = make(map[connKey]*rpc.Conn)
+	if cfg.Kerberos != nil {
+		c.rsAuth, c.masterAuth = kerberosAuth(cfg.Kerberos)
+	}
 	if _, err := c.metaAddr(ctx); err != nil {
 		return nil, err
 	}
@@ -158,10 +164,14 @@ func (c *Client) conn(ctx context.Context, addr, service, role string) (*rpc.Con
 	}
 	c.mu.Unlock()
 
+	auth := c.rsAuth
+	if service == rpc.MasterService {
+		auth = c.masterAuth
+	}
 	conn, err := rpc.Dial(ctx, addr, rpc.Options{
 		Service: service, User: c.cfg.User,
 		ReadTimeout: c.cfg.RPCTimeout, DialTimeout: c.cfg.DialTimeout,
-		Dial: c.cfg.Dial,
+		Dial: c.cfg.Dial, TLS: c.cfg.TLS, Auth: auth,
 	})
 	if err != nil {
 		if isCtxErr(err) && ctx.Err() != nil {

@@ -8,6 +8,9 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/rkql/rkql/hbase/internal/rpc"
+	"github.com/rkql/rkql/hbase/internal/sasl"
 )
 
 // Kerberos configures SASL GSSAPI authentication on every RPC connection.
@@ -186,4 +189,34 @@ func onlyKeys(b []byte) []byte {
 			out = append(out, pem.EncodeToMemory(blk)...)
 		}
 	}
+}
+
+// kerberosAuth makes the authenticators for region servers and the
+// master, sharing one login.
+func kerberosAuth(k *Kerberos) (rs, master rpc.Authenticator) {
+	prot := make([]sasl.QOP, 0, len(k.Protection))
+	for _, p := range k.Protection {
+		switch p {
+		case ProtIntegrity:
+			prot = append(prot, sasl.Integrity)
+		case ProtPrivacy:
+			prot = append(prot, sasl.Privacy)
+		default:
+			prot = append(prot, sasl.Authentication)
+		}
+	}
+	login := sasl.NewLogin(sasl.Config{
+		Principal: k.Principal, Keytab: k.Keytab, CCache: k.CCache, Krb5Conf: k.Krb5Conf,
+		Protection: prot,
+	})
+	rsPrinc, rsSetting := k.RegionServerPrincipal, PropRSPrincipal
+	mPrinc, mSetting := k.MasterPrincipal, PropMasterPrincipal
+	if rsPrinc == "" {
+		rsPrinc, rsSetting = mPrinc, mSetting
+	}
+	if mPrinc == "" {
+		mPrinc, mSetting = rsPrinc, rsSetting
+	}
+	return &sasl.Authenticator{Login: login, Principal: rsPrinc, Setting: rsSetting},
+		&sasl.Authenticator{Login: login, Principal: mPrinc, Setting: mSetting}
 }
