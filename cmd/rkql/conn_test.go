@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -96,4 +98,29 @@ func TestConnConfigErrors(t *testing.T) {
 			checkOneLine(t, errOut, tc.want)
 		})
 	}
+}
+
+func TestUserFlag(t *testing.T) {
+	o := &options{}
+	fs := flagSetFor(o)
+	if err := fs.Parse([]string{"--zk", "127.0.0.1:2181", "--user", "alice"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkCommon(fs, o); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := hbaseConfig(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.User != "alice" || cfg.ZKQuorum != "127.0.0.1:2181" || cfg.Kerberos != nil {
+		t.Errorf("config %+v, want user alice on 127.0.0.1:2181 with SIMPLE auth", cfg)
+	}
+}
+
+func flagSetFor(o *options) *flag.FlagSet {
+	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	commonFlags(fs, o)
+	return fs
 }
