@@ -179,24 +179,26 @@ func NewConn(ctx context.Context, nc net.Conn, addr string, opts Options) (*Conn
 	opts = opts.withDefaults()
 	c := &Conn{addr: addr, opts: opts, nc: nc, done: make(chan struct{})}
 	c.mu.calls = make(map[uint32]chan response)
-	hello, err := helloBytes(opts)
-	if err != nil {
-		nc.Close()
-		return nil, err
-	}
 	deadline := time.Now().Add(opts.DialTimeout)
 	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
 		deadline = d
 	}
 	_ = nc.SetDeadline(deadline)
 	if opts.Auth != nil {
-		if err := c.authenticate(ctx, hello); err != nil {
+		if err := c.authenticate(ctx); err != nil {
 			nc.Close()
 			return nil, err
 		}
-	} else if _, err := nc.Write(hello); err != nil {
-		nc.Close()
-		return nil, &ConnError{Addr: addr, Dial: true, Err: err}
+	} else {
+		hello, err := helloBytes(opts)
+		if err != nil {
+			nc.Close()
+			return nil, err
+		}
+		if _, err := nc.Write(hello); err != nil {
+			nc.Close()
+			return nil, &ConnError{Addr: addr, Dial: true, Err: err}
+		}
 	}
 	_ = c.nc.SetDeadline(time.Time{})
 	go c.readLoop()
@@ -223,9 +225,10 @@ func startTLS(ctx context.Context, nc net.Conn, addr string, cfg *tls.Config) (n
 
 // authenticate sends the preamble with the authenticator's method, runs
 // its exchange, and sends the connection header through whatever
-// security layer it set up. hello is the SIMPLE preamble and header.
-func (c *Conn) authenticate(ctx context.Context, hello []byte) error {
-	pre := append([]byte(nil), hello[:len(Preamble)]...)
+// security layer it set up. The header names the user the exchange
+// authenticated (a different one would ask the server for impersonation).
+func (c *Conn) authenticate(ctx context.Context) error {
+	pre := append([]byte(nil), Preamble...)
 	pre[len(pre)-1] = c.opts.Auth.Method()
 	if _, err := c.nc.Write(pre); err != nil {
 		return &ConnError{Addr: c.addr, Dial: true, Err: err}
@@ -239,6 +242,10 @@ func (c *Conn) authenticate(ctx context.Context, hello []byte) error {
 		return &HandshakeError{Addr: c.addr, Stage: "sasl", Err: err}
 	}
 	c.nc = nc
+	hello, err := helloBytes(c.opts)
+	if err != nil {
+		return err
+	}
 	if _, err := nc.Write(hello[len(Preamble):]); err != nil {
 		return &ConnError{Addr: c.addr, Dial: true, Err: err}
 	}

@@ -111,3 +111,55 @@ func TestTLSWrongCA(t *testing.T) {
 		t.Errorf("error %q does not say unknown authority", err)
 	}
 }
+
+// fakeAuth authenticates as user once its handshake ran, and checks that
+// the handshake comes right after the preamble.
+type fakeAuth struct {
+	user      string
+	preamble  chan []byte
+	handshook bool
+}
+
+func (a *fakeAuth) Method() byte { return AuthKerberos }
+
+func (a *fakeAuth) User() string {
+	if !a.handshook {
+		return "before-handshake"
+	}
+	return a.user
+}
+
+func (a *fakeAuth) Handshake(ctx context.Context, nc net.Conn, addr string) (net.Conn, error) {
+	a.handshook = true
+	return nc, nil
+}
+
+// TestAuthHeaderNamesAuthenticatedUser checks the preamble's auth byte and
+// that the connection header names the user the exchange logged in as.
+func TestAuthHeaderNamesAuthenticatedUser(t *testing.T) {
+	client, server := net.Pipe()
+	defer server.Close()
+	got := make(chan []byte, 1)
+	go func() {
+		b := make([]byte, 256)
+		n, _ := io.ReadAtLeast(server, b, len(Preamble))
+		rest := make([]byte, 256)
+		m, _ := server.Read(rest)
+		got <- append(b[:n], rest[:m]...)
+	}()
+	auth := &fakeAuth{user: "ann@EXAMPLE.COM"}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	c, err := NewConn(ctx, client, "pipe", Options{User: "os-user", Auth: auth})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	b := <-got
+	if !bytes.HasPrefix(b, []byte{'H', 'B', 'a', 's', 0, AuthKerberos}) {
+		t.Fatalf("preamble %q", b[:min(len(b), 6)])
+	}
+	if !bytes.Contains(b, []byte("ann@EXAMPLE.COM")) || bytes.Contains(b, []byte("before-handshake")) || bytes.Contains(b, []byte("os-user")) {
+		t.Errorf("connection header %q does not name the authenticated user alone", b)
+	}
+}
