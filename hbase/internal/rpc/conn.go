@@ -424,8 +424,12 @@ func (c *Conn) fail(err error) {
 func (c *Conn) readLoop() {
 	r := bufio.NewReaderSize(c.nc, 64<<10)
 	var lenBuf [4]byte
-	for {
+	for first := true; ; first = false {
 		if _, err := io.ReadFull(r, lenBuf[:]); err != nil {
+			if first && errors.Is(err, io.EOF) && c.opts.TLS == nil {
+				// What a TLS-only server does to a plaintext client.
+				err = fmt.Errorf("%w (the server closed the connection before answering; if the cluster uses TLS, set hbase.client.netty.tls.enabled=true or pass --tls)", err)
+			}
 			c.fail(err)
 			return
 		}

@@ -163,3 +163,18 @@ func TestAuthHeaderNamesAuthenticatedUser(t *testing.T) {
 		t.Errorf("connection header %q does not name the authenticated user alone", b)
 	}
 }
+
+// TestClosedBeforeAnswerHintsTLS: a server that closes a plaintext
+// connection without a word (as a TLS-only HBase does) gets a hint.
+func TestClosedBeforeAnswerHintsTLS(t *testing.T) {
+	c, fs := newPair(t, Options{})
+	fs.nc.Close()
+	select {
+	case <-c.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("connection not failed")
+	}
+	if err := c.Err(); err == nil || !strings.Contains(err.Error(), "if the cluster uses TLS, set hbase.client.netty.tls.enabled=true or pass --tls") {
+		t.Errorf("error %v lacks the TLS hint", err)
+	}
+}
