@@ -14,6 +14,7 @@ import (
 
 	"github.com/rkql/rkql/hbase/internal/pb"
 	"github.com/rkql/rkql/hbase/internal/rpc"
+	"github.com/rkql/rkql/hbase/internal/sasl"
 	"github.com/rkql/rkql/hbase/zk"
 	"google.golang.org/protobuf/proto"
 )
@@ -104,6 +105,8 @@ type Client struct {
 	// rsAuth and masterAuth authenticate connections to region servers
 	// and the master; nil means SIMPLE.
 	rsAuth, masterAuth rpc.Authenticator
+	// login is the Kerberos login the authenticators share, if any.
+	login *sasl.Login
 
 	mu struct {
 		sync.Mutex
@@ -127,7 +130,7 @@ func NewClient(ctx context.Context, cfg Config) (*Client, error) {
 	c := &Client{cfg: cfg, zk: zk.Locator{Quorum: quorum, Root: cfg.ZKRoot}, cache: newRegionCache()}
 	c.mu.conns = make(map[connKey]*rpc.Conn)
 	if cfg.Kerberos != nil {
-		c.rsAuth, c.masterAuth = kerberosAuth(cfg.Kerberos)
+		c.rsAuth, c.masterAuth, c.login = kerberosAuth(cfg.Kerberos)
 	}
 	if _, err := c.metaAddr(ctx); err != nil {
 		return nil, err
@@ -143,6 +146,9 @@ func (c *Client) Close() error {
 	for k, conn := range c.mu.conns {
 		conn.Close()
 		delete(c.mu.conns, k)
+	}
+	if c.login != nil {
+		c.login.Close()
 	}
 	return nil
 }

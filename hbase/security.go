@@ -192,8 +192,8 @@ func onlyKeys(b []byte) []byte {
 }
 
 // kerberosAuth makes the authenticators for region servers and the
-// master, sharing one login.
-func kerberosAuth(k *Kerberos) (rs, master rpc.Authenticator) {
+// master, sharing one login, which the caller closes.
+func kerberosAuth(k *Kerberos) (rs, master rpc.Authenticator, login *sasl.Login) {
 	prot := make([]sasl.QOP, 0, len(k.Protection))
 	for _, p := range k.Protection {
 		switch p {
@@ -205,7 +205,7 @@ func kerberosAuth(k *Kerberos) (rs, master rpc.Authenticator) {
 			prot = append(prot, sasl.Authentication)
 		}
 	}
-	login := sasl.NewLogin(sasl.Config{
+	login = sasl.NewLogin(sasl.Config{
 		Principal: k.Principal, Keytab: k.Keytab, CCache: k.CCache, Krb5Conf: k.Krb5Conf,
 		Protection: prot,
 	})
@@ -218,5 +218,5 @@ func kerberosAuth(k *Kerberos) (rs, master rpc.Authenticator) {
 		mPrinc, mSetting = rsPrinc, rsSetting
 	}
 	return &sasl.Authenticator{Login: login, Principal: rsPrinc, Setting: rsSetting},
-		&sasl.Authenticator{Login: login, Principal: mPrinc, Setting: mSetting}
+		&sasl.Authenticator{Login: login, Principal: mPrinc, Setting: mSetting}, login
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -150,7 +151,7 @@ func runConnInfo(args []string, e env) int {
 	commonFlags(fs, o)
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
+		if errors.Is(err, flag.ErrHelp) {
 			usageFunc(fs, e.stdout, "usage: rkql conninfo [flags]   show the HBase connection settings in effect and where each came from\nflags:\n")()
 			return exitOK
 		}

@@ -84,6 +84,16 @@ func NewLogin(cfg Config) *Login {
 	return &Login{cfg: cfg}
 }
 
+// Close ends the login: gokrb5 stops renewing its tickets.
+func (l *Login) Close() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.mu.cl != nil {
+		l.mu.cl.Destroy()
+		l.mu.cl = nil
+	}
+}
+
 // Principal is the logged-in principal, "user@REALM", or the configured
 // one before login.
 func (l *Login) Principal() string {
