@@ -68,6 +68,14 @@ func TestSecureShell(t *testing.T) {
 		r := rkql(t, "", append(conf, "-e", "SELECT body FROM notes WHERE id = 'a';")...)
 		checkOneLine(t, r.stderr, "run kinit or pass --keytab")
 	})
+	t.Run("wrong CA", func(t *testing.T) {
+		r := rkql(t, "", append(admin, "--tls-ca", s.OtherCA(), "-e", "SELECT body FROM notes WHERE id = 'a';")...)
+		if r.code != 1 {
+			t.Errorf("exit %d", r.code)
+		}
+		checkOneLine(t, r.stderr, "TLS handshake with region server")
+		checkOneLine(t, r.stderr, "not signed by a CA in the trust store")
+	})
 	t.Run("permission denied, then the REPL goes on", func(t *testing.T) {
 		reader := append(append([]string{}, conf...), "--keytab", s.Keytab(), "--principal", s.Reader)
 		r := rkql(t, "SELECT body FROM notes WHERE id = 'a';\nSHOW TABLES;\n", reader...)
