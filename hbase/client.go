@@ -2,6 +2,7 @@ package hbase
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/rkql/rkql/hbase/internal/pb"
 	"github.com/rkql/rkql/hbase/internal/rpc"
+	"github.com/rkql/rkql/hbase/internal/sasl"
 	"github.com/rkql/rkql/hbase/zk"
 	"google.golang.org/protobuf/proto"
 )
@@ -46,6 +48,13 @@ type Config struct {
 	// master (not ZooKeeper) in place of a net.Dialer, e.g. through a
 	// proxy or a tunnel. It must respect ctx.
 	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
+	// TLS, when set, runs every RPC connection inside TLS, as HBase's
+	// hbase.client.netty.tls.enabled does. An empty ServerName is set to
+	// each server's host.
+	TLS *tls.Config
+	// Kerberos, when set, authenticates every RPC connection with SASL
+	// GSSAPI instead of SIMPLE; User is then ignored.
+	Kerberos *Kerberos
 }
 
 func (c Config) withDefaults() Config {
@@ -93,6 +102,11 @@ type Client struct {
 	cfg   Config
 	zk    zk.Locator
 	cache *regionCache
+	// rsAuth and masterAuth authenticate connections to region servers
+	// and the master; nil means SIMPLE.
+	rsAuth, masterAuth rpc.Authenticator
+	// login is the Kerberos login the authenticators share, if any.
+	login *sasl.Login
 
 	mu struct {
 		sync.Mutex
@@ -115,6 +129,9 @@ func NewClient(ctx context.Context, cfg Config) (*Client, error) {
 	}
 	c := &Client{cfg: cfg, zk: zk.Locator{Quorum: quorum, Root: cfg.ZKRoot}, cache: newRegionCache()}
 	c.mu.conns = make(map[connKey]*rpc.Conn)
+	if cfg.Kerberos != nil {
+		c.rsAuth, c.masterAuth, c.login = kerberosAuth(cfg.Kerberos)
+	}
 	if _, err := c.metaAddr(ctx); err != nil {
 		return nil, err
 	}
@@ -129,6 +146,9 @@ func (c *Client) Close() error {
 	for k, conn := range c.mu.conns {
 		conn.Close()
 		delete(c.mu.conns, k)
+	}
+	if c.login != nil {
+		c.login.Close()
 	}
 	return nil
 }
@@ -150,10 +170,14 @@ func (c *Client) conn(ctx context.Context, addr, service, role string) (*rpc.Con
 	}
 	c.mu.Unlock()
 
+	auth := c.rsAuth
+	if service == rpc.MasterService {
+		auth = c.masterAuth
+	}
 	conn, err := rpc.Dial(ctx, addr, rpc.Options{
 		Service: service, User: c.cfg.User,
 		ReadTimeout: c.cfg.RPCTimeout, DialTimeout: c.cfg.DialTimeout,
-		Dial: c.cfg.Dial,
+		Dial: c.cfg.Dial, TLS: c.cfg.TLS, Auth: auth,
 	})
 	if err != nil {
 		if isCtxErr(err) && ctx.Err() != nil {

@@ -1,6 +1,7 @@
 // Package hbase is a native Go client for Apache HBase 2.x. It speaks the
-// HBase RPC protocol directly (protobuf over TCP, SIMPLE authentication)
-// and needs nothing but a ZooKeeper quorum to find the cluster.
+// HBase RPC protocol directly (protobuf over TCP, SIMPLE or Kerberos
+// authentication, optionally inside TLS) and needs nothing but a ZooKeeper
+// quorum to find the cluster.
 //
 // # Use
 //
@@ -80,6 +81,20 @@
 // retried and failed calls included, hbase:meta lookups not). With
 // TrackScanMetrics a Scanner also sums the servers' own counters, among
 // them ROWS_SCANNED and ROWS_FILTERED.
+//
+// # Security
+//
+// Config.Kerberos authenticates every RPC connection with SASL GSSAPI
+// (internal/sasl): a keytab or the ticket cache, the servers' principals
+// with _HOST expanded to each server's host name, and the SASL layer of
+// hbase.rpc.protection (authentication, integrity or privacy). Config.TLS
+// runs every RPC connection inside TLS first, as HBase 2.6's native TLS
+// does. LoadSite reads hbase-site.xml and core-site.xml into a Site whose
+// Config method gives the Config, and whose Settings say where each value
+// came from. A failed TLS or SASL handshake is a *SecurityError and is not
+// retried; HBase's AccessDeniedException unwraps to ErrPermissionDenied
+// and names the user, the permission and the table. ZooKeeper is read
+// without authentication.
 //
 // # Layers
 //

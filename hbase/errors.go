@@ -2,9 +2,11 @@ package hbase
 
 import (
 	"context"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"net"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -20,6 +22,9 @@ var (
 	ErrTableNotEnabled  = errors.New("hbase: table not enabled")
 	ErrTableNotDisabled = errors.New("hbase: table not disabled")
 	ErrClosed           = errors.New("hbase: client closed")
+	// ErrPermissionDenied is HBase's AccessDeniedException: the user
+	// lacks a permission, or the cluster wants another authentication.
+	ErrPermissionDenied = errors.New("hbase: permission denied")
 )
 
 // Exception is an exception the HBase server returned for a call. It
@@ -68,6 +73,7 @@ const (
 	clsServerAborted         = pkgHBase + "regionserver.RegionServerAbortedException"
 	clsServerNotRunningYet   = pkgHBase + "ipc.ServerNotRunningYetException"
 	clsTableNotFound         = pkgHBase + "TableNotFoundException"
+	clsAccessDenied          = pkgHBase + "security.AccessDeniedException"
 )
 
 // sentinels maps exception classes to the sentinel they unwrap to.
@@ -78,6 +84,7 @@ var sentinels = map[string]error{
 	pkgHBase + "TableNotEnabledException":                 ErrTableNotEnabled,
 	pkgHBase + "TableNotDisabledException":                ErrTableNotDisabled,
 	clsUnknownProtocol:                                    ErrNoEndpoint,
+	clsAccessDenied:                                       ErrPermissionDenied,
 }
 
 // retryLater lists exceptions that say "same place, a little later".
@@ -139,15 +146,64 @@ func (e *ServerError) Error() string {
 
 func (e *ServerError) Unwrap() error { return e.Err }
 
+// SecurityError means TLS or SASL set-up with a server failed: a
+// certificate, a ticket or a principal is wrong. The client does not
+// retry; the message says what to check.
+type SecurityError struct {
+	// Role is "region server" or "master".
+	Role string
+	Addr string
+	// Stage is "tls" or "sasl".
+	Stage string
+	Err   error
+}
+
+func (e *SecurityError) Error() string {
+	what := "TLS"
+	if e.Stage == "sasl" {
+		what = "Kerberos (SASL GSSAPI)"
+	}
+	return fmt.Sprintf("hbase: %s handshake with %s %s failed: %s", what, e.Role, e.Addr, securityReason(e.Stage, e.Err))
+}
+
+func (e *SecurityError) Unwrap() error { return e.Err }
+
+// securityReason says what went wrong and what to check.
+func securityReason(stage string, err error) string {
+	msg := err.Error()
+	if stage != "tls" {
+		return msg
+	}
+	var unknownCA x509.UnknownAuthorityError
+	var hostErr x509.HostnameError
+	var certInvalid x509.CertificateInvalidError
+	switch {
+	case errors.As(err, &unknownCA):
+		return "the server's certificate is not signed by a CA in the trust store (hbase.rpc.tls.truststore.location, --tls-ca): " + msg
+	case errors.As(err, &hostErr):
+		return "the server's certificate does not name this host (hbase.client.netty.tls.verify.server.hostname=false turns the check off): " + msg
+	case errors.As(err, &certInvalid):
+		return "the server's certificate is not valid: " + msg
+	case strings.Contains(msg, "first record does not look like a TLS handshake"):
+		return "the server does not speak TLS (is hbase.server.netty.tls.enabled set on the cluster?)"
+	case strings.Contains(msg, "certificate required") || strings.Contains(msg, "bad certificate") || strings.Contains(msg, "unknown certificate"):
+		return "the server wants a client certificate it trusts (hbase.rpc.tls.keystore.location, --tls-cert): " + msg
+	}
+	return rpc.Reason(err)
+}
+
 // wrapCallError turns an error from the wire layer into the client's error
 // groups. role and addr name the server; region is the region name, if the
 // call was for one.
 func wrapCallError(err error, role, addr, region string) error {
 	var re *rpc.RemoteError
 	var ce *rpc.ConnError
+	var he *rpc.HandshakeError
 	switch {
 	case err == nil:
 		return nil
+	case errors.As(err, &he):
+		return &SecurityError{Role: role, Addr: addr, Stage: he.Stage, Err: he.Err}
 	case errors.As(err, &re):
 		return classifyException(toException(re), region, role, addr)
 	case errors.As(err, &ce):
@@ -161,8 +217,11 @@ func toException(re *rpc.RemoteError) *Exception {
 		Class: re.Class, Message: re.Message, DoNotRetry: re.DoNotRetry,
 		Host: re.Host, Port: re.Port, sentinel: sentinels[re.Class],
 	}
-	if e.sentinel == ErrNoSuchFamily {
+	switch e.sentinel {
+	case ErrNoSuchFamily:
 		e.Message = shortFamilyMessage(e.Message)
+	case ErrPermissionDenied:
+		e.Message = permissionMessage(e.Message)
 	}
 	return e
 }
@@ -185,6 +244,26 @@ func shortFamilyMessage(msg string) string {
 		}
 	}
 	return fam
+}
+
+// insufficient matches the AccessController's message, e.g. "Insufficient
+// permissions for user 'reader' (table=t, action=READ)".
+var insufficient = regexp.MustCompile(`^Insufficient permissions for user '([^']*)' \(table=([^,]*), action=([A-Z]+)\)`)
+
+// permissionMessage says who lacks which permission on which table, and
+// what to do about a cluster that wants Kerberos.
+func permissionMessage(msg string) string {
+	if m := insufficient.FindStringSubmatch(msg); m != nil {
+		letter := m[3][:1]
+		if m[3] == "EXEC" {
+			letter = "X"
+		}
+		return fmt.Sprintf("user %s lacks %s permission on table %s (ask an HBase admin: grant '%s', '%s', '%s')", m[1], m[3], m[2], m[1], letter, m[2])
+	}
+	if strings.HasPrefix(msg, "Authentication is required") {
+		return "the cluster requires Kerberos: set hbase.security.authentication=kerberos (--hbase-conf with the cluster's hbase-site.xml) and log in with kinit or --keytab"
+	}
+	return msg
 }
 
 // classifyException puts a server exception into its group.

@@ -1,12 +1,25 @@
 #!/usr/bin/env bash
 # Runs the whole test suite. When Java and Maven are present it starts the
-# local HBase first (and stops it afterwards if it started it), so the
-# integration tests run; with RKQL_REQUIRE_HBASE=1 a missing HBase fails.
+# local HBase first, and beside it a Kerberos and TLS one for the secure
+# tests (stopping each afterwards if it started it), so the integration
+# tests run; with RKQL_REQUIRE_HBASE=1 a missing HBase fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# The secure instance's ports: RKQL_HBASE_SECURE_{ZK,MASTER,RS}_PORT.
+secure() {
+  RKQL_HBASE_SECURITY=kerberos,tls \
+    RKQL_HBASE_ZK_PORT="${RKQL_HBASE_SECURE_ZK_PORT:-2183}" \
+    RKQL_HBASE_MASTER_PORT="${RKQL_HBASE_SECURE_MASTER_PORT:-16200}" \
+    RKQL_HBASE_RS_PORT="${RKQL_HBASE_SECURE_RS_PORT:-16220}" "$@"
+}
+
 started=0
-stop() { if [ "$started" = 1 ]; then scripts/hbase/down || true; fi; }
+started_secure=0
+stop() {
+  if [ "$started" = 1 ]; then scripts/hbase/down || true; fi
+  if [ "$started_secure" = 1 ]; then secure scripts/hbase/down || true; fi
+}
 trap stop EXIT
 
 if command -v java >/dev/null 2>&1 && command -v mvn >/dev/null 2>&1; then
@@ -15,6 +28,11 @@ if command -v java >/dev/null 2>&1 && command -v mvn >/dev/null 2>&1; then
     started=1
   fi
   export RKQL_HBASE_ZK="127.0.0.1:${RKQL_HBASE_ZK_PORT:-2181}"
+  if ! secure scripts/hbase/status >/dev/null 2>&1; then
+    secure scripts/hbase/up
+    started_secure=1
+  fi
+  export RKQL_HBASE_SECURE_ZK="127.0.0.1:${RKQL_HBASE_SECURE_ZK_PORT:-2183}"
 elif [ "${RKQL_REQUIRE_HBASE:-}" = 1 ]; then
   echo "test: RKQL_REQUIRE_HBASE=1 but java or mvn is missing" >&2
   exit 1

@@ -65,6 +65,8 @@ type options struct {
 	// dial, when set, opens the connections to HBase's servers (tests
 	// route them through a proxy).
 	dial func(ctx context.Context, network, addr string) (net.Conn, error)
+	// conn says how to reach and log in to a cluster.
+	conn connOptions
 }
 
 // terminals says which of the standard streams are terminals; it is
@@ -140,6 +142,7 @@ func commonFlags(fs *flag.FlagSet, o *options) {
 	fs.StringVar(&o.zk, "zk", "", "ZooKeeper `quorum` of a real HBase cluster, host:port[,host:port]")
 	fs.StringVar(&o.zkRoot, "zk-root", "/hbase", "HBase's root `znode`")
 	fs.DurationVar(&o.lockTimeout, "lock-timeout", 10*time.Second, "how long to wait for another rkql process to release the embedded store (0: not at all)")
+	connFlags(fs, o)
 	fs.BoolVar(&o.allowWrites, "allow-writes", false, "with --zk, allow statements that write or change tables (CREATE TABLE, INSERT, DELETE, BUILD INDEX, CHECK INDEX … REPAIR, import)")
 }
 
@@ -152,7 +155,18 @@ func checkCommon(fs *flag.FlagSet, o *options) error {
 			err = &usageError{msg: "--zk is empty: give the ZooKeeper quorum as host:port[,host:port], or leave --zk out to use the embedded store"}
 		}
 	})
-	return err
+	if err != nil {
+		return err
+	}
+	if o.conn.site, err = resolveConn(fs, o, os.Getenv); err != nil {
+		return err
+	}
+	if o.usesHBase() {
+		if _, err := o.conn.site.Config(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func usageFunc(fs *flag.FlagSet, w io.Writer, synopsis string) func() {
@@ -165,6 +179,7 @@ const shellSynopsis = `Usage: rkql [OPTION]...                      the REPL on 
   or:  rkql [OPTION]... import --table T FILE   bulk-load rows (JSON lines, a JSON array, or CSV with a header)
   or:  rkql store check|repair [--store DIR]    check the embedded store for damage, or save what can be read of it
   or:  rkql completion bash|zsh|fish           a completion script for the shell
+  or:  rkql conninfo [OPTION]...               the HBase connection settings in effect, and where each came from
 An SQL shell over HBase rowkey layouts, on a real cluster (--zk) or on an embedded store.
 Without --zk and --store it uses the default embedded store, which it names when it starts.
 `
@@ -260,6 +275,9 @@ func run(ctx context.Context, args []string, e env) int {
 	}
 	if len(args) > 0 && args[0] == "completion" {
 		return runCompletion(args[1:], e)
+	}
+	if len(args) > 0 && args[0] == "conninfo" {
+		return runConnInfo(args[1:], e)
 	}
 	o, err := parseShellFlags(args, e.stdout)
 	var later *importLater
@@ -445,8 +463,8 @@ func newSession(o *options, e env, forImport bool) (*shell.Session, error) {
 		Catalog:        cat,
 		Open:           func(ctx context.Context) (exec.Store, error) { return openStore(ctx, o) },
 		CreateOnDemand: createsOnDemand(o),
-		ReadOnly:       o.zk != "" && !o.allowWrites,
-		ReadOnlyHint:   fmt.Sprintf("writes to the HBase cluster at %s need --allow-writes", o.zk),
+		ReadOnly:       o.usesHBase() && !o.allowWrites,
+		ReadOnlyHint:   fmt.Sprintf("writes to the HBase cluster at %s need --allow-writes", o.quorum()),
 		Planner:        planner.Options{AllowFullScan: o.allowFullScan},
 		SortBudget:     o.sortBudget,
 		GroupBudget:    o.groupBudget,

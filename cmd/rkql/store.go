@@ -22,12 +22,16 @@ func openStore(ctx context.Context, o *options) (exec.Store, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if o.zk != "" {
-		st, err := hbstore.Open(ctx, hb.Config{ZKQuorum: o.zk, ZKRoot: o.zkRoot, Dial: o.dial})
+	if o.usesHBase() {
+		cfg, err := hbaseConfig(o)
+		if err != nil {
+			return nil, err
+		}
+		st, err := hbstore.Open(ctx, cfg)
 		if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			// Said plainly as a timeout, the error would lose where rkql
 			// was connecting to, which is what the user needs to check.
-			return nil, fmt.Errorf("cannot reach HBase through ZooKeeper %s: no answer before the --timeout limit", o.zk)
+			return nil, fmt.Errorf("cannot reach HBase through ZooKeeper %s: no answer before the --timeout limit", o.quorum())
 		}
 		return st, err
 	}
@@ -71,7 +75,26 @@ func lockError(dir string, err error, waited time.Duration) error {
 
 // createsOnDemand reports whether the store wants physical tables created
 // on first use: the embedded one does, a real cluster does not.
-func createsOnDemand(o *options) bool { return o.zk == "" }
+func createsOnDemand(o *options) bool { return !o.usesHBase() }
+
+// hbaseConfig is the client configuration the flags and hbase-site.xml
+// give.
+func hbaseConfig(o *options) (hb.Config, error) {
+	site := o.conn.site
+	if site == nil {
+		site = &hb.Site{}
+		if o.zk != "" {
+			site.Set(hb.PropQuorum, o.zk, "flag --zk")
+		}
+		site.Set(hb.PropZNodeParent, o.zkRoot, "flag --zk-root")
+	}
+	cfg, err := site.Config()
+	if err != nil {
+		return hb.Config{}, err
+	}
+	cfg.Dial = o.dial
+	return cfg, nil
+}
 
 // defaultStoreDir is $XDG_DATA_HOME/rkql, else the user cache directory's
 // rkql.

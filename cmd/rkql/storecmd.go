@@ -46,8 +46,8 @@ func parseStoreFlags(args []string, w io.Writer) (verb, dir string, err error) {
 	case len(verbs) > 1 || verbs[0] != "check" && verbs[0] != "repair":
 		return "", "", &usageError{msg: fmt.Sprintf("store: want check or repair, got %q (rkql store -h for help)", strings.Join(verbs, " "))}
 	}
-	if o.zk != "" {
-		return "", "", &usageError{msg: "store: check and repair work on the embedded store; leave out --zk"}
+	if o.usesHBase() {
+		return "", "", &usageError{msg: "store: check and repair work on the embedded store; leave out --zk and --hbase-conf"}
 	}
 	if dir = o.store; dir == "" {
 		if dir, err = defaultStoreDir(); err != nil {

@@ -130,6 +130,9 @@ func (l Locator) get(ctx context.Context, node string) ([]byte, error) {
 		switch {
 		case errors.Is(r.err, zk.ErrNoNode):
 			return nil, fmt.Errorf("%w: %s (is HBase running with this root znode?)", ErrNoNode, path)
+		case errors.Is(r.err, zk.ErrNoAuth):
+			return nil, fmt.Errorf("zk: %s is not readable without authentication (ACL %s): rkql reads ZooKeeper without credentials; ask the cluster's admin to keep HBase's znodes world-readable, as HBase does by default: %w",
+				path, describeACL(conn, path), r.err)
 		case errors.Is(r.err, zk.ErrNoServer) && dials.last() != nil:
 			return nil, fmt.Errorf("zk: cannot reach zookeeper %s: %s", strings.Join(l.Quorum, ","), reason(dials.last()))
 		case r.err != nil:
@@ -142,6 +145,29 @@ func (l Locator) get(ctx context.Context, node string) ([]byte, error) {
 		}
 		return nil, fmt.Errorf("zk: read %s: %w", path, ctx.Err())
 	}
+}
+
+// describeACL renders a znode's ACL as "scheme:id:perms,...", or says why
+// it cannot.
+func describeACL(conn *zk.Conn, path string) string {
+	acls, _, err := conn.GetACL(path)
+	if err != nil {
+		return "unreadable: " + err.Error()
+	}
+	parts := make([]string, len(acls))
+	for i, a := range acls {
+		var p strings.Builder
+		for _, f := range []struct {
+			bit  int32
+			name byte
+		}{{zk.PermRead, 'r'}, {zk.PermWrite, 'w'}, {zk.PermCreate, 'c'}, {zk.PermDelete, 'd'}, {zk.PermAdmin, 'a'}} {
+			if a.Perms&f.bit != 0 {
+				p.WriteByte(f.name)
+			}
+		}
+		parts[i] = a.Scheme + ":" + a.ID + ":" + p.String()
+	}
+	return strings.Join(parts, ",")
 }
 
 // decode strips the metadata block and the PBUF magic and unmarshals the rest.

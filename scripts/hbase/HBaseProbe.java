@@ -18,6 +18,7 @@ import org.apache.hadoop.hbase.client.RegionLocator;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.security.UserGroupInformation;
 
 /**
  * Checks that the local HBase really serves clients.
@@ -75,6 +76,17 @@ public final class HBaseProbe {
     conf.setInt("hbase.rpc.timeout", 5000);
     conf.setInt("hbase.client.operation.timeout", 15000);
     conf.setInt("hbase.client.meta.operation.timeout", 10000);
+    // A secure instance puts a keytab in the probe's hbase-site.xml.
+    String keytab = conf.get("hbase.client.keytab.file");
+    if (keytab != null) {
+      try {
+        UserGroupInformation.setConfiguration(conf);
+        UserGroupInformation.loginUserFromKeytab(conf.get("hbase.client.keytab.principal"), keytab);
+      } catch (IOException e) {
+        System.err.println("kerberos login failed: " + e);
+        System.exit(1);
+      }
+    }
     return conf;
   }
 

@@ -7,8 +7,34 @@ REPO_ROOT=$(cd "$HBASE_SCRIPT_DIR/../.." && pwd)
 CACHE_DIR="$REPO_ROOT/.cache/hbase"
 M2_DIR="$CACHE_DIR/m2"
 CLASSPATH_FILE="$CACHE_DIR/classpath.txt"
+KDC_CLASSPATH_FILE="$CACHE_DIR/kdc-classpath.txt"
 PROBE_DIR="$CACHE_DIR/probe"
-RUN_DIR="$CACHE_DIR/run"
+
+# Security mode: empty (plain), "tls", "kerberos" or "kerberos,tls". A
+# secure instance has its own ports and run directory, so it runs beside
+# the plain one.
+SECURITY="${RKQL_HBASE_SECURITY:-}"
+case ",$SECURITY," in
+  ,, | ,tls, | ,kerberos, | ,kerberos,tls, | ,tls,kerberos,) ;;
+  *) printf 'hbase: RKQL_HBASE_SECURITY=%s: want tls, kerberos or kerberos,tls\n' "$SECURITY" >&2; exit 2 ;;
+esac
+# has_security succeeds if the mode includes $1 (tls or kerberos).
+has_security() { [[ ",$SECURITY," == *",$1,"* ]]; }
+if [[ -n "$SECURITY" ]]; then
+  DEFAULT_PORTS=(2183 16200 16220)
+  DEFAULT_RUN_DIR="$CACHE_DIR/run-secure"
+else
+  DEFAULT_PORTS=(2181 16000 16020)
+  DEFAULT_RUN_DIR="$CACHE_DIR/run"
+fi
+RUN_DIR="${RKQL_HBASE_RUN_DIR:-$DEFAULT_RUN_DIR}"
+# SECURE_DIR holds what a secure start makes: certificates, krb5.conf, the
+# keytab, and hbase-site.xml files for clients (client/) and the probe.
+SECURE_DIR="$RUN_DIR/secure"
+KDC_PID_FILE="$RUN_DIR/kdc.pid"
+KDC_PORT="${RKQL_HBASE_KDC_PORT:-16288}"
+KDC_MAIN_CLASS="org.apache.hadoop.minikdc.MiniKdc"
+REALM="RKQL.TEST"
 CONF_DIR="$RUN_DIR/conf"
 DATA_DIR="$RUN_DIR/data"
 PID_FILE="$RUN_DIR/hbase.pid"
@@ -17,9 +43,9 @@ OUT_FILE="$RUN_DIR/hbase.out"
 PROBE_LOG="$RUN_DIR/probe.log"
 LOCK_FILE="$CACHE_DIR/lock"
 
-ZK_PORT="${RKQL_HBASE_ZK_PORT:-2181}"
-MASTER_PORT="${RKQL_HBASE_MASTER_PORT:-16000}"
-RS_PORT="${RKQL_HBASE_RS_PORT:-16020}"
+ZK_PORT="${RKQL_HBASE_ZK_PORT:-${DEFAULT_PORTS[0]}}"
+MASTER_PORT="${RKQL_HBASE_MASTER_PORT:-${DEFAULT_PORTS[1]}}"
+RS_PORT="${RKQL_HBASE_RS_PORT:-${DEFAULT_PORTS[2]}}"
 START_TIMEOUT="${RKQL_HBASE_START_TIMEOUT:-180}"
 HEAP="${RKQL_HBASE_HEAP:-1g}"
 
@@ -83,14 +109,14 @@ pick_java() {
 # our_pid prints the PID from the pid file if that process is alive and is the
 # HBase JVM this script started; otherwise it prints nothing and fails.
 our_pid() {
-  local pid
-  [[ -f "$PID_FILE" ]] || return 1
-  pid=$(tr -dc '0-9' <"$PID_FILE")
+  local pid pid_file="${1:-$PID_FILE}" main_class="${2:-$MAIN_CLASS}"
+  [[ -f "$pid_file" ]] || return 1
+  pid=$(tr -dc '0-9' <"$pid_file")
   [[ -n "$pid" && -r "/proc/$pid/cmdline" ]] || return 1
   local args
   args=$(tr '\0' '\n' <"/proc/$pid/cmdline" 2>/dev/null) || return 1
   grep -qxF -- "$RUN_MARKER" <<<"$args" || return 1
-  grep -qxF -- "$MAIN_CLASS" <<<"$args" || return 1
+  grep -qxF -- "$main_class" <<<"$args" || return 1
   printf '%s\n' "$pid"
 }
 
@@ -103,26 +129,27 @@ with_lock() {
 }
 
 # resolve_classpath fills CLASSPATH_FILE from pom.xml unless it is current.
+# With arguments (pom directory, classpath file) it resolves another pom.
 resolve_classpath() {
-  local fresh=1 jar
-  if [[ ! -s "$CLASSPATH_FILE" || "$HBASE_SCRIPT_DIR/pom.xml" -nt "$CLASSPATH_FILE" ]]; then
+  local fresh=1 jar pom_dir="${1:-$HBASE_SCRIPT_DIR}" cp_file="${2:-$CLASSPATH_FILE}"
+  if [[ ! -s "$cp_file" || "$pom_dir/pom.xml" -nt "$cp_file" ]]; then
     fresh=0
   else
     while IFS= read -r jar; do
       [[ -f "$jar" ]] || { fresh=0; break; }
-    done < <(tr ':' '\n' <"$CLASSPATH_FILE")
+    done < <(tr ':' '\n' <"$cp_file")
   fi
   ((fresh)) && return 0
-  log "resolving jars…"
+  log "resolving jars for $pom_dir/pom.xml…"
   mkdir -p "$M2_DIR"
-  local tmp="$CLASSPATH_FILE.tmp" mvnlog="$CACHE_DIR/mvn.log"
-  if ! (cd "$HBASE_SCRIPT_DIR" && JAVA_HOME="$JAVA_HOME_USED" mvn -q -B \
+  local tmp="$cp_file.tmp" mvnlog="$cp_file.mvn.log"
+  if ! (cd "$pom_dir" && JAVA_HOME="$JAVA_HOME_USED" mvn -q -B \
     -Dmaven.repo.local="$M2_DIR" dependency:build-classpath \
     -Dmdep.outputFile="$tmp" >"$mvnlog" 2>&1); then
     tail -n 40 "$mvnlog" >&2
-    die "maven could not resolve the HBase classpath (log: $mvnlog)"
+    die "maven could not resolve the classpath of $pom_dir/pom.xml (log: $mvnlog)"
   fi
-  mv "$tmp" "$CLASSPATH_FILE"
+  mv "$tmp" "$cp_file"
 }
 
 # build_probe compiles HBaseProbe.java unless its class file is current.
@@ -145,12 +172,37 @@ probe() {
     -Dlog4j2.configurationFile="$HBASE_SCRIPT_DIR/log4j2.properties" \
     -Drkql.hbase.logfile="$PROBE_LOG" \
     "${JDK17_FLAGS[@]}" \
-    -cp "$PROBE_DIR:$(<"$CLASSPATH_FILE")" HBaseProbe "$mode" "$ZK_PORT" "$@"
+    "${SECURE_JVM_FLAGS[@]}" \
+    -cp "$PROBE_DIR:${PROBE_CONF_CP}$(<"$CLASSPATH_FILE")" HBaseProbe "$mode" "$ZK_PORT" "$@"
 }
+
+# JVM flags and probe classpath entries of the security mode.
+SECURE_JVM_FLAGS=()
+PROBE_CONF_CP=""
+if has_security kerberos; then
+  SECURE_JVM_FLAGS+=("-Djava.security.krb5.conf=$SECURE_DIR/krb5.conf")
+fi
+if [[ -n "$SECURITY" ]]; then
+  PROBE_CONF_CP="$SECURE_DIR/probe:"
+fi
 
 # port_in_use succeeds if something accepts TCP connections on 127.0.0.1:$1.
 port_in_use() {
   (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
+
+# stop_kdc stops the KDC this run started, if any.
+stop_kdc() {
+  local pid
+  if pid=$(our_pid "$KDC_PID_FILE" "$KDC_MAIN_CLASS"); then
+    kill -TERM "$pid" 2>/dev/null || true
+    local waited=0
+    while [[ -d "/proc/$pid" ]] && ((waited < 100)); do sleep 0.1; waited=$((waited + 1)); done
+    if [[ -d "/proc/$pid" ]] && our_pid "$KDC_PID_FILE" "$KDC_MAIN_CLASS" >/dev/null; then
+      kill -KILL "$pid" 2>/dev/null || true
+    fi
+  fi
+  rm -f "$KDC_PID_FILE"
 }
 
 # stop_hbase stops our HBase JVM, if running: SIGTERM, up to

@@ -3,6 +3,7 @@ package rpc
 import (
 	"bufio"
 	"context"
+	"crypto/tls"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -37,7 +38,40 @@ const maxFrame = 512 << 20
 const connErrorCallID = math.MaxUint32
 
 // Preamble is what a client writes first: "HBas", version 0, auth SIMPLE.
-var Preamble = []byte{'H', 'B', 'a', 's', 0, 0x50}
+var Preamble = []byte{'H', 'B', 'a', 's', 0, AuthSimple}
+
+// Authentication method bytes of the preamble.
+const (
+	AuthSimple   = 0x50
+	AuthKerberos = 0x51
+)
+
+// Authenticator runs a SASL exchange after the preamble. It returns the
+// connection to go on with: nc itself, or nc wrapped in the negotiated
+// security layer.
+type Authenticator interface {
+	// Method is the preamble's authentication byte.
+	Method() byte
+	// User is the effective user the connection header names.
+	User() string
+	// Handshake runs the exchange on nc for the server at addr.
+	Handshake(ctx context.Context, nc net.Conn, addr string) (net.Conn, error)
+}
+
+// HandshakeError means TLS or SASL set-up failed. Retrying the same
+// configuration does not help.
+type HandshakeError struct {
+	Addr string
+	// Stage is "tls" or "sasl".
+	Stage string
+	Err   error
+}
+
+func (e *HandshakeError) Error() string {
+	return fmt.Sprintf("%s handshake with %s failed: %v", e.Stage, e.Addr, e.Err)
+}
+
+func (e *HandshakeError) Unwrap() error { return e.Err }
 
 // Options configure a connection. The zero value means the defaults.
 type Options struct {
@@ -54,6 +88,11 @@ type Options struct {
 	NoCellblocks bool
 	// Dial, when set, opens the TCP connection instead of a net.Dialer.
 	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
+	// TLS, when set, runs the connection inside TLS. An empty ServerName
+	// becomes the host of the address.
+	TLS *tls.Config
+	// Auth, when set, replaces SIMPLE authentication.
+	Auth Authenticator
 }
 
 func (o Options) withDefaults() Options {
@@ -122,7 +161,12 @@ func Dial(ctx context.Context, addr string, opts Options) (*Conn, error) {
 	if err != nil {
 		return nil, &ConnError{Addr: addr, Dial: true, Err: err}
 	}
-	c, err := NewConn(ctx, nc, addr, opts)
+	if opts.TLS != nil {
+		if nc, err = startTLS(dctx, nc, addr, opts.TLS); err != nil {
+			return nil, err
+		}
+	}
+	c, err := NewConn(dctx, nc, addr, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -135,27 +179,86 @@ func NewConn(ctx context.Context, nc net.Conn, addr string, opts Options) (*Conn
 	opts = opts.withDefaults()
 	c := &Conn{addr: addr, opts: opts, nc: nc, done: make(chan struct{})}
 	c.mu.calls = make(map[uint32]chan response)
-	hello, err := helloBytes(opts)
-	if err != nil {
-		nc.Close()
-		return nil, err
-	}
 	deadline := time.Now().Add(opts.DialTimeout)
 	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
 		deadline = d
 	}
-	_ = nc.SetWriteDeadline(deadline)
-	if _, err := nc.Write(hello); err != nil {
-		nc.Close()
-		return nil, &ConnError{Addr: addr, Dial: true, Err: err}
+	_ = nc.SetDeadline(deadline)
+	if opts.Auth != nil {
+		if err := c.authenticate(ctx); err != nil {
+			nc.Close()
+			return nil, err
+		}
+	} else {
+		hello, err := helloBytes(opts)
+		if err != nil {
+			nc.Close()
+			return nil, err
+		}
+		if _, err := nc.Write(hello); err != nil {
+			nc.Close()
+			return nil, &ConnError{Addr: addr, Dial: true, Err: err}
+		}
 	}
+	_ = c.nc.SetDeadline(time.Time{})
 	go c.readLoop()
 	return c, nil
 }
 
+// startTLS runs the TLS handshake on nc.
+func startTLS(ctx context.Context, nc net.Conn, addr string, cfg *tls.Config) (net.Conn, error) {
+	if cfg.ServerName == "" {
+		cfg = cfg.Clone()
+		host, _, err := net.SplitHostPort(addr)
+		if err != nil {
+			host = addr
+		}
+		cfg.ServerName = host
+	}
+	tc := tls.Client(nc, cfg)
+	if err := tc.HandshakeContext(ctx); err != nil {
+		nc.Close()
+		return nil, &HandshakeError{Addr: addr, Stage: "tls", Err: err}
+	}
+	return tc, nil
+}
+
+// authenticate sends the preamble with the authenticator's method, runs
+// its exchange, and sends the connection header through whatever
+// security layer it set up. The header names the user the exchange
+// authenticated (a different one would ask the server for impersonation).
+func (c *Conn) authenticate(ctx context.Context) error {
+	pre := append([]byte(nil), Preamble...)
+	pre[len(pre)-1] = c.opts.Auth.Method()
+	if _, err := c.nc.Write(pre); err != nil {
+		return &ConnError{Addr: c.addr, Dial: true, Err: err}
+	}
+	nc, err := c.opts.Auth.Handshake(ctx, c.nc, c.addr)
+	if err != nil {
+		var ce *ConnError
+		if errors.As(err, &ce) {
+			return err
+		}
+		return &HandshakeError{Addr: c.addr, Stage: "sasl", Err: err}
+	}
+	c.nc = nc
+	hello, err := helloBytes(c.opts)
+	if err != nil {
+		return err
+	}
+	if _, err := nc.Write(hello[len(Preamble):]); err != nil {
+		return &ConnError{Addr: c.addr, Dial: true, Err: err}
+	}
+	return nil
+}
+
 func helloBytes(opts Options) ([]byte, error) {
+	user := opts.User
+	if opts.Auth != nil {
+		user = opts.Auth.User()
+	}
 	hdr := &pb.ConnectionHeader{
-		UserInfo:    &pb.UserInformation{EffectiveUser: proto.String(opts.User)},
+		UserInfo:    &pb.UserInformation{EffectiveUser: proto.String(user)},
 		ServiceName: proto.String(opts.Service),
 	}
 	if !opts.NoCellblocks {
@@ -321,8 +424,12 @@ func (c *Conn) fail(err error) {
 func (c *Conn) readLoop() {
 	r := bufio.NewReaderSize(c.nc, 64<<10)
 	var lenBuf [4]byte
-	for {
+	for first := true; ; first = false {
 		if _, err := io.ReadFull(r, lenBuf[:]); err != nil {
+			if first && errors.Is(err, io.EOF) && c.opts.TLS == nil {
+				// What a TLS-only server does to a plaintext client.
+				err = fmt.Errorf("%w (the server closed the connection before answering; if the cluster uses TLS, set hbase.client.netty.tls.enabled=true or pass --tls)", err)
+			}
 			c.fail(err)
 			return
 		}
