@@ -122,6 +122,16 @@ func (x *Executor) build(ctx context.Context, n planner.Node, stats *Stats, want
 		in, err := x.build(ctx, n.In, stats, n.Want())
 		return &limitIter{in: in, n: n.N, skip: n.Offset}, err
 	case *planner.Aggregate:
+		if n.Server != "" {
+			row, ok, err := x.serverAggregate(ctx, n, stats)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				return &sliceIter{rows: []*Row{{Vals: row}}}, nil
+			}
+			n.Server = "" // the store cannot compute them after all: read the rows
+		}
 		in, err := x.build(ctx, n.In, stats, planner.NoLimit)
 		if err != nil {
 			return nil, err

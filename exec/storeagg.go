@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/expr"
 	"github.com/rkql/rkql/planner"
 )
 
@@ -71,27 +73,115 @@ type Aggregator interface {
 // aggregate, e.g. because the table no longer loads what computes it.
 var ErrNoAggregate = errors.New("exec: the store cannot compute this aggregate")
 
-// PlaceAggregate hands a COUNT(*) to the store when the store counts
-// the rows itself: the plan must be a count directly over the access
-// (after Place, with no client filter, index lookup or sort between),
-// reading ranges of one version, and pushdown must be on. It records the
-// store's answer in Count.Server, which EXPLAIN shows as SERVER
-// AGGREGATE COUNT. Call it after Place.
+// PlaceAggregate hands aggregates to the store when the store computes
+// them where the data lives: a COUNT(*), or an aggregate into one row
+// (no GROUP BY) of COUNT(*), SUM, MIN, MAX and AVG over stored columns,
+// directly over the access (after Place, with no client filter, index
+// lookup or sort between), reading ranges of one version, with pushdown
+// on. It records the store's answer in Count.Server or Aggregate.Server,
+// which EXPLAIN shows as SERVER AGGREGATE. Call it after Place.
 func PlaceAggregate(ctx context.Context, sel *planner.Select, st Store, on bool) error {
-	cnt, ok := serverCountable(sel)
+	ag, ok := st.(Aggregator)
 	if !ok || !on {
 		return nil
 	}
-	ag, ok := st.(Aggregator)
+	if cnt, ok := serverCountable(sel); ok {
+		how, err := ag.CanAggregate(ctx, sel.Access.Table, Aggregation{Kind: AggCount})
+		if err != nil {
+			return err
+		}
+		cnt.Server = how
+		return nil
+	}
+	n, aggs, ok := serverAggregable(sel)
 	if !ok {
 		return nil
 	}
-	how, err := ag.CanAggregate(ctx, sel.Access.Table, Aggregation{Kind: AggCount})
-	if err != nil {
-		return err
+	how := ""
+	for _, a := range aggs {
+		h, err := ag.CanAggregate(ctx, sel.Access.Table, a)
+		if err != nil || h == "" {
+			return err
+		}
+		how = h
 	}
-	cnt.Server = how
+	n.Server = how
 	return nil
+}
+
+// storeAggs are the store aggregations that compute an aggregate call:
+// a BIGINT SUM or AVG also asks for MIN and MAX, which bound what the
+// regions' partial sums can reach (see bigSumFits).
+func storeAggs(t *catalog.Table, c planner.AggCall) ([]Aggregation, bool) {
+	if c.Distinct {
+		return nil, false
+	}
+	if c.Func == planner.AggCount && c.Arg == nil {
+		return []Aggregation{{Kind: AggCount}}, true
+	}
+	col, ok := c.Arg.(*expr.Col)
+	if !ok || col.Index < 0 || col.Index >= len(t.Columns) || t.Columns[col.Index].Family == "" {
+		return nil, false
+	}
+	switch c.Func {
+	case planner.AggSum, planner.AggAvg:
+		if t.Columns[col.Index].Type == catalog.TypeDouble {
+			kind := AggSum
+			if c.Func == planner.AggAvg {
+				kind = AggAvg
+			}
+			return []Aggregation{{Kind: kind, Column: col.Index}}, true
+		}
+		// An integer sum comes with its count (AVG's), MIN and MAX.
+		return []Aggregation{{Kind: AggAvg, Column: col.Index}, {Kind: AggMin, Column: col.Index}, {Kind: AggMax, Column: col.Index}}, true
+	case planner.AggMin:
+		return []Aggregation{{Kind: AggMin, Column: col.Index}}, true
+	case planner.AggMax:
+		return []Aggregation{{Kind: AggMax, Column: col.Index}}, true
+	}
+	return nil, false
+}
+
+// serverAggregable returns the plan's Aggregate and the store
+// aggregations it needs when it aggregates the access's rows directly
+// into one row.
+func serverAggregable(sel *planner.Select) (*planner.Aggregate, []Aggregation, bool) {
+	n, ok := planner.Find[*planner.Aggregate](sel.Root)
+	if !ok || n.Strategy != planner.OneGroup || len(n.Groups) > 0 || len(n.Aggs) == 0 {
+		return nil, nil, false
+	}
+	acc, ok := n.In.(*planner.Access)
+	if !ok || !directAccess(sel, acc) {
+		return nil, nil, false
+	}
+	var all []Aggregation
+	for _, c := range n.Aggs {
+		as, ok := storeAggs(acc.Table, c)
+		if !ok {
+			return nil, nil, false
+		}
+		all = append(all, as...)
+	}
+	return n, all, true
+}
+
+// directAccess reports whether acc is the plan's one access, placed with
+// pushdown on and reading ranges, not points, of one version and no
+// limit: what a store's aggregate over ranges can replace.
+func directAccess(sel *planner.Select, acc *planner.Access) bool {
+	if acc != sel.Access || acc.Placement == nil || acc.Placement.Off {
+		return false
+	}
+	switch acc.Kind {
+	case planner.EmptyResult, planner.PointLookup:
+		return false
+	}
+	for _, r := range acc.Ranges {
+		if r.Point {
+			return false
+		}
+	}
+	return acc.Versions <= 1 && acc.Limit == 0 && len(acc.Ranges) > 0
 }
 
 // serverCountable returns the plan's Count when it counts the access's
@@ -102,30 +192,20 @@ func serverCountable(sel *planner.Select) (*planner.Count, bool) {
 		return nil, false
 	}
 	acc, ok := cnt.In.(*planner.Access)
-	if !ok || acc != sel.Access || acc.Placement == nil || acc.Placement.Off {
+	if !ok || !directAccess(sel, acc) {
 		return nil, false
 	}
-	switch acc.Kind {
-	case planner.EmptyResult, planner.PointLookup:
-		return nil, false
-	}
-	for _, r := range acc.Ranges {
-		if r.Point {
-			return nil, false
-		}
-	}
-	return cnt, acc.Versions <= 1 && acc.Limit == 0 && len(acc.Ranges) > 0
+	return cnt, true
 }
 
-// serverCount asks the store for the number of rows of cnt's access;
-// ok is false when the store could not count them after all.
-func (x *Executor) serverCount(ctx context.Context, acc *planner.Access, stats *Stats) (n int64, ok bool, err error) {
+// storeAggregate asks the store for agg over acc's ranges and combines
+// the answers; ok is false when the store could not compute it after all.
+func (x *Executor) storeAggregate(ctx context.Context, acc *planner.Access, agg Aggregation, stats *Stats) (res AggResult, ok bool, err error) {
 	ag, isAg := x.Store.(Aggregator)
 	if !isAg {
-		return 0, false, nil
+		return res, false, nil
 	}
 	opts := ReadOptions{Versions: acc.Versions, Stats: stats, Table: acc.Table, Columns: readColumns(acc), Filter: acc.Filter}
-	agg := Aggregation{Kind: AggCount}
 	var ranges []Range
 	if p := acc.Placement; p != nil && p.MultiRange {
 		for _, r := range acc.Ranges {
@@ -137,15 +217,121 @@ func (x *Executor) serverCount(ctx context.Context, acc *planner.Access, stats *
 			ranges = append(ranges, Range{Start: r.Start, Stop: r.Stop})
 		}
 	}
+	typ := catalog.TypeBigint
+	if agg.Kind != AggCount {
+		typ = acc.Table.Columns[agg.Column].Type
+	}
+	res = AggResult{Value: catalog.Null(typ), Sum: catalog.Null(typ)}
 	for _, r := range ranges {
-		res, err := ag.Aggregate(ctx, acc.Table.Physical, r, agg, opts)
+		part, err := ag.Aggregate(ctx, acc.Table.Physical, r, agg, opts)
 		if errors.Is(err, ErrNoAggregate) {
-			return 0, false, nil
+			return res, false, nil
 		}
 		if err != nil {
-			return 0, false, err
+			return res, false, err
 		}
-		n += res.Count
+		res = combine(agg.Kind, res, part)
 	}
-	return n, true, nil
+	return res, true, nil
+}
+
+// combine adds one range's answer to the answers so far. Sums are added
+// exactly as the regions' are: a BIGINT sum is checked by bigSumFits.
+func combine(kind AggKind, acc, part AggResult) AggResult {
+	acc.Count += part.Count
+	add := func(a, b catalog.Value) catalog.Value {
+		switch {
+		case b.Null:
+			return a
+		case a.Null:
+			return b
+		case a.Type == catalog.TypeDouble:
+			return catalog.Double(a.F + b.F)
+		}
+		return catalog.Value{Type: a.Type, I: a.I + b.I}
+	}
+	switch kind {
+	case AggSum:
+		acc.Value = add(acc.Value, part.Value)
+	case AggAvg:
+		acc.Sum = add(acc.Sum, part.Sum)
+	case AggMin, AggMax:
+		if !part.Value.Null && (acc.Value.Null ||
+			(kind == AggMin) == (catalog.Compare(part.Value, acc.Value) < 0)) {
+			acc.Value = part.Value
+		}
+	}
+	return acc
+}
+
+// bigSumFits reports whether n integers between lo and hi sum without
+// overflowing 64 bits in any order: the regions add them in Java longs,
+// which wrap silently, so a sum is trusted only when no partial sum can
+// wrap.
+func bigSumFits(n int64, lo, hi catalog.Value) bool {
+	if n == 0 || lo.Null || hi.Null {
+		return true
+	}
+	m := max(absInt(lo.I), absInt(hi.I))
+	return m == 0 || n <= math.MaxInt64/m
+}
+
+func absInt(v int64) int64 {
+	if v == math.MinInt64 {
+		return math.MaxInt64
+	}
+	return max(v, -v)
+}
+
+// serverAggregate computes an Aggregate's one row from the store's
+// answers; ok is false when the store could not compute every aggregate,
+// or when a BIGINT sum could have wrapped in a region, and the rows must
+// be read instead.
+func (x *Executor) serverAggregate(ctx context.Context, n *planner.Aggregate, stats *Stats) (catalog.Row, bool, error) {
+	acc := n.In.(*planner.Access)
+	row := make(catalog.Row, 0, len(n.Aggs))
+	for i := range n.Aggs {
+		c := &n.Aggs[i]
+		aggs, ok := storeAggs(acc.Table, *c)
+		if !ok {
+			return nil, false, nil
+		}
+		res := make([]AggResult, len(aggs))
+		for j, a := range aggs {
+			r, ok, err := x.storeAggregate(ctx, acc, a, stats)
+			if err != nil || !ok {
+				return nil, false, err
+			}
+			res[j] = r
+		}
+		r := res[0]
+		if len(aggs) == 3 && !bigSumFits(r.Count, res[1].Value, res[2].Value) {
+			return nil, false, nil
+		}
+		st := newAggState(c)
+		var err error
+		switch {
+		case c.Func == planner.AggCount:
+			err = st.merge(r.Count, catalog.Value{}, catalog.Value{})
+		case aggs[0].Kind == AggAvg:
+			// AVG, or an integer SUM read from AVG's sum.
+			if r.Count > 0 {
+				err = st.merge(r.Count, r.Sum, r.Sum)
+			}
+		case !r.Value.Null:
+			err = st.merge(1, r.Value, r.Value)
+		}
+		if err != nil {
+			return nil, false, err
+		}
+		row = append(row, st.Result())
+	}
+	return row, true, nil
+}
+
+// serverCount asks the store for the number of rows of cnt's access;
+// ok is false when the store could not count them after all.
+func (x *Executor) serverCount(ctx context.Context, acc *planner.Access, stats *Stats) (n int64, ok bool, err error) {
+	res, ok, err := x.storeAggregate(ctx, acc, Aggregation{Kind: AggCount}, stats)
+	return res.Count, ok, err
 }

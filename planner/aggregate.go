@@ -69,6 +69,10 @@ type Aggregate struct {
 	GroupNames []string
 	Aggs       []AggCall
 	In         Node
+	// Server names how the store computes the aggregates where the data
+	// lives (SERVER AGGREGATE in EXPLAIN); "" when rkql computes them.
+	// Only a store's placement sets it (exec.PlaceAggregate).
+	Server string
 }
 
 // Width is the number of values in each of the node's rows.
@@ -93,10 +97,14 @@ func (n *Aggregate) step() Step {
 	}
 	st := Step{Attrs: []Attr{{Label: "aggregates", Value: aggs, Detail: true}, {Label: "group by", Value: n.GroupNames, Detail: true}}}
 	on := strings.Join(n.GroupNames, ", ")
-	switch n.Strategy {
-	case OneGroup:
+	switch {
+	case n.Server != "":
+		st.Op, st.Title = "SERVER AGGREGATE", "SERVER AGGREGATE INTO ONE ROW"
+		st.Attrs = append(st.Attrs, Attr{Label: "BY", Value: n.Server},
+			Attr{Label: "NOTE", Value: "each region computes its part and rkql combines them; the regions count every row in the ranges, including rows whose key does not fit the layout"})
+	case n.Strategy == OneGroup:
 		st.Op, st.Title = "CLIENT AGGREGATE", "CLIENT AGGREGATE INTO ONE ROW"
-	case StreamAggregate:
+	case n.Strategy == StreamAggregate:
 		st.Op, st.Title = "STREAM AGGREGATE", "CLIENT STREAM AGGREGATE ON "+on
 		st.Attrs = append(st.Attrs, Attr{Label: "GROUPS", Value: "arrive in key order: one group is held at a time"})
 	default:

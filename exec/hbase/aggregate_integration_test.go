@@ -3,6 +3,7 @@ package hbase_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -135,5 +136,88 @@ func TestServerAggregateCount(t *testing.T) {
 				t.Errorf("%.1fx fewer bytes with the endpoint, want at least %.0fx", ratio, c.minBytes)
 			}
 		})
+	}
+}
+
+// rowsOf runs q through the engine and returns its rows' values.
+func rowsOf(t *testing.T, e *engine.Engine, q string) []catalog.Row {
+	t.Helper()
+	rows, _, err := e.Exec(context.Background(), q)
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	return rows
+}
+
+// sameValues compares two rows, doubles to 10 significant digits: the
+// regions add their partial sums in another order than the client does.
+func sameValues(a, b catalog.Row) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := a[i], b[i]
+		if x.Type == catalog.TypeDouble && y.Type == catalog.TypeDouble && !x.Null && !y.Null {
+			if math.Abs(x.F-y.F) > 1e-10*math.Max(math.Abs(x.F), math.Abs(y.F)) {
+				return false
+			}
+			continue
+		}
+		if !catalog.Equal(x, y) && !(x.Null && y.Null) {
+			return false
+		}
+	}
+	return true
+}
+
+// TestServerAggregateSQL runs SUM, MIN, MAX, AVG and COUNT(*) through SQL
+// on the orders table, split in 16 regions: with the endpoint the regions
+// compute them (SERVER AGGREGATE INTO ONE ROW), without it the client
+// does, and both give the same answer; the endpoint receives fewer bytes.
+func TestServerAggregateSQL(t *testing.T) {
+	with, _, _ := ordersEngine(t, []string{hb.AggregateClass})
+	without, _, _ := ordersEngine(t, nil)
+	ctx := context.Background()
+	for _, q := range []string{
+		"SELECT SUM(amount) FROM orders ALLOW FULL SCAN",
+		"SELECT SUM(amount), MIN(amount), MAX(amount), AVG(amount), COUNT(*) FROM orders ALLOW FULL SCAN",
+		"SELECT SUM(amount) AS total, COUNT(*) FROM orders WHERE seller = 's1' AND status = 'paid'",
+		"SELECT MIN(amount), MAX(amount) FROM orders WHERE seller IN ('s1', 's7', 's23')",
+		"SELECT SUM(amount), AVG(amount) FROM orders WHERE seller = 'nobody'",
+	} {
+		t.Run(q, func(t *testing.T) {
+			got, want := rowsOf(t, with, q), rowsOf(t, without, q)
+			if len(got) != 1 || len(want) != 1 || !sameValues(got[0], want[0]) {
+				t.Fatalf("with the endpoint %v, without %v", got, want)
+			}
+			a, err := explainAnalyze(ctx, with, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(a.text, "SERVER AGGREGATE INTO ONE ROW") || !strings.Contains(a.text, hb.AggregateClass) {
+				t.Fatalf("EXPLAIN ANALYZE with the endpoint:\n%s", a.text)
+			}
+			b, err := explainAnalyze(ctx, without, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(b.text, "SERVER AGGREGATE") || !strings.Contains(b.text, "CLIENT AGGREGATE INTO ONE ROW") {
+				t.Fatalf("EXPLAIN ANALYZE without the endpoint:\n%s", b.text)
+			}
+			t.Logf("%s = %v: %d bytes received with the endpoint, %d without", q, got[0], a.bytes, b.bytes)
+			if a.bytes >= b.bytes && b.rowsReceived > 0 {
+				t.Errorf("the endpoint received %d bytes, the client aggregate %d", a.bytes, b.bytes)
+			}
+		})
+	}
+	// Pushdown off: the client computes, with the same answer.
+	with.SetPushdown(false)
+	q := "SELECT SUM(amount), COUNT(*) FROM orders ALLOW FULL SCAN"
+	a, err := explainAnalyze(ctx, with, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(a.text, "SERVER AGGREGATE") {
+		t.Errorf("pushdown off still aggregates in the regions:\n%s", a.text)
 	}
 }
