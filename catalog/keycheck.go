@@ -1,6 +1,9 @@
 package catalog
 
-import "bytes"
+import (
+	"bytes"
+	"encoding/binary"
+)
 
 // KeyChecker tells whether keys fit a table's layout, exactly as DecodeKey
 // does and with the same errors, but builds only the values that a hash or
@@ -19,12 +22,12 @@ type KeyChecker struct {
 	// need marks the key components whose value checkDerived reads; the
 	// text fields among the others are measured, not decoded.
 	need []bool
-	// ops is the fast path, one step per component; nil when the layout
+	// steps is the fast path, one step per component; nil when the layout
 	// has a component it does not handle.
-	ops []keyOp
-	// ints holds, per column, the integer the fast path read.
+	steps []keyStep
+	// ints holds, per step, the integer an opInt step read.
 	ints []int64
-	// buckets are the components the fast path checks after the walk.
+	// buckets are the steps the fast path checks after the walk.
 	buckets []int
 }
 
@@ -32,17 +35,39 @@ type KeyChecker struct {
 type keyOp uint8
 
 const (
-	opLiteral keyOp = iota // the literal's bytes
-	opText                 // a text field: find its end
-	opInt                  // an integer field: read it into ints
-	opBucket               // a bucket: skip it now, compare it after the walk
+	opLiteral   keyOp = iota // the literal's bytes
+	opFixed                  // a fixed-width text field: skip it
+	opRest                   // a text field that ends the key
+	opDelimited              // a text field up to its delimiter (lit)
+	opDescText               // descending text, through its 0xFF
+	opInt                    // an integer field: read it into ints
+	opBucket                 // a bucket: skip it now, compare it after the walk
 )
+
+// keyStep is one component as the fast path sees it, copied out of the
+// Component so that the walk touches one small array.
+type keyStep struct {
+	op    keyOp
+	width int
+	lit   []byte // opLiteral: the literal; opDelimited: the delimiter
+	// opInt: how to read the integer, and its type's range.
+	java, desc bool
+	javaMax    int64
+	lo, hi     int64
+	// opBucket: the modulus, the step that reads its input, where the
+	// bucket starts in the key, and whether it is one binary byte.
+	mod   int64
+	input int
+	off   int
+	byte1 bool
+	c     *Component
+}
 
 // NewKeyChecker returns a KeyChecker for t's layout.
 func (t *Table) NewKeyChecker() *KeyChecker {
 	comps := t.Key.Components
 	k := &KeyChecker{t: t, row: t.NewRow(), offs: make([]int, len(comps)+1), need: make([]bool, len(comps)),
-		ints: make([]int64, len(t.Columns))}
+		ints: make([]int64, len(comps))}
 	for i := range comps {
 		c := &comps[i]
 		if c.Kind != KindHash && c.Kind != KindBucket {
@@ -56,44 +81,62 @@ func (t *Table) NewKeyChecker() *KeyChecker {
 			}
 		}
 	}
-	k.ops = k.fastOps()
+	k.steps = k.fastSteps()
 	return k
 }
 
-// fastOps returns the fast path's steps, or nil if some component needs
+// fastSteps returns the fast path's steps, or nil if some component needs
 // the general path.
-func (k *KeyChecker) fastOps() []keyOp {
+func (k *KeyChecker) fastSteps() []keyStep {
 	comps := k.t.Key.Components
-	ops := make([]keyOp, len(comps))
-	read := make([]bool, len(k.t.Columns)) // columns an opInt reads
+	steps := make([]keyStep, len(comps))
+	reads := map[int]int{} // column -> the last opInt step reading it
 	for i := range comps {
 		c := &comps[i]
+		st := keyStep{width: c.Width, c: c}
 		switch {
 		case c.Kind == KindLiteral:
-			ops[i] = opLiteral
+			st.op, st.lit = opLiteral, c.Literal
 		case c.Kind == KindField && c.measuredOnly() && !k.need[i]:
-			ops[i] = opText
+			switch {
+			case c.Width > 0:
+				st.op = opFixed
+			case c.descText():
+				st.op = opDescText
+			case len(c.delim) == 0:
+				st.op = opRest
+			default:
+				st.op, st.lit = opDelimited, c.delim
+			}
 		case c.Kind == KindField && c.fastInt():
-			ops[i] = opInt
-			read[c.col] = true
+			st.op, st.java, st.desc = opInt, c.Enc == KeyJava, c.Desc
+			st.lo, st.hi = typeRange(c.typ)
+			if st.java && st.desc {
+				st.javaMax = c.javaMax()
+			}
+			reads[c.col] = i
 		case c.Kind == KindBucket && c.typ != TypeString && c.Width <= 8:
-			ops[i] = opBucket
+			st.op, st.mod = opBucket, c.Mod
+			st.byte1 = c.Binary && c.Width == 1
 			k.buckets = append(k.buckets, i)
 		default:
 			return nil
 		}
+		steps[i] = st
 	}
 	for _, i := range k.buckets {
-		if !read[comps[i].col] {
+		in, ok := reads[comps[i].col]
+		if !ok {
 			return nil
 		}
+		steps[i].input = in
 	}
-	return ops
+	return steps
 }
 
 // Check returns what DecodeKey returns for key.
 func (k *KeyChecker) Check(key []byte) error {
-	if k.ops != nil && k.fast(key) {
+	if k.steps != nil && k.fast(key) {
 		return nil
 	}
 	if err := k.t.decodeKey(key, k.row, k.offs, k.need); err != nil {
@@ -105,53 +148,109 @@ func (k *KeyChecker) Check(key []byte) error {
 // fast reports whether the fast path accepts key. It accepts only keys
 // DecodeKey accepts; false means the general path must decide.
 func (k *KeyChecker) fast(key []byte) bool {
-	comps := k.t.Key.Components
+	steps := k.steps
 	pos := 0
-	for i, op := range k.ops {
-		c := &comps[i]
+	for i := range steps {
+		st := &steps[i]
 		rest := key[pos:]
-		switch op {
+		switch st.op {
 		case opLiteral:
-			if !bytes.HasPrefix(rest, c.Literal) {
+			if len(rest) < len(st.lit) || string(rest[:len(st.lit)]) != string(st.lit) {
 				return false
 			}
-			pos += len(c.Literal)
-		case opText:
-			n, ok := c.measure(rest)
-			if !ok {
+			pos += len(st.lit)
+		case opFixed:
+			if len(rest) < st.width {
+				return false
+			}
+			pos += st.width
+		case opRest:
+			pos = len(key)
+		case opDelimited:
+			var n int
+			if len(st.lit) == 1 {
+				n = bytes.IndexByte(rest, st.lit[0])
+			} else {
+				n = bytes.Index(rest, st.lit)
+			}
+			if n < 0 {
 				return false
 			}
 			pos += n
-		case opInt:
-			if len(rest) < c.Width {
+		case opDescText:
+			n := bytes.IndexByte(rest, 0xFF)
+			if n < 0 {
 				return false
 			}
-			v, ok := c.readInt(rest[:c.Width])
+			pos += n + 1
+		case opInt:
+			if len(rest) < st.width {
+				return false
+			}
+			v, ok := st.readInt(rest[:st.width])
 			if !ok {
 				return false
 			}
-			k.ints[c.col] = v
-			pos += c.Width
+			k.ints[i] = v
+			pos += st.width
 		case opBucket:
-			if len(rest) < c.Width {
+			if len(rest) < st.width {
 				return false
 			}
-			k.offs[i] = pos
-			pos += c.Width
+			st.off = pos
+			pos += st.width
 		}
 	}
 	if pos != len(key) {
 		return false
 	}
 	for _, i := range k.buckets {
-		c := &comps[i]
+		st := &steps[i]
+		n := k.ints[st.input] % st.mod
+		if n < 0 {
+			n += st.mod
+		}
+		got := key[st.off : st.off+st.width]
+		if st.byte1 {
+			if int64(got[0]) != n {
+				return false
+			}
+			continue
+		}
 		var buf [8]byte
-		want := c.appendNumber(buf[:0], ((k.ints[c.col]%c.Mod)+c.Mod)%c.Mod)
-		if !bytes.Equal(key[k.offs[i]:k.offs[i]+c.Width], want) {
+		if string(got) != string(st.c.appendNumber(buf[:0], n)) {
 			return false
 		}
 	}
 	return true
+}
+
+// readInt reads the integer of an opInt step from its st.width bytes b,
+// refusing what DecodeField refuses.
+func (st *keyStep) readInt(b []byte) (int64, bool) {
+	var u uint64
+	if len(b) == 8 {
+		u = binary.BigEndian.Uint64(b)
+	} else {
+		u = readUint(b)
+	}
+	var v int64
+	if st.java {
+		v = signExtend(u, st.width)
+		if v < 0 {
+			return 0, false
+		}
+		if st.desc {
+			v = st.javaMax - v
+		}
+	} else {
+		if st.desc {
+			u = ^u & widthMask(st.width)
+		}
+		u ^= 1 << (uint(st.width)*8 - 1)
+		v = signExtend(u, st.width)
+	}
+	return v, v >= st.lo && v <= st.hi
 }
 
 // measuredOnly reports whether reading the field's value can fail only
@@ -159,25 +258,6 @@ func (k *KeyChecker) fast(key []byte) bool {
 // text, unless reversed (reversed text must be UTF-8).
 func (c *Component) measuredOnly() bool {
 	return c.Enc == KeyText && !c.Reverse
-}
-
-// measure is span without an error value: the length of the field at the
-// start of key, and whether it has one.
-func (c *Component) measure(key []byte) (int, bool) {
-	switch {
-	case c.Width > 0:
-		return c.Width, len(key) >= c.Width
-	case c.descText():
-		i := bytes.IndexByte(key, 0xFF)
-		return i + 1, i >= 0
-	case len(c.delim) == 0:
-		return len(key), true
-	case len(c.delim) == 1:
-		i := bytes.IndexByte(key, c.delim[0])
-		return i, i >= 0
-	}
-	i := bytes.Index(key, c.delim)
-	return i, i >= 0
 }
 
 // fastInt reports whether readInt reads the field: an integer whose Value
@@ -189,28 +269,4 @@ func (c *Component) fastInt() bool {
 		return false
 	}
 	return (c.Enc == KeyBinary || c.Enc == KeyJava) && c.Width >= 1 && c.Width <= 8
-}
-
-// readInt reads the integer of a field that fastInt accepts from its
-// c.Width bytes b, refusing what DecodeField refuses.
-func (c *Component) readInt(b []byte) (int64, bool) {
-	var v int64
-	if c.Enc == KeyJava {
-		v = signExtend(readUint(b), c.Width)
-		if v < 0 {
-			return 0, false
-		}
-		if c.Desc {
-			v = c.javaMax() - v
-		}
-	} else {
-		u := readUint(b)
-		if c.Desc {
-			u = ^u & widthMask(c.Width)
-		}
-		u ^= 1 << (uint(c.Width)*8 - 1)
-		v = signExtend(u, c.Width)
-	}
-	lo, hi := typeRange(c.typ)
-	return v, v >= lo && v <= hi
 }

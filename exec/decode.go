@@ -34,9 +34,8 @@ type decoder struct {
 	vals  catalog.Row
 	offs  []int
 	boxes []decoded
-	// scratch and scratchOffs are checkKey's reused decoding space.
-	scratch     catalog.Row
-	scratchOffs []int
+	// keys is checkKey's checker, made on first use.
+	keys *catalog.KeyChecker
 	// stored lists the stored columns when they are few enough that
 	// comparing names beats hashing them; nil otherwise.
 	stored []storedCol
@@ -234,13 +233,12 @@ func (d *decoder) decodeVersions(sr *StoreRow, n int) ([]*Row, error) {
 }
 
 // checkKey reports whether key fits the table's layout, as decode would,
-// decoding into scratch space it reuses: for reads that only count rows.
+// building no values: for reads that only count rows.
 func (d *decoder) checkKey(key []byte) error {
-	if d.scratch == nil {
-		d.scratch = make(catalog.Row, len(d.t.Columns)+1)
-		d.scratchOffs = make([]int, len(d.t.Key.Components)+1)
+	if d.keys == nil {
+		d.keys = d.t.NewKeyChecker()
 	}
-	if err := d.t.DecodeKey(key, d.scratch, d.scratchOffs); err != nil {
+	if err := d.keys.Check(key); err != nil {
 		return fmt.Errorf("table %s: %w", d.t.Name, err)
 	}
 	return nil

@@ -91,6 +91,9 @@ func (x *Executor) build(ctx context.Context, n planner.Node, stats *Stats, want
 		return x.sort(ctx, in, n)
 	case *planner.Count:
 		if acc, ok := n.In.(*planner.Access); ok && countsKeys(acc) {
+			if ks, ok := x.Store.(KeyScanner); ok && acc.Limit == 0 && !acc.Placement.MultiRange {
+				return &keyCountIter{ks: ks, acc: acc, stats: stats}, nil
+			}
 			// Only the number of rows is wanted: each key is checked
 			// against the layout, and no row is built.
 			return &countIter{in: &concatIter{x: x, acc: acc, stats: stats, dec: newDecoder(acc.Table, []int{}), keysOnly: true}}, nil
