@@ -155,7 +155,7 @@ func (k *KeyChecker) fast(key []byte) bool {
 		rest := key[pos:]
 		switch st.op {
 		case opLiteral:
-			if len(rest) < len(st.lit) || string(rest[:len(st.lit)]) != string(st.lit) {
+			if len(rest) < len(st.lit) || !equalShort(rest[:len(st.lit)], st.lit) {
 				return false
 			}
 			pos += len(st.lit)
@@ -169,7 +169,7 @@ func (k *KeyChecker) fast(key []byte) bool {
 		case opDelimited:
 			var n int
 			if len(st.lit) == 1 {
-				n = bytes.IndexByte(rest, st.lit[0])
+				n = indexByteShort(rest, st.lit[0])
 			} else {
 				n = bytes.Index(rest, st.lit)
 			}
@@ -206,8 +206,10 @@ func (k *KeyChecker) fast(key []byte) bool {
 	}
 	for _, i := range k.buckets {
 		st := &steps[i]
-		n := k.ints[st.input] % st.mod
-		if n < 0 {
+		var n int64
+		if st.mod&(st.mod-1) == 0 {
+			n = k.ints[st.input] & (st.mod - 1) // a power of two: no division
+		} else if n = k.ints[st.input] % st.mod; n < 0 {
 			n += st.mod
 		}
 		got := key[st.off : st.off+st.width]
@@ -269,4 +271,33 @@ func (c *Component) fastInt() bool {
 		return false
 	}
 	return (c.Enc == KeyBinary || c.Enc == KeyJava) && c.Width >= 1 && c.Width <= 8
+}
+
+// equalShort is bytes.Equal for a and b of the same, small length: a
+// loop costs less than the call for the few bytes of a key literal.
+func equalShort(a, b []byte) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// indexByteShort is bytes.IndexByte, with a loop over the first bytes,
+// where a key's text fields usually end, before the vectorised search.
+func indexByteShort(b []byte, c byte) int {
+	const short = 32
+	for i := 0; i < len(b) && i < short; i++ {
+		if b[i] == c {
+			return i
+		}
+	}
+	if len(b) <= short {
+		return -1
+	}
+	if i := bytes.IndexByte(b[short:], c); i >= 0 {
+		return short + i
+	}
+	return -1
 }

@@ -17,6 +17,33 @@ func checkAgrees(t *testing.T, tb *Table, k *KeyChecker, key []byte) {
 	}
 }
 
+// keyCheckCatalog holds layouts for the fast path's other steps: buckets
+// whose modulus is not a power of two, over negative numbers, in decimal
+// and wider than a byte; descending and narrow integers; fixed-width,
+// descending and multi-byte delimited text.
+const keyCheckCatalog = `
+tables:
+  - name: bucket_odd
+    columns:
+      - {name: n, type: BIGINT}
+      - {name: s, type: STRING}
+    rowkey:
+      - {bucket: n, mod: 10}
+      - {field: n, encoding: binary}
+      - {field: s, width: 6, pad: "_"}
+  - name: bucket_wide
+    columns:
+      - {name: n, type: INT}
+      - {name: s, type: STRING}
+      - {name: t, type: STRING}
+    rowkey:
+      - {bucket: n, mod: 1000, binary: true}
+      - {field: n, encoding: java, order: desc}
+      - {field: s}
+      - {literal: "::"}
+      - {field: t, order: desc}
+`
+
 // TestKeyCheckerAgrees compares KeyChecker.Check with DecodeKey on keys of
 // every test layout: keys EncodeKey wrote, the same keys cut short, grown
 // and with one byte changed (which breaks hashes, buckets, salts,
@@ -24,8 +51,17 @@ func checkAgrees(t *testing.T, tb *Table, k *KeyChecker, key []byte) {
 func TestKeyCheckerAgrees(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 11))
 	refused := 0
-	for _, tb := range fuzzTables(t) {
+	tables := fuzzTables(t)
+	extra := mustParse(t, keyCheckCatalog)
+	for _, name := range extra.Names() {
+		tables = append(tables, mustTable(t, extra, name))
+	}
+	fast := 0
+	for _, tb := range tables {
 		k := tb.NewKeyChecker()
+		if k.steps != nil {
+			fast++
+		}
 		rnd := func(n int64) int64 { return r.Int64N(n) }
 		valid := 0
 		for range 400 {
@@ -61,6 +97,9 @@ func TestKeyCheckerAgrees(t *testing.T) {
 			t.Errorf("%s: no generated key decodes; the test checks nothing valid", tb.Name)
 		}
 	}
+	if fast < 5 {
+		t.Errorf("%d layouts take the fast path; the test checks it too little", fast)
+	}
 	if refused == 0 {
 		t.Error("no changed key was refused; the test checks nothing invalid")
 	}
@@ -87,6 +126,9 @@ func BenchmarkKeyCheck(b *testing.B) {
 	})
 	b.Run("check", func(b *testing.B) {
 		k := tb.NewKeyChecker()
+		if k.steps == nil {
+			b.Fatal("the logs layout does not take the fast path")
+		}
 		for b.Loop() {
 			if err := k.Check(key); err != nil {
 				b.Fatal(err)

@@ -91,7 +91,12 @@ func (k *keyScan) batchOnce(ctx context.Context) (more bool, err error) {
 	if k.last == nil {
 		key, v = c.First()
 	}
-	for n := 0; key != nil && (k.stop == nil || bytes.Compare(key, k.stop) < 0); key, v = c.Next() {
+	n, size := 0, 0
+	defer func() {
+		k.walked += int64(n)
+		k.size += int64(size)
+	}()
+	for ; key != nil && (k.stop == nil || bytes.Compare(key, k.stop) < 0); key, v = c.Next() {
 		if n == k.batch {
 			k.last = bytes.Clone(key)
 			return true, nil
@@ -102,7 +107,6 @@ func (k *keyScan) batchOnce(ctx context.Context) (more bool, err error) {
 			}
 		}
 		n++
-		k.walked++
 		vis, ok := k.visible(key, v)
 		if !ok {
 			return false, corrupt(k.t.spec.Name, key)
@@ -110,7 +114,7 @@ func (k *keyScan) batchOnce(ctx context.Context) (more bool, err error) {
 		if !vis {
 			continue
 		}
-		k.size += int64(len(key))
+		size += len(key)
 		if err := k.fn(key); err != nil {
 			return false, err
 		}
@@ -141,6 +145,17 @@ func (k *keyScan) visible(key, raw []byte) (vis, ok bool) {
 // table's, and the column count, but not the cells after it: a damaged
 // tail is found by the reads that return cells and by Check.
 func visibleHead(t *table, raw []byte) (vis, ok bool) {
+	// The common case, read in place: a family name and a column count
+	// of one byte each, and at least two bytes per column after them.
+	if len(raw) >= 3 && raw[0] == rowFormat && raw[1] > 0 && raw[1] < 0x80 {
+		n := 2 + int(raw[1])
+		if n < len(raw) {
+			cols, rest := raw[n], len(raw)-n-1
+			if cols > 0 && cols < 0x80 && int(cols) <= rest/2 && t.familyBytes(raw[2:n]) >= 0 {
+				return true, true
+			}
+		}
+	}
 	r := newCellReader(raw)
 	if r.bad || len(r.b) == 0 {
 		return false, !r.bad
