@@ -36,6 +36,13 @@ type decoder struct {
 	boxes []decoded
 	// keys is checkKey's checker, made on first use.
 	keys *catalog.KeyChecker
+	// reuse makes alloc hand out the same row's space every time: each
+	// row decoded overwrites the one before (see RowReuser).
+	reuse bool
+	again *decoded
+	// againVals and againOffs are the space of again.
+	againVals catalog.Row
+	againOffs []int
 	// stored lists the stored columns when they are few enough that
 	// comparing names beats hashing them; nil otherwise.
 	stored []storedCol
@@ -251,6 +258,13 @@ const slabRows = 256
 // by slabRows rows, so that a scan allocates per slab, not per row. Each
 // row gets space of its own: rows handed on stay valid.
 func (d *decoder) alloc(nvals, noffs int) (catalog.Row, []int, *decoded) {
+	if d.reuse {
+		if d.again == nil || len(d.againVals) != nvals || len(d.againOffs) != noffs {
+			d.again, d.againVals, d.againOffs = &decoded{}, make(catalog.Row, nvals), make([]int, noffs)
+		}
+		*d.again = decoded{}
+		return d.againVals, d.againOffs, d.again
+	}
 	if len(d.vals) < nvals {
 		d.vals = make(catalog.Row, nvals*slabRows)
 	}
