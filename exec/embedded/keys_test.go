@@ -303,3 +303,40 @@ func mustCount(t *testing.T, st exec.Store, pl *planner.Planner, q string) int64
 	n, _ := countWith(t, st, pl, q)
 	return n
 }
+
+// TestScanKeysStops: an error from fn ends ScanKeys with that error,
+// after no further call to fn; a cancelled context ends it with the
+// context's error.
+func TestScanKeysStops(t *testing.T) {
+	x, _, tb := loadLogs(t, 5000)
+	st := x.Store.(*embedded.Store)
+	opts := exec.ReadOptions{Table: tb, Columns: []int{}}
+	errStop := errors.New("enough")
+	for _, at := range []int{1, 511, 512, 513, 1000, 4999} {
+		calls := 0
+		err := st.ScanKeys(context.Background(), tb.Physical, exec.Range{}, opts, func([]byte) error {
+			if calls++; calls == at {
+				return errStop
+			}
+			return nil
+		})
+		if !errors.Is(err, errStop) || calls != at {
+			t.Errorf("fn failing at key %d: ScanKeys gives %v after %d calls", at, err, calls)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	calls := 0
+	err := st.ScanKeys(ctx, tb.Physical, exec.Range{}, opts, func([]byte) error {
+		if calls++; calls == 100 {
+			cancel()
+		}
+		return nil
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled after 100 keys: ScanKeys gives %v after %d calls", err, calls)
+	}
+	n := 0
+	if err := st.ScanKeys(context.Background(), tb.Physical, exec.Range{}, opts, func([]byte) error { n++; return nil }); err != nil || n != 5000 {
+		t.Errorf("ScanKeys gives %d keys (%v), want 5000", n, err)
+	}
+}
