@@ -14,8 +14,8 @@ import (
 
 // BenchmarkCountLogs counts 100k logs rows: SELECT COUNT(*) through the
 // planner and executor (rkql), against a bare bbolt cursor counting the
-// keys of the same file in one read transaction (raw), which checks
-// neither keys nor cells. Compare their ns/row.
+// keys of the same file in one read transaction (raw), which reads a
+// byte of each key and value but checks neither. Compare their ns/row.
 //
 //	go test -run XXX -bench CountLogs ./exec/embedded/
 func BenchmarkCountLogs(b *testing.B) {
@@ -36,8 +36,10 @@ func BenchmarkCountLogs(b *testing.B) {
 			n := 0
 			err := db.View(func(tx *bolt.Tx) error {
 				c := tx.Bucket([]byte(t.Physical)).Cursor()
-				for k, _ := c.First(); k != nil; k, _ = c.Next() {
-					n++
+				for k, v := c.First(); k != nil; k, v = c.Next() {
+					if len(k) > 0 && len(v) > 0 && k[len(k)-1] != 0xff && v[0] == 0x01 {
+						n++
+					}
 				}
 				return nil
 			})

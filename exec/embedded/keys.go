@@ -91,6 +91,7 @@ func (k *keyScan) batchOnce(ctx context.Context) (more bool, err error) {
 	if k.last == nil {
 		key, v = c.First()
 	}
+	headOnly := k.noTTL && k.build.match == nil
 	n, size := 0, 0
 	defer func() {
 		k.walked += int64(n)
@@ -107,7 +108,12 @@ func (k *keyScan) batchOnce(ctx context.Context) (more bool, err error) {
 			}
 		}
 		n++
-		vis, ok := k.visible(key, v)
+		var vis, ok bool
+		if headOnly {
+			vis, ok = visibleHead(k.t, v)
+		} else {
+			vis, ok = k.visible(key, v)
+		}
 		if !ok {
 			return false, corrupt(k.t.spec.Name, key)
 		}
