@@ -20,9 +20,9 @@ import (
 	"github.com/rkql/rkql/planner"
 )
 
-// keysCatalog has a logs-like table without TTL, whose keys the fast key
-// check reads, and a table with a TTL family and a hashed key, which take
-// the general paths.
+// keysCatalog has a logs-like table without TTL in 4 regions, whose keys
+// the fast key check reads, and a table with a TTL family and a hashed
+// key in one region, which take the general paths.
 const keysCatalog = `
 tables:
   - name: kc
@@ -35,6 +35,7 @@ tables:
       - {bucket: ts, mod: 4, binary: true}
       - {field: ts, encoding: java}
       - {field: host}
+    split: {buckets: true}
   - name: kt
     families:
       - {name: meta, versions: 3}
