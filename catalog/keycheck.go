@@ -54,11 +54,10 @@ type keyStep struct {
 	java, desc bool
 	javaMax    int64
 	lo, hi     int64
-	// opBucket: the modulus, the step that reads its input, where the
-	// bucket starts in the key, and whether it is one binary byte.
+	// opBucket: the modulus, the step that reads its input, and whether
+	// it is one binary byte.
 	mod   int64
 	input int
-	off   int
 	byte1 bool
 	c     *Component
 }
@@ -145,13 +144,41 @@ func (k *KeyChecker) Check(key []byte) error {
 	return k.t.checkDerived(key, k.row, k.offs)
 }
 
-// fast reports whether the fast path accepts key. It accepts only keys
-// DecodeKey accepts; false means the general path must decide.
+// Decode does what DecodeKey does, through the fast path where the layout
+// allows: a key it accepts has its fields read from the bytes it already
+// measured, and its hash, bucket and salt bytes are not computed again.
+// offs must have room for len(components)+1 entries.
+func (k *KeyChecker) Decode(key []byte, row Row, offs []int) error {
+	if k.steps == nil || !k.fast(key) {
+		return k.t.DecodeKey(key, row, offs)
+	}
+	comps := k.t.Key.Components
+	copy(offs, k.offs)
+	for i := range k.steps {
+		c := &comps[i]
+		switch k.steps[i].op {
+		case opFixed, opRest, opDelimited, opDescText:
+			v, _, err := c.DecodeField(key[offs[i]:])
+			if err != nil {
+				return err // cannot happen: fast measured the field
+			}
+			row[c.col] = v
+		case opInt:
+			row[c.col] = Value{Type: c.typ, I: k.ints[i]}
+		}
+	}
+	return nil
+}
+
+// fast reports whether the fast path accepts key, leaving where each
+// component starts in k.offs. It accepts only keys DecodeKey accepts;
+// false means the general path must decide.
 func (k *KeyChecker) fast(key []byte) bool {
 	steps := k.steps
 	pos := 0
 	for i := range steps {
 		st := &steps[i]
+		k.offs[i] = pos
 		rest := key[pos:]
 		switch st.op {
 		case opLiteral:
@@ -197,13 +224,13 @@ func (k *KeyChecker) fast(key []byte) bool {
 			if len(rest) < st.width {
 				return false
 			}
-			st.off = pos
 			pos += st.width
 		}
 	}
 	if pos != len(key) {
 		return false
 	}
+	k.offs[len(steps)] = pos
 	for _, i := range k.buckets {
 		st := &steps[i]
 		var n int64
@@ -212,7 +239,7 @@ func (k *KeyChecker) fast(key []byte) bool {
 		} else if n = k.ints[st.input] % st.mod; n < 0 {
 			n += st.mod
 		}
-		got := key[st.off : st.off+st.width]
+		got := key[k.offs[i] : k.offs[i]+st.width]
 		if st.byte1 {
 			if int64(got[0]) != n {
 				return false

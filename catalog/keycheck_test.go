@@ -4,16 +4,24 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 )
 
-// checkAgrees fails unless KeyChecker.Check and DecodeKey give the same
-// answer, and the same error text, for key.
+// checkAgrees fails unless KeyChecker.Check and Decode and DecodeKey give
+// the same answer, and the same error text, for key, and Decode and
+// DecodeKey the same values and offsets.
 func checkAgrees(t *testing.T, tb *Table, k *KeyChecker, key []byte) {
 	t.Helper()
-	want := fmt.Sprint(tb.DecodeKey(key, tb.NewRow(), nil))
+	row, offs := tb.NewRow(), make([]int, len(tb.Key.Components)+1)
+	want := fmt.Sprint(tb.DecodeKey(key, row, offs))
 	if got := fmt.Sprint(k.Check(key)); got != want {
 		t.Fatalf("%s: key '%s': Check says %s, DecodeKey %s", tb.Name, ToStringBinary(key), got, want)
+	}
+	row2, offs2 := tb.NewRow(), make([]int, len(tb.Key.Components)+1)
+	got := fmt.Sprint(k.Decode(key, row2, offs2))
+	if got != want || want == "<nil>" && (!reflect.DeepEqual(row2, row) || !reflect.DeepEqual(offs2, offs)) {
+		t.Fatalf("%s: key '%s': Decode gives %s %v %v, DecodeKey %s %v %v", tb.Name, ToStringBinary(key), got, row2, offs2, want, row, offs)
 	}
 }
 

@@ -34,7 +34,8 @@ type decoder struct {
 	vals  catalog.Row
 	offs  []int
 	boxes []decoded
-	// keys is checkKey's checker, made on first use.
+	// keys checks and decodes keys for checkKey and fill; made on first
+	// use.
 	keys *catalog.KeyChecker
 	// reuse makes alloc hand out the same row's space every time: each
 	// row decoded overwrites the one before (see RowReuser).
@@ -128,7 +129,10 @@ func (d *decoder) fill(r *Row, sr *StoreRow, vals catalog.Row, offs []int) error
 	for i, c := range d.t.Columns {
 		vals[i] = catalog.Null(c.Type)
 	}
-	if err := d.t.DecodeKey(sr.Key, vals, offs); err != nil {
+	if d.keys == nil {
+		d.keys = d.t.NewKeyChecker()
+	}
+	if err := d.keys.Decode(sr.Key, vals, offs); err != nil {
 		*r = Row{}
 		return fmt.Errorf("table %s: %w", d.t.Name, err)
 	}
