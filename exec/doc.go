@@ -16,8 +16,7 @@
 //
 // A keys-only COUNT over a store that implements KeyScanner takes the
 // keys straight from the store's cursor loop and checks each against the
-// layout with catalog.KeyChecker; no row is built. Its ranges are cut at
-// region boundaries and counted side by side.
+// layout with catalog.KeyChecker; no row is built.
 //
 // Rows stream: nothing holds a whole result except a client sort, which is
 // bounded. A reader that keeps no row asks for RowReuser, and a plain read

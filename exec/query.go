@@ -92,7 +92,7 @@ func (x *Executor) build(ctx context.Context, n planner.Node, stats *Stats, want
 	case *planner.Count:
 		if acc, ok := n.In.(*planner.Access); ok && countsKeys(acc) {
 			if ks, ok := x.Store.(KeyScanner); ok && acc.Limit == 0 && !acc.Placement.MultiRange {
-				return &keyCountIter{ks: ks, store: x.Store, acc: acc, stats: stats}, nil
+				return &keyCountIter{ks: ks, acc: acc, stats: stats}, nil
 			}
 			// Only the number of rows is wanted: each key is checked
 			// against the layout, and no row is built.
