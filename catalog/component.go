@@ -161,23 +161,31 @@ func (c *Component) Cardinality() int64 {
 
 // EncodeNumber writes n as a hash, bucket, salt or random value.
 func (c *Component) EncodeNumber(n int64) []byte {
+	return c.appendNumber(nil, n)
+}
+
+// appendNumber appends the encoding of n as a hash, bucket, salt or random
+// value to dst.
+func (c *Component) appendNumber(dst []byte, n int64) []byte {
+	var digits [20]byte
 	if c.Kind == KindHash && c.Hash == HashMD5 {
-		s := strconv.FormatInt(n, 16)
-		return []byte(strings.Repeat("0", c.Width-len(s)) + s)
+		return appendPadded(dst, strconv.AppendInt(digits[:0], n, 16), c.Width)
 	}
 	if c.Binary {
-		b := make([]byte, c.Width)
 		for i := c.Width - 1; i >= 0; i-- {
-			b[i] = byte(n)
-			n >>= 8
+			dst = append(dst, byte(n>>(8*i)))
 		}
-		return b
+		return dst
 	}
-	s := strconv.FormatInt(n, 10)
-	if len(s) < c.Width {
-		s = strings.Repeat("0", c.Width-len(s)) + s
+	return appendPadded(dst, strconv.AppendInt(digits[:0], n, 10), c.Width)
+}
+
+// appendPadded appends s to dst, with zeros before it up to width bytes.
+func appendPadded(dst, s []byte, width int) []byte {
+	for range width - len(s) {
+		dst = append(dst, '0')
 	}
-	return []byte(s)
+	return append(dst, s...)
 }
 
 // ValueBytes enumerates the encodings of every value of a hash, bucket,

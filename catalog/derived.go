@@ -7,14 +7,14 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/twmb/murmur3"
 )
 
 // hashInput is the text a hash component hashes: the inputs' text forms,
-// concatenated (String.valueOf for numbers).
-func hashInput(cols []Column, ins []int, row Row) []byte {
-	var b []byte
+// concatenated (String.valueOf for numbers), appended to b.
+func hashInput(b []byte, cols []Column, ins []int, row Row) []byte {
 	for _, i := range ins {
 		v := row[i]
 		switch cols[i].Type {
@@ -38,6 +38,18 @@ func hashInput(cols []Column, ins []int, row Row) []byte {
 // JavaHashCode is Java's String.hashCode of s.
 func JavaHashCode(s string) int32 {
 	var h int32
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return javaHashCodeUTF16(s)
+		}
+		h = 31*h + int32(s[i])
+	}
+	return h
+}
+
+// javaHashCodeUTF16 is JavaHashCode over the UTF-16 code units of s.
+func javaHashCodeUTF16(s string) int32 {
+	var h int32
 	for _, u := range utf16.Encode([]rune(s)) {
 		h = 31*h + int32(u)
 	}
@@ -56,6 +68,11 @@ func javaAbsMod(h int64, n int64) int64 {
 // Compute returns the bytes of a hash or bucket component for a row whose
 // inputs are set.
 func (c *Component) Compute(cols []Column, row Row) ([]byte, error) {
+	return c.appendCompute(nil, cols, row)
+}
+
+// appendCompute appends what Compute returns to dst.
+func (c *Component) appendCompute(dst []byte, cols []Column, row Row) ([]byte, error) {
 	for _, i := range c.InputColumns() {
 		if row[i].Null {
 			return nil, &KeyError{Field: cols[i].Name, Msg: "a key field cannot be NULL"}
@@ -68,17 +85,20 @@ func (c *Component) Compute(cols []Column, row Row) ([]byte, error) {
 		if c.typ == TypeString {
 			n = int64(JavaHashCode(v.S))
 		}
-		return c.EncodeNumber(((n % c.Mod) + c.Mod) % c.Mod), nil
+		return c.appendNumber(dst, ((n%c.Mod)+c.Mod)%c.Mod), nil
 	case KindHash:
-		in := hashInput(cols, c.ins, row)
+		var buf [64]byte
+		in := hashInput(buf[:0], cols, c.ins, row)
 		switch c.Hash {
 		case HashMD5:
 			sum := md5.Sum(in)
-			return []byte(hex.EncodeToString(sum[:])[:c.Width]), nil
+			var hx [2 * md5.Size]byte
+			hex.Encode(hx[:], sum[:])
+			return append(dst, hx[:c.Width]...), nil
 		case HashJava:
-			return c.EncodeNumber(javaAbsMod(int64(JavaHashCode(string(in))), c.Mod)), nil
+			return c.appendNumber(dst, javaAbsMod(int64(JavaHashCode(string(in))), c.Mod)), nil
 		case HashMurmur3:
-			return c.EncodeNumber(javaAbsMod(int64(int32(murmur3.Sum32(in))), c.Mod)), nil
+			return c.appendNumber(dst, javaAbsMod(int64(int32(murmur3.Sum32(in))), c.Mod)), nil
 		}
 	}
 	return nil, fmt.Errorf("catalog: component %s is not computed", c)

@@ -3,6 +3,7 @@ package catalog
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math"
 	"testing"
 )
@@ -147,7 +148,8 @@ func FuzzKeyCodec(f *testing.F) {
 }
 
 // FuzzDecodeKey: DecodeKey never panics on any bytes, and a key it accepts
-// is one EncodeKey writes, given the same random values.
+// is one EncodeKey writes, given the same random values; KeyChecker
+// agrees with it.
 func FuzzDecodeKey(f *testing.F) {
 	tables := fuzzTables(f)
 	f.Add(tableIndex(tables, "user_calendar_record"), []byte("9~79809782~05~0008839540"))
@@ -158,7 +160,11 @@ func FuzzDecodeKey(f *testing.F) {
 		tb := tables[int(which)%len(tables)]
 		row := tb.NewRow()
 		offs := make([]int, len(tb.Key.Components)+1)
-		if err := tb.DecodeKey(key, row, offs); err != nil {
+		err := tb.DecodeKey(key, row, offs)
+		if got := tb.NewKeyChecker().Check(key); fmt.Sprint(got) != fmt.Sprint(err) {
+			t.Fatalf("%s: key '%s': KeyChecker says %v, DecodeKey %v", tb.Name, ToStringBinary(key), got, err)
+		}
+		if err != nil {
 			return
 		}
 		var randoms []int64

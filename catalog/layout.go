@@ -60,13 +60,16 @@ func (t *Table) DecodeKey(key []byte, row Row, offs []int) error {
 	if offs == nil {
 		offs = make([]int, len(t.Key.Components)+1)
 	}
-	if err := t.decodeKey(key, row, offs); err != nil {
+	if err := t.decodeKey(key, row, offs, nil); err != nil {
 		return err
 	}
 	return t.checkDerived(key, row, offs)
 }
 
-func (t *Table) decodeKey(key []byte, row Row, offs []int) error {
+// decodeKey reads the components of key into row and offs. When need is
+// not nil, a text field whose need is false is only measured: its value is
+// not built, and row keeps what it held.
+func (t *Table) decodeKey(key []byte, row Row, offs []int, need []bool) error {
 	pos := 0
 	for i := range t.Key.Components {
 		c := &t.Key.Components[i]
@@ -79,6 +82,14 @@ func (t *Table) decodeKey(key []byte, row Row, offs []int) error {
 			}
 			pos += len(c.Literal)
 		case KindField:
+			if need != nil && !need[i] && c.measuredOnly() {
+				n, err := c.span(rest)
+				if err != nil {
+					return fmt.Errorf("at byte %d of key '%s': %w", pos, ToStringBinary(key), err)
+				}
+				pos += n
+				continue
+			}
 			v, n, err := c.DecodeField(rest)
 			if err != nil {
 				return fmt.Errorf("at byte %d of key '%s': %w", pos, ToStringBinary(key), err)
@@ -105,15 +116,16 @@ func (t *Table) checkDerived(key []byte, row Row, offs []int) error {
 	for i := range t.Key.Components {
 		c := &t.Key.Components[i]
 		got := key[offs[i]:offs[i+1]]
+		var buf [32]byte
 		var want []byte
 		switch c.Kind {
 		case KindSalt:
-			want = []byte{SaltByte(key[offs[i+1]:], c.Mod)}
+			want = append(buf[:0], SaltByte(key[offs[i+1]:], c.Mod))
 		case KindHash, KindBucket:
 			if !t.keyHolds(c.InputColumns()) {
 				continue
 			}
-			b, err := c.Compute(t.Columns, row)
+			b, err := c.appendCompute(buf[:0], t.Columns, row)
 			if err != nil {
 				return err
 			}

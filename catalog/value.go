@@ -223,7 +223,7 @@ func (v Value) Text() string {
 	case TypeString:
 		return v.S
 	case TypeTimestamp:
-		return v.Time().Format("2006-01-02 15:04:05.000")
+		return string(AppendTimestamp(nil, v.I))
 	case TypeDate:
 		return v.Time().Format("2006-01-02")
 	case TypeBytes:
@@ -232,6 +232,54 @@ func (v Value) Text() string {
 		return strings.Trim(v.String(), "'")
 	}
 	return v.String()
+}
+
+// AppendTimestamp appends the text of a TIMESTAMP of ms milliseconds
+// since the epoch, as Text writes it ("2006-01-02 15:04:05.000", UTC), to
+// b. Years 1 to 9999 are written without going through time.Time.
+func AppendTimestamp(b []byte, ms int64) []byte {
+	const msPerDay = 86_400_000
+	days, in := ms/msPerDay, ms%msPerDay
+	if in < 0 {
+		days, in = days-1, in+msPerDay
+	}
+	y, m, d := civil(days)
+	if y < 1 || y > 9999 {
+		return time.UnixMilli(ms).UTC().AppendFormat(b, "2006-01-02 15:04:05.000")
+	}
+	b = append4(b, y)
+	b = append(b, '-', byte('0'+m/10), byte('0'+m%10), '-', byte('0'+d/10), byte('0'+d%10), ' ')
+	hh, mm, ss, frac := in/3_600_000, in/60_000%60, in/1000%60, in%1000
+	return append(b, byte('0'+hh/10), byte('0'+hh%10), ':', byte('0'+mm/10), byte('0'+mm%10), ':',
+		byte('0'+ss/10), byte('0'+ss%10), '.', byte('0'+frac/100), byte('0'+frac/10%10), byte('0'+frac%10))
+}
+
+func append4(b []byte, n int64) []byte {
+	return append(b, byte('0'+n/1000), byte('0'+n/100%10), byte('0'+n/10%10), byte('0'+n%10))
+}
+
+// civil returns the proleptic Gregorian date of a day counted from
+// 1970-01-01 (Howard Hinnant's days_from_civil, inverted).
+func civil(days int64) (y, m, d int64) {
+	z := days + 719468
+	era := z / 146097
+	if z < 0 && z%146097 != 0 {
+		era--
+	}
+	doe := z - era*146097
+	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
+	doy := doe - (365*yoe + yoe/4 - yoe/100)
+	mp := (5*doy + 2) / 153
+	d = doy - (153*mp+2)/5 + 1
+	m = mp + 3
+	if m > 12 {
+		m -= 12
+	}
+	y = yoe + era*400
+	if m <= 2 {
+		y++
+	}
+	return y, m, d
 }
 
 // ToStringBinary prints b the way HBase's Bytes.toStringBinary does: bytes

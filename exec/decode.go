@@ -34,9 +34,16 @@ type decoder struct {
 	vals  catalog.Row
 	offs  []int
 	boxes []decoded
-	// scratch and scratchOffs are checkKey's reused decoding space.
-	scratch     catalog.Row
-	scratchOffs []int
+	// keys checks and decodes keys for checkKey and fill; made on first
+	// use.
+	keys *catalog.KeyChecker
+	// reuse makes alloc hand out the same row's space every time: each
+	// row decoded overwrites the one before (see RowReuser).
+	reuse bool
+	again *decoded
+	// againVals and againOffs are the space of again.
+	againVals catalog.Row
+	againOffs []int
 	// stored lists the stored columns when they are few enough that
 	// comparing names beats hashing them; nil otherwise.
 	stored []storedCol
@@ -122,7 +129,10 @@ func (d *decoder) fill(r *Row, sr *StoreRow, vals catalog.Row, offs []int) error
 	for i, c := range d.t.Columns {
 		vals[i] = catalog.Null(c.Type)
 	}
-	if err := d.t.DecodeKey(sr.Key, vals, offs); err != nil {
+	if d.keys == nil {
+		d.keys = d.t.NewKeyChecker()
+	}
+	if err := d.keys.Decode(sr.Key, vals, offs); err != nil {
 		*r = Row{}
 		return fmt.Errorf("table %s: %w", d.t.Name, err)
 	}
@@ -234,13 +244,12 @@ func (d *decoder) decodeVersions(sr *StoreRow, n int) ([]*Row, error) {
 }
 
 // checkKey reports whether key fits the table's layout, as decode would,
-// decoding into scratch space it reuses: for reads that only count rows.
+// building no values: for reads that only count rows.
 func (d *decoder) checkKey(key []byte) error {
-	if d.scratch == nil {
-		d.scratch = make(catalog.Row, len(d.t.Columns)+1)
-		d.scratchOffs = make([]int, len(d.t.Key.Components)+1)
+	if d.keys == nil {
+		d.keys = d.t.NewKeyChecker()
 	}
-	if err := d.t.DecodeKey(key, d.scratch, d.scratchOffs); err != nil {
+	if err := d.keys.Check(key); err != nil {
 		return fmt.Errorf("table %s: %w", d.t.Name, err)
 	}
 	return nil
@@ -253,6 +262,13 @@ const slabRows = 256
 // by slabRows rows, so that a scan allocates per slab, not per row. Each
 // row gets space of its own: rows handed on stay valid.
 func (d *decoder) alloc(nvals, noffs int) (catalog.Row, []int, *decoded) {
+	if d.reuse {
+		if d.again == nil || len(d.againVals) != nvals || len(d.againOffs) != noffs {
+			d.again, d.againVals, d.againOffs = &decoded{}, make(catalog.Row, nvals), make([]int, noffs)
+		}
+		*d.again = decoded{}
+		return d.againVals, d.againOffs, d.again
+	}
 	if len(d.vals) < nvals {
 		d.vals = make(catalog.Row, nvals*slabRows)
 	}

@@ -20,6 +20,10 @@
 // Each aggregate keeps a partial state (AggState) that merges, so that a
 // store computing partial aggregates per region could feed the same node.
 //
+// A keys-only COUNT over a store that implements KeyScanner takes the
+// keys straight from the store's cursor loop and checks each against the
+// layout with catalog.KeyChecker; no row is built.
+//
 // Rows stream: nothing holds a whole result except a client sort, which is
 // bounded by SortBudget rows. It holds each row as one byte encoding of
 // the columns the query still reads, sort keys first (sortcodec.go), in
@@ -28,6 +32,9 @@
 // top-N's replaced rows stay in their chunks until they take more room
 // than the held ones, then the held rows are copied to fresh chunks, so
 // it holds at most about twice what its rows need.
+//
+// A reader that keeps no row asks for RowReuser, and a plain read then
+// decodes each row into the memory of the one before.
 //
 // Writes (InsertColumns, Delete, BuildIndex, CheckIndex) keep index
 // tables in step with their data table in three phases, described on

@@ -112,6 +112,9 @@ func (x *Executor) build(ctx context.Context, n planner.Node, stats *Stats, want
 			n.Server = "" // the store cannot count after all: read the keys
 		}
 		if acc, ok := n.In.(*planner.Access); ok && countsKeys(acc) {
+			if ks, ok := x.Store.(KeyScanner); ok && acc.Limit == 0 && !acc.Placement.MultiRange {
+				return &keyCountIter{ks: ks, acc: acc, stats: stats}, nil
+			}
 			// Only the number of rows is wanted: each key is checked
 			// against the layout, and no row is built.
 			return &countIter{in: &concatIter{x: x, acc: acc, stats: stats, dec: newDecoder(acc.Table, []int{}), keysOnly: true}}, nil
@@ -563,6 +566,44 @@ type project struct {
 	done bool
 	// ident caches identity: 0 unknown, 1 yes, 2 no.
 	ident int8
+	// reuse is set by ReuseRows; again is then the row Next returns
+	// each time.
+	reuse bool
+	again catalog.Row
+}
+
+// RowReuser is Rows that can return each row in the memory of the row
+// before it, sparing the allocations of a row, for a reader that keeps no
+// row slice past the next call to Next. The strings and bytes inside
+// values are never reused.
+type RowReuser interface {
+	// ReuseRows must be called before the first call to Next.
+	ReuseRows()
+}
+
+var _ RowReuser = (*project)(nil)
+
+// ReuseRows makes rows share memory where nothing between the read and
+// the reader keeps a row: a plain read, filtered or limited in the
+// client. Sorts, merges, index lookups and counts keep their own rows.
+func (p *project) ReuseRows() {
+	p.reuse = true
+	in := p.in
+	for {
+		switch it := in.(type) {
+		case *filterIter:
+			in = it.in
+			continue
+		case *limitIter:
+			in = it.in
+			continue
+		case *concatIter:
+			if !it.keysOnly && it.acc.Versions <= 1 {
+				it.dec.reuse = true
+			}
+		}
+		return
+	}
 }
 
 // identity reports whether the outputs are columns 0, 1, … in order.
@@ -594,7 +635,13 @@ func (p *project) Next(ctx context.Context) (catalog.Row, error) {
 		// each row's values are its own, so they are handed on as they are.
 		return r.Vals[:len(p.out):len(p.out)], nil
 	}
-	out := make(catalog.Row, len(p.out))
+	out := p.again
+	if out == nil {
+		out = make(catalog.Row, len(p.out))
+		if p.reuse {
+			p.again = out
+		}
+	}
 	for i, o := range p.out {
 		if out[i], err = o.Expr.Value(r.Vals); err != nil {
 			return nil, err

@@ -242,6 +242,19 @@ type Store interface {
 	Close() error
 }
 
+// KeyScanner is a Store that hands a reader the keys of a range's rows
+// without building rows, for a read that only counts them. It is optional:
+// without it, such a read goes through Scan.
+type KeyScanner interface {
+	// ScanKeys calls fn with the key of each row of r that Scan with the
+	// same options would return, in key order. opts must ask for keys
+	// alone, with no Limit, Reverse or Ranges. key is valid during the
+	// call only, and fn must not call the Store. An error from fn ends
+	// the scan and is returned. Stats count what Scan would count, except
+	// RowsReceived and Cells, which are the reader's to count.
+	ScanKeys(ctx context.Context, table string, r Range, opts ReadOptions, fn func(key []byte) error) error
+}
+
 // Sentinel errors returned by stores.
 var (
 	ErrTableNotFound = errors.New("exec: table not found")

@@ -170,6 +170,15 @@ func (r *cellReader) next() ([]byte, bool) {
 }
 
 func (r *cellReader) uvarint() uint64 {
+	if b := r.b; len(b) > 0 && b[0] < 0x80 {
+		r.b = b[1:]
+		return uint64(b[0])
+	}
+	return r.longUvarint()
+}
+
+// longUvarint is uvarint for a varint that is not one byte long.
+func (r *cellReader) longUvarint() uint64 {
 	v, n := binary.Uvarint(r.b)
 	// n <= 0 is a truncated or overflowing varint; a last byte of zero
 	// is a padded one, which appendRow never writes.

@@ -82,6 +82,15 @@
 // A Filter runs while the read transaction is open and must not call back
 // into the Store.
 //
+// ScanKeys (exec.KeyScanner) serves a count: it hands each visible row's
+// key, borrowed, to a callback instead of building rows, in read
+// transactions of 16 times ScanBatch rows. Without a filter it decides a
+// row's visibility without building cells: in a table with a TTL it walks
+// the row's cells for a newest version inside its family's TTL; in a table
+// without one every cell is visible, so it reads the row's first family
+// header only (format byte, a family of the table, its column count) and
+// leaves a damaged tail to the reads that return cells and to Check.
+//
 // # Damage
 //
 // bbolt reads its file through a memory map and trusts it: a page past the

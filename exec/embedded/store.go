@@ -62,8 +62,8 @@ type Options struct {
 	// RowsPerTx is the number of rows Mutate writes per transaction.
 	// 0 means 10000.
 	RowsPerTx int
-	// ScanBatch is the most rows a scan reads per read transaction.
-	// 0 means 1024.
+	// ScanBatch is the most rows a scan reads per read transaction
+	// (ScanKeys: 16 times as many). 0 means 1024.
 	ScanBatch int
 	// VerifyLimit is the largest store file, in bytes, whose every page
 	// Open checks before trusting it. 0 means 4 MiB; a negative value

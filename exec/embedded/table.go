@@ -87,6 +87,16 @@ func (t *table) familyBytes(name []byte) int {
 	return -1
 }
 
+// hasTTL reports whether a family of t has a TTL.
+func (t *table) hasTTL() bool {
+	for _, f := range t.fams {
+		if f.ttlMs > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // cutoffs returns, per family, the oldest timestamp still visible at now.
 func (t *table) cutoffs(now int64) []int64 {
 	c := make([]int64, len(t.fams))

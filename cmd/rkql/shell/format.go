@@ -56,7 +56,8 @@ type column = engine.Column
 
 // rowWriter writes one result set. begin is called once, then row for each
 // row, then end with the row count, or -1 when the rows stopped on an error.
-// A writer holds at most a bounded number of rows.
+// A writer holds at most a bounded number of rows, and keeps no row slice
+// past its call to row: the next row may reuse its memory.
 type rowWriter interface {
 	begin(cols []column) error
 	row(r catalog.Row) error

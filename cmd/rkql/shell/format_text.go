@@ -201,7 +201,7 @@ func appendCellText(b []byte, v catalog.Value) []byte {
 	case catalog.TypeDouble:
 		return strconv.AppendFloat(b, v.F, 'g', -1, 64)
 	case catalog.TypeTimestamp:
-		return v.Time().AppendFormat(b, "2006-01-02 15:04:05.000")
+		return catalog.AppendTimestamp(b, v.I)
 	}
 	return append(b, v.Text()...)
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rkql/rkql/engine"
+	"github.com/rkql/rkql/exec"
 	"github.com/rkql/rkql/parser"
 )
 
@@ -178,6 +179,9 @@ func (s *Session) write(ctx context.Context, out io.Writer, res *engine.Result, 
 	w := s.rowWriterFor(out, s.set.Footer && !res.NoFooter)
 	if err := w.begin(res.Columns); err != nil {
 		return err
+	}
+	if r, ok := res.Rows.(exec.RowReuser); ok {
+		r.ReuseRows() // no writer keeps a row past its call
 	}
 	var n int64
 	for {

@@ -1,0 +1,330 @@
+package catalog
+
+import (
+	"bytes"
+	"encoding/binary"
+)
+
+// KeyChecker tells whether keys fit a table's layout, exactly as DecodeKey
+// does and with the same errors, but builds only the values that a hash or
+// bucket check reads: for reads that count rows. It reuses its scratch
+// space, so it is not safe for concurrent use.
+//
+// Layouts made only of literals, text fields, integer fields in the binary
+// or java encoding and buckets of those integers are checked by a fast
+// path that works on the key bytes and builds no Value; a key it does not
+// accept, and every key of any other layout, goes through the general
+// path, which gives the error.
+type KeyChecker struct {
+	t    *Table
+	row  Row
+	offs []int
+	// need marks the key components whose value checkDerived reads; the
+	// text fields among the others are measured, not decoded.
+	need []bool
+	// steps is the fast path, one step per component; nil when the layout
+	// has a component it does not handle.
+	steps []keyStep
+	// ints holds, per step, the integer an opInt step read.
+	ints []int64
+	// buckets are the steps the fast path checks after the walk.
+	buckets []int
+}
+
+// keyOp is what the fast path does with one component.
+type keyOp uint8
+
+const (
+	opLiteral   keyOp = iota // the literal's bytes
+	opFixed                  // a fixed-width text field: skip it
+	opRest                   // a text field that ends the key
+	opDelimited              // a text field up to its delimiter (lit)
+	opDescText               // descending text, through its 0xFF
+	opInt                    // an integer field: read it into ints
+	opBucket                 // a bucket: skip it now, compare it after the walk
+)
+
+// keyStep is one component as the fast path sees it, copied out of the
+// Component so that the walk touches one small array.
+type keyStep struct {
+	op    keyOp
+	width int
+	lit   []byte // opLiteral: the literal; opDelimited: the delimiter
+	// opInt: how to read the integer, and its type's range.
+	java, desc bool
+	javaMax    int64
+	lo, hi     int64
+	// opBucket: the modulus, the step that reads its input, and whether
+	// it is one binary byte.
+	mod   int64
+	input int
+	byte1 bool
+	c     *Component
+}
+
+// NewKeyChecker returns a KeyChecker for t's layout.
+func (t *Table) NewKeyChecker() *KeyChecker {
+	comps := t.Key.Components
+	k := &KeyChecker{t: t, row: t.NewRow(), offs: make([]int, len(comps)+1), need: make([]bool, len(comps)),
+		ints: make([]int64, len(comps))}
+	for i := range comps {
+		c := &comps[i]
+		if c.Kind != KindHash && c.Kind != KindBucket {
+			continue
+		}
+		for _, col := range c.InputColumns() {
+			for j := range comps {
+				if comps[j].Kind == KindField && comps[j].col == col {
+					k.need[j] = true
+				}
+			}
+		}
+	}
+	k.steps = k.fastSteps()
+	return k
+}
+
+// fastSteps returns the fast path's steps, or nil if some component needs
+// the general path.
+func (k *KeyChecker) fastSteps() []keyStep {
+	comps := k.t.Key.Components
+	steps := make([]keyStep, len(comps))
+	reads := map[int]int{} // column -> the last opInt step reading it
+	for i := range comps {
+		c := &comps[i]
+		st := keyStep{width: c.Width, c: c}
+		switch {
+		case c.Kind == KindLiteral:
+			st.op, st.lit = opLiteral, c.Literal
+		case c.Kind == KindField && c.measuredOnly() && !k.need[i]:
+			switch {
+			case c.Width > 0:
+				st.op = opFixed
+			case c.descText():
+				st.op = opDescText
+			case len(c.delim) == 0:
+				st.op = opRest
+			default:
+				st.op, st.lit = opDelimited, c.delim
+			}
+		case c.Kind == KindField && c.fastInt():
+			st.op, st.java, st.desc = opInt, c.Enc == KeyJava, c.Desc
+			st.lo, st.hi = typeRange(c.typ)
+			if st.java && st.desc {
+				st.javaMax = c.javaMax()
+			}
+			reads[c.col] = i
+		case c.Kind == KindBucket && c.typ != TypeString && c.Width <= 8:
+			st.op, st.mod = opBucket, c.Mod
+			st.byte1 = c.Binary && c.Width == 1
+			k.buckets = append(k.buckets, i)
+		default:
+			return nil
+		}
+		steps[i] = st
+	}
+	for _, i := range k.buckets {
+		in, ok := reads[comps[i].col]
+		if !ok {
+			return nil
+		}
+		steps[i].input = in
+	}
+	return steps
+}
+
+// Check returns what DecodeKey returns for key.
+func (k *KeyChecker) Check(key []byte) error {
+	if k.steps != nil && k.fast(key) {
+		return nil
+	}
+	if err := k.t.decodeKey(key, k.row, k.offs, k.need); err != nil {
+		return err
+	}
+	return k.t.checkDerived(key, k.row, k.offs)
+}
+
+// Decode does what DecodeKey does, through the fast path where the layout
+// allows: a key it accepts has its fields read from the bytes it already
+// measured, and its hash, bucket and salt bytes are not computed again.
+// offs must have room for len(components)+1 entries.
+func (k *KeyChecker) Decode(key []byte, row Row, offs []int) error {
+	if k.steps == nil || !k.fast(key) {
+		return k.t.DecodeKey(key, row, offs)
+	}
+	comps := k.t.Key.Components
+	copy(offs, k.offs)
+	for i := range k.steps {
+		c := &comps[i]
+		switch k.steps[i].op {
+		case opFixed, opRest, opDelimited, opDescText:
+			v, _, err := c.DecodeField(key[offs[i]:])
+			if err != nil {
+				return err // cannot happen: fast measured the field
+			}
+			row[c.col] = v
+		case opInt:
+			row[c.col] = Value{Type: c.typ, I: k.ints[i]}
+		}
+	}
+	return nil
+}
+
+// fast reports whether the fast path accepts key, leaving where each
+// component starts in k.offs. It accepts only keys DecodeKey accepts;
+// false means the general path must decide.
+func (k *KeyChecker) fast(key []byte) bool {
+	steps := k.steps
+	pos := 0
+	for i := range steps {
+		st := &steps[i]
+		k.offs[i] = pos
+		rest := key[pos:]
+		switch st.op {
+		case opLiteral:
+			if len(rest) < len(st.lit) || !equalShort(rest[:len(st.lit)], st.lit) {
+				return false
+			}
+			pos += len(st.lit)
+		case opFixed:
+			if len(rest) < st.width {
+				return false
+			}
+			pos += st.width
+		case opRest:
+			pos = len(key)
+		case opDelimited:
+			var n int
+			if len(st.lit) == 1 {
+				n = indexByteShort(rest, st.lit[0])
+			} else {
+				n = bytes.Index(rest, st.lit)
+			}
+			if n < 0 {
+				return false
+			}
+			pos += n
+		case opDescText:
+			n := bytes.IndexByte(rest, 0xFF)
+			if n < 0 {
+				return false
+			}
+			pos += n + 1
+		case opInt:
+			if len(rest) < st.width {
+				return false
+			}
+			v, ok := st.readInt(rest[:st.width])
+			if !ok {
+				return false
+			}
+			k.ints[i] = v
+			pos += st.width
+		case opBucket:
+			if len(rest) < st.width {
+				return false
+			}
+			pos += st.width
+		}
+	}
+	if pos != len(key) {
+		return false
+	}
+	k.offs[len(steps)] = pos
+	for _, i := range k.buckets {
+		st := &steps[i]
+		var n int64
+		if st.mod&(st.mod-1) == 0 {
+			n = k.ints[st.input] & (st.mod - 1) // a power of two: no division
+		} else if n = k.ints[st.input] % st.mod; n < 0 {
+			n += st.mod
+		}
+		got := key[k.offs[i] : k.offs[i]+st.width]
+		if st.byte1 {
+			if int64(got[0]) != n {
+				return false
+			}
+			continue
+		}
+		var buf [8]byte
+		if string(got) != string(st.c.appendNumber(buf[:0], n)) {
+			return false
+		}
+	}
+	return true
+}
+
+// readInt reads the integer of an opInt step from its st.width bytes b,
+// refusing what DecodeField refuses.
+func (st *keyStep) readInt(b []byte) (int64, bool) {
+	var u uint64
+	if len(b) == 8 {
+		u = binary.BigEndian.Uint64(b)
+	} else {
+		u = readUint(b)
+	}
+	var v int64
+	if st.java {
+		v = signExtend(u, st.width)
+		if v < 0 {
+			return 0, false
+		}
+		if st.desc {
+			v = st.javaMax - v
+		}
+	} else {
+		if st.desc {
+			u = ^u & widthMask(st.width)
+		}
+		u ^= 1 << (uint(st.width)*8 - 1)
+		v = signExtend(u, st.width)
+	}
+	return v, v >= st.lo && v <= st.hi
+}
+
+// measuredOnly reports whether reading the field's value can fail only
+// where finding its end fails, so that a check need not build the value:
+// text, unless reversed (reversed text must be UTF-8).
+func (c *Component) measuredOnly() bool {
+	return c.Enc == KeyText && !c.Reverse
+}
+
+// fastInt reports whether readInt reads the field: an integer whose Value
+// holds the number the key holds, in the binary or java encoding.
+func (c *Component) fastInt() bool {
+	switch c.typ {
+	case TypeBigint, TypeInt, TypeTimestamp:
+	default:
+		return false
+	}
+	return (c.Enc == KeyBinary || c.Enc == KeyJava) && c.Width >= 1 && c.Width <= 8
+}
+
+// equalShort is bytes.Equal for a and b of the same, small length: a
+// loop costs less than the call for the few bytes of a key literal.
+func equalShort(a, b []byte) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// indexByteShort is bytes.IndexByte, with a loop over the first bytes,
+// where a key's text fields usually end, before the vectorised search.
+func indexByteShort(b []byte, c byte) int {
+	const short = 32
+	for i := 0; i < len(b) && i < short; i++ {
+		if b[i] == c {
+			return i
+		}
+	}
+	if len(b) <= short {
+		return -1
+	}
+	if i := bytes.IndexByte(b[short:], c); i >= 0 {
+		return short + i
+	}
+	return -1
+}

@@ -1,0 +1,200 @@
+package embedded
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+
+	"github.com/rkql/rkql/exec"
+)
+
+var _ exec.KeyScanner = (*Store)(nil)
+
+// keysBatch is how many times Options.ScanBatch rows ScanKeys walks per
+// read transaction: it copies nothing out, so a batch costs little time.
+const keysBatch = 16
+
+// ScanKeys calls fn with the key of each row of r that Scan would return
+// with the same options: rows with a visible cell that pass opts.Filter.
+// Without a filter, a row's cells are walked to check them and find one
+// that TTL does not hide, and nothing is copied or built; with one, the
+// row is decoded and matched as Scan does, on borrowed bytes. Like Scan,
+// it reads in read transactions of a bounded number of rows; fn is called
+// inside one and must not call back into the Store.
+func (s *Store) ScanKeys(ctx context.Context, tableName string, r exec.Range, opts exec.ReadOptions, fn func(key []byte) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if !opts.KeysOnly() || opts.Limit != 0 || opts.Reverse || opts.Ranges != nil {
+		return fmt.Errorf("keys of a read that is not keys-only, or is limited, reversed or of several ranges: %w", exec.ErrNotPushable)
+	}
+	t, err := s.table(tableName)
+	if err != nil {
+		return err
+	}
+	k := &keyScan{s: s, t: t, fn: fn, stop: nonEmpty(r.Stop), batch: s.scanBatch * keysBatch,
+		build: newRowBuilder(t, opts.Versions, s.now())}
+	k.build.setRead(&opts)
+	k.noTTL = !t.hasTTL()
+	start := nonEmpty(r.Start)
+	if st := opts.Stats; st != nil {
+		st.RPCs.Add(1)
+		st.Regions.Add(int64(t.regionsTouched(start, k.stop)))
+		defer func() {
+			st.RowsRead.Add(k.walked)
+			st.Bytes.Add(k.size)
+		}()
+	}
+	if emptyRange(start, k.stop) {
+		return nil
+	}
+	k.last = start
+	for more := true; more; {
+		if more, err = k.batchOnce(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// keyScan is the state of one ScanKeys call.
+type keyScan struct {
+	s     *Store
+	t     *table
+	fn    func([]byte) error
+	build *rowBuilder
+	stop  []byte
+	batch int
+	// last is where the next batch starts: the range's start (nil: the
+	// table's first key), then the first key a batch did not walk.
+	last   []byte
+	walked int64
+	size   int64 // bytes of the keys handed to fn
+	// noTTL is set when no family of the table has a TTL.
+	noTTL bool
+}
+
+// batchOnce walks up to k.batch rows in one read transaction and reports
+// whether rows are left.
+func (k *keyScan) batchOnce(ctx context.Context) (more bool, err error) {
+	tx, err := k.s.db.Begin(false)
+	if err != nil {
+		return false, wrapDB(err)
+	}
+	defer func() { _ = tx.Rollback() }()
+	bk, err := k.t.bucket(tx)
+	if err != nil {
+		return false, err
+	}
+	c := bk.Cursor()
+	key, v := c.Seek(k.last)
+	if k.last == nil {
+		key, v = c.First()
+	}
+	headOnly := k.noTTL && k.build.match == nil
+	n, size := 0, 0
+	defer func() {
+		k.walked += int64(n)
+		k.size += int64(size)
+	}()
+	for ; key != nil && (k.stop == nil || bytes.Compare(key, k.stop) < 0); key, v = c.Next() {
+		if n == k.batch {
+			k.last = bytes.Clone(key)
+			return true, nil
+		}
+		if n%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return false, err
+			}
+		}
+		n++
+		var vis, ok bool
+		if headOnly {
+			vis, ok = visibleHead(k.t, v)
+		} else {
+			vis, ok = k.visible(key, v)
+		}
+		if !ok {
+			return false, corrupt(k.t.spec.Name, key)
+		}
+		if !vis {
+			continue
+		}
+		size += len(key)
+		if err := k.fn(key); err != nil {
+			return false, err
+		}
+	}
+	return false, nil
+}
+
+// visible reports whether Scan would return the row stored under key as
+// raw; ok is false if the row is malformed.
+func (k *keyScan) visible(key, raw []byte) (vis, ok bool) {
+	b := k.build
+	switch {
+	case b.match == nil && k.noTTL:
+		return visibleHead(b.t, raw)
+	case b.match == nil:
+		return visibleCells(b.t, b.cutoffs, raw)
+	}
+	start, _, ok := b.decode(raw)
+	cells := b.cells[start:]
+	vis = ok && len(cells) > 0 && b.match.Match(&exec.StoreRow{Key: key, Cells: cells})
+	b.cells = b.cells[:start]
+	return vis, ok
+}
+
+// visibleHead is visibleCells for a table without TTL, where every cell
+// is visible: a row is visible if it holds a cell, which its first family
+// header says. It checks the format byte, that the family is one of the
+// table's, and the column count, but not the cells after it: a damaged
+// tail is found by the reads that return cells and by Check.
+func visibleHead(t *table, raw []byte) (vis, ok bool) {
+	// The common case, read in place: a family name and a column count
+	// of one byte each, and at least two bytes per column after them.
+	if len(raw) >= 3 && raw[0] == rowFormat && raw[1] > 0 && raw[1] < 0x80 {
+		n := 2 + int(raw[1])
+		if n < len(raw) {
+			cols, rest := raw[n], len(raw)-n-1
+			if cols > 0 && cols < 0x80 && int(cols) <= rest/2 && t.familyBytes(raw[2:n]) >= 0 {
+				return true, true
+			}
+		}
+	}
+	r := newCellReader(raw)
+	if r.bad || len(r.b) == 0 {
+		return false, !r.bad
+	}
+	if fam := r.bytes(); r.bad || t.familyBytes(fam) < 0 {
+		return false, false
+	}
+	r.count()
+	return !r.bad, !r.bad
+}
+
+// visibleCells walks the cells of a stored row, as decode does, and
+// reports whether one of them is visible: a column's newest version, unless
+// its family's TTL hides it. ok is false if the row is malformed.
+func visibleCells(t *table, cutoffs []int64, raw []byte) (vis, ok bool) {
+	r := newCellReader(raw)
+	var cutoff int64
+	for {
+		_, more := r.next()
+		if !more {
+			return vis, !r.bad
+		}
+		if r.newFam {
+			fi := t.familyBytes(r.fam)
+			if fi < 0 {
+				return false, false
+			}
+			cutoff = cutoffs[fi]
+		}
+		// Versions are newest first: a column shows its first one or
+		// none.
+		if r.newCol && r.ts >= cutoff {
+			vis = true
+		}
+	}
+}
