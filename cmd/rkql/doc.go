@@ -23,13 +23,6 @@
 // A file (-f) and stdin run every statement, like psql, and exit 1 at the
 // end if one failed; --stop-on-error makes them stop at the first.
 //
-// Results that cannot be written fail the statement with one line
-// ("writing results: …") and exit 1: a full disk, a closed pipe, and on
-// Linux a stdout that was closed when rkql started (rkql … >&-), which
-// Go's runtime would otherwise quietly replace with /dev/null. A stdout
-// sent to /dev/null by the shell (>/dev/null) is written as usual;
-// 1<>/dev/null looks like a closed one and counts as closed.
-//
 // Ctrl-C cancels the running statement, not the shell; --timeout bounds
 // each statement.
 //
