@@ -121,3 +121,16 @@ func TestImportInterruptIdleStdin(t *testing.T) {
 		t.Errorf("stdout: %q", out.String())
 	}
 }
+
+// A stdout on /dev/null opened for reading and writing, as Python's
+// subprocess.DEVNULL and daemons open it, is written to as usual.
+func TestOutputToDevNullReadWrite(t *testing.T) {
+	f, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if stderr, code := runTo(t, f, "-e", "SHOW TABLES"); code != 0 || stderr != "" {
+		t.Errorf("exit %d, stderr %q; want 0 and nothing", code, stderr)
+	}
+}
