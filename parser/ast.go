@@ -40,10 +40,12 @@ type Ident struct {
 
 // ---- statements ----
 
-// SelectStmt is SELECT items FROM table [hint] [WHERE] [ORDER BY] [LIMIT]
+// SelectStmt is SELECT [DISTINCT] items FROM table [hint] [WHERE] [ORDER BY] [LIMIT]
 // [VERSIONS n] [ALLOW FULL SCAN].
 type SelectStmt struct {
 	Select Pos
+	// Distinct is SELECT DISTINCT: each output row once.
+	Distinct bool
 	// Star is true for SELECT *; then Items is empty.
 	Star  bool
 	Items []SelectItem

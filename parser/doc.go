@@ -38,10 +38,10 @@
 //
 // Keywords are case-insensitive. Names are case-sensitive: letters, digits
 // and '_', not starting with a digit, or any text in double quotes ("" for
-// a quote). The reserved words AND AS BETWEEN BY DELETE EXPLAIN FALSE FROM IN
-// INSERT INTO IS LIKE LIMIT NOT NULL OR ORDER SELECT TRUE VALUES WHERE must be
-// quoted to be used as names; the other words of the grammar are names
-// wherever the grammar expects a name.
+// a quote). The reserved words AND AS BETWEEN BY DELETE DISTINCT EXPLAIN
+// FALSE FROM IN INSERT INTO IS LIKE LIMIT NOT NULL OR ORDER SELECT TRUE
+// VALUES WHERE must be quoted to be used as names; the other words of the
+// grammar are names wherever the grammar expects a name.
 //
 //	stmt     = select | insert | delete | explain
 //	         | SHOW TABLES | SHOW REGIONS name | (DESCRIBE | DESC) name
@@ -49,7 +49,7 @@
 //	         | ENCODE KEY name "(" name "=" expr {"," name "=" expr} ")"
 //	         | DECODE KEY name (string | hex)
 //	         | BUILD INDEX name ON name | CHECK INDEX name [REPAIR] .
-//	select   = SELECT ("*" | item {"," item}) FROM name
+//	select   = SELECT [DISTINCT] ("*" | item {"," item}) FROM name
 //	           [USE INDEX "(" name ")" | NO INDEX] [WHERE expr]
 //	           [ORDER BY name [ASC | DESC] {"," name [ASC | DESC]}]
 //	           [LIMIT int] [VERSIONS int] [ALLOW FULL SCAN] .

@@ -121,6 +121,9 @@ func (d *dumper) simpleStmt(depth int, label string, s Stmt) {
 func (d *dumper) selectStmt(depth int, label string, s *SelectStmt) {
 	d.line(depth, "%sSelectStmt %s", label, d.at(s.Select))
 	depth++
+	if s.Distinct {
+		d.line(depth, "distinct")
+	}
 	if s.Star {
 		d.line(depth, "star")
 	}

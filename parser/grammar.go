@@ -87,7 +87,8 @@ type gInt struct {
 
 type gSelect struct {
 	Pos      lexer.Position
-	Star     bool          `parser:"'SELECT' ( @'*'"`
+	Distinct bool          `parser:"'SELECT' @'DISTINCT'?"`
+	Star     bool          `parser:"( @'*'"`
 	Items    []*gItem      `parser:"         | @@ ( ',' @@ )* )"`
 	Table    *gTable       `parser:"'FROM' @@"`
 	UseIndex []lexer.Token `parser:"( @( 'USE' 'INDEX' )"`
