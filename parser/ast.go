@@ -270,11 +270,20 @@ type InExpr struct {
 	Not  bool
 }
 
-// LikeExpr is X [NOT] LIKE Pattern.
+// LikeExpr is X [NOT] LIKE Pattern [ESCAPE Escape].
 type LikeExpr struct {
 	X       Expr
 	Pattern Expr
 	Not     bool
+	// Escape is the escape character's expression; nil when absent.
+	Escape Expr
+}
+
+// TupleExpr is a row value, (a, b, …) with at least two elements: the
+// left side of a row-value IN, or one of its list's rows.
+type TupleExpr struct {
+	Lparen Pos
+	Elems  []Expr
 }
 
 // IsNullExpr is X IS [NOT] NULL.

@@ -71,9 +71,12 @@
 //	               | IS [NOT] NULL
 //	               | [NOT] BETWEEN neg AND neg
 //	               | [NOT] IN "(" expr {"," expr} ")"
-//	               | [NOT] LIKE neg] .
+//	               | [NOT] LIKE neg [ESCAPE neg]] .
 //	neg      = "-" neg | primary .
-//	primary  = name | literal | COUNT "(" "*" ")" | "(" expr ")" .
+//	primary  = name | literal | COUNT "(" "*" ")" | "(" expr {"," expr} ")" .
+//
+// A parenthesised list of two or more expressions is a row value
+// (TupleExpr), as in (a, b) IN ((1, 2), (3, 4)).
 //
 // Comparisons do not chain: a = b = c is an error, (a = b) = c is not.
 //

@@ -194,6 +194,14 @@ func (d *dumper) expr(depth int, label string, e Expr) {
 		d.line(depth, "%sLikeExpr %sLIKE", label, notPrefix(e.Not))
 		d.expr(depth+1, "", e.X)
 		d.expr(depth+1, "pattern: ", e.Pattern)
+		if e.Escape != nil {
+			d.expr(depth+1, "escape: ", e.Escape)
+		}
+	case *TupleExpr:
+		d.line(depth, "%sTupleExpr %s", label, d.at(e.Lparen))
+		for _, x := range e.Elems {
+			d.expr(depth+1, "", x)
+		}
 	case *IsNullExpr:
 		d.line(depth, "%sIsNullExpr IS %sNULL", label, notPrefix(e.Not))
 		d.expr(depth+1, "", e.X)

@@ -215,7 +215,8 @@ type gUnary struct {
 	Lo      *gNeg    `parser:"  ( 'BETWEEN' @@"`
 	Hi      *gNeg    `parser:"    'AND' @@"`
 	In      []*gExpr `parser:"  | 'IN' '(' @@ ( ',' @@ )* ')'"`
-	Like    *gNeg    `parser:"  | 'LIKE' @@ ) )?"`
+	Like    *gNeg    `parser:"  | 'LIKE' @@"`
+	Escape  *gNeg    `parser:"    ( 'ESCAPE' @@ )? ) )?"`
 }
 
 // gNeg is a unary minus or a primary expression. Its alternatives are
@@ -224,17 +225,18 @@ type gUnary struct {
 // always starts a literal or COUNT(*).
 type gNeg struct {
 	Pos   lexer.Position
-	Col   string  `parser:"  @Ident"`
-	Str   string  `parser:"| @String"`
-	Int   string  `parser:"| @Int"`
-	Typed *gTyped `parser:"| @@"`
-	Neg   *gNeg   `parser:"| '-' @@"`
-	Paren *gExpr  `parser:"| '(' @@ ')'"`
-	Float string  `parser:"| @Float"`
-	Bytes string  `parser:"| @Bytes"`
-	Bool  string  `parser:"| @( 'TRUE' | 'FALSE' )"`
-	Null  bool    `parser:"| @'NULL'"`
-	Count *gCount `parser:"| @@"`
+	Col   string   `parser:"  @Ident"`
+	Str   string   `parser:"| @String"`
+	Int   string   `parser:"| @Int"`
+	Typed *gTyped  `parser:"| @@"`
+	Neg   *gNeg    `parser:"| '-' @@"`
+	Paren *gExpr   `parser:"| '(' @@"`
+	Tuple []*gExpr `parser:"  ( ',' @@ )* ')'"`
+	Float string   `parser:"| @Float"`
+	Bytes string   `parser:"| @Bytes"`
+	Bool  string   `parser:"| @( 'TRUE' | 'FALSE' )"`
+	Null  bool     `parser:"| @'NULL'"`
+	Count *gCount  `parser:"| @@"`
 }
 
 // gTyped is TIMESTAMP 'text' or DATE 'text'. The text's position is that of

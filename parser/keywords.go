@@ -21,7 +21,7 @@ var keywordTable = [...]Keyword{
 	{Word: "CHECK", Starter: true}, {Word: "COUNT"}, {Word: "CREATE", Starter: true},
 	{Word: "DATE"}, {Word: "DECODE", Starter: true},
 	{Word: "DELETE", Reserved: true, Starter: true}, {Word: "DESC", Starter: true},
-	{Word: "DESCRIBE", Starter: true}, {Word: "DISTINCT", Reserved: true}, {Word: "ENCODE", Starter: true},
+	{Word: "DESCRIBE", Starter: true}, {Word: "DISTINCT", Reserved: true}, {Word: "ENCODE", Starter: true}, {Word: "ESCAPE"},
 	{Word: "EXPLAIN", Reserved: true, Starter: true}, {Word: "FALSE", Reserved: true},
 	{Word: "FORMAT"}, {Word: "FROM", Reserved: true}, {Word: "FULL"},
 	{Word: "IN", Reserved: true}, {Word: "INDEX"},

@@ -146,6 +146,14 @@ func writeExpr(b *strings.Builder, e Expr) {
 		writeOperand(b, e.X, precNeg)
 		b.WriteString(not(e.Not, " NOT LIKE ", " LIKE "))
 		writeOperand(b, e.Pattern, precNeg)
+		if e.Escape != nil {
+			b.WriteString(" ESCAPE ")
+			writeOperand(b, e.Escape, precNeg)
+		}
+	case *TupleExpr:
+		b.WriteByte('(')
+		writeExprs(b, e.Elems)
+		b.WriteByte(')')
 	case *IsNullExpr:
 		writeOperand(b, e.X, precNeg)
 		b.WriteString(not(e.Not, " IS NOT NULL", " IS NULL"))
@@ -208,6 +216,7 @@ func (e *UnaryExpr) String() string   { return exprString(e) }
 func (e *BetweenExpr) String() string { return exprString(e) }
 func (e *InExpr) String() string      { return exprString(e) }
 func (e *LikeExpr) String() string    { return exprString(e) }
+func (e *TupleExpr) String() string   { return exprString(e) }
 func (e *IsNullExpr) String() string  { return exprString(e) }
 func (e *CallExpr) String() string    { return exprString(e) }
 
