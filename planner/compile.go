@@ -3,6 +3,7 @@ package planner
 import (
 	"math"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/expr"
@@ -110,10 +111,16 @@ func (c *compiler) pred(e parser.Expr) (expr.Expr, error) {
 		if !ok {
 			return nil, errAt(e.Pattern.Pos(), "LIKE needs a string pattern such as 'abc%%'")
 		}
-		if c.colType(col) == catalog.TypeBytes {
-			return expr.NewBytesLike(col, c.colName(col), s.Val, e.Not), nil
+		bytesCol := c.colType(col) == catalog.TypeBytes
+		escape, err := likeEscape(e.Escape, bytesCol)
+		if err != nil {
+			return nil, err
 		}
-		return expr.NewLike(col, c.colName(col), s.Val, e.Not), nil
+		l, err := expr.NewLikeEscape(col, c.colName(col), s.Val, escape, bytesCol, e.Not)
+		if err != nil {
+			return nil, errAt(e.Pattern.Pos(), "LIKE pattern %s ends with its escape character %s", s, e.Escape)
+		}
+		return l, nil
 	case *parser.IsNullExpr:
 		col, err := c.colRef(e.X)
 		if err != nil {
@@ -124,6 +131,23 @@ func (c *compiler) pred(e parser.Expr) (expr.Expr, error) {
 		return &expr.Const{V: expr.TriOf(e.Val)}, nil
 	}
 	return nil, errAt(e.Pos(), "%s is not a condition", e)
+}
+
+// likeEscape checks LIKE's ESCAPE: one character, one byte over BYTES;
+// "" when absent.
+func likeEscape(e parser.Expr, bytesCol bool) (string, error) {
+	if e == nil {
+		return "", nil
+	}
+	s, ok := e.(*parser.StringLit)
+	if !ok || utf8.RuneCountInString(s.Val) != 1 || (bytesCol && len(s.Val) != 1) {
+		what := "one character"
+		if bytesCol {
+			what = "one byte"
+		}
+		return "", errAt(e.Pos(), "ESCAPE needs a string of %s, not %s", what, e)
+	}
+	return s.Val, nil
 }
 
 // operands lists the operands of a chain of binary operator op, left to

@@ -321,14 +321,28 @@ func (e *evaluator) like(x *parser.LikeExpr, r catalog.Row) (tri, error) {
 	if p.k != kStr {
 		return 0, fmt.Errorf("reference: LIKE needs a string pattern, not a %s", kindNames[p.k])
 	}
+	escape := ""
+	if x.Escape != nil {
+		esc, err := e.operand(x.Escape, r)
+		if err != nil {
+			return 0, err
+		}
+		if esc.k != kStr {
+			return 0, fmt.Errorf("reference: ESCAPE needs a string")
+		}
+		escape = esc.s
+	}
 	var m bool
 	switch v.k {
 	case kStr:
-		m = likeText(v.s, p.s)
+		m, err = likeText(v.s, p.s, escape)
 	case kBytes:
-		m = likeBytes(v.b, p.s)
+		m, err = likeBytes(v.b, p.s, escape)
 	default:
 		return 0, fmt.Errorf("reference: LIKE over a %s", kindNames[v.k])
+	}
+	if err != nil {
+		return 0, err
 	}
 	return truth(m != x.Not), nil
 }
