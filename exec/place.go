@@ -70,7 +70,7 @@ func Place(sel *planner.Select, p Pushdown, on bool) {
 // several ranges, read forward one after another, not merged.
 func multiRange(sel *planner.Select) bool {
 	acc := sel.Access
-	if acc.Kind == planner.PointLookup || acc.Reverse || len(acc.Ranges) < 2 {
+	if acc.Kind == planner.PointLookup || acc.Reverse || acc.Loose > 0 || len(acc.Ranges) < 2 {
 		return false
 	}
 	for i, r := range acc.Ranges {
@@ -101,6 +101,8 @@ func unlink(sel *planner.Select, filter *planner.Filter, parent planner.Node) {
 	case *planner.IndexLookup:
 		p.In = filter.In
 	case *planner.Sort:
+		p.In = filter.In
+	case *planner.Distinct:
 		p.In = filter.In
 	case *planner.Count:
 		p.In = filter.In

@@ -21,6 +21,9 @@ type Executor struct {
 	// SortBudget is the most rows a client sort without LIMIT may hold;
 	// 0 means 1,000,000.
 	SortBudget int
+	// DistinctBudget is the most distinct rows a client DISTINCT may
+	// hold; 0 means 1,000,000.
+	DistinctBudget int
 	// WriteClock returns the cell timestamp, in ms, of a write to an
 	// indexed table that names none. Index upkeep must know the
 	// timestamp a write lands at to tell which version a row will show
@@ -71,10 +74,18 @@ func (x *Executor) Query(ctx context.Context, sel *planner.Select, stats *Stats)
 func (x *Executor) build(ctx context.Context, n planner.Node, stats *Stats, want int64) (rowIter, error) {
 	switch n := n.(type) {
 	case *planner.Access:
+		if n.Loose > 0 {
+			return x.loose(n, nil, stats), nil
+		}
 		return x.access(ctx, n, stats)
 	case *planner.MergeSort:
 		return x.merge(ctx, n.In, n, stats)
 	case *planner.Filter:
+		if acc, ok := n.In.(*planner.Access); ok && acc.Loose > 0 {
+			// A loose scan must skip a prefix only once a row of it has
+			// passed the filter.
+			return x.loose(acc, n.Cond, stats), nil
+		}
 		in, err := x.build(ctx, n.In, stats, planner.NoLimit)
 		return &filterIter{in: in, cond: n.Cond}, err
 	case *planner.IndexLookup:
@@ -83,6 +94,12 @@ func (x *Executor) build(ctx context.Context, n planner.Node, stats *Stats, want
 			return nil, err
 		}
 		return x.lookup(in, n, stats, want), nil
+	case *planner.Distinct:
+		in, err := x.build(ctx, n.In, stats, planner.NoLimit)
+		if err != nil {
+			return nil, err
+		}
+		return x.distinct(in, n), nil
 	case *planner.Sort:
 		in, err := x.build(ctx, n.In, stats, planner.NoLimit)
 		if err != nil {

@@ -46,6 +46,9 @@ func (a *Access) Header() string {
 	if a.Reverse {
 		parts = append(parts, "REVERSE")
 	}
+	if a.Loose > 0 {
+		parts = append([]string{"LOOSE"}, parts...)
+	}
 	parts = append(parts, "OVER", a.Table.Name)
 	return strings.Join(parts, " ")
 }

@@ -84,6 +84,9 @@ func (c *compiler) pred(e parser.Expr) (expr.Expr, error) {
 	case *parser.BetweenExpr:
 		return c.between(e)
 	case *parser.InExpr:
+		if tu, ok := e.X.(*parser.TupleExpr); ok {
+			return c.rowIn(e, tu)
+		}
 		col, err := c.colRef(e.X)
 		if err != nil {
 			return nil, err
@@ -131,6 +134,36 @@ func (c *compiler) pred(e parser.Expr) (expr.Expr, error) {
 		return &expr.Const{V: expr.TriOf(e.Val)}, nil
 	}
 	return nil, errAt(e.Pos(), "%s is not a condition", e)
+}
+
+// rowIn compiles a row-value IN: (a, b) IN ((1, 2), (3, 4)) is
+// (a = 1 AND b = 2) OR (a = 3 AND b = 4), whose branches the key planner
+// can turn into points or prefix ranges. NOT IN negates the whole.
+func (c *compiler) rowIn(e *parser.InExpr, tu *parser.TupleExpr) (expr.Expr, error) {
+	var branches []expr.Expr
+	for _, it := range e.List {
+		row, ok := it.(*parser.TupleExpr)
+		if !ok || len(row.Elems) != len(tu.Elems) {
+			return nil, errAt(it.Pos(), "%s IN needs rows of %d values, not %s", tu, len(tu.Elems), it)
+		}
+		var terms []expr.Expr
+		for i, x := range tu.Elems {
+			p, err := c.cmp(&parser.BinaryExpr{OpPos: row.Elems[i].Pos(), Op: parser.OpEq, LHS: x, RHS: row.Elems[i]})
+			if err != nil {
+				return nil, err
+			}
+			terms = append(terms, expr.Conjuncts(p)...)
+		}
+		branches = append(branches, expr.AndOf(terms))
+	}
+	var p expr.Expr = &expr.Or{Terms: branches}
+	if len(branches) == 1 {
+		p = branches[0]
+	}
+	if e.Not {
+		return &expr.Not{X: p}, nil
+	}
+	return p, nil
 }
 
 // likeEscape checks LIKE's ESCAPE: one character, one byte over BYTES;

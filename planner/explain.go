@@ -102,6 +102,9 @@ func explainNode(n Node) []Step {
 	case *MergeSort:
 		return []Step{{Op: "CLIENT MERGE SORT", Title: "CLIENT MERGE SORT ON " + strings.Join(n.On, ", "),
 			Attrs: []Attr{{Label: "on", Value: n.On, Detail: true}}}}
+	case *Distinct:
+		return []Step{{Op: "CLIENT DISTINCT", Title: "CLIENT DISTINCT ON " + strings.Join(n.Names, ", "),
+			Attrs: []Attr{{Label: "on", Value: n.Names, Detail: true}}}}
 	case *Filter:
 		return []Step{{Op: "CLIENT FILTER", Title: "CLIENT FILTER BY " + n.Cond.String(),
 			Attrs: []Attr{{Label: "condition", Value: n.Cond.String(), Detail: true}}}}
@@ -137,7 +140,11 @@ func explainNode(n Node) []Step {
 
 // step is the access's EXPLAIN node.
 func (a *Access) step() Step {
-	st := Step{Op: a.kindWords(), Title: a.Header() + a.bounds()}
+	op := a.kindWords()
+	if a.Loose > 0 {
+		op = "LOOSE " + op
+	}
+	st := Step{Op: op, Title: a.Header() + a.bounds()}
 	add := func(label string, v any) { st.Attrs = append(st.Attrs, Attr{Label: label, Value: v}) }
 	detail := func(label string, v any) { st.Attrs = append(st.Attrs, Attr{Label: label, Value: v, Detail: true}) }
 	detail("table", a.Table.Name)
@@ -146,6 +153,13 @@ func (a *Access) step() Step {
 	add("KEY", a.Table.Key.String())
 	if b := a.bytesLine(); b != "" {
 		add("BYTES", b)
+	}
+	if a.Loose > 0 {
+		add("LOOSE", fmt.Sprintf("one row per distinct key prefix %s, then a new read from past that prefix", strings.Join(a.loosePrefix(), " | ")))
+		detail("loose prefix", a.loosePrefix())
+	}
+	if a.Union > 0 && a.Kind != EmptyResult {
+		add("UNION", fmt.Sprintf("the key ranges of %d OR branches, merged so that no row is read twice; every row is tested against the whole WHERE clause", a.Union))
 	}
 	detail("ranges", a.jsonRanges())
 	p := a.Placement
@@ -189,6 +203,16 @@ func (a *Access) step() Step {
 		add("PUSHDOWN", "off for this session: the store only reads, and every step above runs in the client")
 	}
 	return st
+}
+
+// loosePrefix names the key components whose distinct values a loose
+// scan reads once each.
+func (a *Access) loosePrefix() []string {
+	parts := []string{}
+	for i := range a.Table.Key.Components[:a.Loose] {
+		parts = append(parts, a.Table.Key.Components[i].String())
+	}
+	return parts
 }
 
 func (a *Access) columnNames() []string {

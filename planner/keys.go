@@ -62,6 +62,9 @@ type keyPlan struct {
 	absorbed map[expr.Expr]bool
 	notes    []string
 	capped   bool
+	// union is the number of branches of the OR whose ranges this plan
+	// unites; 0 when it comes from no OR.
+	union int
 }
 
 // alt is one alternative prefix while walking the key.

@@ -10,8 +10,8 @@ import (
 // prints the tree from the leaf up, as Phoenix does: the read first, then
 // each step the client applies to its rows.
 //
-// The set is sealed: Access, MergeSort, IndexLookup, Filter, Sort, Count
-// and Limit.
+// The set is sealed: Access, MergeSort, IndexLookup, Filter, Distinct,
+// Sort, Count and Limit.
 type Node interface {
 	// Input is the node whose rows this one consumes; nil for a leaf.
 	Input() Node
@@ -23,6 +23,7 @@ var (
 	_ Node = (*MergeSort)(nil)
 	_ Node = (*IndexLookup)(nil)
 	_ Node = (*Filter)(nil)
+	_ Node = (*Distinct)(nil)
 	_ Node = (*Sort)(nil)
 	_ Node = (*Count)(nil)
 	_ Node = (*Limit)(nil)
@@ -46,6 +47,15 @@ type Access struct {
 	Ways int64
 	// Reverse reads every range backwards.
 	Reverse bool
+	// Loose, when above 0, makes the access a loose scan: it reads the
+	// first row (that passes the filters) of each distinct value of the
+	// key's first Loose components, then reads on from past that prefix.
+	// A Distinct node above keeps each distinct row once.
+	Loose int
+	// Union is the number of branches of an OR whose key ranges the
+	// access unites (0 when none); the whole WHERE clause is then tested
+	// on every row it reads.
+	Union int
 	// Filter is the condition the store evaluates on each row; nil when
 	// none.
 	Filter expr.Expr
@@ -128,6 +138,14 @@ type Filter struct {
 	In   Node
 }
 
+// Distinct passes each row whose values in Cols it has not passed yet
+// (CLIENT DISTINCT), holding those values in memory.
+type Distinct struct {
+	Cols  []int
+	Names []string
+	In    Node
+}
+
 // SortKey is one column of a client sort.
 type SortKey struct {
 	Col  int
@@ -167,6 +185,9 @@ func (n *IndexLookup) Input() Node { return n.In }
 // Input is the filtered node.
 func (n *Filter) Input() Node { return n.In }
 
+// Input is the node whose rows are deduplicated.
+func (n *Distinct) Input() Node { return n.In }
+
 // Input is the sorted node.
 func (n *Sort) Input() Node { return n.In }
 
@@ -180,6 +201,7 @@ func (*Access) node()      {}
 func (*MergeSort) node()   {}
 func (*IndexLookup) node() {}
 func (*Filter) node()      {}
+func (*Distinct) node()    {}
 func (*Sort) node()        {}
 func (*Count) node()       {}
 func (*Limit) node()       {}

@@ -354,7 +354,7 @@ func notes(sel *Select, kp *keyPlan, sorter *Sort) []string {
 		}
 		out = append(out, msg+".")
 	}
-	if acc.Kind == FullScan {
+	if acc.Kind == FullScan && acc.Loose == 0 {
 		out = append(out, "nothing binds the start of the key, so every row is read.")
 	}
 	return out

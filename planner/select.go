@@ -77,12 +77,17 @@ func (pl *Planner) selectPlan(s *parser.SelectStmt) (*Select, error) {
 		}
 	}
 	conj := expr.Conjuncts(where)
+	if s.Distinct && !count {
+		if err := c.distinctOrder(sel, s.Order); err != nil {
+			return nil, err
+		}
+	}
 	order, err := c.orderKeys(s.Order, conj)
 	if err != nil {
 		return nil, err
 	}
 	sel.Order = order
-	kp, err := planKeys(t, conj, pl.opts.Limits)
+	kp, err := planKeysOr(t, conj, pl.opts.Limits)
 	if err != nil {
 		return nil, errAt(s.Table.NamePos, "%v", err)
 	}
@@ -97,7 +102,7 @@ func (pl *Planner) selectPlan(s *parser.SelectStmt) (*Select, error) {
 	if kp.full && !(pl.opts.AllowFullScan || s.AllowFullScan) {
 		return nil, errAt(s.Table.NamePos, "%s", fullScanMessage(t, where))
 	}
-	acc := &Access{Table: cand.t, Ranges: kp.ranges, Ways: kp.ways, Versions: s.Versions}
+	acc := &Access{Table: cand.t, Ranges: kp.ranges, Ways: kp.ways, Versions: s.Versions, Union: kp.union}
 	var residual, dataResidual []expr.Expr
 	for i, p := range cand.conj {
 		if !kp.absorbed[p] {
@@ -144,6 +149,9 @@ func (pl *Planner) selectPlan(s *parser.SelectStmt) (*Select, error) {
 		root = &IndexLookup{Index: cand.ix, Data: t, Covered: cand.covered, ToData: cand.toData,
 			Filter: expr.AndOf(append(dataResidual, dataOnly...)), DataOnly: expr.AndOf(dataOnly), In: root}
 	}
+	if s.Distinct && !count {
+		root = pl.distinct(sel, root, merge, cand.ix != nil)
+	}
 	if sorter != nil {
 		sorter.In = root
 		for _, o := range sel.Output {
@@ -165,6 +173,85 @@ func (pl *Planner) selectPlan(s *parser.SelectStmt) (*Select, error) {
 	sel.Root = root
 	sel.Notes = append(sel.Notes, notes(sel, kp, sorter)...)
 	return sel, nil
+}
+
+// distinct puts a client DISTINCT on the outputs above root, and makes
+// the access a loose scan when the outputs are the leading fields of the
+// key and the access reads the data table forward, range after range.
+func (pl *Planner) distinct(sel *Select, root Node, merge *MergeSort, index bool) Node {
+	d := &Distinct{In: root}
+	for _, o := range sel.Output {
+		d.Cols = append(d.Cols, o.Col())
+		d.Names = append(d.Names, o.Name)
+	}
+	acc := sel.Access
+	switch {
+	case index || merge != nil || acc.Reverse || acc.Versions > 1:
+	case acc.Kind == FullScan || acc.Kind == RangeScan || acc.Kind == SkipScan:
+		if k := loosePrefix(acc.Table, d.Cols); k > 0 {
+			acc.Loose = k
+			sel.Notes = append(sel.Notes, fmt.Sprintf("DISTINCT %s is the start of the key, so the scan reads one row per distinct prefix and skips the rest of it.", strings.Join(d.Names, ", ")))
+		}
+	}
+	return d
+}
+
+// loosePrefix is the number of leading key components of t that a loose
+// scan for the distinct values of cols steps by, or 0 when none serves:
+// the components must hold exactly those fields (literals, and hash or
+// bucket values of them, or a salt byte, besides), end where their bytes
+// end, and leave some of the key after them.
+func loosePrefix(t *catalog.Table, cols []int) int {
+	need := map[int]bool{}
+	for _, c := range cols {
+		if c < 0 || c >= len(t.Columns) || !t.Columns[c].KeyField {
+			return 0
+		}
+		need[c] = true
+	}
+	comps := t.Key.Components
+	left := len(need)
+	for k := range comps {
+		c := &comps[k]
+		switch c.Kind {
+		case catalog.KindField:
+			if !need[c.Column()] {
+				return 0
+			}
+			left--
+		case catalog.KindHash, catalog.KindBucket:
+			for _, in := range c.InputColumns() {
+				if !need[in] {
+					return 0
+				}
+			}
+		case catalog.KindRandom:
+			return 0
+		}
+		if left == 0 {
+			if k+1 < len(comps) && prefixExact(t, k+1) {
+				return k + 1
+			}
+			return 0
+		}
+	}
+	return 0
+}
+
+// distinctOrder checks that ORDER BY under DISTINCT sorts by output
+// columns only, as SQL asks: a row of the result stands for many rows,
+// which may disagree on any other column.
+func (c *compiler) distinctOrder(sel *Select, items []parser.OrderItem) error {
+	for _, it := range items {
+		i, err := c.column(it.Column.NamePos, it.Column.Name)
+		if err != nil {
+			return err
+		}
+		if !slices.ContainsFunc(sel.Output, func(o Output) bool { return o.Col() == i }) {
+			return errAt(it.Column.NamePos, "for SELECT DISTINCT, ORDER BY %s must name a selected column", it.Column.Name)
+		}
+	}
+	return nil
 }
 
 // storedColumns lists the value columns among needed, each once, in
