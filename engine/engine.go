@@ -46,6 +46,9 @@ type Config struct {
 	// SortBudget is the most rows a client sort may hold; 0 means exec's
 	// default.
 	SortBudget int
+	// DistinctBudget is the most distinct rows a client DISTINCT may
+	// hold; 0 means exec's default.
+	DistinctBudget int
 	// NoPushdown starts the engine with pushdown off (see SetPushdown).
 	NoPushdown bool
 	// Clock times statements; nil means time.Now.
@@ -135,7 +138,7 @@ func (e *Engine) executor(ctx context.Context) (*exec.Executor, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &exec.Executor{Store: st, SortBudget: e.cfg.SortBudget, WriteClock: e.writeClock}, nil
+	return &exec.Executor{Store: st, SortBudget: e.cfg.SortBudget, DistinctBudget: e.cfg.DistinctBudget, WriteClock: e.writeClock}, nil
 }
 
 // ensure creates t's physical table when the engine creates tables on

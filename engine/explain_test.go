@@ -114,6 +114,12 @@ var accessPaths = []string{
 	"SELECT * FROM order_events WHERE user_id = 7 ORDER BY order_id DESC",
 	"SELECT * FROM device_metrics WHERE model = 'x' ALLOW FULL SCAN",
 	"SELECT * FROM orders WHERE seller = 's1' AND seller = 's2'",
+	"SELECT DISTINCT seller FROM orders ALLOW FULL SCAN",
+	"SELECT DISTINCT seller FROM orders WHERE seller IN ('s1', 's2') AND status = 'paid' ORDER BY seller DESC LIMIT 1",
+	"SELECT DISTINCT status FROM orders WHERE seller = 's1'",
+	"SELECT * FROM orders WHERE (seller = 's1' AND ts > TIMESTAMP '2024-05-01 10:00:00') OR (seller = 's2' AND status = 'paid')",
+	"SELECT * FROM user_calendar_record WHERE (uid, date, type) IN ((7, DATE '2024-01-02', 1), (8, DATE '2024-01-03', 2))",
+	"SELECT * FROM logs_by_host WHERE hostname LIKE 'web!_1%' ESCAPE '!'",
 }
 
 // TestExplainTextAndJSONAgree renders every access path of every store
