@@ -224,6 +224,12 @@ func (c *checker) checkPlanned(ctx context.Context, q string, want *Result) erro
 		}
 	}
 	c.kinds[kind]++
+	if sel.Access.Union > 0 {
+		c.kinds["UNION"]++
+	}
+	if _, ok := planner.Find[*planner.Distinct](sel.Root); ok {
+		c.kinds["DISTINCT"]++
+	}
 	// Each query runs with pushdown on and off: what the store evaluates
 	// and what the client evaluates must both agree with the reference.
 	for _, on := range []bool{true, false} {

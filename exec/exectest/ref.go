@@ -2,7 +2,9 @@ package exectest
 
 import (
 	"fmt"
+	"math"
 	"slices"
+	"strings"
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/parser"
@@ -35,8 +37,9 @@ func (r *Result) Len() int {
 }
 
 // Evaluate answers s over rows by brute force, with its own SQL
-// semantics: three-valued logic, comparisons, BETWEEN, IN, LIKE, IS NULL,
-// ORDER BY (NULL first ascending, last descending), LIMIT and COUNT(*).
+// semantics: three-valued logic, comparisons, BETWEEN, IN (of values or
+// of row values), LIKE (with ESCAPE), IS NULL, DISTINCT, ORDER BY (NULL
+// first ascending, last descending), LIMIT and COUNT(*).
 // Each row holds t's columns and then the _ts pseudo-column. Evaluate
 // refuses VERSIONS above 1, which it does not model.
 func Evaluate(t *catalog.Table, s *parser.SelectStmt, rows []catalog.Row) (*Result, error) {
@@ -86,6 +89,11 @@ func Evaluate(t *catalog.Table, s *parser.SelectStmt, rows []catalog.Row) (*Resu
 		res.Groups = [][]catalog.Row{{{catalog.Bigint(int64(len(match)))}}}
 		return res, nil
 	}
+	if s.Distinct {
+		if match, err = e.distinct(s, match, cols); err != nil {
+			return nil, err
+		}
+	}
 	var g []catalog.Row
 	for i, r := range match {
 		if i > 0 && order(match[i-1], r) != 0 {
@@ -105,6 +113,51 @@ func Evaluate(t *catalog.Table, s *parser.SelectStmt, rows []catalog.Row) (*Resu
 }
 
 type evaluator struct{ t *catalog.Table }
+
+// distinct keeps the first of the rows that agree on every column of
+// cols, in their order: SQL's DISTINCT, under which NULL is not distinct
+// from NULL, -0 is 0 and NaN is NaN. ORDER BY must name selected columns,
+// so the rows kept stay in order.
+func (e *evaluator) distinct(s *parser.SelectStmt, rows []catalog.Row, cols []int) ([]catalog.Row, error) {
+	for _, o := range s.Order {
+		c, err := e.column(o.Column.Name)
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Contains(cols, c) {
+			return nil, fmt.Errorf("reference: DISTINCT with ORDER BY %s, which is not selected", o.Column.Name)
+		}
+	}
+	var out []catalog.Row
+	seen := map[string]bool{}
+	for _, r := range rows {
+		var k strings.Builder
+		for _, c := range cols {
+			k.WriteString(distinctText(fromValue(r[c])))
+			k.WriteByte(0)
+		}
+		if !seen[k.String()] {
+			seen[k.String()] = true
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+// distinctText renders v so that two values of one column render alike
+// when DISTINCT takes them for one: NULL as NULL, -0 as 0, every NaN
+// alike.
+func distinctText(v val) string {
+	switch {
+	case v.k == kNull:
+		return "null"
+	case v.k == kNum && !v.isInt && v.f == 0:
+		return "num 0"
+	case v.k == kNum && !v.isInt && math.IsNaN(v.f):
+		return "num nan"
+	}
+	return fmt.Sprintf("%d %t %d %b %q %x", v.k, v.isInt, v.i, v.f, v.s, v.b)
+}
 
 // column resolves a name: a table column, or _ts after the last one.
 func (e *evaluator) column(name string) (int, error) {
@@ -284,6 +337,9 @@ func (e *evaluator) between(x *parser.BetweenExpr, r catalog.Row) (tri, error) {
 // in is x = v1 OR x = v2 …, negated by NOT: so a NULL in the list makes
 // a miss UNKNOWN, and NOT IN with a NULL is never true.
 func (e *evaluator) in(x *parser.InExpr, r catalog.Row) (tri, error) {
+	if tu, ok := x.X.(*parser.TupleExpr); ok {
+		return e.rowIn(x, tu, r)
+	}
 	v, err := e.operand(x.X, r)
 	if err != nil {
 		return 0, err
@@ -299,6 +355,39 @@ func (e *evaluator) in(x *parser.InExpr, r catalog.Row) (tri, error) {
 			return 0, err
 		}
 		out = or3(out, c)
+	}
+	if x.Not {
+		return not3(out), nil
+	}
+	return out, nil
+}
+
+// rowIn is a row-value IN: (a, b) = (1, 2) is a = 1 AND b = 2, and the
+// list is an OR of such equalities, negated by NOT.
+func (e *evaluator) rowIn(x *parser.InExpr, tu *parser.TupleExpr, r catalog.Row) (tri, error) {
+	out := triFalse
+	for _, it := range x.List {
+		row, ok := it.(*parser.TupleExpr)
+		if !ok || len(row.Elems) != len(tu.Elems) {
+			return 0, fmt.Errorf("reference: %s is not a row of %d values", it, len(tu.Elems))
+		}
+		eq := triTrue
+		for i := range tu.Elems {
+			a, err := e.operand(tu.Elems[i], r)
+			if err != nil {
+				return 0, err
+			}
+			b, err := e.operand(row.Elems[i], r)
+			if err != nil {
+				return 0, err
+			}
+			c, err := compareOp(parser.OpEq, a, b)
+			if err != nil {
+				return 0, err
+			}
+			eq = and3(eq, c)
+		}
+		out = or3(out, eq)
 	}
 	if x.Not {
 		return not3(out), nil
