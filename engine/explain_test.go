@@ -120,6 +120,7 @@ var accessPaths = []string{
 	"SELECT * FROM orders WHERE (seller = 's1' AND ts > TIMESTAMP '2024-05-01 10:00:00') OR (seller = 's2' AND status = 'paid')",
 	"SELECT * FROM user_calendar_record WHERE (uid, date, type) IN ((7, DATE '2024-01-02', 1), (8, DATE '2024-01-03', 2))",
 	"SELECT * FROM logs_by_host WHERE hostname LIKE 'web!_1%' ESCAPE '!'",
+	"SELECT seller, amount FROM orders WHERE status = 'paid' AND (buyer = 'b2' OR seller = 's3') ORDER BY amount LIMIT 2",
 }
 
 // TestExplainTextAndJSONAgree renders every access path of every store

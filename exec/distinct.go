@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -162,3 +163,80 @@ func (l *looseIter) first(ctx context.Context) (*Row, error) {
 }
 
 func (l *looseIter) close() { l.i = len(l.acc.Ranges) }
+
+// unionIter reads the branches of a union one after another and passes
+// each data row once, recognised by the values of its key fields.
+type unionIter struct {
+	x      *Executor
+	u      *planner.Union
+	stats  *Stats
+	i      int
+	cur    rowIter
+	seen   map[string]struct{}
+	budget int
+	buf    strings.Builder
+}
+
+func (x *Executor) union(u *planner.Union, stats *Stats) *unionIter {
+	budget := x.DistinctBudget
+	if budget <= 0 {
+		budget = defaultDistinctBudget
+	}
+	return &unionIter{x: x, u: u, stats: stats, seen: map[string]struct{}{}, budget: budget}
+}
+
+func (it *unionIter) next(ctx context.Context) (*Row, error) {
+	for {
+		if it.cur == nil {
+			if it.i == len(it.u.Branches) {
+				return nil, io.EOF
+			}
+			cur, err := it.x.build(ctx, it.u.Branches[it.i].Root, it.stats, planner.NoLimit)
+			if err != nil {
+				return nil, err
+			}
+			it.cur, it.i = cur, it.i+1
+		}
+		r, err := it.cur.next(ctx)
+		if err == io.EOF {
+			it.cur.close()
+			it.cur = nil
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		it.buf.Reset()
+		for _, c := range it.u.Key {
+			writeIdentity(&it.buf, r.Vals[c])
+		}
+		k := it.buf.String()
+		if _, dup := it.seen[k]; dup {
+			continue
+		}
+		if len(it.seen) >= it.budget {
+			return nil, fmt.Errorf("%w: a union of OR branches holds the keys of more than %d rows; narrow the query or raise the budget", ErrDistinctBudget, it.budget)
+		}
+		it.seen[k] = struct{}{}
+		return r, nil
+	}
+}
+
+func (it *unionIter) close() {
+	if it.cur != nil {
+		it.cur.close()
+		it.cur = nil
+	}
+	it.i = len(it.u.Branches)
+}
+
+// writeIdentity appends v exactly: unlike DISTINCT, it tells -0 from 0,
+// which a key holds as two keys.
+func writeIdentity(b *strings.Builder, v catalog.Value) {
+	if v.Type == catalog.TypeDouble && !v.Null {
+		b.WriteString(strconv.FormatUint(math.Float64bits(v.F), 16))
+		b.WriteByte(';')
+		return
+	}
+	writeDistinctKey(b, v)
+}

@@ -19,6 +19,14 @@ import (
 //
 // Place must be called once, before the plan runs or is explained.
 func Place(sel *planner.Select, p Pushdown, on bool) {
+	if u, ok := planner.Find[*planner.Union](sel.Root); ok {
+		// Each branch is placed as the plan it is; the WHERE clause
+		// above the union stays in the client.
+		for _, b := range u.Branches {
+			Place(b, p, on)
+		}
+		return
+	}
 	acc := sel.Access
 	pl := &planner.Placement{Store: p.StoreName(), Off: !on}
 	acc.Placement = pl

@@ -94,6 +94,8 @@ func (x *Executor) build(ctx context.Context, n planner.Node, stats *Stats, want
 			return nil, err
 		}
 		return x.lookup(in, n, stats, want), nil
+	case *planner.Union:
+		return x.union(n, stats), nil
 	case *planner.Distinct:
 		in, err := x.build(ctx, n.In, stats, planner.NoLimit)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/rkql/rkql/catalog"
@@ -74,6 +75,9 @@ type ExplainEnv struct {
 // Explain builds the EXPLAIN model of s; an is nil unless it ran.
 func (s *Select) Explain(env ExplainEnv, an *Analysis) *Explained {
 	e := &Explained{}
+	if u, ok := Find[*Union](s.Root); ok {
+		return s.explainUnion(u, env, an)
+	}
 	for _, n := range Path(s.Root) {
 		e.Steps = append(e.Steps, explainNode(n)...)
 	}
@@ -91,6 +95,41 @@ func (s *Select) Explain(env ExplainEnv, an *Analysis) *Explained {
 	}
 	if an != nil {
 		e.Plan = append(e.Plan, analysisAttrs(an, s.IndexLookup() != nil)...)
+	}
+	return e
+}
+
+// explainUnion builds the model of a plan whose leaf is a union: each
+// branch's steps, titled with its number, then the union and the steps
+// above it.
+func (s *Select) explainUnion(u *Union, env ExplainEnv, an *Analysis) *Explained {
+	e := &Explained{}
+	var costs, notes []string
+	index := false
+	for i, b := range u.Branches {
+		be := b.Explain(env, nil)
+		for _, st := range be.Steps {
+			st.Title = fmt.Sprintf("BRANCH %d: %s", i+1, st.Title)
+			st.Attrs = append([]Attr{{Label: "branch", Value: int64(i + 1), Detail: true}}, st.Attrs...)
+			e.Steps = append(e.Steps, st)
+		}
+		costs = append(costs, fmt.Sprintf("branch %d: %s", i+1, b.Access.Cost(env)))
+		for _, n := range b.Notes {
+			notes = append(notes, fmt.Sprintf("branch %d: %s", i+1, n))
+		}
+		index = index || b.IndexLookup() != nil
+	}
+	e.Steps = append(e.Steps, Step{Op: "CLIENT UNION", Title: fmt.Sprintf("CLIENT UNION OF %d BRANCHES, EACH DATA ROW ONCE", len(u.Branches)),
+		Attrs: []Attr{{Label: "branches", Value: int64(len(u.Branches)), Detail: true}}})
+	for _, n := range Path(s.Root)[1:] {
+		e.Steps = append(e.Steps, explainNode(n)...)
+	}
+	e.Plan = append(e.Plan, Attr{Label: "COST", Value: strings.Join(costs, "; ")})
+	if notes = append(slices.Clone(s.Notes), notes...); len(notes) > 0 {
+		e.Plan = append(e.Plan, Attr{Label: "NOTE", Value: notes})
+	}
+	if an != nil {
+		e.Plan = append(e.Plan, analysisAttrs(an, index)...)
 	}
 	return e
 }

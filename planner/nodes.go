@@ -10,8 +10,8 @@ import (
 // prints the tree from the leaf up, as Phoenix does: the read first, then
 // each step the client applies to its rows.
 //
-// The set is sealed: Access, MergeSort, IndexLookup, Filter, Distinct,
-// Sort, Count and Limit.
+// The set is sealed: Access, Union, MergeSort, IndexLookup, Filter,
+// Distinct, Sort, Count and Limit.
 type Node interface {
 	// Input is the node whose rows this one consumes; nil for a leaf.
 	Input() Node
@@ -24,6 +24,7 @@ var (
 	_ Node = (*IndexLookup)(nil)
 	_ Node = (*Filter)(nil)
 	_ Node = (*Distinct)(nil)
+	_ Node = (*Union)(nil)
 	_ Node = (*Sort)(nil)
 	_ Node = (*Count)(nil)
 	_ Node = (*Limit)(nil)
@@ -138,6 +139,16 @@ type Filter struct {
 	In   Node
 }
 
+// Union is a leaf that reads, one after another, the plans of the
+// branches of an OR that no single access serves, and passes each data
+// row once: a row two branches reach is recognised by the values of the
+// data table's key fields (Key). Each branch yields whole data rows; the
+// whole WHERE clause is tested above the union.
+type Union struct {
+	Branches []*Select
+	Key      []int
+}
+
 // Distinct passes each row whose values in Cols it has not passed yet
 // (CLIENT DISTINCT), holding those values in memory.
 type Distinct struct {
@@ -176,6 +187,10 @@ type Limit struct {
 // Input returns nil: an access is a leaf.
 func (*Access) Input() Node { return nil }
 
+// Input returns nil: a union is a leaf; its branches are plans of their
+// own.
+func (*Union) Input() Node { return nil }
+
 // Input is the access whose ranges are merged.
 func (n *MergeSort) Input() Node { return n.In }
 
@@ -202,9 +217,25 @@ func (*MergeSort) node()   {}
 func (*IndexLookup) node() {}
 func (*Filter) node()      {}
 func (*Distinct) node()    {}
+func (*Union) node()       {}
 func (*Sort) node()        {}
 func (*Count) node()       {}
 func (*Limit) node()       {}
+
+// Accesses lists the reads of a plan: its access, or those of its union's
+// branches.
+func (s *Select) Accesses() []*Access {
+	if s.Access != nil {
+		return []*Access{s.Access}
+	}
+	var out []*Access
+	if u, ok := Find[*Union](s.Root); ok {
+		for _, b := range u.Branches {
+			out = append(out, b.Accesses()...)
+		}
+	}
+	return out
+}
 
 // Leaf returns the access at the bottom of a plan tree.
 func Leaf(n Node) *Access {

@@ -99,6 +99,11 @@ func (pl *Planner) selectPlan(s *parser.SelectStmt) (*Select, error) {
 	}
 	sel.Notes = append(sel.Notes, why...)
 	kp = cand.kp
+	if kp.full {
+		if subs := pl.unionBranches(s, t, slices.Contains(needed, t.TsIndex())); subs != nil {
+			return pl.unionSelect(s, sel, subs, where, count, order), nil
+		}
+	}
 	if kp.full && !(pl.opts.AllowFullScan || s.AllowFullScan) {
 		return nil, errAt(s.Table.NamePos, "%s", fullScanMessage(t, where))
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/expr"
+	"github.com/rkql/rkql/parser"
 )
 
 // maxOrDepth is how deep planKeysOr looks into ORs nested in the
@@ -130,4 +131,96 @@ func (kp *keyPlan) capUnion(max int) {
 	kp.notes = append(kp.notes, fmt.Sprintf("the OR's branches make %d key ranges, more than %d, so the range from the least to the greatest is scanned and filtered.", len(kp.ranges), max))
 	kp.ranges = []KeyRange{{Start: first.Start, Stop: stop, From: first.From, To: last.To}}
 	kp.points, kp.capped = false, true
+}
+
+// unionBranches plans each branch of an OR among the top-level conjuncts
+// of s's WHERE clause as a query of its own (with the other conjuncts),
+// each reading whole data rows: the plans of a union of different
+// accesses, for an OR that no one access serves. It returns nil when no
+// OR has branches that each avoid a full scan. The data table's key must
+// be made of its fields alone (no random component), so that the values
+// of its key fields tell its rows apart.
+func (pl *Planner) unionBranches(s *parser.SelectStmt, t *catalog.Table, ts bool) []*Select {
+	if s.Where == nil || s.Versions > 1 || s.Hint != nil {
+		return nil
+	}
+	for _, c := range t.Key.Components {
+		if c.Kind == catalog.KindRandom {
+			return nil
+		}
+	}
+	ands := []parser.Expr{s.Where}
+	if b, ok := s.Where.(*parser.BinaryExpr); ok && b.Op == parser.OpAnd {
+		ands = operands(b, parser.OpAnd)
+	}
+	for i, x := range ands {
+		or, ok := x.(*parser.BinaryExpr)
+		if !ok || or.Op != parser.OpOr {
+			continue
+		}
+		if subs := pl.planBranches(s, t, ands, i, operands(or, parser.OpOr), ts); subs != nil {
+			return subs
+		}
+	}
+	return nil
+}
+
+func (pl *Planner) planBranches(s *parser.SelectStmt, t *catalog.Table, ands []parser.Expr, at int, branches []parser.Expr, ts bool) []*Select {
+	var items []parser.SelectItem
+	for _, c := range t.Columns {
+		items = append(items, parser.SelectItem{Expr: &parser.ColumnRef{NamePos: parser.NoPos, Name: c.Name}})
+	}
+	if ts {
+		// An index entry's _ts is not its data row's: asking for _ts
+		// makes every branch read data rows.
+		items = append(items, parser.SelectItem{Expr: &parser.ColumnRef{NamePos: parser.NoPos, Name: TsColumn}})
+	}
+	var subs []*Select
+	for _, br := range branches {
+		where := br
+		for j, y := range ands {
+			if j != at {
+				where = &parser.BinaryExpr{OpPos: parser.NoPos, Op: parser.OpAnd, LHS: where, RHS: y}
+			}
+		}
+		st := &parser.SelectStmt{Select: s.Select, Items: items, Table: s.Table, Where: where, Limit: NoLimit}
+		sub, err := pl.selectPlan(st)
+		if err != nil || sub.Access == nil || sub.Access.Kind == FullScan {
+			return nil
+		}
+		subs = append(subs, sub)
+	}
+	return subs
+}
+
+// unionSelect finishes the plan of a union: the whole WHERE clause, then
+// DISTINCT, ORDER BY, COUNT and LIMIT in the client.
+func (pl *Planner) unionSelect(s *parser.SelectStmt, sel *Select, subs []*Select, where expr.Expr, count bool, order []SortKey) *Select {
+	u := &Union{Branches: subs, Key: sel.Table.KeyColumns()}
+	sel.Notes = nil // they were about the full scan the union replaces
+	var root Node = &Filter{Cond: where, In: u}
+	if s.Distinct && !count {
+		root = pl.distinct(sel, root, nil, true)
+	}
+	if len(order) > 0 && !count {
+		sorter := &Sort{Keys: order, Limit: s.Limit, In: root}
+		for _, o := range sel.Output {
+			if c := o.Col(); c >= 0 {
+				sorter.Keep = append(sorter.Keep, c)
+			}
+		}
+		for _, k := range order {
+			sorter.Keep = append(sorter.Keep, k.Col)
+		}
+		root = sorter
+	}
+	if count {
+		root = &Count{In: root}
+	}
+	if s.Limit != NoLimit {
+		root = &Limit{N: s.Limit, In: root}
+	}
+	sel.Root = root
+	sel.Notes = append(sel.Notes, fmt.Sprintf("no one access serves the OR, but each of its %d branches has its own; their rows are read one branch after another, each data row once, and the whole WHERE clause is tested on them.", len(subs)))
+	return sel
 }

@@ -379,7 +379,7 @@ func (g *queryGen) orOfKeys() string {
 	var branches []string
 	for range 2 + g.r.IntN(2) {
 		keys := g.t.KeyColumns()
-		if len(g.t.Indexes) > 0 && g.r.IntN(3) == 0 {
+		if len(g.t.Indexes) > 0 && g.r.IntN(2) == 0 {
 			keys = g.indexKeys()
 		}
 		terms := g.leading(keys)
