@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cockroachdb/datadriven"
 
@@ -125,5 +126,31 @@ func TestPlanLinearInConjuncts(t *testing.T) {
 	small, large := allocated(4000), allocated(8000)
 	if ratio := float64(large) / float64(small); ratio > 3 {
 		t.Errorf("planning 8000 terms allocated %.1fx what 4000 did (%d vs %d bytes): not linear", ratio, large, small)
+	}
+}
+
+// TestManyORsPlanQuickly: a WHERE clause of many ORs, none of whose
+// branches binds the key, is planned in bounded work, not one plan per
+// combination of branches.
+func TestManyORsPlanQuickly(t *testing.T) {
+	var terms []string
+	for i := range 40 {
+		terms = append(terms, fmt.Sprintf("(status = 's%d' OR amount = %d OR buyer = 'b%d')", i, i, i))
+	}
+	q := "SELECT * FROM orders WHERE " + strings.Join(terms, " AND ") + " ALLOW FULL SCAN"
+	cat, err := catalog.LoadFile("../examples/catalog.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stmt, err := parser.ParseOne(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if _, err := planner.New(cat, planner.Options{}).Plan(stmt); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("planning took %v", d)
 	}
 }

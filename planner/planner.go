@@ -16,6 +16,9 @@ type Plan interface{ plan() }
 type Planner struct {
 	cat  *catalog.Catalog
 	opts Options
+	// noUnion is set on the planner of a union's branches, which are
+	// never unions themselves.
+	noUnion bool
 }
 
 // New returns a planner for the catalog.

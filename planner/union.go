@@ -11,8 +11,12 @@ import (
 )
 
 // maxOrDepth is how deep planKeysOr looks into ORs nested in the
-// branches of an OR.
-const maxOrDepth = 3
+// branches of an OR, and maxOrPlans how many key plans it makes at most
+// for one access, however many ORs the WHERE clause holds.
+const (
+	maxOrDepth = 3
+	maxOrPlans = 256
+)
 
 // planKeysOr plans the key ranges of t as planKeys does, and tries each
 // OR among the conjuncts as a union: when every branch, with the other
@@ -22,12 +26,14 @@ const maxOrDepth = 3
 // WHERE clause is absorbed by a union: every row read is tested against
 // all of it, so a row that two branches reach is returned once.
 func planKeysOr(t *catalog.Table, conj []expr.Expr, lim Limits) (*keyPlan, error) {
-	return planKeysOrDepth(t, conj, lim.withDefaults(), maxOrDepth)
+	budget := maxOrPlans
+	return planKeysOrDepth(t, conj, lim.withDefaults(), maxOrDepth, &budget)
 }
 
-func planKeysOrDepth(t *catalog.Table, conj []expr.Expr, lim Limits, depth int) (*keyPlan, error) {
+func planKeysOrDepth(t *catalog.Table, conj []expr.Expr, lim Limits, depth int, budget *int) (*keyPlan, error) {
+	*budget--
 	best, err := planKeys(t, conj, lim)
-	if err != nil || best.points || best.empty || depth == 0 {
+	if err != nil || best.points || best.empty || depth == 0 || *budget <= 0 {
 		return best, err
 	}
 	for i, p := range conj {
@@ -36,7 +42,7 @@ func planKeysOrDepth(t *catalog.Table, conj []expr.Expr, lim Limits, depth int) 
 			continue
 		}
 		rest := slices.Concat(conj[:i:i], conj[i+1:])
-		u, err := unionOf(t, or, rest, lim, depth)
+		u, err := unionOf(t, or, rest, lim, depth, budget)
 		if err != nil {
 			return nil, err
 		}
@@ -71,10 +77,13 @@ func boolInt(b bool) int {
 // unionOf plans each branch of or with the other conjuncts rest, and
 // returns the union of their ranges, or nil when a branch would read the
 // whole table.
-func unionOf(t *catalog.Table, or *expr.Or, rest []expr.Expr, lim Limits, depth int) (*keyPlan, error) {
+func unionOf(t *catalog.Table, or *expr.Or, rest []expr.Expr, lim Limits, depth int, budget *int) (*keyPlan, error) {
 	var branches []*keyPlan
 	for _, b := range or.Terms {
-		kp, err := planKeysOrDepth(t, slices.Concat(rest, expr.Conjuncts(b)), lim, depth-1)
+		if *budget <= 0 {
+			return nil, nil
+		}
+		kp, err := planKeysOrDepth(t, slices.Concat(rest, expr.Conjuncts(b)), lim, depth-1, budget)
 		if err != nil {
 			return nil, err
 		}
@@ -141,7 +150,7 @@ func (kp *keyPlan) capUnion(max int) {
 // be made of its fields alone (no random component), so that the values
 // of its key fields tell its rows apart.
 func (pl *Planner) unionBranches(s *parser.SelectStmt, t *catalog.Table, ts bool) []*Select {
-	if s.Where == nil || s.Versions > 1 || s.Hint != nil {
+	if s.Where == nil || s.Versions > 1 || s.Hint != nil || pl.noUnion {
 		return nil
 	}
 	for _, c := range t.Key.Components {
@@ -176,6 +185,8 @@ func (pl *Planner) planBranches(s *parser.SelectStmt, t *catalog.Table, ands []p
 		items = append(items, parser.SelectItem{Expr: &parser.ColumnRef{NamePos: parser.NoPos, Name: TsColumn}})
 	}
 	var subs []*Select
+	bp := *pl
+	bp.noUnion = true
 	for _, br := range branches {
 		where := br
 		for j, y := range ands {
@@ -184,7 +195,7 @@ func (pl *Planner) planBranches(s *parser.SelectStmt, t *catalog.Table, ands []p
 			}
 		}
 		st := &parser.SelectStmt{Select: s.Select, Items: items, Table: s.Table, Where: where, Limit: NoLimit}
-		sub, err := pl.selectPlan(st)
+		sub, err := bp.selectPlan(st)
 		if err != nil || sub.Access == nil || sub.Access.Kind == FullScan {
 			return nil
 		}
