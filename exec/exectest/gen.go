@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"time"
 
@@ -448,7 +449,7 @@ func (g *queryGen) distinctItems() (string, string) {
 	default:
 		for range 1 + g.r.IntN(2) {
 			c := g.column()
-			if name := g.colName(c); g.colType(c) != catalog.TypeDouble && !slicesContains(cols, name) {
+			if name := g.colName(c); g.colType(c) != catalog.TypeDouble && !slices.Contains(cols, name) {
 				cols = append(cols, name)
 			}
 		}
@@ -458,15 +459,6 @@ func (g *queryGen) distinctItems() (string, string) {
 	}
 	list := strings.Join(cols, ", ")
 	return "DISTINCT " + list, list
-}
-
-func slicesContains(s []string, x string) bool {
-	for _, y := range s {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // items is * or a few columns, so that covering indexes get chosen.
