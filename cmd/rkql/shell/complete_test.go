@@ -100,7 +100,7 @@ func TestComplete(t *testing.T) {
 		{in: "SELECT * FROM orders WHERE seller = 'x' |", want: nil},
 		{in: "SELECT * FROM orders WHERE seller = 'x' L|", want: []string{`"limit"`, "LIKE", "LIMIT"}, word: "L"},
 		{in: "SELECT * FROM orders WHERE seller = 'x' ORDER BY |", want: []string{"seller", "order_id", "status", `"limit"`}},
-		{in: "SELECT * FROM orders WHERE seller = 'x' ORDER BY order_id d|", want: []string{"date", "desc"}, word: "d"},
+		{in: "SELECT * FROM orders WHERE seller = 'x' ORDER BY order_id d|", want: []string{"date", "desc", "distinct"}, word: "d"},
 		{in: "SELECT h| FROM logs", want: []string{"host"}, word: "h"},
 		{in: "SELECT |, ts FROM logs", want: []string{"ts", "host", "msg"}},
 		{in: "SELECT |", want: nil},
