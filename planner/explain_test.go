@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cockroachdb/datadriven"
 
@@ -154,5 +155,31 @@ func TestExplainServerCount(t *testing.T) {
 		if !strings.Contains(text, c.want) || strings.Contains(text, "SERVER AGGREGATE") != (c.server != "") {
 			t.Errorf("Count{Server: %q} explains as\n%s\nwant it to hold %q and no other aggregate", c.server, text, c.want)
 		}
+	}
+}
+
+// TestManyORsPlanQuickly: a WHERE clause of many ORs, none of whose
+// branches binds the key, is planned in bounded work, not one plan per
+// combination of branches.
+func TestManyORsPlanQuickly(t *testing.T) {
+	var terms []string
+	for i := range 40 {
+		terms = append(terms, fmt.Sprintf("(status = 's%d' OR amount = %d OR buyer = 'b%d')", i, i, i))
+	}
+	q := "SELECT * FROM orders WHERE " + strings.Join(terms, " AND ") + " ALLOW FULL SCAN"
+	cat, err := catalog.LoadFile("../examples/catalog.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stmt, err := parser.ParseOne(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if _, err := planner.New(cat, planner.Options{}).Plan(stmt); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("planning took %v", d)
 	}
 }
