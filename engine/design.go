@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/rkql/rkql/design"
@@ -82,5 +83,16 @@ func simulate(p *planner.Simulate) (*Result, error) {
 }
 
 // legend explains the notation of the KEY line: the key of the table the
-// SELECT reads first, an index's when it goes through one.
-func legend(sel *planner.Select) []string { return sel.Access.Table.Key.Legend() }
+// SELECT reads first, an index's when it goes through one; for a union,
+// of each table its branches read first, each line once.
+func legend(sel *planner.Select) []string {
+	var out []string
+	for _, acc := range sel.Accesses() {
+		for _, line := range acc.Table.Key.Legend() {
+			if !slices.Contains(out, line) {
+				out = append(out, line)
+			}
+		}
+	}
+	return out
+}

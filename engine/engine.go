@@ -49,6 +49,9 @@ type Config struct {
 	// GroupBudget is the most groups a hash aggregation may hold; 0
 	// means exec's default.
 	GroupBudget int
+	// DistinctBudget is the most distinct rows a client DISTINCT may
+	// hold; 0 means exec's default.
+	DistinctBudget int
 	// NoPushdown starts the engine with pushdown off (see SetPushdown).
 	NoPushdown bool
 	// Clock times statements; nil means time.Now.
@@ -141,7 +144,8 @@ func (e *Engine) executor(ctx context.Context) (*exec.Executor, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &exec.Executor{Store: st, SortBudget: e.cfg.SortBudget, GroupBudget: e.cfg.GroupBudget, WriteClock: e.writeClock}, nil
+	return &exec.Executor{Store: st, SortBudget: e.cfg.SortBudget, GroupBudget: e.cfg.GroupBudget,
+		DistinctBudget: e.cfg.DistinctBudget, WriteClock: e.writeClock}, nil
 }
 
 // ensure creates t's physical table when the engine creates tables on

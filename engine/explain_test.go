@@ -123,6 +123,13 @@ var accessPaths = []string{
 	"SELECT status, COUNT(*), SUM(amount) FROM orders WHERE seller = 's3' GROUP BY status HAVING COUNT(*) > 1 ORDER BY 2 DESC",
 	"SELECT COUNT(DISTINCT order_id), AVG(amount) FROM orders WHERE seller = 's1'",
 	"SELECT *, _ts, _key, amount * 2 AS twice FROM orders WHERE seller = 's1' ORDER BY twice DESC LIMIT 5 OFFSET 2",
+	"SELECT DISTINCT seller FROM orders ALLOW FULL SCAN",
+	"SELECT DISTINCT seller FROM orders WHERE seller IN ('s1', 's2') AND status = 'paid' ORDER BY seller DESC LIMIT 1",
+	"SELECT DISTINCT status FROM orders WHERE seller = 's1'",
+	"SELECT * FROM orders WHERE (seller = 's1' AND ts > TIMESTAMP '2024-05-01 10:00:00') OR (seller = 's2' AND status = 'paid')",
+	"SELECT * FROM user_calendar_record WHERE (uid, date, type) IN ((7, DATE '2024-01-02', 1), (8, DATE '2024-01-03', 2))",
+	"SELECT * FROM logs_by_host WHERE hostname LIKE 'web!_1%' ESCAPE '!'",
+	"SELECT seller, amount FROM orders WHERE status = 'paid' AND (buyer = 'b2' OR seller = 's3') ORDER BY amount LIMIT 2",
 }
 
 // TestExplainTextAndJSONAgree renders every access path of every store

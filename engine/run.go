@@ -118,9 +118,11 @@ func (e *Engine) prepare(ctx context.Context, sel *planner.Select) (*exec.Execut
 	if err := e.ensure(ctx, x, sel.Table); err != nil {
 		return nil, err
 	}
-	if sel.Access.Table != sel.Table {
-		if err := e.ensure(ctx, x, sel.Access.Table); err != nil {
-			return nil, err
+	for _, acc := range sel.Accesses() {
+		if acc.Table != sel.Table {
+			if err := e.ensure(ctx, x, acc.Table); err != nil {
+				return nil, err
+			}
 		}
 	}
 	exec.Place(sel, x.Store.Pushdown(), e.pushdown)
@@ -178,7 +180,11 @@ func (e *Engine) explain(ctx context.Context, ex *planner.Explain) (*Result, err
 // tables the plan reads.
 func (e *Engine) explainEnv(ctx context.Context, st exec.Store, sel *planner.Select) (planner.ExplainEnv, error) {
 	env := planner.ExplainEnv{Regions: map[string][][]byte{}}
-	for _, t := range []*catalog.Table{sel.Access.Table, sel.Table} {
+	tables := []*catalog.Table{sel.Table}
+	for _, acc := range sel.Accesses() {
+		tables = append(tables, acc.Table)
+	}
+	for _, t := range tables {
 		if _, done := env.Regions[t.Physical]; done {
 			continue
 		}

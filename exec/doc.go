@@ -10,10 +10,13 @@
 //	                    per-range limit) ──► concatIter (key order) or
 //	                    mergeIter (k-way heap on the key bytes after the
 //	                    fan-out components)
+//	       └─► loose:   one short scan per distinct key prefix (distinct.go)
 //	       ──► lookupIter (index plans: verify entries, multi-get data rows)
+//	Union  ──► each branch's plan in turn, each data row once
+//	       ──► distinct over table rows (bounded by DistinctBudget)
 //	       ──► COUNT, or aggregate (one group; stream: one group at a
 //	           time; hash: bounded by GroupBudget) ──► HAVING filter
-//	       ──► project (select list, ORDER BY expressions)
+//	       ──► project (select list, ORDER BY expressions) ──► distinct
 //	       ──► sort (top-N heap with a LIMIT; else bounded by SortBudget)
 //	       ──► limit and offset ──► outputs ──► Rows
 //

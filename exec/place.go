@@ -19,6 +19,14 @@ import (
 //
 // Place must be called once, before the plan runs or is explained.
 func Place(sel *planner.Select, p Pushdown, on bool) {
+	if u, ok := planner.Find[*planner.Union](sel.Root); ok {
+		// Each branch is placed as the plan it is; the WHERE clause
+		// above the union stays in the client.
+		for _, b := range u.Branches {
+			Place(b, p, on)
+		}
+		return
+	}
 	acc := sel.Access
 	pl := &planner.Placement{Store: p.StoreName(), Off: !on}
 	acc.Placement = pl
@@ -70,7 +78,7 @@ func Place(sel *planner.Select, p Pushdown, on bool) {
 // several ranges, read forward one after another, not merged.
 func multiRange(sel *planner.Select) bool {
 	acc := sel.Access
-	if acc.Kind == planner.PointLookup || acc.Reverse || len(acc.Ranges) < 2 {
+	if acc.Kind == planner.PointLookup || acc.Reverse || acc.Loose > 0 || len(acc.Ranges) < 2 {
 		return false
 	}
 	for i, r := range acc.Ranges {
@@ -101,6 +109,8 @@ func unlink(sel *planner.Select, filter *planner.Filter, parent planner.Node) {
 	case *planner.IndexLookup:
 		p.In = filter.In
 	case *planner.Sort:
+		p.In = filter.In
+	case *planner.Distinct:
 		p.In = filter.In
 	case *planner.Count:
 		p.In = filter.In

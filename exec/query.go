@@ -24,6 +24,9 @@ type Executor struct {
 	// GroupBudget is the most groups (and DISTINCT values) a hash
 	// aggregation may hold; 0 means 1,000,000.
 	GroupBudget int
+	// DistinctBudget is the most distinct rows a client DISTINCT (and a
+	// union of OR branches) may hold; 0 means 1,000,000.
+	DistinctBudget int
 	// WriteClock returns the cell timestamp, in ms, of a write to an
 	// indexed table that names none. Index upkeep must know the
 	// timestamp a write lands at to tell which version a row will show
@@ -74,7 +77,13 @@ func (x *Executor) Query(ctx context.Context, sel *planner.Select, stats *Stats)
 func (x *Executor) build(ctx context.Context, n planner.Node, stats *Stats, want int64) (rowIter, error) {
 	switch n := n.(type) {
 	case *planner.Access:
-		it, err := x.access(ctx, n, stats)
+		var it rowIter
+		var err error
+		if n.Loose > 0 {
+			it = x.loose(n, nil, stats)
+		} else {
+			it, err = x.access(ctx, n, stats)
+		}
 		if err == nil && n.KeyText {
 			it = &keyTextIter{in: it}
 		}
@@ -86,6 +95,15 @@ func (x *Executor) build(ctx context.Context, n planner.Node, stats *Stats, want
 		}
 		return it, err
 	case *planner.Filter:
+		if acc, ok := n.In.(*planner.Access); ok && acc.Loose > 0 {
+			// A loose scan must skip a prefix only once a row of it has
+			// passed the filter.
+			var it rowIter = x.loose(acc, n.Cond, stats)
+			if acc.KeyText {
+				it = &keyTextIter{in: it}
+			}
+			return it, nil
+		}
 		in, err := x.build(ctx, n.In, stats, planner.NoLimit)
 		return &filterIter{in: in, cond: n.Cond}, err
 	case *planner.IndexLookup:
@@ -94,6 +112,14 @@ func (x *Executor) build(ctx context.Context, n planner.Node, stats *Stats, want
 			return nil, err
 		}
 		return x.lookup(in, n, stats, want), nil
+	case *planner.Union:
+		return x.union(n, stats), nil
+	case *planner.Distinct:
+		in, err := x.build(ctx, n.In, stats, planner.NoLimit)
+		if err != nil {
+			return nil, err
+		}
+		return x.distinct(in, n), nil
 	case *planner.Sort:
 		in, err := x.build(ctx, n.In, stats, planner.NoLimit)
 		if err != nil {

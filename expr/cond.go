@@ -104,7 +104,11 @@ func (p *LikeOf) String() string {
 	if p.Like.Not {
 		not = "NOT "
 	}
-	return p.X.String() + " " + not + "LIKE " + catalog.String(p.Like.Pattern).String()
+	s := p.X.String() + " " + not + "LIKE " + catalog.String(p.Like.Pattern).String()
+	if p.Like.Escape != "" {
+		s += " ESCAPE " + catalog.String(p.Like.Escape).String()
+	}
+	return s
 }
 
 // Columns lists the columns X reads.

@@ -1,8 +1,10 @@
 package expr
 
 import (
+	"errors"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/rkql/rkql/catalog"
 )
@@ -169,44 +171,112 @@ func (p *In) String() string {
 	return p.Name + " " + not + "IN (" + strings.Join(parts, ", ") + ")"
 }
 
-// Like is column LIKE pattern, with % and _ wildcards. Over a STRING
-// column _ stands for one character; over BYTES (Bytes set) for one byte,
-// and the pattern's bytes are matched as they are.
+// Like is column LIKE pattern [ESCAPE escape], with % and _ wildcards.
+// Over a STRING column _ stands for one character; over BYTES (Bytes set)
+// for one byte, and the pattern's bytes are matched as they are. With an
+// Escape character, the character after it stands for itself, wildcard or
+// not.
 type Like struct {
 	Col     int
 	Name    string
 	Pattern string
 	Not     bool
 	Bytes   bool
-	re      *regexp.Regexp
+	// Escape is the escape character; "" when none.
+	Escape string
+	// units are the pattern's characters (bytes for Bytes), each a
+	// wildcard ('%' or '_' with wild set) or literal.
+	units []likeUnit
+	re    *regexp.Regexp
 }
+
+type likeUnit struct {
+	r    rune
+	wild bool
+}
+
+// ErrLikeEscape is returned for a pattern that ends with its escape
+// character, which escapes nothing.
+var ErrLikeEscape = errors.New("expr: LIKE pattern ends with its escape character")
 
 // NewLike compiles column LIKE pattern over a STRING column.
 func NewLike(col int, name, pattern string, not bool) *Like {
-	return &Like{Col: col, Name: name, Pattern: pattern, Not: not, re: likeRegexp([]rune(pattern))}
+	l, _ := NewLikeEscape(col, name, pattern, "", false, not)
+	return l
 }
 
 // NewBytesLike compiles column LIKE pattern over a BYTES column: each byte
 // is one unit, for the wildcards as for the text.
 func NewBytesLike(col int, name, pattern string, not bool) *Like {
-	return &Like{Col: col, Name: name, Pattern: pattern, Not: not, Bytes: true, re: likeRegexp(byteRunes([]byte(pattern)))}
+	l, _ := NewLikeEscape(col, name, pattern, "", true, not)
+	return l
 }
 
-func likeRegexp(pattern []rune) *regexp.Regexp {
+// NewLikeEscape compiles column LIKE pattern ESCAPE escape; escape is
+// one character (one byte over BYTES), or "" for none. It fails only for
+// a pattern ending with its escape character.
+func NewLikeEscape(col int, name, pattern, escape string, bytesCol, not bool) (*Like, error) {
+	l := &Like{Col: col, Name: name, Pattern: pattern, Not: not, Bytes: bytesCol, Escape: escape}
+	rs := []rune(pattern)
+	esc := rune(-1)
+	if bytesCol {
+		rs = byteRunes([]byte(pattern))
+		if escape != "" {
+			esc = rune(escape[0])
+		}
+	} else if escape != "" {
+		esc = []rune(escape)[0]
+	}
+	for i := 0; i < len(rs); i++ {
+		r := rs[i]
+		switch {
+		case r == esc:
+			if i++; i == len(rs) {
+				return nil, ErrLikeEscape
+			}
+			l.units = append(l.units, likeUnit{r: rs[i]})
+		case r == '%' || r == '_':
+			l.units = append(l.units, likeUnit{r: r, wild: true})
+		default:
+			l.units = append(l.units, likeUnit{r: r})
+		}
+	}
+	l.re = likeRegexp(l.units)
+	return l, nil
+}
+
+func likeRegexp(units []likeUnit) *regexp.Regexp {
 	var b strings.Builder
 	b.WriteString("(?s)^")
-	for _, r := range pattern {
-		switch r {
-		case '%':
+	for _, u := range units {
+		switch {
+		case u.wild && u.r == '%':
 			b.WriteString(".*")
-		case '_':
+		case u.wild:
 			b.WriteString(".")
 		default:
-			b.WriteString(regexp.QuoteMeta(string(r)))
+			b.WriteString(regexp.QuoteMeta(string(u.r)))
 		}
 	}
 	b.WriteString("$")
 	return regexp.MustCompile(b.String())
+}
+
+// Prefix returns the literal text the pattern starts with, before its
+// first wildcard (bytes over a BYTES column); exact reports that the rest
+// is one final %, so that the prefix alone decides the match.
+func (p *Like) Prefix() (text string, exact bool) {
+	var b []byte
+	i := 0
+	for ; i < len(p.units) && !p.units[i].wild; i++ {
+		if p.Bytes {
+			b = append(b, byte(p.units[i].r))
+		} else {
+			b = utf8.AppendRune(b, p.units[i].r)
+		}
+	}
+	exact = i == len(p.units)-1 && p.units[i].r == '%'
+	return string(b), exact
 }
 
 // byteRunes maps each byte to the rune of the same number, so that a
@@ -238,7 +308,11 @@ func (p *Like) String() string {
 	if p.Not {
 		not = "NOT "
 	}
-	return p.Name + " " + not + "LIKE " + catalog.String(p.Pattern).String()
+	s := p.Name + " " + not + "LIKE " + catalog.String(p.Pattern).String()
+	if p.Escape != "" {
+		s += " ESCAPE " + catalog.String(p.Escape).String()
+	}
+	return s
 }
 
 // LikeShape classifies a pattern as 'p%' (prefix) or '%s' (suffix) with

@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"errors"
 	"fmt"
 	"testing"
 
@@ -96,5 +97,44 @@ func TestColumnsAndWalk(t *testing.T) {
 	}
 	if s := e.String(); s != "b = 1 AND (a IS NULL OR NOT (b < 0))" {
 		t.Errorf("String = %q", s)
+	}
+}
+
+func TestLikeEscapeAndPrefix(t *testing.T) {
+	cases := []struct {
+		pattern, escape, s string
+		want               bool
+		prefix             string
+		exact              bool
+	}{
+		{`web1\_%`, `\`, "web1_x", true, "web1_", true},
+		{`web1\_%`, `\`, "web1x", false, "web1_", true},
+		{`web1_`, "", "web12", true, "web1", false},
+		{`web1_`, "", "web1", false, "web1", false},
+		{`a!%b`, "!", "a%b", true, "a%b", false},
+		{`a!%b`, "!", "axb", false, "a%b", false},
+		{`a!!%`, "!", "a!zz", true, "a!", true},
+		{`%x`, "", "yx", true, "", false},
+		{`ab`, "", "ab", true, "ab", false},
+		{`é_%`, "", "éxy", true, "é", false},
+	}
+	for _, c := range cases {
+		l, err := NewLikeEscape(0, "s", c.pattern, c.escape, false, false)
+		if err != nil {
+			t.Fatalf("%q ESCAPE %q: %v", c.pattern, c.escape, err)
+		}
+		if got := l.Eval(catalog.Row{catalog.String(c.s)}) == True; got != c.want {
+			t.Errorf("%q LIKE %q ESCAPE %q = %v, want %v", c.s, c.pattern, c.escape, got, c.want)
+		}
+		if p, exact := l.Prefix(); p != c.prefix || exact != c.exact {
+			t.Errorf("%q ESCAPE %q: Prefix = %q, %v; want %q, %v", c.pattern, c.escape, p, exact, c.prefix, c.exact)
+		}
+	}
+	if _, err := NewLikeEscape(0, "s", `ab\`, `\`, false, false); !errors.Is(err, ErrLikeEscape) {
+		t.Errorf("a pattern ending with its escape: err = %v", err)
+	}
+	l, _ := NewLikeEscape(0, "s", `a\%`, `\`, false, true)
+	if s := l.String(); s != `s NOT LIKE 'a\%' ESCAPE '\'` {
+		t.Errorf("String = %s", s)
 	}
 }

@@ -43,10 +43,13 @@ type Ident struct {
 
 // ---- statements ----
 
-// SelectStmt is SELECT items FROM table [hint] [WHERE] [GROUP BY]
-// [HAVING] [ORDER BY] [LIMIT] [OFFSET] [VERSIONS n] [ALLOW FULL SCAN].
+// SelectStmt is SELECT [DISTINCT] items FROM table [hint] [WHERE]
+// [GROUP BY] [HAVING] [ORDER BY] [LIMIT] [OFFSET] [VERSIONS n]
+// [ALLOW FULL SCAN].
 type SelectStmt struct {
 	Select Pos
+	// Distinct is SELECT DISTINCT: each output row once.
+	Distinct bool
 	// Star is true for SELECT *; Items then lists the items after it
 	// (SELECT *, _ts).
 	Star  bool
@@ -285,11 +288,20 @@ type InExpr struct {
 	Not  bool
 }
 
-// LikeExpr is X [NOT] LIKE Pattern.
+// LikeExpr is X [NOT] LIKE Pattern [ESCAPE Escape].
 type LikeExpr struct {
 	X       Expr
 	Pattern Expr
 	Not     bool
+	// Escape is the escape character's expression; nil when absent.
+	Escape Expr
+}
+
+// TupleExpr is a row value, (a, b, …) with at least two elements: the
+// left side of a row-value IN, or one of its list's rows.
+type TupleExpr struct {
+	Lparen Pos
+	Elems  []Expr
 }
 
 // IsNullExpr is X IS [NOT] NULL.

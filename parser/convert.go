@@ -121,6 +121,7 @@ func (c *converter) explain(g *gExplain) (Stmt, *Error) {
 func (c *converter) selectStmt(g *gSelect) (Stmt, *Error) {
 	s := &SelectStmt{
 		Select:        pos(g.Pos),
+		Distinct:      g.Distinct,
 		Star:          g.Star,
 		Table:         ident(g.Table),
 		Limit:         -1,

@@ -124,7 +124,13 @@ func (c *converter) cmp(g *gUnary) (Expr, *Error) {
 		if err != nil {
 			return nil, err
 		}
-		return &LikeExpr{X: x, Pattern: pat, Not: g.PredNot}, nil
+		l := &LikeExpr{X: x, Pattern: pat, Not: g.PredNot}
+		if g.Escape != nil {
+			if l.Escape, err = c.sum(g.Escape); err != nil {
+				return nil, err
+			}
+		}
+		return l, nil
 	case len(g.In) > 0:
 		list, err := c.exprs(g.In)
 		if err != nil {
@@ -159,6 +165,12 @@ func (c *converter) neg(g *gNeg) (Expr, *Error) {
 			return nil, err
 		}
 		return &UnaryExpr{OpPos: p, Op: OpNeg, X: x}, nil
+	case g.Paren != nil && len(g.Tuple) > 0:
+		elems, err := c.exprs(append([]*gExpr{g.Paren}, g.Tuple...))
+		if err != nil {
+			return nil, err
+		}
+		return &TupleExpr{Lparen: p, Elems: elems}, nil
 	case g.Paren != nil:
 		return c.expr(g.Paren)
 	case g.Float != "":

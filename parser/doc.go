@@ -38,10 +38,11 @@
 //
 // Keywords are case-insensitive. Names are case-sensitive: letters, digits
 // and '_', not starting with a digit, or any text in double quotes ("" for
-// a quote). The reserved words AND AS BETWEEN BY DELETE EXPLAIN FALSE FROM IN
-// INSERT INTO IS LIKE LIMIT NOT NULL OR ORDER SELECT TRUE VALUES WHERE must be
-// quoted to be used as names; the other words of the grammar are names
-// wherever the grammar expects a name.
+// a quote). The reserved words AND AS BETWEEN BY CASE DELETE DISTINCT ELSE
+// END EXPLAIN FALSE FROM GROUP HAVING IN INSERT INTO IS LIKE LIMIT NOT NULL
+// OFFSET OR ORDER SELECT THEN TRUE VALUES WHEN WHERE must be quoted to be
+// used as names; the other words of the grammar are names wherever the
+// grammar expects a name.
 //
 //	stmt     = select | insert | delete | explain
 //	         | SHOW TABLES | SHOW REGIONS name | (DESCRIBE | DESC) name
@@ -49,11 +50,12 @@
 //	         | ENCODE KEY name "(" name "=" expr {"," name "=" expr} ")"
 //	         | DECODE KEY name (string | hex)
 //	         | BUILD INDEX name ON name | CHECK INDEX name [REPAIR] .
-//	select   = SELECT ("*" | item {"," item}) FROM name
+//	select   = SELECT [DISTINCT] ("*" {"," item} | item {"," item}) FROM name
 //	           [USE INDEX "(" name ")" | NO INDEX] [WHERE expr]
-//	           [ORDER BY name [ASC | DESC] {"," name [ASC | DESC]}]
-//	           [LIMIT int] [VERSIONS int] [ALLOW FULL SCAN] .
-//	item     = (name | COUNT "(" "*" ")") [[AS] name] .
+//	           [GROUP BY expr {"," expr}] [HAVING expr]
+//	           [ORDER BY expr [ASC | DESC] {"," expr [ASC | DESC]}]
+//	           [LIMIT int] [OFFSET int] [VERSIONS int] [ALLOW FULL SCAN] .
+//	item     = expr [[AS] name] .
 //	insert   = INSERT INTO name "(" name {"," name} ")"
 //	           VALUES row {"," row} [TIMESTAMP expr] .
 //	row      = "(" expr {"," expr} ")" .
@@ -67,13 +69,23 @@
 //	expr     = and {OR and} .
 //	and      = not {AND not} .
 //	not      = NOT not | cmp .
-//	cmp      = neg [("=" | "!=" | "<>" | "<" | "<=" | ">" | ">=") neg
+//	cmp      = sum [("=" | "!=" | "<>" | "<" | "<=" | ">" | ">=") sum
 //	               | IS [NOT] NULL
-//	               | [NOT] BETWEEN neg AND neg
+//	               | [NOT] BETWEEN sum AND sum
 //	               | [NOT] IN "(" expr {"," expr} ")"
-//	               | [NOT] LIKE neg] .
+//	               | [NOT] LIKE sum [ESCAPE sum]] .
+//	sum      = prod {("+" | "-" | "||") prod} .
+//	prod     = neg {("*" | "/" | "%") neg} .
 //	neg      = "-" neg | primary .
-//	primary  = name | literal | COUNT "(" "*" ")" | "(" expr ")" .
+//	primary  = name | literal | call | CAST "(" expr AS name ")" | case
+//	         | INTERVAL string (SECOND | MINUTE | HOUR | DAY)
+//	         | "(" expr {"," expr} ")" .
+//	call     = name "(" ["*" | DISTINCT expr {"," expr} | expr {"," expr}] ")" .
+//	case     = CASE [expr] WHEN expr THEN expr {WHEN expr THEN expr}
+//	           [ELSE expr] END .
+//
+// A parenthesised list of two or more expressions is a row value
+// (TupleExpr), as in (a, b) IN ((1, 2), (3, 4)).
 //
 // Comparisons do not chain: a = b = c is an error, (a = b) = c is not.
 //

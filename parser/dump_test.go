@@ -142,6 +142,9 @@ func (d *dumper) simpleStmt(depth int, label string, s Stmt) {
 func (d *dumper) selectStmt(depth int, label string, s *SelectStmt) {
 	d.line(depth, "%sSelectStmt %s", label, d.at(s.Select))
 	depth++
+	if s.Distinct {
+		d.line(depth, "distinct")
+	}
 	if s.Star {
 		d.line(depth, "star")
 	}
@@ -221,6 +224,14 @@ func (d *dumper) expr(depth int, label string, e Expr) {
 		d.line(depth, "%sLikeExpr %sLIKE", label, notPrefix(e.Not))
 		d.expr(depth+1, "", e.X)
 		d.expr(depth+1, "pattern: ", e.Pattern)
+		if e.Escape != nil {
+			d.expr(depth+1, "escape: ", e.Escape)
+		}
+	case *TupleExpr:
+		d.line(depth, "%sTupleExpr %s", label, d.at(e.Lparen))
+		for _, x := range e.Elems {
+			d.expr(depth+1, "", x)
+		}
 	case *IsNullExpr:
 		d.line(depth, "%sIsNullExpr IS %sNULL", label, notPrefix(e.Not))
 		d.expr(depth+1, "", e.X)

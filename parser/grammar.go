@@ -90,8 +90,9 @@ type gInt struct {
 
 type gSelect struct {
 	Pos      lexer.Position
-	Star     bool          `parser:"'SELECT' ( @'*'"`
-	More     []*gItem      `parser:"           ( ',' @@ )*"`
+	Distinct bool          `parser:"'SELECT' @'DISTINCT'?"`
+	Star     bool          `parser:"( @'*'"`
+	More     []*gItem      `parser:"  ( ',' @@ )*"`
 	Items    []*gItem      `parser:"         | @@ ( ',' @@ )* )"`
 	Table    *gTable       `parser:"'FROM' @@"`
 	UseIndex []lexer.Token `parser:"( @( 'USE' 'INDEX' )"`
@@ -252,7 +253,8 @@ type gUnary struct {
 	Lo      *gSum    `parser:"  ( 'BETWEEN' @@"`
 	Hi      *gSum    `parser:"    'AND' @@"`
 	In      []*gExpr `parser:"  | 'IN' '(' @@ ( ',' @@ )* ')'"`
-	Like    *gSum    `parser:"  | 'LIKE' @@ ) )?"`
+	Like    *gSum    `parser:"  | 'LIKE' @@"`
+	Escape  *gSum    `parser:"    ( 'ESCAPE' @@ )? ) )?"`
 }
 
 // gSum is a chain of +, - and || over products, left to right.
@@ -282,7 +284,8 @@ type gNeg struct {
 	Int      string     `parser:"| @Int"`
 	Typed    *gTyped    `parser:"| @@"`
 	Neg      *gNeg      `parser:"| '-' @@"`
-	Paren    *gExpr     `parser:"| '(' @@ ')'"`
+	Paren    *gExpr     `parser:"| '(' @@"`
+	Tuple    []*gExpr   `parser:"  ( ',' @@ )* ')'"`
 	Float    string     `parser:"| @Float"`
 	Bytes    string     `parser:"| @Bytes"`
 	Bool     string     `parser:"| @( 'TRUE' | 'FALSE' )"`

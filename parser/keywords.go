@@ -23,6 +23,7 @@ var keywordTable = [...]Keyword{
 	{Word: "DELETE", Reserved: true, Starter: true}, {Word: "DESC", Starter: true},
 	{Word: "DESCRIBE", Starter: true}, {Word: "DISTINCT", Reserved: true},
 	{Word: "ELSE", Reserved: true}, {Word: "ENCODE", Starter: true}, {Word: "END", Reserved: true},
+	{Word: "ESCAPE"},
 	{Word: "EXPLAIN", Reserved: true, Starter: true}, {Word: "FALSE", Reserved: true},
 	{Word: "FORMAT"}, {Word: "FROM", Reserved: true}, {Word: "FULL"}, {Word: "GROUP", Reserved: true},
 	{Word: "HAVING", Reserved: true}, {Word: "HOUR"}, {Word: "IN", Reserved: true}, {Word: "INDEX"},

@@ -31,6 +31,7 @@ var (
 	_ Expr = (*BetweenExpr)(nil)
 	_ Expr = (*InExpr)(nil)
 	_ Expr = (*LikeExpr)(nil)
+	_ Expr = (*TupleExpr)(nil)
 	_ Expr = (*IsNullExpr)(nil)
 	_ Expr = (*CallExpr)(nil)
 	_ Expr = (*CaseExpr)(nil)
@@ -79,7 +80,8 @@ func (e *BetweenExpr) Pos() Pos { return exprPos(e.X, NoPos) }
 func (e *InExpr) Pos() Pos { return exprPos(e.X, NoPos) }
 
 // Pos returns the position of the tested operand.
-func (e *LikeExpr) Pos() Pos { return exprPos(e.X, NoPos) }
+func (e *LikeExpr) Pos() Pos  { return exprPos(e.X, NoPos) }
+func (e *TupleExpr) Pos() Pos { return e.Lparen }
 
 // Pos returns the position of the tested operand.
 func (e *IsNullExpr) Pos() Pos { return exprPos(e.X, NoPos) }
@@ -132,6 +134,7 @@ func (*UnaryExpr) node()    {}
 func (*BetweenExpr) node()  {}
 func (*InExpr) node()       {}
 func (*LikeExpr) node()     {}
+func (*TupleExpr) node()    {}
 func (*IsNullExpr) node()   {}
 func (*CallExpr) node()     {}
 func (*CaseExpr) node()     {}
@@ -152,6 +155,7 @@ func (*UnaryExpr) expr()    {}
 func (*BetweenExpr) expr()  {}
 func (*InExpr) expr()       {}
 func (*LikeExpr) expr()     {}
+func (*TupleExpr) expr()    {}
 func (*IsNullExpr) expr()   {}
 func (*CallExpr) expr()     {}
 func (*CaseExpr) expr()     {}

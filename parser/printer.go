@@ -153,6 +153,14 @@ func writeExpr(b *strings.Builder, e Expr) {
 		writeOperand(b, e.X, precAdd)
 		b.WriteString(not(e.Not, " NOT LIKE ", " LIKE "))
 		writeOperand(b, e.Pattern, precAdd)
+		if e.Escape != nil {
+			b.WriteString(" ESCAPE ")
+			writeOperand(b, e.Escape, precAdd)
+		}
+	case *TupleExpr:
+		b.WriteByte('(')
+		writeExprs(b, e.Elems)
+		b.WriteByte(')')
 	case *IsNullExpr:
 		writeOperand(b, e.X, precAdd)
 		b.WriteString(not(e.Not, " IS NOT NULL", " IS NULL"))
@@ -248,6 +256,7 @@ func (e *UnaryExpr) String() string   { return exprString(e) }
 func (e *BetweenExpr) String() string { return exprString(e) }
 func (e *InExpr) String() string      { return exprString(e) }
 func (e *LikeExpr) String() string    { return exprString(e) }
+func (e *TupleExpr) String() string   { return exprString(e) }
 func (e *IsNullExpr) String() string  { return exprString(e) }
 func (e *CallExpr) String() string    { return exprString(e) }
 func (e *CaseExpr) String() string    { return exprString(e) }
@@ -324,6 +333,9 @@ func (a Assignment) String() string {
 func (s *SelectStmt) String() string {
 	var b strings.Builder
 	b.WriteString("SELECT ")
+	if s.Distinct {
+		b.WriteString("DISTINCT ")
+	}
 	if s.Star {
 		b.WriteByte('*')
 	}

@@ -46,6 +46,9 @@ func (a *Access) Header() string {
 	if a.Reverse {
 		parts = append(parts, "REVERSE")
 	}
+	if a.Loose > 0 {
+		parts = append([]string{"LOOSE"}, parts...)
+	}
 	parts = append(parts, "OVER", a.Table.Name)
 	return strings.Join(parts, " ")
 }
@@ -129,6 +132,9 @@ func (a *Access) Cost(env ExplainEnv) string {
 		touched += hi - lo + 1
 	}
 	scans := len(a.Ranges)
+	if a.Loose > 0 {
+		return fmt.Sprintf("1 scan per distinct key prefix, and 1 more per range (%d), over %d %s", scans, len(total), plural(len(total), "region", "regions"))
+	}
 	if a.Placement != nil && a.Placement.MultiRange {
 		return fmt.Sprintf("1 scan of %d ranges over %d %s, at least %d %s", scans, len(total), plural(len(total), "region", "regions"), len(total), plural(len(total), "RPC", "RPCs"))
 	}

@@ -118,9 +118,17 @@ func (c *compiler) aggShape(sel *Select, s *parser.SelectStmt) (*shape, error) {
 		if err != nil {
 			return nil, err
 		}
+		if s.Distinct {
+			if x, err = distinctTerm(x, sel.Output, o.Expr); err != nil {
+				return nil, err
+			}
+		}
 		terms[i] = x
 	}
 	sh.project, sh.sortKeys = projectOutputs(sel, terms, s.Order)
+	if s.Distinct {
+		sh.distinctOver(sel)
+	}
 	sh.cols = expr.ScalarColumns(sc.node.Groups...)
 	for _, a := range sc.node.Aggs {
 		if a.Arg != nil {
@@ -256,6 +264,18 @@ func (c *compiler) foldConstants(e parser.Expr) (parser.Expr, error) {
 		}
 		return literalOf(lit.V, x.Pos())
 	}
+	// foldRow folds each value of a row value, or x itself.
+	foldRow := func(x parser.Expr) parser.Expr {
+		tu, ok := x.(*parser.TupleExpr)
+		if !ok {
+			return fold(x)
+		}
+		y := &parser.TupleExpr{Lparen: tu.Lparen}
+		for _, e := range tu.Elems {
+			y.Elems = append(y.Elems, fold(e))
+		}
+		return y
+	}
 	var walk func(x parser.Expr) parser.Expr
 	walk = func(x parser.Expr) parser.Expr {
 		switch x := x.(type) {
@@ -277,9 +297,9 @@ func (c *compiler) foldConstants(e parser.Expr) (parser.Expr, error) {
 		case *parser.BetweenExpr:
 			return &parser.BetweenExpr{X: fold(x.X), Lo: fold(x.Lo), Hi: fold(x.Hi), Not: x.Not}
 		case *parser.InExpr:
-			y := &parser.InExpr{X: fold(x.X), Not: x.Not}
+			y := &parser.InExpr{X: foldRow(x.X), Not: x.Not}
 			for _, it := range x.List {
-				y.List = append(y.List, fold(it))
+				y.List = append(y.List, foldRow(it))
 			}
 			return y
 		}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/expr"
@@ -90,6 +91,9 @@ func (c *compiler) pred(e parser.Expr) (expr.Expr, error) {
 		}
 		return c.between(e)
 	case *parser.InExpr:
+		if tu, ok := e.X.(*parser.TupleExpr); ok {
+			return c.rowIn(e, tu, c.cmp)
+		}
 		if !c.isColumn(e.X) || slices.ContainsFunc(e.List, readsColumn) {
 			return c.cond(e, c.whereScope())
 		}
@@ -123,10 +127,16 @@ func (c *compiler) pred(e parser.Expr) (expr.Expr, error) {
 		if !ok {
 			return nil, errAt(e.Pattern.Pos(), "LIKE needs a string pattern such as 'abc%%'")
 		}
-		if c.colType(col) == catalog.TypeBytes {
-			return expr.NewBytesLike(col, c.colName(col), s.Val, e.Not), nil
+		bytesCol := c.colType(col) == catalog.TypeBytes
+		escape, err := likeEscape(e.Escape, bytesCol)
+		if err != nil {
+			return nil, err
 		}
-		return expr.NewLike(col, c.colName(col), s.Val, e.Not), nil
+		l, err := expr.NewLikeEscape(col, c.colName(col), s.Val, escape, bytesCol, e.Not)
+		if err != nil {
+			return nil, errAt(e.Pattern.Pos(), "LIKE pattern %s ends with its escape character %s", s, e.Escape)
+		}
+		return l, nil
 	case *parser.IsNullExpr:
 		if !c.isColumn(e.X) {
 			return c.cond(e, c.whereScope())
@@ -164,6 +174,54 @@ func readsColumn(e parser.Expr) bool {
 		reads = reads || col
 	})
 	return reads
+}
+
+// rowIn compiles a row-value IN: (a, b) IN ((1, 2), (3, 4)) is
+// (a = 1 AND b = 2) OR (a = 3 AND b = 4), whose branches the key planner
+// can turn into points or prefix ranges. NOT IN negates the whole. eq
+// compiles each equality.
+func (c *compiler) rowIn(e *parser.InExpr, tu *parser.TupleExpr, eq func(*parser.BinaryExpr) (expr.Expr, error)) (expr.Expr, error) {
+	var branches []expr.Expr
+	for _, it := range e.List {
+		row, ok := it.(*parser.TupleExpr)
+		if !ok || len(row.Elems) != len(tu.Elems) {
+			return nil, errAt(it.Pos(), "%s IN needs rows of %d values, not %s", tu, len(tu.Elems), it)
+		}
+		var terms []expr.Expr
+		for i, x := range tu.Elems {
+			p, err := eq(&parser.BinaryExpr{OpPos: row.Elems[i].Pos(), Op: parser.OpEq, LHS: x, RHS: row.Elems[i]})
+			if err != nil {
+				return nil, err
+			}
+			terms = append(terms, expr.Conjuncts(p)...)
+		}
+		branches = append(branches, expr.AndOf(terms))
+	}
+	var p expr.Expr = &expr.Or{Terms: branches}
+	if len(branches) == 1 {
+		p = branches[0]
+	}
+	if e.Not {
+		return &expr.Not{X: p}, nil
+	}
+	return p, nil
+}
+
+// likeEscape checks LIKE's ESCAPE: one character, one byte over BYTES;
+// "" when absent.
+func likeEscape(e parser.Expr, bytesCol bool) (string, error) {
+	if e == nil {
+		return "", nil
+	}
+	s, ok := e.(*parser.StringLit)
+	if !ok || utf8.RuneCountInString(s.Val) != 1 || (bytesCol && len(s.Val) != 1) {
+		what := "one character"
+		if bytesCol {
+			what = "one byte"
+		}
+		return "", errAt(e.Pos(), "ESCAPE needs a string of %s, not %s", what, e)
+	}
+	return s.Val, nil
 }
 
 // operands lists the operands of a chain of binary operator op, left to

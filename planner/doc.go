@@ -26,8 +26,11 @@
 // Above the read, a SELECT may compute: an Aggregate (GROUP BY and
 // aggregates; it streams when the key's leading components hold the
 // grouped columns, otherwise it hashes), HAVING as a Filter over its rows,
-// a Project of the select list and of ORDER BY expressions, a Sort and a
-// Limit with OFFSET. Expressions compile into expr.Scalar values in a
+// a Project of the select list and of ORDER BY expressions, a Distinct
+// (over the table's rows, which a loose scan may serve, or over the
+// Project's), a Sort and a Limit with OFFSET. An OR that no one access
+// serves but each branch does is a Union of the branches' plans, below
+// all of these. Expressions compile into expr.Scalar values in a
 // scope (the table's columns, or an aggregation's groups and
 // aggregates); constant subexpressions fold into literals first, so that
 // ts > NOW() - INTERVAL '1' HOUR narrows the key as a literal does.

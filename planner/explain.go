@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/rkql/rkql/catalog"
@@ -74,6 +75,9 @@ type ExplainEnv struct {
 // Explain builds the EXPLAIN model of s; an is nil unless it ran.
 func (s *Select) Explain(env ExplainEnv, an *Analysis) *Explained {
 	e := &Explained{}
+	if u, ok := Find[*Union](s.Root); ok {
+		return s.explainUnion(u, env, an)
+	}
 	for _, n := range Path(s.Root) {
 		e.Steps = append(e.Steps, explainNode(n)...)
 	}
@@ -95,6 +99,41 @@ func (s *Select) Explain(env ExplainEnv, an *Analysis) *Explained {
 	return e
 }
 
+// explainUnion builds the model of a plan whose leaf is a union: each
+// branch's steps, titled with its number, then the union and the steps
+// above it.
+func (s *Select) explainUnion(u *Union, env ExplainEnv, an *Analysis) *Explained {
+	e := &Explained{}
+	var costs, notes []string
+	index := false
+	for i, b := range u.Branches {
+		be := b.Explain(env, nil)
+		for _, st := range be.Steps {
+			st.Title = fmt.Sprintf("BRANCH %d: %s", i+1, st.Title)
+			st.Attrs = append([]Attr{{Label: "branch", Value: int64(i + 1), Detail: true}}, st.Attrs...)
+			e.Steps = append(e.Steps, st)
+		}
+		costs = append(costs, fmt.Sprintf("branch %d: %s", i+1, b.Access.Cost(env)))
+		for _, n := range b.Notes {
+			notes = append(notes, fmt.Sprintf("branch %d: %s", i+1, n))
+		}
+		index = index || b.IndexLookup() != nil
+	}
+	e.Steps = append(e.Steps, Step{Op: "CLIENT UNION", Title: fmt.Sprintf("CLIENT UNION OF %d BRANCHES, EACH DATA ROW ONCE", len(u.Branches)),
+		Attrs: []Attr{{Label: "branches", Value: int64(len(u.Branches)), Detail: true}}})
+	for _, n := range Path(s.Root)[1:] {
+		e.Steps = append(e.Steps, explainNode(n)...)
+	}
+	e.Plan = append(e.Plan, Attr{Label: "COST", Value: strings.Join(costs, "; ")})
+	if notes = append(slices.Clone(s.Notes), notes...); len(notes) > 0 {
+		e.Plan = append(e.Plan, Attr{Label: "NOTE", Value: notes})
+	}
+	if an != nil {
+		e.Plan = append(e.Plan, analysisAttrs(an, index)...)
+	}
+	return e
+}
+
 func explainNode(n Node) []Step {
 	switch n := n.(type) {
 	case *Access:
@@ -102,6 +141,9 @@ func explainNode(n Node) []Step {
 	case *MergeSort:
 		return []Step{{Op: "CLIENT MERGE SORT", Title: "CLIENT MERGE SORT ON " + strings.Join(n.On, ", "),
 			Attrs: []Attr{{Label: "on", Value: n.On, Detail: true}}}}
+	case *Distinct:
+		return []Step{{Op: "CLIENT DISTINCT", Title: "CLIENT DISTINCT ON " + strings.Join(n.Names, ", "),
+			Attrs: []Attr{{Label: "on", Value: n.Names, Detail: true}}}}
 	case *Filter:
 		return []Step{{Op: "CLIENT FILTER", Title: "CLIENT FILTER BY " + n.Cond.String(),
 			Attrs: []Attr{{Label: "condition", Value: n.Cond.String(), Detail: true}}}}
@@ -145,7 +187,11 @@ func explainNode(n Node) []Step {
 
 // step is the access's EXPLAIN node.
 func (a *Access) step() Step {
-	st := Step{Op: a.kindWords(), Title: a.Header() + a.bounds()}
+	op := a.kindWords()
+	if a.Loose > 0 {
+		op = "LOOSE " + op
+	}
+	st := Step{Op: op, Title: a.Header() + a.bounds()}
 	add := func(label string, v any) { st.Attrs = append(st.Attrs, Attr{Label: label, Value: v}) }
 	detail := func(label string, v any) { st.Attrs = append(st.Attrs, Attr{Label: label, Value: v, Detail: true}) }
 	detail("table", a.Table.Name)
@@ -154,6 +200,13 @@ func (a *Access) step() Step {
 	add("KEY", a.Table.Key.String())
 	if b := a.bytesLine(); b != "" {
 		add("BYTES", b)
+	}
+	if a.Loose > 0 {
+		add("LOOSE", fmt.Sprintf("one row per distinct key prefix %s, then a new read from past that prefix", strings.Join(a.loosePrefix(), " | ")))
+		detail("loose prefix", a.loosePrefix())
+	}
+	if a.Union > 0 && a.Kind != EmptyResult {
+		add("UNION", fmt.Sprintf("the key ranges of %d OR branches, merged so that no row is read twice; every row is tested against the whole WHERE clause", a.Union))
 	}
 	detail("ranges", a.jsonRanges())
 	p := a.Placement
@@ -199,6 +252,16 @@ func (a *Access) step() Step {
 		add("PUSHDOWN", "off for this session: the store only reads, and every step above runs in the client")
 	}
 	return st
+}
+
+// loosePrefix names the key components whose distinct values a loose
+// scan reads once each.
+func (a *Access) loosePrefix() []string {
+	parts := []string{}
+	for i := range a.Table.Key.Components[:a.Loose] {
+		parts = append(parts, a.Table.Key.Components[i].String())
+	}
+	return parts
 }
 
 func (a *Access) columnNames() []string {

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cockroachdb/datadriven"
 
@@ -153,6 +154,74 @@ func TestExplainServerCount(t *testing.T) {
 		text := s.Explain(planner.ExplainEnv{}, nil).Text()
 		if !strings.Contains(text, c.want) || strings.Contains(text, "SERVER AGGREGATE") != (c.server != "") {
 			t.Errorf("Count{Server: %q} explains as\n%s\nwant it to hold %q and no other aggregate", c.server, text, c.want)
+		}
+	}
+}
+
+// TestManyORsPlanQuickly: a WHERE clause of many ORs, none of whose
+// branches binds the key, is planned in bounded work, not one plan per
+// combination of branches.
+func TestManyORsPlanQuickly(t *testing.T) {
+	var terms []string
+	for i := range 40 {
+		terms = append(terms, fmt.Sprintf("(status = 's%d' OR amount = %d OR buyer = 'b%d')", i, i, i))
+	}
+	q := "SELECT * FROM orders WHERE " + strings.Join(terms, " AND ") + " ALLOW FULL SCAN"
+	cat, err := catalog.LoadFile("../examples/catalog.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stmt, err := parser.ParseOne(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if _, err := planner.New(cat, planner.Options{}).Plan(stmt); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("planning took %v", d)
+	}
+}
+
+// TestNowOncePerStatement: a statement reads NOW() once, so the branches
+// of a union, planned apart, bound the key with the instant the filter
+// above them tests; the next statement reads it again.
+func TestNowOncePerStatement(t *testing.T) {
+	calls := 0
+	base := time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)
+	clock := func() time.Time {
+		calls++
+		return base.Add(time.Duration(calls) * time.Hour)
+	}
+	pl := planner.New(exampleCatalog(t), planner.Options{Now: clock})
+	q := "SELECT order_id FROM orders WHERE seller = 's1' AND ts > NOW() - INTERVAL '1' HOUR OR buyer = 'b2' AND ts < NOW()"
+	for round := 1; round <= 2; round++ {
+		stmt, err := parser.ParseOne(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := pl.Plan(stmt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if calls != round {
+			t.Fatalf("after %d statements the clock was read %d times", round, calls)
+		}
+		s := p.(*planner.Select)
+		if _, ok := planner.Find[*planner.Union](s.Root); !ok {
+			t.Fatalf("not a union:\n%s", s.Explain(planner.ExplainEnv{}, nil).Text())
+		}
+		now := base.Add(time.Duration(round) * time.Hour)
+		early, late := now.Add(-time.Hour).Format("2006-01-02 15:04:05.000"), now.Format("2006-01-02 15:04:05.000")
+		text := s.Explain(planner.ExplainEnv{}, nil).Text()
+		for _, want := range []string{
+			"BRANCH 1: RANGE SCAN OVER orders ['8ddf','s1',*] - ['8ddf','s1','" + early + "']",
+			"CLIENT FILTER BY seller = 's1' AND ts > '" + early + "' OR buyer = 'b2' AND ts < '" + late + "'",
+		} {
+			if !strings.Contains(text, want) {
+				t.Errorf("statement %d explains as\n%s\nwant it to hold %s", round, text, want)
+			}
 		}
 	}
 }

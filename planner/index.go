@@ -117,7 +117,7 @@ func indexCandidate(t *catalog.Table, ix *catalog.Index, conj []expr.Expr, neede
 			cand.orig = append(cand.orig, p)
 		}
 	}
-	kp, err := planKeys(it, cand.conj, lim)
+	kp, err := planKeysOr(it, cand.conj, lim)
 	if err != nil {
 		return nil, err
 	}
@@ -161,6 +161,8 @@ func rejectsNull(p expr.Expr, col int) bool {
 			}
 		}
 		return len(p.Terms) > 0
+	case *expr.And:
+		return slices.ContainsFunc(p.Terms, func(t expr.Expr) bool { return rejectsNull(t, col) })
 	}
 	return false
 }

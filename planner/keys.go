@@ -62,6 +62,9 @@ type keyPlan struct {
 	absorbed map[expr.Expr]bool
 	notes    []string
 	capped   bool
+	// union is the number of branches of the OR whose ranges this plan
+	// unites; 0 when it comes from no OR.
+	union int
 }
 
 // alt is one alternative prefix while walking the key.
@@ -142,7 +145,9 @@ func gather(t *catalog.Table, conj []expr.Expr) map[int]*fieldCons {
 			}
 		case *expr.Like:
 			if c := get(p.Col); c != nil && !p.Not && c.like == nil {
-				if _, pre, suf := expr.LikeShape(p.Pattern); pre || suf {
+				if text, _ := p.Prefix(); text != "" {
+					c.like = p
+				} else if _, _, suf := expr.LikeShape(p.Pattern); suf && p.Escape == "" {
 					c.like = p
 				}
 			}
@@ -555,7 +560,14 @@ func fieldSpan(c *catalog.Component, fc *fieldCons) catalog.KeySpan {
 		}
 	}
 	if fc.like != nil {
-		text, _, suffix := expr.LikeShape(fc.like.Pattern)
+		// Any pattern that starts with literal text (web1_ as much as
+		// web1%) is a key prefix; a '%s' pattern is a suffix, which a
+		// reversed field holds as a prefix.
+		text, _ := fc.like.Prefix()
+		suffix := false
+		if text == "" {
+			text, _, suffix = expr.LikeShape(fc.like.Pattern)
+		}
 		if s, ok := c.PrefixSpan(text, suffix); ok {
 			return s
 		}

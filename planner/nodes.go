@@ -10,8 +10,8 @@ import (
 // prints the tree from the leaf up, as Phoenix does: the read first, then
 // each step the client applies to its rows.
 //
-// The set is sealed: Access, MergeSort, IndexLookup, Filter, Aggregate,
-// Project, Sort, Count and Limit.
+// The set is sealed: Access, Union, MergeSort, IndexLookup, Filter,
+// Aggregate, Project, Distinct, Sort, Count and Limit.
 type Node interface {
 	// Input is the node whose rows this one consumes; nil for a leaf.
 	Input() Node
@@ -23,6 +23,8 @@ var (
 	_ Node = (*MergeSort)(nil)
 	_ Node = (*IndexLookup)(nil)
 	_ Node = (*Filter)(nil)
+	_ Node = (*Distinct)(nil)
+	_ Node = (*Union)(nil)
 	_ Node = (*Sort)(nil)
 	_ Node = (*Count)(nil)
 	_ Node = (*Limit)(nil)
@@ -48,6 +50,15 @@ type Access struct {
 	Ways int64
 	// Reverse reads every range backwards.
 	Reverse bool
+	// Loose, when above 0, makes the access a loose scan: it reads the
+	// first row (that passes the filters) of each distinct value of the
+	// key's first Loose components, then reads on from past that prefix.
+	// A Distinct node above keeps each distinct row once.
+	Loose int
+	// Union is the number of branches of an OR whose key ranges the
+	// access unites (0 when none); the whole WHERE clause is then tested
+	// on every row it reads.
+	Union int
 	// Filter is the condition the store evaluates on each row; nil when
 	// none.
 	Filter expr.Expr
@@ -133,6 +144,24 @@ type Filter struct {
 	In   Node
 }
 
+// Union is a leaf that reads, one after another, the plans of the
+// branches of an OR that no single access serves, and passes each data
+// row once: a row two branches reach is recognised by the values of the
+// data table's key fields (Key). Each branch yields whole data rows; the
+// whole WHERE clause is tested above the union.
+type Union struct {
+	Branches []*Select
+	Key      []int
+}
+
+// Distinct passes each row whose values in Cols it has not passed yet
+// (CLIENT DISTINCT), holding those values in memory.
+type Distinct struct {
+	Cols  []int
+	Names []string
+	In    Node
+}
+
 // SortKey is one column of a client sort.
 type SortKey struct {
 	Col  int
@@ -182,6 +211,10 @@ func (n *Limit) Want() int64 {
 // Input returns nil: an access is a leaf.
 func (*Access) Input() Node { return nil }
 
+// Input returns nil: a union is a leaf; its branches are plans of their
+// own.
+func (*Union) Input() Node { return nil }
+
 // Input is the access whose ranges are merged.
 func (n *MergeSort) Input() Node { return n.In }
 
@@ -190,6 +223,9 @@ func (n *IndexLookup) Input() Node { return n.In }
 
 // Input is the filtered node.
 func (n *Filter) Input() Node { return n.In }
+
+// Input is the node whose rows are deduplicated.
+func (n *Distinct) Input() Node { return n.In }
 
 // Input is the sorted node.
 func (n *Sort) Input() Node { return n.In }
@@ -212,9 +248,26 @@ func (*Access) node()      {}
 func (*MergeSort) node()   {}
 func (*IndexLookup) node() {}
 func (*Filter) node()      {}
+func (*Distinct) node()    {}
+func (*Union) node()       {}
 func (*Sort) node()        {}
 func (*Count) node()       {}
 func (*Limit) node()       {}
+
+// Accesses lists the reads of a plan: its access, or those of its union's
+// branches.
+func (s *Select) Accesses() []*Access {
+	if s.Access != nil {
+		return []*Access{s.Access}
+	}
+	var out []*Access
+	if u, ok := Find[*Union](s.Root); ok {
+		for _, b := range u.Branches {
+			out = append(out, b.Accesses()...)
+		}
+	}
+	return out
+}
 
 // Leaf returns the access at the bottom of a plan tree.
 func Leaf(n Node) *Access {

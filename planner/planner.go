@@ -16,6 +16,9 @@ type Plan interface{ plan() }
 type Planner struct {
 	cat  *catalog.Catalog
 	opts Options
+	// noUnion is set on the planner of a union's branches, which are
+	// never unions themselves.
+	noUnion bool
 }
 
 // New returns a planner for the catalog.
@@ -359,7 +362,7 @@ func notes(sel *Select, kp *keyPlan, sorter *Sort) []string {
 		}
 		out = append(out, msg+".")
 	}
-	if acc.Kind == FullScan {
+	if acc.Kind == FullScan && acc.Loose == 0 {
 		out = append(out, "nothing binds the start of the key, so every row is read.")
 	}
 	return out

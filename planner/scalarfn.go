@@ -185,6 +185,9 @@ func (c *compiler) cond(e parser.Expr, sc scope) (expr.Expr, error) {
 	case *parser.BetweenExpr:
 		return c.betweenOf(e, sc)
 	case *parser.InExpr:
+		if tu, ok := e.X.(*parser.TupleExpr); ok {
+			return c.rowIn(e, tu, func(b *parser.BinaryExpr) (expr.Expr, error) { return c.cond(b, sc) })
+		}
 		return c.inOf(e, sc)
 	case *parser.LikeExpr:
 		x, err := c.scalar(e.X, sc)
@@ -198,7 +201,17 @@ func (c *compiler) cond(e parser.Expr, sc scope) (expr.Expr, error) {
 		if x.Type() != catalog.TypeString && x.Type() != catalog.TypeInvalid {
 			return nil, errAt(e.X.Pos(), "LIKE needs a STRING, and %s is %s", e.X, x.Type())
 		}
-		return &expr.LikeOf{X: x, Like: expr.NewLike(-1, "", pat.Val, e.Not)}, nil
+		escape, err := likeEscape(e.Escape, false)
+		if err != nil {
+			return nil, err
+		}
+		l, err := expr.NewLikeEscape(-1, "", pat.Val, escape, false, e.Not)
+		if err != nil {
+			return nil, errAt(e.Pattern.Pos(), "LIKE pattern %s ends with its escape character %s", pat, e.Escape)
+		}
+		return &expr.LikeOf{X: x, Like: l}, nil
+	case *parser.TupleExpr:
+		return nil, errAt(e.Pos(), "a row value such as %s can only be the left side of IN", e)
 	case *parser.BoolLit:
 		return &expr.Const{V: expr.TriOf(e.Val)}, nil
 	case *parser.NullLit:

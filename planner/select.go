@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/rkql/rkql/catalog"
@@ -68,6 +69,18 @@ func (pl *Planner) selectPlan(s *parser.SelectStmt) (*Select, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !pl.noUnion {
+		// One statement reads one NOW(), when it first needs it: the
+		// branches of a union, planned apart, see the instant the whole
+		// WHERE clause does.
+		now := time.Now
+		if pl.opts.Now != nil {
+			now = pl.opts.Now
+		}
+		pinned := *pl
+		pinned.opts.Now = sync.OnceValue(now)
+		pl = &pinned
+	}
 	c := &compiler{t: t, now: pl.opts.Now}
 	sel := &Select{Table: t, Limit: s.Limit}
 	sh, err := c.shape(sel, s)
@@ -90,7 +103,7 @@ func (pl *Planner) selectPlan(s *parser.SelectStmt) (*Select, error) {
 		return nil, err
 	}
 	sel.Order = order
-	kp, err := planKeys(t, conj, pl.opts.Limits)
+	kp, err := planKeysOr(t, conj, pl.opts.Limits)
 	if err != nil {
 		return nil, errAt(s.Table.NamePos, "%v", err)
 	}
@@ -109,10 +122,15 @@ func (pl *Planner) selectPlan(s *parser.SelectStmt) (*Select, error) {
 	}
 	sel.Notes = append(sel.Notes, why...)
 	kp = cand.kp
+	if kp.full {
+		if subs := pl.unionBranches(hinted, t, slices.Contains(needed, t.TsIndex())); subs != nil {
+			return pl.unionSelect(s, sel, sh, subs, where, order), nil
+		}
+	}
 	if kp.full && !(pl.opts.AllowFullScan || s.AllowFullScan) {
 		return nil, errAt(s.Table.NamePos, "%s", fullScanMessage(t, where))
 	}
-	acc := &Access{Table: cand.t, Ranges: kp.ranges, Ways: kp.ways, Versions: s.Versions, KeyText: sh.key}
+	acc := &Access{Table: cand.t, Ranges: kp.ranges, Ways: kp.ways, Versions: s.Versions, KeyText: sh.key, Union: kp.union}
 	var residual, dataResidual []expr.Expr
 	for i, p := range cand.conj {
 		if !kp.absorbed[p] {
@@ -169,6 +187,9 @@ func (pl *Planner) selectPlan(s *parser.SelectStmt) (*Select, error) {
 		root = &IndexLookup{Index: cand.ix, Data: t, Covered: cand.covered, ToData: cand.toData,
 			Filter: expr.AndOf(append(dataResidual, dataOnly...)), DataOnly: expr.AndOf(dataOnly), In: root}
 	}
+	if sh.distinctRows {
+		root = pl.distinct(sel, root, merge, cand.ix != nil)
+	}
 	if sorter != nil {
 		sorter.In = root
 		for _, o := range sel.Output {
@@ -182,10 +203,71 @@ func (pl *Planner) selectPlan(s *parser.SelectStmt) (*Select, error) {
 	root = sh.top(root, s)
 	sel.Root = root
 	sel.Notes = append(sel.Notes, notes(sel, kp, sorter)...)
-	if sh.agg != nil && sh.agg.Strategy == HashAggregate {
-		sel.Notes = append(sel.Notes, fmt.Sprintf("the key order does not group GROUP BY %s, so the client holds every group in memory.", strings.Join(sh.agg.GroupNames, ", ")))
-	}
+	sel.Notes = append(sel.Notes, sh.hashNote()...)
 	return sel, nil
+}
+
+// distinct puts a client DISTINCT on the outputs above root, and makes
+// the access a loose scan when the outputs are the leading fields of the
+// key and the access reads the data table forward, range after range.
+func (pl *Planner) distinct(sel *Select, root Node, merge *MergeSort, index bool) Node {
+	d := &Distinct{In: root}
+	for _, o := range sel.Output {
+		d.Cols = append(d.Cols, o.Col())
+		d.Names = append(d.Names, o.Name)
+	}
+	acc := sel.Access
+	switch {
+	case index || merge != nil || acc.Reverse || acc.Versions > 1:
+	case acc.Kind == FullScan || acc.Kind == RangeScan || acc.Kind == SkipScan:
+		if k := loosePrefix(acc.Table, d.Cols); k > 0 {
+			acc.Loose = k
+			sel.Notes = append(sel.Notes, fmt.Sprintf("DISTINCT %s is the start of the key, so the scan reads one row per distinct prefix and skips the rest of it.", strings.Join(d.Names, ", ")))
+		}
+	}
+	return d
+}
+
+// loosePrefix is the number of leading key components of t that a loose
+// scan for the distinct values of cols steps by, or 0 when none serves:
+// the components must hold exactly those fields (literals, and hash or
+// bucket values of them, or a salt byte, besides), end where their bytes
+// end, and leave some of the key after them.
+func loosePrefix(t *catalog.Table, cols []int) int {
+	need := map[int]bool{}
+	for _, c := range cols {
+		if c < 0 || c >= len(t.Columns) || !t.Columns[c].KeyField {
+			return 0
+		}
+		need[c] = true
+	}
+	comps := t.Key.Components
+	left := len(need)
+	for k := range comps {
+		c := &comps[k]
+		switch c.Kind {
+		case catalog.KindField:
+			if !need[c.Column()] {
+				return 0
+			}
+			left--
+		case catalog.KindHash, catalog.KindBucket:
+			for _, in := range c.InputColumns() {
+				if !need[in] {
+					return 0
+				}
+			}
+		case catalog.KindRandom:
+			return 0
+		}
+		if left == 0 {
+			if k+1 < len(comps) && prefixExact(t, k+1) {
+				return k + 1
+			}
+			return 0
+		}
+	}
+	return 0
 }
 
 // storedColumns lists the value columns among needed, each once, in

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -27,6 +28,30 @@ type shape struct {
 	cols []int
 	// key is set when the select list reads _key.
 	key bool
+	// distinctRows is SELECT DISTINCT of table columns: a Distinct node
+	// over the table's rows, below any sort, which a loose scan may
+	// serve. distinct is SELECT DISTINCT of computed values or of
+	// aggregates: a Distinct node over the Project's rows.
+	distinctRows bool
+	distinct     *Distinct
+}
+
+// hashNote says that a hash aggregation holds its groups in memory.
+func (sh *shape) hashNote() []string {
+	if sh.agg == nil || sh.agg.Strategy != HashAggregate {
+		return nil
+	}
+	return []string{fmt.Sprintf("the key order does not group GROUP BY %s, so the client holds every group in memory.", strings.Join(sh.agg.GroupNames, ", "))}
+}
+
+// distinctOver makes the Distinct node over the Project's rows: every
+// one of them is an output, since under DISTINCT each ORDER BY term is.
+func (sh *shape) distinctOver(sel *Select) {
+	sh.distinct = &Distinct{}
+	for i, o := range sel.Output {
+		sh.distinct.Cols = append(sh.distinct.Cols, i)
+		sh.distinct.Names = append(sh.distinct.Names, o.Name)
+	}
 }
 
 // top builds the nodes above the read.
@@ -45,6 +70,10 @@ func (sh *shape) top(root Node, s *parser.SelectStmt) Node {
 	if sh.project != nil {
 		sh.project.In = root
 		root = sh.project
+		if sh.distinct != nil {
+			sh.distinct.In = root
+			root = sh.distinct
+		}
 		if len(sh.sortKeys) > 0 {
 			root = &Sort{Keys: sh.sortKeys, Limit: lim.Want(), In: root}
 		}
@@ -111,6 +140,11 @@ func walkAST(e parser.Expr, fn func(parser.Expr)) {
 	case *parser.LikeExpr:
 		walkAST(e.X, fn)
 		walkAST(e.Pattern, fn)
+		walkAST(e.Escape, fn)
+	case *parser.TupleExpr:
+		for _, x := range e.Elems {
+			walkAST(x, fn)
+		}
 	case *parser.IsNullExpr:
 		walkAST(e.X, fn)
 	case *parser.CallExpr:
@@ -172,12 +206,25 @@ func (c *compiler) shape(sel *Select, s *parser.SelectStmt) (*shape, error) {
 		}
 		sel.Output = append(sel.Output, Output{Name: outputName(it), Type: outputType(x), Expr: typedNull(x)})
 	}
+	computed := false
 	for _, o := range sel.Output {
 		for _, col := range expr.ScalarColumns(o.Expr) {
 			sh.key = sh.key || col == keyIndex(c.t)
 		}
+		computed = computed || o.Col() < 0
 	}
-	return sh, c.plainOrder(sh, sel, s, sc)
+	// DISTINCT of computed values compares them after a projection.
+	if err := c.plainOrder(sh, sel, s, sc, s.Distinct && computed); err != nil {
+		return nil, err
+	}
+	switch {
+	case !s.Distinct:
+	case sh.project != nil:
+		sh.distinctOver(sel)
+	default:
+		sh.distinctRows = true
+	}
+	return sh, nil
 }
 
 // typedNull gives a bare NULL the type STRING.
@@ -198,15 +245,20 @@ func outputType(x expr.Scalar) catalog.Type {
 
 // plainOrder resolves ORDER BY of a query that does not aggregate: over
 // the table's columns when every term is one (by name, by the alias of a
-// column, or by the position of one), otherwise by a projection sorted
-// in the client.
-func (c *compiler) plainOrder(sh *shape, sel *Select, s *parser.SelectStmt, sc scope) error {
+// column, or by the position of one), otherwise, or when project is set,
+// by a projection sorted in the client.
+func (c *compiler) plainOrder(sh *shape, sel *Select, s *parser.SelectStmt, sc scope, project bool) error {
 	terms := make([]expr.Scalar, len(s.Order))
-	computed := false
+	computed := project
 	for i, o := range s.Order {
 		x, err := c.orderTerm(o.Expr, sel.Output, func(e parser.Expr) (expr.Scalar, error) { return c.scalar(e, sc) })
 		if err != nil {
 			return err
+		}
+		if s.Distinct {
+			if x, err = distinctTerm(x, sel.Output, o.Expr); err != nil {
+				return err
+			}
 		}
 		terms[i] = x
 		col, isCol := x.(*expr.Col)
@@ -222,6 +274,20 @@ func (c *compiler) plainOrder(sh *shape, sel *Select, s *parser.SelectStmt, sc s
 	sh.project, sh.sortKeys = projectOutputs(sel, terms, s.Order)
 	sh.cols = append(sh.cols, expr.ScalarColumns(sh.project.Exprs...)...)
 	return nil
+}
+
+// distinctTerm returns the output an ORDER BY term of SELECT DISTINCT
+// sorts by. SQL asks that it be one: a row of the result stands for many
+// rows, which may disagree on anything else. A column matches an output
+// of that column, any other term an output written the same.
+func distinctTerm(x expr.Scalar, outs []Output, e parser.Expr) (expr.Scalar, error) {
+	col, isCol := x.(*expr.Col)
+	for _, o := range outs {
+		if oc, ok := o.Expr.(*expr.Col); ok && isCol && oc.Index == col.Index || o.Expr == x || o.Expr.String() == x.String() {
+			return o.Expr, nil
+		}
+	}
+	return nil, errAt(e.Pos(), "for SELECT DISTINCT, ORDER BY %s must be in the select list", e)
 }
 
 // orderTerm resolves one ORDER BY term: a position in the select list,

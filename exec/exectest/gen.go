@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"time"
 
@@ -208,6 +209,9 @@ func (g *queryGen) in(col int) string {
 // both.
 func (g *queryGen) like(col int) string {
 	s := []rune(g.value(col).S)
+	if g.r.IntN(4) == 0 {
+		return g.likeEscape(col, s)
+	}
 	var b strings.Builder
 	if g.r.IntN(3) == 0 {
 		b.WriteByte('%')
@@ -239,6 +243,30 @@ func (g *queryGen) like(col int) string {
 	return g.colName(col) + " " + not + "LIKE " + catalog.String(b.String()).String()
 }
 
+// likeEscape is a LIKE … ESCAPE '!' made from a value: its wildcard and
+// escape characters escaped, some other characters escaped too (they
+// then stand for themselves), now and then a _ or % escaped where the
+// value has none, and a % or _ wildcard at the end.
+func (g *queryGen) likeEscape(col int, s []rune) string {
+	var b strings.Builder
+	for _, c := range s {
+		switch {
+		case c == '!' || c == '%' || c == '_':
+			b.WriteRune('!')
+		case g.r.IntN(12) == 0:
+			b.WriteString([]string{"!_", "!%", "!"}[g.r.IntN(3)])
+		}
+		b.WriteRune(c)
+	}
+	switch g.r.IntN(4) {
+	case 0:
+		b.WriteByte('%')
+	case 1:
+		b.WriteByte('_')
+	}
+	return g.colName(col) + " LIKE " + catalog.String(b.String()).String() + " ESCAPE '!'"
+}
+
 // compareVals2 orders two non-NULL generated values with the reference's
 // own comparison.
 func compareVals2(a, b catalog.Value) int { return sortCompare(fromValue(a), fromValue(b)) }
@@ -248,20 +276,30 @@ func (g *queryGen) query() string {
 		return g.aggQuery()
 	}
 	var b strings.Builder
-	items := g.items()
-	if g.r.IntN(6) == 0 {
+	items, distinct := g.items(), ""
+	switch g.r.IntN(6) {
+	case 0:
 		items = g.exprItems()
+	case 1:
+		items, distinct = g.distinctItems()
 	}
 	b.WriteString("SELECT " + items + " FROM " + g.t.Name)
 	if where := g.where(); where != "" {
 		b.WriteString(" WHERE " + where)
 	}
 	if g.r.IntN(3) == 0 {
-		var items []string
+		var keys []string
 		for i := 0; i < 1+g.r.IntN(2); i++ {
 			col := g.column()
 			it := g.colName(col)
-			if g.r.IntN(6) == 0 {
+			switch {
+			case distinct != "":
+				// Under DISTINCT, ORDER BY names selected columns.
+				sel := strings.Split(distinct, ", ")
+				it = sel[g.r.IntN(len(sel))]
+			case items == "DISTINCT *":
+				it = g.t.Columns[g.r.IntN(len(g.t.Columns))].Name
+			case g.r.IntN(6) == 0:
 				if x, kind := g.expr(col); kind != "" {
 					it = x
 				}
@@ -269,9 +307,9 @@ func (g *queryGen) query() string {
 			if g.r.IntN(2) == 0 {
 				it += " DESC"
 			}
-			items = append(items, it)
+			keys = append(keys, it)
 		}
-		b.WriteString(" ORDER BY " + strings.Join(items, ", "))
+		b.WriteString(" ORDER BY " + strings.Join(keys, ", "))
 	}
 	// COUNT(*) takes a LIMIT rarely: see KnownDivergences.
 	if n := g.r.IntN(10); n < 4 && !(strings.HasPrefix(b.String(), "SELECT COUNT(*)") && n > 0) {
@@ -285,20 +323,19 @@ func (g *queryGen) query() string {
 }
 
 // where is a random WHERE clause, or "": the leading key fields of the
-// table or of an index bound, as most real queries do, and a few terms.
+// table or of an index bound, as most real queries do, an OR of key
+// prefixes or a row-value IN, and a few terms.
 func (g *queryGen) where() string {
 	var terms []string
-	switch n := g.r.IntN(6); {
+	switch n := g.r.IntN(8); {
 	case n < 3:
 		terms = append(terms, g.leading(g.t.KeyColumns())...)
 	case n < 5 && len(g.t.Indexes) > 0:
-		ix := g.t.Indexes[g.r.IntN(len(g.t.Indexes))]
-		var cols []int
-		for _, k := range ix.Table.KeyColumns() {
-			d, _ := g.t.Column(ix.Table.Columns[k].Name)
-			cols = append(cols, d)
-		}
-		terms = append(terms, g.leading(cols)...)
+		terms = append(terms, g.leading(g.indexKeys())...)
+	case n == 5:
+		terms = append(terms, g.orOfKeys())
+	case n == 6:
+		terms = append(terms, g.rowIn())
 	}
 	for n := g.r.IntN(3); n > 0; n-- {
 		if g.r.IntN(8) == 0 {
@@ -325,7 +362,16 @@ func (g *queryGen) leading(keys []int) []string {
 			if len(s) > 1 && g.r.IntN(3) == 0 {
 				s = s[:len(s)-1] + "_"
 			}
-			out = append(out, name+" LIKE "+catalog.String(s+"%").String())
+			switch g.r.IntN(3) {
+			case 0:
+				// A literal start then _: still a key prefix.
+				out = append(out, name+" LIKE "+catalog.String(s+"_").String())
+			case 1:
+				esc := strings.NewReplacer("!", "!!", "%", "!%", "_", "!_").Replace(s)
+				out = append(out, name+" LIKE "+catalog.String(esc+"%").String()+" ESCAPE '!'")
+			default:
+				out = append(out, name+" LIKE "+catalog.String(s+"%").String())
+			}
 		case i == n-1 && g.r.IntN(2) == 0:
 			a, b := g.value(col), g.value(col)
 			if compareVals2(a, b) > 0 {
@@ -339,6 +385,119 @@ func (g *queryGen) leading(keys []int) []string {
 		}
 	}
 	return out
+}
+
+// indexKeys are the data-table columns of a random index's key fields.
+func (g *queryGen) indexKeys() []int {
+	ix := g.t.Indexes[g.r.IntN(len(g.t.Indexes))]
+	var cols []int
+	for _, k := range ix.Table.KeyColumns() {
+		d, _ := g.t.Column(ix.Table.Columns[k].Name)
+		cols = append(cols, d)
+	}
+	return cols
+}
+
+// orOfKeys is an OR of two or three branches that each bind the start of
+// the key or of an index, as leading does, so that the planner may read
+// the union of their ranges.
+func (g *queryGen) orOfKeys() string {
+	var branches []string
+	for range 2 + g.r.IntN(2) {
+		keys := g.t.KeyColumns()
+		if len(g.t.Indexes) > 0 && g.r.IntN(2) == 0 {
+			keys = g.indexKeys()
+		}
+		terms := g.leading(keys)
+		if g.r.IntN(3) == 0 {
+			terms = append(terms, g.atom())
+		}
+		branches = append(branches, "("+strings.Join(terms, " AND ")+")")
+	}
+	return "(" + strings.Join(branches, " OR ") + ")"
+}
+
+// rowIn is a row-value IN over the first key fields, with rows drawn from
+// the loaded rows (now and then with a NULL), sometimes NOT IN.
+func (g *queryGen) rowIn() string {
+	keys := g.t.KeyColumns()
+	if len(g.t.Indexes) > 0 && g.r.IntN(3) == 0 {
+		keys = g.indexKeys()
+	}
+	keys = keys[:1+g.r.IntN(len(keys))]
+	if len(keys) == 1 {
+		keys = append(keys, g.column())
+	}
+	names := make([]string, len(keys))
+	for i, c := range keys {
+		names[i] = g.colName(c)
+	}
+	var rows []string
+	for range 1 + g.r.IntN(4) {
+		src := g.rows[g.r.IntN(len(g.rows))]
+		vals := make([]string, len(keys))
+		for i, c := range keys {
+			v := src[c]
+			if g.r.IntN(4) == 0 {
+				v = g.value(c)
+			}
+			vals[i] = literal(v)
+			if v.Null || g.r.IntN(30) == 0 {
+				vals[i] = "NULL"
+			}
+		}
+		rows = append(rows, "("+strings.Join(vals, ", ")+")")
+	}
+	not := ""
+	if g.r.IntN(5) == 0 {
+		not = "NOT "
+	}
+	return "(" + strings.Join(names, ", ") + ") " + not + "IN (" + strings.Join(rows, ", ") + ")"
+}
+
+// distinctItems is the select list of a SELECT DISTINCT, and what ORDER
+// BY may name of it ("" for *): the key's first fields, to reach loose
+// scans, or a few columns, or expressions (by position), or *. DOUBLE columns stay out: -0 and 0 are
+// one value to DISTINCT, and which of them a result shows is not fixed.
+func (g *queryGen) distinctItems() (string, string) {
+	var cols []string
+	switch n := g.r.IntN(5); {
+	case n == 0:
+		return "DISTINCT *", ""
+	case n == 4:
+		// Expressions, which ORDER BY names by position.
+		var xs, pos []string
+		for range 1 + g.r.IntN(2) {
+			c := g.column()
+			x, _ := g.expr(c)
+			if g.colType(c) != catalog.TypeDouble && !strings.Contains(x, "AS DOUBLE") && !slices.Contains(xs, x) {
+				xs = append(xs, x)
+				pos = append(pos, fmt.Sprint(len(xs)))
+			}
+		}
+		if len(xs) > 0 {
+			return "DISTINCT " + strings.Join(xs, ", "), strings.Join(pos, ", ")
+		}
+	case n == 1:
+		keys := g.t.KeyColumns()
+		for _, c := range keys[:1+g.r.IntN(len(keys))] {
+			if g.t.Columns[c].Type != catalog.TypeDouble {
+				cols = append(cols, g.t.Columns[c].Name)
+			}
+		}
+	default:
+		for range 1 + g.r.IntN(2) {
+			c := g.column()
+			if name := g.colName(c); g.colType(c) != catalog.TypeDouble && !slices.Contains(cols, name) {
+				cols = append(cols, name)
+			}
+		}
+	}
+	if len(cols) == 0 {
+		return "DISTINCT *", ""
+	}
+	list := strings.Join(cols, ", ")
+	return "DISTINCT " + list, list
 }
 
 // items is * or a few columns, so that covering indexes get chosen.

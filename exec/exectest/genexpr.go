@@ -156,8 +156,15 @@ func (g *queryGen) aggQuery() string {
 		}
 		items = append(items, a)
 	}
+	// DISTINCT now and then: the rows differ in their groups already, but
+	// ORDER BY must then name result columns.
+	distinct := g.r.IntN(6) == 0
 	var b strings.Builder
-	b.WriteString("SELECT " + strings.Join(items, ", ") + " FROM " + g.t.Name)
+	b.WriteString("SELECT ")
+	if distinct {
+		b.WriteString("DISTINCT ")
+	}
+	b.WriteString(strings.Join(items, ", ") + " FROM " + g.t.Name)
 	if where := g.where(); where != "" {
 		b.WriteString(" WHERE " + where)
 	}
@@ -167,14 +174,14 @@ func (g *queryGen) aggQuery() string {
 	if g.r.IntN(3) == 0 {
 		fmt.Fprintf(&b, " HAVING COUNT(*) > %d", g.r.IntN(4))
 	}
-	if len(orderable) == 0 {
+	if len(orderable) == 0 && !distinct {
 		orderable = append(orderable, "COUNT(*)")
 	}
-	if g.r.IntN(2) == 0 {
+	if len(orderable) > 0 && g.r.IntN(2) == 0 {
 		var keys []string
 		for range 1 + g.r.IntN(2) {
 			k := orderable[g.r.IntN(len(orderable))]
-			if g.r.IntN(4) == 0 {
+			if !distinct && g.r.IntN(4) == 0 {
 				k = "COUNT(*)"
 			}
 			if g.r.IntN(2) == 0 {

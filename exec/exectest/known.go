@@ -134,7 +134,13 @@ func anyExpr(e parser.Expr, f func(parser.Expr) bool) bool {
 			}
 		}
 	case *parser.LikeExpr:
-		return anyExpr(e.X, f) || anyExpr(e.Pattern, f)
+		return anyExpr(e.X, f) || anyExpr(e.Pattern, f) || anyExpr(e.Escape, f)
+	case *parser.TupleExpr:
+		for _, x := range e.Elems {
+			if anyExpr(x, f) {
+				return true
+			}
+		}
 	case *parser.IsNullExpr:
 		return anyExpr(e.X, f)
 	case *parser.CallExpr:

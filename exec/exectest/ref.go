@@ -2,7 +2,9 @@ package exectest
 
 import (
 	"fmt"
+	"math"
 	"slices"
+	"strings"
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/parser"
@@ -41,12 +43,12 @@ func (r *Result) Len() int {
 }
 
 // Evaluate answers s over rows by brute force, with its own SQL
-// semantics: three-valued logic, comparisons, BETWEEN, IN, LIKE, IS NULL,
-// expressions (refexpr.go), GROUP BY, HAVING and aggregates (refagg.go),
-// ORDER BY (NULL first ascending, last descending) by term, alias or
-// position, OFFSET and LIMIT. Each row holds t's columns and then the _ts
-// pseudo-column. Evaluate refuses VERSIONS above 1, which it does not
-// model.
+// semantics: three-valued logic, comparisons, BETWEEN, IN (of values or
+// of row values), LIKE (with ESCAPE), IS NULL, expressions (refexpr.go),
+// GROUP BY, HAVING and aggregates (refagg.go), DISTINCT, ORDER BY (NULL
+// first ascending, last descending) by term, alias or position, OFFSET
+// and LIMIT. Each row holds t's columns and then the _ts pseudo-column.
+// Evaluate refuses VERSIONS above 1, which it does not model.
 func Evaluate(t *catalog.Table, s *parser.SelectStmt, rows []catalog.Row) (*Result, error) {
 	if s.Versions > 1 {
 		return nil, fmt.Errorf("reference: VERSIONS %d is not modelled", s.Versions)
@@ -97,6 +99,12 @@ func Evaluate(t *catalog.Table, s *parser.SelectStmt, rows []catalog.Row) (*Resu
 		}
 		return 0
 	}
+	if s.Distinct {
+		if err := e.distinctOrder(s); err != nil {
+			return nil, err
+		}
+		outs = distinctRows(outs)
+	}
 	slices.SortStableFunc(outs, order)
 	var g []catalog.Row
 	for i, o := range outs {
@@ -117,6 +125,68 @@ type evaluator struct {
 	// group holds the rows of the group being evaluated, when the query
 	// aggregates.
 	group []catalog.Row
+}
+
+// distinctOrder checks that each ORDER BY term of a SELECT DISTINCT is
+// a result column: by position, by an output's name, or written as a
+// select item is. A result row stands for many rows, which may disagree
+// on anything else.
+func (e *evaluator) distinctOrder(s *parser.SelectStmt) error {
+	names := e.outputNames(s)
+	var texts []string
+	for _, it := range s.Items {
+		texts = append(texts, it.Expr.String())
+	}
+	for _, o := range s.Order {
+		switch x := o.Expr.(type) {
+		case *parser.IntLit:
+			continue
+		case *parser.ColumnRef:
+			if slices.Contains(names, x.Name) {
+				continue
+			}
+		}
+		if !slices.Contains(texts, o.Expr.String()) {
+			return fmt.Errorf("reference: DISTINCT with ORDER BY %s, which is not selected", o.Expr)
+		}
+	}
+	return nil
+}
+
+// distinctRows keeps the first of the result rows that agree on every
+// value, in their order: SQL's DISTINCT, under which NULL is not
+// distinct from NULL, -0 is 0 and NaN is NaN. Under DISTINCT each ORDER
+// BY term is a result column, so rows that agree sort alike.
+func distinctRows(outs []outRow) []outRow {
+	var kept []outRow
+	seen := map[string]bool{}
+	for _, o := range outs {
+		var k strings.Builder
+		for _, v := range o.vals {
+			k.WriteString(distinctText(fromValue(v)))
+			k.WriteByte(0)
+		}
+		if !seen[k.String()] {
+			seen[k.String()] = true
+			kept = append(kept, o)
+		}
+	}
+	return kept
+}
+
+// distinctText renders v so that two values of one column render alike
+// when DISTINCT takes them for one: NULL as NULL, -0 as 0, every NaN
+// alike.
+func distinctText(v val) string {
+	switch {
+	case v.k == kNull:
+		return "null"
+	case v.k == kNum && !v.isInt && v.f == 0:
+		return "num 0"
+	case v.k == kNum && !v.isInt && math.IsNaN(v.f):
+		return "num nan"
+	}
+	return fmt.Sprintf("%d %t %d %b %q %x", v.k, v.isInt, v.i, v.f, v.s, v.b)
 }
 
 // column resolves a name: a table column, or _ts after the last one.
@@ -251,6 +321,9 @@ func (e *evaluator) between(x *parser.BetweenExpr, r catalog.Row) (tri, error) {
 // in is x = v1 OR x = v2 …, negated by NOT: so a NULL in the list makes
 // a miss UNKNOWN, and NOT IN with a NULL is never true.
 func (e *evaluator) in(x *parser.InExpr, r catalog.Row) (tri, error) {
+	if tu, ok := x.X.(*parser.TupleExpr); ok {
+		return e.rowIn(x, tu, r)
+	}
 	v, err := e.operand(x.X, r)
 	if err != nil {
 		return 0, err
@@ -273,6 +346,39 @@ func (e *evaluator) in(x *parser.InExpr, r catalog.Row) (tri, error) {
 	return out, nil
 }
 
+// rowIn is a row-value IN: (a, b) = (1, 2) is a = 1 AND b = 2, and the
+// list is an OR of such equalities, negated by NOT.
+func (e *evaluator) rowIn(x *parser.InExpr, tu *parser.TupleExpr, r catalog.Row) (tri, error) {
+	out := triFalse
+	for _, it := range x.List {
+		row, ok := it.(*parser.TupleExpr)
+		if !ok || len(row.Elems) != len(tu.Elems) {
+			return 0, fmt.Errorf("reference: %s is not a row of %d values", it, len(tu.Elems))
+		}
+		eq := triTrue
+		for i := range tu.Elems {
+			a, err := e.operand(tu.Elems[i], r)
+			if err != nil {
+				return 0, err
+			}
+			b, err := e.operand(row.Elems[i], r)
+			if err != nil {
+				return 0, err
+			}
+			c, err := compareOp(parser.OpEq, a, b)
+			if err != nil {
+				return 0, err
+			}
+			eq = and3(eq, c)
+		}
+		out = or3(out, eq)
+	}
+	if x.Not {
+		return not3(out), nil
+	}
+	return out, nil
+}
+
 func (e *evaluator) like(x *parser.LikeExpr, r catalog.Row) (tri, error) {
 	v, err := e.operand(x.X, r)
 	if err != nil {
@@ -288,14 +394,28 @@ func (e *evaluator) like(x *parser.LikeExpr, r catalog.Row) (tri, error) {
 	if p.k != kStr {
 		return 0, fmt.Errorf("reference: LIKE needs a string pattern, not a %s", kindNames[p.k])
 	}
+	escape := ""
+	if x.Escape != nil {
+		esc, err := e.operand(x.Escape, r)
+		if err != nil {
+			return 0, err
+		}
+		if esc.k != kStr {
+			return 0, fmt.Errorf("reference: ESCAPE needs a string")
+		}
+		escape = esc.s
+	}
 	var m bool
 	switch v.k {
 	case kStr:
-		m = likeText(v.s, p.s)
+		m, err = likeText(v.s, p.s, escape)
 	case kBytes:
-		m = likeBytes(v.b, p.s)
+		m, err = likeBytes(v.b, p.s, escape)
 	default:
 		return 0, fmt.Errorf("reference: LIKE over a %s", kindNames[v.k])
+	}
+	if err != nil {
+		return 0, err
 	}
 	return truth(m != x.Not), nil
 }

@@ -263,7 +263,7 @@ func TestLike(t *testing.T) {
 		{"日本", "__", true},
 	} {
 		t.Run(fmt.Sprintf("%q LIKE %q", tc.s, tc.p), func(t *testing.T) {
-			if got := likeText(tc.s, tc.p); got != tc.want {
+			if got, err := likeText(tc.s, tc.p, ""); err != nil || got != tc.want {
 				t.Errorf("got %v, want %v", got, tc.want)
 			}
 		})
@@ -280,9 +280,32 @@ func TestLike(t *testing.T) {
 		{[]byte{0, 0xff}, "%", true},
 		{[]byte{0, 0xff}, "_", false},
 	} {
-		if got := likeBytes(tc.b, tc.p); got != tc.want {
+		if got, err := likeBytes(tc.b, tc.p, ""); err != nil || got != tc.want {
 			t.Errorf("%x LIKE %q: got %v, want %v", tc.b, tc.p, got, tc.want)
 		}
+	}
+	// ESCAPE makes the next character stand for itself.
+	for _, tc := range []struct {
+		s, p, esc string
+		want      bool
+	}{
+		{"web1_", `web1\_`, `\`, true},
+		{"web12", `web1\_`, `\`, false},
+		{"a%", "a!%", "!", true},
+		{"ab", "a!%", "!", false},
+		{"a!b", "a!!_", "!", true},
+		{"a\x00_", "a__", "", true},
+		{"a_b", "a__b", "_", true},
+	} {
+		if got, err := likeText(tc.s, tc.p, tc.esc); err != nil || got != tc.want {
+			t.Errorf("%q LIKE %q ESCAPE %q: got %v (%v), want %v", tc.s, tc.p, tc.esc, got, err, tc.want)
+		}
+	}
+	if _, err := likeText("a", "a!", "!"); err == nil {
+		t.Error("a pattern ending with its escape must be an error")
+	}
+	if got, err := likeBytes([]byte("a%"), "a#%", "#"); err != nil || !got {
+		t.Errorf("bytes with ESCAPE: got %v, %v", got, err)
 	}
 }
 

@@ -244,6 +244,21 @@ func (e *evaluator) outRow(s *parser.SelectStmt, r catalog.Row) (outRow, error) 
 // orderValue is an ORDER BY term's value: by position, by an output's
 // name, or the expression over r.
 func (e *evaluator) orderValue(s *parser.SelectStmt, x parser.Expr, outs catalog.Row, r catalog.Row) (val, error) {
+	names := e.outputNames(s)
+	switch x := x.(type) {
+	case *parser.IntLit:
+		return fromValue(outs[x.Val-1]), nil
+	case *parser.ColumnRef:
+		if i := slices.Index(names, x.Name); i >= 0 {
+			return fromValue(outs[i]), nil
+		}
+	}
+	return e.operand(x, r)
+}
+
+// outputNames names the result's columns as ORDER BY may: an alias, a
+// column's name, a function's name in lower case, or the item's text.
+func (e *evaluator) outputNames(s *parser.SelectStmt) []string {
 	names := slices.Clone(e.starNames(s))
 	for _, it := range s.Items {
 		name := it.Alias
@@ -259,15 +274,7 @@ func (e *evaluator) orderValue(s *parser.SelectStmt, x parser.Expr, outs catalog
 		}
 		names = append(names, name)
 	}
-	switch x := x.(type) {
-	case *parser.IntLit:
-		return fromValue(outs[x.Val-1]), nil
-	case *parser.ColumnRef:
-		if i := slices.Index(names, x.Name); i >= 0 {
-			return fromValue(outs[i]), nil
-		}
-	}
-	return e.operand(x, r)
+	return names
 }
 
 func (e *evaluator) starNames(s *parser.SelectStmt) []string {

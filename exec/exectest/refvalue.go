@@ -250,14 +250,17 @@ func sortCompare(a, b val) int {
 }
 
 // likeText matches s against a LIKE pattern in which % stands for any run
-// of characters and _ for one character. There is no escape character.
+// of characters and _ for one character; escape, when not "", is the one
+// character that makes the character after it stand for itself.
 // Characters are UTF-8 code points (an invalid byte counts as one).
-func likeText(s, pattern string) bool {
-	return likeMatch(splitRunes(s), splitRunes(pattern))
+func likeText(s, pattern, escape string) (bool, error) {
+	p, err := likeTokens(splitRunes(pattern), escape)
+	return err == nil && likeMatch(splitRunes(s), p), err
 }
 
-// likeBytes is LIKE over bytes: _ stands for one byte.
-func likeBytes(b []byte, pattern string) bool {
+// likeBytes is LIKE over bytes: _ stands for one byte, and so does the
+// escape.
+func likeBytes(b []byte, pattern, escape string) (bool, error) {
 	units := func(b []byte) []string {
 		out := make([]string, len(b))
 		for i := range b {
@@ -265,7 +268,37 @@ func likeBytes(b []byte, pattern string) bool {
 		}
 		return out
 	}
-	return likeMatch(units(b), units([]byte(pattern)))
+	p, err := likeTokens(units([]byte(pattern)), escape)
+	return err == nil && likeMatch(units(b), p), err
+}
+
+// The wildcards of a tokenised pattern: two bytes, so that no unit of a
+// value (one code point or one byte) equals them.
+const (
+	anyRun  = "\x00%"
+	anyUnit = "\x00_"
+)
+
+// likeTokens turns a pattern's units into literal units and wildcards.
+func likeTokens(units []string, escape string) ([]string, error) {
+	var out []string
+	for i := 0; i < len(units); i++ {
+		switch u := units[i]; {
+		case escape != "" && u == escape:
+			i++
+			if i == len(units) {
+				return nil, fmt.Errorf("reference: LIKE pattern ends with its escape %q", escape)
+			}
+			out = append(out, units[i])
+		case u == "%":
+			out = append(out, anyRun)
+		case u == "_":
+			out = append(out, anyUnit)
+		default:
+			out = append(out, u)
+		}
+	}
+	return out, nil
 }
 
 func splitRunes(s string) []string {
@@ -285,10 +318,10 @@ func likeMatch(s, p []string) bool {
 	star, mark := -1, 0
 	for si < len(s) {
 		switch {
-		case pi < len(p) && p[pi] == "%":
+		case pi < len(p) && p[pi] == anyRun:
 			star, mark = pi, si
 			pi++
-		case pi < len(p) && (p[pi] == "_" || p[pi] == s[si]):
+		case pi < len(p) && (p[pi] == anyUnit || p[pi] == s[si]):
 			si++
 			pi++
 		case star >= 0:
@@ -298,7 +331,7 @@ func likeMatch(s, p []string) bool {
 			return false
 		}
 	}
-	for pi < len(p) && p[pi] == "%" {
+	for pi < len(p) && p[pi] == anyRun {
 		pi++
 	}
 	return pi == len(p)

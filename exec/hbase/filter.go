@@ -149,7 +149,9 @@ func negate(e expr.Expr) (expr.Expr, error) {
 		q.Not = !x.Not
 		return &q, nil
 	case *expr.Like:
-		return expr.NewLike(x.Col, x.Name, x.Pattern, !x.Not), nil
+		q := *x
+		q.Not = !x.Not
+		return &q, nil
 	case *expr.IsNull:
 		q := *x
 		q.Not = !x.Not
@@ -234,6 +236,9 @@ func compileValue(c *catalog.Column, col int, e expr.Expr) (serverFilter, error)
 	case *expr.Like:
 		if c.Type != catalog.TypeString && c.Type != catalog.TypeBytes {
 			return out, fmt.Errorf("%s: %s is %s, and LIKE reads text", e, c.Name, c.Type)
+		}
+		if p.Escape != "" {
+			return out, fmt.Errorf("%s: LIKE with ESCAPE is matched in the client", e)
 		}
 		re, err := likeRegex(p.Pattern, -1)
 		if err != nil {

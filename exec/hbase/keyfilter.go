@@ -61,6 +61,9 @@ func compileKey(t *catalog.Table, col int, e expr.Expr) (serverFilter, error) {
 		}
 		field, not = "(?:"+strings.Join(alts, "|")+")", p.Not
 	case *expr.Like:
+		if p.Escape != "" {
+			return serverFilter{}, fmt.Errorf("%s: LIKE with ESCAPE is matched in the client", e)
+		}
 		delim, err := likeField(t, idx)
 		if err != nil {
 			return serverFilter{}, fmt.Errorf("%s: %w", e, err)
