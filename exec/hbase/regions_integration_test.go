@@ -50,15 +50,18 @@ func TestShowRegionsLoad(t *testing.T) {
 		hot[string(k[:1])] = true
 	}
 	e := engine.New(engine.Config{Catalog: cat, Open: func(context.Context) (exec.Store, error) { return st, nil }})
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for {
 		got := showRegions(t, ctx, e)
 		hotWrites, coldMax := int64(-1), int64(0)
+		reported := true
 		for _, r := range got {
 			start := r[1].S
 			w := r[7]
 			if w.Null {
-				t.Fatalf("SHOW REGIONS has no load for region %s", r[0].S)
+				// A region its server has not reported yet.
+				reported = false
+				continue
 			}
 			first := "0"
 			if start != "" {
@@ -72,11 +75,11 @@ func TestShowRegionsLoad(t *testing.T) {
 				coldMax = max(coldMax, w.I)
 			}
 		}
-		if hotWrites > coldMax {
+		if reported && hotWrites > coldMax {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("after 30 s the written regions show %d writes at least, another region %d", hotWrites, coldMax)
+			t.Fatalf("after 60 s the written regions show %d writes at least, another region %d (every region reported: %v)", hotWrites, coldMax, reported)
 		}
 		time.Sleep(time.Second)
 	}
