@@ -176,18 +176,26 @@ func validVarName(s string) bool {
 
 // syntaxes are the statements \h explains, in the order it lists them.
 var syntaxes = []struct{ name, syntax, desc string }{
-	{"SELECT", "SELECT * | col [, …] | COUNT(*) FROM t [USE INDEX (i) | NO INDEX]\n  [WHERE cond] [ORDER BY col [DESC] [, …]] [LIMIT n] [VERSIONS n] [ALLOW FULL SCAN]",
-		"read rows; WHERE takes AND OR NOT, = != < <= > >=, BETWEEN, IN, LIKE, IS [NOT] NULL"},
-	{"EXPLAIN", "EXPLAIN [ANALYZE] [(FORMAT JSON)] SELECT …", "show the plan: which key ranges, index and filters; ANALYZE runs it and counts"},
-	{"INSERT", "INSERT INTO t (col [, …]) VALUES (v [, …]) [, (…)] [TIMESTAMP ts]", "write rows; the key columns are required"},
-	{"DELETE", "DELETE FROM t WHERE cond", "delete the rows that match"},
-	{"SHOW", "SHOW TABLES | SHOW REGIONS t", "list the catalog's tables, or a table's regions and their key ranges"},
+	{"SELECT", "SELECT [DISTINCT] * [, expr …] | expr [AS name] [, …] FROM t [USE INDEX (i) | NO INDEX]\n  [WHERE cond] [GROUP BY expr, …] [HAVING cond] [ORDER BY expr | name | n [DESC], …]\n  [LIMIT n] [OFFSET n] [VERSIONS n] [ALLOW FULL SCAN]",
+		"read rows; WHERE takes AND OR NOT, = != < <= > >=, BETWEEN, IN (also row values), LIKE [ESCAPE], IS [NOT] NULL; COUNT SUM MIN MAX AVG aggregate"},
+	{"EXPLAIN", "EXPLAIN [ANALYZE] [(VERBOSE, FORMAT JSON)] SELECT … | DELETE … | UPDATE …", "show the plan: which key ranges, index and filters, SERVER or CLIENT; ANALYZE runs it and counts; VERBOSE explains the key notation"},
+	{"INSERT", "INSERT INTO t (col [, …]) VALUES (v [, …]) [, (…)] [TIMESTAMP ts]", "write rows, merging into existing ones; the key columns are required"},
+	{"UPSERT", "UPSERT INTO t (col [, …]) VALUES (v [, …]) [, (…)] [TIMESTAMP ts]", "the documented name of INSERT: an existing row keeps the columns not listed"},
+	{"UPDATE", "UPDATE t SET col = value [, …] WHERE cond [ALLOW FULL SCAN]", "set columns of the rows found, moving their index entries; a key field cannot be set"},
+	{"DELETE", "DELETE FROM t WHERE cond [ALLOW FULL SCAN]", "delete the rows that match; the REPL asks first, a script needs --yes"},
+	{"SHOW", "SHOW TABLES | SHOW REGIONS t | SHOW CATALOG [t] | SHOW CREATE TABLE t", "tables and index tables; a table's regions (with their load on HBase); the catalog YAML; the HBase shell create statement"},
 	{"DESCRIBE", "DESCRIBE t", "a table's columns, rowkey, families, splits and indexes"},
-	{"CREATE", "CREATE TABLE t", "create the HBase table of t with its families and splits, as the catalog says"},
+	{"CREATE", "CREATE TABLE t [(col TYPE, …) ROWKEY (component, …) [FAMILIES (…)] [SPLITS (…) | SPLIT BY … INTO n REGIONS]]\n  | CREATE INDEX i ON t ROWKEY (component, …) [COVERING (col, …)] [UNIQUE]", "add a table or index to the catalog and create its HBase table"},
+	{"DROP", "DROP TABLE t | DROP INDEX i", "remove a table or index from the catalog (and its HBase table when writes are allowed and confirmed)"},
+	{"ALTER", "ALTER TABLE t ADD COLUMN col TYPE [AS 'f:q'] | ALTER TABLE t SET FAMILY f TTL …", "add a column, or change a family's settings"},
+	{"TRUNCATE", "TRUNCATE TABLE t", "empty a table and its indexes, keeping their region boundaries"},
 	{"ENCODE", "ENCODE KEY t (col = v [, …])", "the rowkey bytes of the key values"},
 	{"DECODE", "DECODE KEY t 'text' | DECODE KEY t x'hex'", "the key values of rowkey bytes"},
 	{"BUILD", "BUILD INDEX i ON t", "fill index i from the rows of t"},
 	{"CHECK", "CHECK INDEX i [REPAIR]", "compare index i with its table; REPAIR fixes what differs"},
+	{"LINT", "LINT [t]", "the anti-patterns of a layout (hotspots, long keys, delimiters, padding, splits), each with a fix"},
+	{"SIMULATE", "SIMULATE WRITES t ROWS n [WITH field = sequence | now | uniform(k) | uniform(lo, hi) | zipf(k), …] [COMPARE t2]", "how a write stream spreads over the table's regions; nothing is written"},
+	{"ADVISE", "ADVISE 'workload.sql'", "rank the key designs for a file of weighted queries, and recommend one"},
 }
 
 func syntaxCmd(c metaCall) (intent, error) {
@@ -202,6 +210,9 @@ func syntaxCmd(c metaCall) (intent, error) {
 		return intent{kind: intentPrint, text: b.String()}, nil
 	}
 	want := strings.ToUpper(strings.TrimSuffix(c.args[0], ";"))
+	if want == "DESC" {
+		want = "DESCRIBE"
+	}
 	for _, s := range syntaxes {
 		if s.name == want {
 			fmt.Fprintf(&b, "Statement: %s\nDescription: %s\nSyntax:\n%s\n", s.name, s.desc, s.syntax)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/exec"
+	"github.com/rkql/rkql/parser"
 )
 
 func TestAppendJSONValue(t *testing.T) {
@@ -403,5 +404,18 @@ func TestCSVAndTSVRows(t *testing.T) {
 	}
 	if gotTSV.String() != wantTSV.String() {
 		t.Errorf("tsv:\n%q\nwant:\n%q", gotTSV.String(), wantTSV.String())
+	}
+}
+
+// \h knows every statement the grammar starts with a keyword.
+func TestSyntaxHelpCoversStatements(t *testing.T) {
+	for _, k := range parser.Keywords() {
+		if !k.Starter {
+			continue
+		}
+		it, err := syntaxCmd(metaCall{args: []string{strings.ToLower(k.Word)}})
+		if err != nil || !strings.Contains(it.text, "Syntax:") {
+			t.Errorf(`\h %s: %v %q`, k.Word, err, it.text)
+		}
 	}
 }
