@@ -89,7 +89,7 @@ func TestREPLMetaCommands(t *testing.T) {
 	p.press("SELECT seller, order_id FROM orders WHERE seller = 's2';\r", `-\[ RECORD 1 \]-*\+-+\nseller +\| s2\norder_id +\| 100\n\n[\s\S]*rkql> $`)
 	p.press(`\x off`+"\r", `Expanded display is off\.\n[\s\S]*rkql> $`)
 
-	p.press(`\h SELECT`+"\r", `Statement: SELECT\n[\s\S]*Syntax:\nSELECT \* \| col[\s\S]*rkql> $`)
+	p.press(`\h SELECT`+"\r", `Statement: SELECT\n[\s\S]*Syntax:\nSELECT \[DISTINCT\] \* \[, expr[\s\S]*rkql> $`)
 
 	// \e runs what the editor saved: the last statement with s1 for s2.
 	p.press("SELECT count(*) FROM orders WHERE seller = 's2';\r", ` count\n-+\n +1\n[\s\S]*rkql> $`)
