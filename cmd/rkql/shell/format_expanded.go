@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -105,7 +106,9 @@ func (a *autoWriter) row(r catalog.Row) error {
 	if a.to != nil {
 		return a.to.row(r)
 	}
-	a.held = append(a.held, r)
+	// The reader may reuse r's memory for the next row (RowReuser):
+	// a held row is a copy.
+	a.held = append(a.held, cloneRow(r))
 	if len(a.held) < autoHold {
 		return nil
 	}
@@ -154,4 +157,16 @@ func (a *autoWriter) end(n int64) error {
 		}
 	}
 	return a.to.end(n)
+}
+
+// cloneRow copies a row and the bytes its values hold.
+func cloneRow(r catalog.Row) catalog.Row {
+	c := make(catalog.Row, len(r))
+	for i, v := range r {
+		if v.B != nil {
+			v.B = bytes.Clone(v.B)
+		}
+		c[i] = v
+	}
+	return c
 }
