@@ -34,6 +34,12 @@ type Config struct {
 	// Open opens the store. It is called on first use, and again after a
 	// failure, so statements that need no store run without one.
 	Open func(ctx context.Context) (exec.Store, error)
+	// OpenRead, when set, opens the store for a statement that only
+	// reads, so that other readers may share it; Open then opens it for
+	// statements that write, and for Write. The engine closes a store
+	// opened one way before it opens it the other way, so that a writer
+	// holds the store only while it writes.
+	OpenRead func(ctx context.Context) (exec.Store, error)
 	// CreateOnDemand creates a table's physical table before it is first
 	// read or written, as the embedded store wants.
 	CreateOnDemand bool
@@ -61,9 +67,13 @@ type Config struct {
 // Engine runs statements against one catalog and store. It is not safe
 // for concurrent use.
 type Engine struct {
-	cfg      Config
-	pl       *planner.Planner
-	store    exec.Store
+	cfg   Config
+	pl    *planner.Planner
+	store exec.Store
+	// storeWrites says whether store was opened with Config.Open.
+	storeWrites bool
+	// reading is set while RunPlan places a statement that only reads.
+	reading  bool
 	pushdown bool
 	// progress, when set, is told the rows done so far by a long
 	// statement (BUILD INDEX, CHECK INDEX).
@@ -113,29 +123,42 @@ func (e *Engine) SetPushdown(on bool) { e.pushdown = on }
 // have done so far, after each batch; nil tells nothing.
 func (e *Engine) SetProgress(fn func(rows int64)) { e.progress = fn }
 
-// Close closes the store if it was opened.
+// Close closes the store if it was opened. The tables known to exist are
+// looked up again in the next store opened: one opened for reading only
+// may hold tables made in memory only.
 func (e *Engine) Close() error {
 	if e.store == nil {
 		return nil
 	}
 	err := e.store.Close()
 	e.store = nil
+	clear(e.ensured)
 	return err
 }
 
-// Store opens the store on first use.
+// Store opens the store on first use: for reading only while a statement
+// that only reads runs and Config.OpenRead is set, else for writing. A
+// store open the other way is closed first.
 func (e *Engine) Store(ctx context.Context) (exec.Store, error) {
-	if e.store != nil {
+	write := !e.reading || e.cfg.OpenRead == nil
+	if e.store != nil && e.storeWrites == write {
 		return e.store, nil
 	}
-	if e.cfg.Open == nil {
+	if err := e.Close(); err != nil {
+		return nil, err
+	}
+	open := e.cfg.Open
+	if !write {
+		open = e.cfg.OpenRead
+	}
+	if open == nil {
 		return nil, errors.New("no store is configured")
 	}
-	st, err := e.cfg.Open(ctx)
+	st, err := open(ctx)
 	if err != nil {
 		return nil, err
 	}
-	e.store = st
+	e.store, e.storeWrites = st, write
 	return st, nil
 }
 

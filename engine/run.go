@@ -52,11 +52,14 @@ func (e *Engine) plan(ctx context.Context, st parser.Stmt) (planner.Plan, error)
 
 // RunPlan runs a planned statement.
 func (e *Engine) RunPlan(ctx context.Context, p planner.Plan) (*Result, error) {
-	if what := writeStatement(p); what != "" {
+	what := writeStatement(p)
+	if what != "" {
 		if err := e.Writable(what); err != nil {
 			return nil, err
 		}
 	}
+	e.reading = what == ""
+	defer func() { e.reading = false }()
 	switch p := p.(type) {
 	case *planner.Select:
 		return e.query(ctx, p)

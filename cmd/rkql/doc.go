@@ -63,7 +63,10 @@
 //
 // Without --zk, rkql uses the embedded store in --store (default
 // $XDG_DATA_HOME/rkql, else the user cache directory's rkql), and creates a
-// table's physical table the first time a statement or an import uses it.
+// table's physical table the first time a statement that writes, or an
+// import, uses it. Statements that only read open the store read-only under
+// a lock other readers share, and find a missing table empty; writes take
+// the lock exclusively (see embedded.Options.ReadOnly).
 //
 // A damaged store file is refused with one line that names it. rkql store
 // check reads every page without trusting the file, prints one line per

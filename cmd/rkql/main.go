@@ -467,6 +467,11 @@ func newSession(o *options, e env, forImport bool) (*shell.Session, error) {
 		Settings:       set,
 		ConnInfo:       connInfo(o),
 	}
+	if !o.usesHBase() {
+		// Statements that only read share the embedded store with
+		// other readers.
+		cfg.OpenRead = func(ctx context.Context) (exec.Store, error) { return openReader(ctx, o) }
+	}
 	if e.term.stdin && len(o.scripts) == 0 && !forImport && o.zk == "" {
 		// A person at the REPL: hold the embedded store only while a
 		// statement runs, so that other rkql processes can use it.

@@ -85,3 +85,59 @@ func TestSharedStoreWaitsForLock(t *testing.T) {
 		t.Fatalf("writer after the lock was released: %v, stdout %q", err, out.String())
 	}
 }
+
+// Readers share the embedded store. While the REPL runs a scan that takes
+// seconds, a script reads the same store at once, with --lock-timeout 0;
+// a writer says that the REPL holds the store, waits, and writes once the
+// scan is over; the REPL then sees its row.
+func TestSharedStoreReadersAndWriter(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads 400,000 rows")
+	}
+	store := longScanStore(t)
+	p := startPty(t, []string{"XDG_STATE_HOME=" + t.TempDir(), "TERM=xterm", "NO_COLOR=1"},
+		"--store", store, "--catalog", fixedCatalog, "--timeout", "5m")
+	p.waitFor(0, `rkql> `)
+	from := p.mark()
+	p.press(longScanQuery+"\r", `\(Ctrl-C cancels\)`)
+	scanning := func(when string) {
+		t.Helper()
+		if regexp.MustCompile(longScanDone).MatchString(p.screen(from)) {
+			t.Fatalf("the REPL's scan ended before %s; the test needs a slower scan", when)
+		}
+	}
+
+	count := "SELECT count(*) FROM devices WHERE site = 's001';"
+	r := rkql(t, "", "--store", store, "--catalog", fixedCatalog, "--lock-timeout", "0", "-e", count)
+	if r.code != 0 || r.stdout != "count\n400\n" || r.stderr != "" {
+		t.Fatalf("script reading beside the REPL's scan: %+v", r)
+	}
+	scanning("the script's read ended")
+
+	cmd := exec.Command(rkqlBin, "--store", store, "--catalog", fixedCatalog, "--lock-timeout", "5m", "-e",
+		"INSERT INTO devices (site, seq, n) VALUES ('zz', 1, 1);")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	cmd.Stdout = &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(stderr).ReadString('\n')
+	holder := fmt.Sprintf("is in use by process %d (", p.cmd.Process.Pid)
+	if err != nil || !strings.Contains(line, holder) || !strings.HasSuffix(line, "; waiting up to 5m0s (--lock-timeout)\n") {
+		t.Fatalf("writer's first line on stderr %q (%v), want %q and the wait", line, err, holder)
+	}
+	scanning("the writer found the store in use")
+	p.waitFor(from, longScanDone+`\n\n[\s\S]*rkql> $`)
+	if err := cmd.Wait(); err != nil || out.String() != "INSERT 1\n" {
+		t.Fatalf("writer after the scan: %v, stdout %q", err, out.String())
+	}
+	p.press("SELECT count(*) FROM devices WHERE site = 'zz';\r", ` count\n-+\n +1\n\(1 row\)\n\n[\s\S]*rkql> $`)
+	p.press(keyCtrlD, `rkql> \n`)
+	if code := p.exit(); code != 0 {
+		t.Fatalf("exit status %d", code)
+	}
+}

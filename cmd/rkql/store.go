@@ -35,6 +35,22 @@ func openStore(ctx context.Context, o *options) (exec.Store, error) {
 		}
 		return st, err
 	}
+	return openEmbedded(o, false)
+}
+
+// openReader opens the embedded store for a statement that only reads,
+// sharing it with other readers; see embedded.Options.ReadOnly.
+func openReader(ctx context.Context, o *options) (exec.Store, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return openEmbedded(o, true)
+}
+
+// openEmbedded opens the embedded store the flags name, for reading only
+// or for writing. When another process holds it the other way, it says
+// who on o.notice and waits up to --lock-timeout.
+func openEmbedded(o *options, readOnly bool) (exec.Store, error) {
 	dir := o.store
 	if dir == "" {
 		var err error
@@ -42,13 +58,7 @@ func openStore(ctx context.Context, o *options) (exec.Store, error) {
 			return nil, err
 		}
 	}
-	return openEmbedded(dir, o)
-}
-
-// openEmbedded opens the embedded store in dir. When another process
-// holds it, it says who on o.notice and waits up to --lock-timeout.
-func openEmbedded(dir string, o *options) (exec.Store, error) {
-	st, err := embedded.Open(dir, embedded.Options{LockTimeout: -1})
+	st, err := embedded.Open(dir, embedded.Options{LockTimeout: -1, ReadOnly: readOnly})
 	if !errors.Is(err, embedded.ErrInUse) || o.lockTimeout <= 0 {
 		return st, lockError(dir, err, 0)
 	}
@@ -56,7 +66,7 @@ func openEmbedded(dir string, o *options) (exec.Store, error) {
 	if o.notice != nil {
 		fmt.Fprintf(o.notice, "rkql: store %s is in use by %s; waiting up to %s (--lock-timeout)\n", dir, who, o.lockTimeout)
 	}
-	st, err = embedded.Open(dir, embedded.Options{LockTimeout: o.lockTimeout})
+	st, err = embedded.Open(dir, embedded.Options{LockTimeout: o.lockTimeout, ReadOnly: readOnly})
 	return st, lockError(dir, err, o.lockTimeout)
 }
 

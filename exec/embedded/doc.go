@@ -8,8 +8,17 @@
 //
 // Open returns a *Store, which implements exec.Store and adds DropTable,
 // Count and Spec. Options' zero value gives the defaults; Clock makes TTL
-// testable. A second process opening the same directory fails after
-// Options.LockTimeout with an error matching ErrInUse.
+// testable.
+//
+// Processes share a store through bbolt's flock on rkql.db: a Store opened
+// for writing holds it exclusively, one opened with Options.ReadOnly holds
+// it shared, so any number of readers open at once while a writer waits for
+// all of them, and they for it. Open gives up after Options.LockTimeout
+// with an error matching ErrInUse. Check takes the shared lock, Repair the
+// exclusive one. A read-only Store writes nothing: a missing store reads as
+// empty, CreateTable of a new table makes one in memory only, and writes
+// fail with ErrReadOnly. Readers never see half a write: a writer commits
+// before it lets go of the lock, and each read runs in a bbolt transaction.
 //
 // # On-disk layout
 //

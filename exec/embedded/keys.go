@@ -45,7 +45,7 @@ func (s *Store) ScanKeys(ctx context.Context, tableName string, r exec.Range, op
 			st.Bytes.Add(k.size)
 		}()
 	}
-	if emptyRange(start, k.stop) {
+	if t.absent || emptyRange(start, k.stop) {
 		return nil
 	}
 	k.last = start

@@ -23,7 +23,7 @@ func (s *Store) Get(ctx context.Context, tableName string, keys [][]byte, opts e
 		return nil, err
 	}
 	t, err := s.table(tableName)
-	if err != nil {
+	if err != nil || t.absent {
 		return nil, err
 	}
 	b := newRowBuilder(t, opts.Versions, s.now())
@@ -115,7 +115,7 @@ func (s *Store) Scan(ctx context.Context, tableName string, r exec.Range, opts e
 	if it.limit <= 0 {
 		it.limit = -1
 	}
-	it.done = emptyRange(it.start, it.stop)
+	it.done = t.absent || emptyRange(it.start, it.stop)
 	if st := opts.Stats; st != nil {
 		st.RPCs.Add(1)
 		st.Regions.Add(int64(t.regionsTouched(it.start, it.stop)))

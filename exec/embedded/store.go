@@ -36,6 +36,10 @@ const (
 // errors.Is.
 var ErrInUse = errors.New("embedded: store is in use by another rkql process")
 
+// ErrReadOnly is returned by a write to a store opened with
+// Options.ReadOnly.
+var ErrReadOnly = errors.New("embedded: store is open for reading only")
+
 // errClosed is returned by calls on a closed Store.
 var errClosed = errors.New("embedded: store is closed")
 
@@ -70,13 +74,22 @@ type Options struct {
 	// means any size. Larger files get the quick check only (meta pages,
 	// file size, table metadata); rkql store check reads all of them.
 	VerifyLimit int64
+	// ReadOnly opens the store for reading only, under a lock that other
+	// readers share and a writer waits for. Nothing is ever written: a
+	// store that does not exist reads as empty and is not created, and
+	// CreateTable of a table that does not exist makes one in memory
+	// only, which reads as empty. Mutate and DropTable fail with
+	// ErrReadOnly.
+	ReadOnly bool
 }
 
 // Store is an exec.Store over a local bbolt file. It is safe for concurrent
 // use by several goroutines.
 type Store struct {
+	// db is nil for a store opened read-only whose file does not exist.
 	db        *bolt.DB
 	dir       string
+	readOnly  bool
 	clock     func() time.Time
 	rowsPerTx int
 	scanBatch int
@@ -95,15 +108,24 @@ var _ exec.Store = (*Store)(nil)
 // Open opens the store in directory path, creating the directory and the
 // store if they do not exist. A store file that exists but is damaged (even
 // an empty one) is an error matching ErrDamaged; see the package doc.
+//
+// A store opened for writing holds an exclusive lock on its file until it
+// is closed; one opened with Options.ReadOnly holds a shared one. Both are
+// bbolt's flock, so that readers in several processes read at once while
+// a writer waits for all of them, and they for it.
 func Open(path string, opts Options) (*Store, error) {
-	if err := os.MkdirAll(path, 0o755); err != nil {
-		return nil, fmt.Errorf("embedded: open store: %w", err)
-	}
 	timeout := opts.LockTimeout
 	if timeout == 0 {
 		timeout = defaultLockTimeout
 	}
 	file := filepath.Join(path, FileName)
+	if opts.ReadOnly {
+		if _, err := os.Stat(file); errors.Is(err, os.ErrNotExist) {
+			return newStore(nil, path, opts, map[string]*table{}), nil
+		}
+	} else if err := os.MkdirAll(path, 0o755); err != nil {
+		return nil, fmt.Errorf("embedded: open store: %w", err)
+	}
 	if err := preCheck(file); err != nil {
 		return nil, err
 	}
@@ -111,6 +133,7 @@ func Open(path string, opts Options) (*Store, error) {
 		Timeout:      timeout,
 		NoSync:       opts.NoSync,
 		FreelistType: bolt.FreelistMapType,
+		ReadOnly:     opts.ReadOnly,
 	})
 	if errors.Is(err, berrors.ErrTimeout) {
 		return nil, &inUseError{dir: path}
@@ -121,9 +144,20 @@ func Open(path string, opts Options) (*Store, error) {
 		}
 		return nil, fmt.Errorf("embedded: open store %s: %w", path, err)
 	}
+	tables, err := checkOpened(db, file, opts)
+	if err != nil {
+		_ = guard("bbolt", db.Close)
+		return nil, err
+	}
+	return newStore(db, path, opts, tables), nil
+}
+
+// newStore returns the Store over db, which holds tables.
+func newStore(db *bolt.DB, dir string, opts Options, tables map[string]*table) *Store {
 	s := &Store{
 		db:        db,
-		dir:       path,
+		dir:       dir,
+		readOnly:  opts.ReadOnly,
 		clock:     opts.Clock,
 		rowsPerTx: opts.RowsPerTx,
 		scanBatch: opts.ScanBatch,
@@ -137,13 +171,8 @@ func Open(path string, opts Options) (*Store, error) {
 	if s.scanBatch <= 0 {
 		s.scanBatch = defaultScanBatch
 	}
-	tables, err := checkOpened(db, file, opts)
-	if err != nil {
-		_ = guard("bbolt", db.Close)
-		return nil, err
-	}
 	s.mu.tables = tables
-	return s, nil
+	return s
 }
 
 // checkOpened checks a store bbolt has opened, now that this process holds
@@ -163,7 +192,7 @@ func checkOpened(db *bolt.DB, file string, opts Options) (map[string]*table, err
 	var tables map[string]*table
 	err := guard("bbolt", func() error {
 		var err error
-		tables, err = loadMeta(db)
+		tables, err = loadMeta(db, opts.ReadOnly)
 		return err
 	})
 	var pe *panicError
@@ -178,8 +207,9 @@ func checkOpened(db *bolt.DB, file string, opts Options) (map[string]*table, err
 
 // loadMeta creates or checks the meta bucket and reads every table's
 // metadata. A store that already has its meta bucket is only read: a write
-// transaction would sync the file at every start.
-func loadMeta(db *bolt.DB) (map[string]*table, error) {
+// transaction would sync the file at every start. Read-only, a store
+// without one has no tables.
+func loadMeta(db *bolt.DB, readOnly bool) (map[string]*table, error) {
 	tables := make(map[string]*table)
 	var missing bool
 	err := db.View(func(tx *bolt.Tx) error {
@@ -190,7 +220,7 @@ func loadMeta(db *bolt.DB) (map[string]*table, error) {
 		}
 		return readMeta(tx, meta, tables)
 	})
-	if err != nil || !missing {
+	if err != nil || !missing || readOnly {
 		return tables, err
 	}
 	err = db.Update(func(tx *bolt.Tx) error {
@@ -233,6 +263,9 @@ func readMeta(tx *bolt.Tx, meta *bolt.Bucket, tables map[string]*table) error {
 // Close releases the store. It waits for running calls to finish. Scans
 // still open fail on their next refill.
 func (s *Store) Close() error {
+	if s.db == nil {
+		return nil
+	}
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("embedded: close: %w", err)
 	}
@@ -290,6 +323,17 @@ func (s *Store) CreateTable(ctx context.Context, spec exec.TableSpec) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.mu.tables[spec.Name] != nil {
+		// No write transaction, which would sync the file, and none at
+		// all in a read-only store.
+		return fmt.Errorf("embedded: create table %s: %w", spec.Name, exec.ErrTableExists)
+	}
+	if s.readOnly {
+		t := newTable(m, enc)
+		t.absent = true
+		s.mu.tables[spec.Name] = t
+		return nil
+	}
 	err = s.db.Update(func(tx *bolt.Tx) error {
 		meta := tx.Bucket([]byte(metaBucket))
 		if meta.Get([]byte(spec.Name)) != nil {
@@ -312,6 +356,9 @@ func (s *Store) CreateTable(ctx context.Context, spec exec.TableSpec) error {
 func (s *Store) DropTable(ctx context.Context, name string) error {
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	if s.readOnly {
+		return fmt.Errorf("embedded: drop table %s: %w", name, ErrReadOnly)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -338,8 +385,10 @@ func (s *Store) Tables(ctx context.Context) ([]string, error) {
 	}
 	s.mu.RLock()
 	names := make([]string, 0, len(s.mu.tables))
-	for name := range s.mu.tables {
-		names = append(names, name)
+	for name, t := range s.mu.tables {
+		if !t.absent {
+			names = append(names, name)
+		}
 	}
 	s.mu.RUnlock()
 	slices.Sort(names)
@@ -376,7 +425,7 @@ func (s *Store) Count(ctx context.Context, name string) (int64, error) {
 		return 0, err
 	}
 	t, err := s.table(name)
-	if err != nil {
+	if err != nil || t.absent {
 		return 0, err
 	}
 	var n int64

@@ -29,6 +29,9 @@ type table struct {
 	meta []byte
 	// fams are the families sorted by name.
 	fams []family
+	// absent is set on a table CreateTable made in a read-only store: it
+	// exists in memory only, has no bucket, and reads as empty.
+	absent bool
 }
 
 // family is a column family's settings as the read and write paths use

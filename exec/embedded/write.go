@@ -33,6 +33,9 @@ func (s *Store) Mutate(ctx context.Context, tableName string, muts []exec.Mutati
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	if s.readOnly {
+		return fmt.Errorf("embedded: write to table %s: %w", tableName, ErrReadOnly)
+	}
 	t, err := s.table(tableName)
 	if err != nil {
 		return err

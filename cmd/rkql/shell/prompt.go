@@ -44,7 +44,10 @@ type PromptOptions struct {
 // go-prompt puts the terminal in raw mode while a statement is edited and
 // restores it before ReadLine returns, so the terminal is in its normal
 // mode while a statement runs: Ctrl-C then raises SIGINT, which cancels
-// the statement.
+// the statement. ReadLine likewise turns the terminal's bracketed paste
+// mode on while a statement is edited, so that pasted text comes marked
+// and is never taken for keys, and off before it returns; RestoreTerminal
+// and Close turn it off too.
 //
 // go-prompt reads /dev/tty and draws on the process's standard output;
 // Out must write to that same standard output, and is flushed before each
@@ -74,6 +77,9 @@ type PromptIO struct {
 		query, match string
 		at           int
 	}
+	// term is the standard output, where go-prompt draws, for the
+	// bracketed paste mode's sequences.
+	term io.Writer
 }
 
 // NewPromptIO returns the line editor of an interactive session. It fails
@@ -90,7 +96,7 @@ func NewPromptIO(out, errw io.Writer, o PromptOptions) (*PromptIO, error) {
 		_ = tty.Close()
 		return nil, fmt.Errorf("no terminal: %w", err)
 	}
-	p := &PromptIO{out: out, errw: errw, prefix: PromptMain, tty: tty, mode: mode}
+	p := &PromptIO{out: out, errw: errw, term: os.Stdout, prefix: PromptMain, tty: tty, mode: mode}
 	p.keys = &keyReader{Reader: prompt.NewStdinReader()}
 	w := &contWriter{Writer: prompt.NewStdoutWriter(), dots: dotsFor(PromptMain)}
 	lex := &sqlLexer{colour: o.Colour, onInit: func(text string) {
@@ -222,7 +228,9 @@ func (p *PromptIO) ReadLine(prefix string) (text string, err error) {
 			text, err = "", fmt.Errorf("line editor failed: %v", r)
 		}
 	}()
+	p.bracketedPaste(true)
 	text = p.input()
+	p.bracketedPaste(false)
 	if p.pasted != nil {
 		text = *p.pasted
 		p.hist.Add(text)
@@ -246,11 +254,27 @@ func (p *PromptIO) Remember(text string) {
 // prompt; for a process that is ending on a signal while the editor has
 // the terminal raw.
 func (p *PromptIO) RestoreTerminal() error {
+	p.bracketedPaste(false)
 	return termios.Tcsetattr(p.tty.Fd(), termios.TCSANOW, p.mode)
 }
 
-// Close releases the terminal.
-func (p *PromptIO) Close() error { return p.tty.Close() }
+// Close turns bracketed paste mode off and releases the terminal.
+func (p *PromptIO) Close() error {
+	p.bracketedPaste(false)
+	return p.tty.Close()
+}
+
+// bracketedPaste turns the terminal's bracketed paste mode on or off.
+func (p *PromptIO) bracketedPaste(on bool) {
+	if p.term == nil {
+		return
+	}
+	seq := "\x1b[?2004l"
+	if on {
+		seq = "\x1b[?2004h"
+	}
+	_, _ = io.WriteString(p.term, seq)
+}
 
 // Stdout implements IO.
 func (p *PromptIO) Stdout() io.Writer { return p.out }

@@ -151,7 +151,7 @@ func TestHistoryBrowse(t *testing.T) {
 }
 
 // Should the editor panic with the terminal raw, ReadLine puts the
-// terminal's mode back and returns an error.
+// terminal's mode back, bracketed paste off, and returns an error.
 func TestPromptIOPanicRestoresTerminal(t *testing.T) {
 	master, tty, err := pty.Open()
 	if err != nil {
@@ -163,7 +163,8 @@ func TestPromptIOPanicRestoresTerminal(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	p := &PromptIO{out: &out, errw: &out, tty: tty, mode: mode, hist: openHistory("", 0, nil)}
+	var drawn bytes.Buffer
+	p := &PromptIO{out: &out, errw: &out, term: &drawn, tty: tty, mode: mode, hist: openHistory("", 0, nil)}
 	p.input = func() string {
 		raw := *mode
 		termios.Cfmakeraw(&raw)
@@ -182,6 +183,9 @@ func TestPromptIOPanicRestoresTerminal(t *testing.T) {
 	}
 	if now.Lflag != mode.Lflag || now.Iflag != mode.Iflag {
 		t.Fatalf("terminal mode %#x/%#x after the panic, want %#x/%#x", now.Lflag, now.Iflag, mode.Lflag, mode.Iflag)
+	}
+	if got := drawn.String(); got != "\x1b[?2004h\x1b[?2004l" {
+		t.Fatalf("bracketed paste mode: drew %q, want it on and then off", got)
 	}
 	if err := p.Close(); err != nil {
 		t.Fatal(err)

@@ -44,6 +44,9 @@ type keyReader struct {
 		sync.Mutex
 		// pending are bytes read from the terminal and not yet handed out.
 		pending []byte
+		// partial is the start of a bracketed paste mark that a read
+		// cut in two, put before what the next read brings.
+		partial []byte
 		// held is when a line end was handed out, while it has not been
 		// taken; zero otherwise.
 		held time.Time
@@ -97,11 +100,17 @@ func (r *keyReader) Read(b []byte) (int, error) {
 		if n <= 0 || err != nil {
 			return n, err
 		}
-		r.mu.pending = append(r.mu.pending, b[:n]...)
-		// A terminal left in bracketed paste mode marks pasted text;
-		// go-prompt would drop a chunk that starts with the mark.
-		for _, m := range []string{"\x1b[200~", "\x1b[201~"} {
-			r.mu.pending = bytes.ReplaceAll(r.mu.pending, []byte(m), nil)
+		r.mu.pending = append(r.mu.partial, b[:n]...)
+		r.mu.partial = nil
+		// In bracketed paste mode (see PromptIO) the terminal marks
+		// pasted text; go-prompt would drop a chunk that starts with
+		// the mark. The line ends in the text do what Enter does.
+		for _, m := range pasteMarks {
+			r.mu.pending = bytes.ReplaceAll(r.mu.pending, m, nil)
+		}
+		if k := cutMark(r.mu.pending); k > 0 {
+			r.mu.partial = bytes.Clone(r.mu.pending[len(r.mu.pending)-k:])
+			r.mu.pending = r.mu.pending[:len(r.mu.pending)-k]
 		}
 		if len(r.mu.pending) == 0 {
 			return 0, syscall.EAGAIN
@@ -126,6 +135,27 @@ func (r *keyReader) Read(b []byte) (int, error) {
 		r.mu.held = time.Now()
 	}
 	return n, nil
+}
+
+// pasteMarks are what a terminal in bracketed paste mode sends before and
+// after pasted text.
+var pasteMarks = [][]byte{[]byte("\x1b[200~"), []byte("\x1b[201~")}
+
+// cutMark returns how many bytes at the end of b begin a paste mark that
+// the read cut off: from "\x1b[2" on, which begins no key a terminal sends
+// alone.
+func cutMark(b []byte) int {
+	for k := len(pasteMarks[0]) - 1; k >= 3; k-- {
+		if len(b) < k {
+			continue
+		}
+		for _, m := range pasteMarks {
+			if bytes.Equal(b[len(b)-k:], m[:k]) {
+				return k
+			}
+		}
+	}
+	return 0
 }
 
 // taken says the editor dealt with the line end handed out last, and

@@ -68,6 +68,21 @@ func TestKeyReader(t *testing.T) {
 	}
 }
 
+// A paste mark that the terminal's reads cut in two is dropped too, and
+// the Insert key, which begins like one, is left alone.
+func TestKeyReaderCutPasteMark(t *testing.T) {
+	r := &keyReader{Reader: &fakeTerm{chunks: []string{"\x1b[200~SELECT 1;\r\x1b[20", "1~x", "\x1b[2", "00~y\x1b[201~", "\x1b[2~"}}}
+	var got []string
+	for range 5 {
+		got = append(got, readChunk(t, r))
+		r.taken()
+	}
+	want := []string{"SELECT 1;\r", "x", "(wait)", "y", "\x1b[2~"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("chunks (-want +got):\n%s", diff)
+	}
+}
+
 // Each screen line after the first starts either a line of the text or
 // the rest of a line that wrapped.
 func TestContWriterLayout(t *testing.T) {

@@ -57,6 +57,9 @@ type Config struct {
 	// Open opens the store. It is called on first use, and again after a
 	// failure, so statements that need no store run without one.
 	Open func(ctx context.Context) (exec.Store, error)
+	// OpenRead, when set, opens the store for statements that only read,
+	// sharing it with other readers (see engine.Config.OpenRead).
+	OpenRead func(ctx context.Context) (exec.Store, error)
 	// CreateOnDemand creates a table's physical table before it is first
 	// read or written, as the embedded store wants.
 	CreateOnDemand bool
@@ -132,7 +135,7 @@ func New(cfg Config) *Session {
 		}
 	}
 	eng := engine.New(engine.Config{
-		Catalog: cfg.Catalog, Open: cfg.Open, CreateOnDemand: cfg.CreateOnDemand,
+		Catalog: cfg.Catalog, Open: cfg.Open, OpenRead: cfg.OpenRead, CreateOnDemand: cfg.CreateOnDemand,
 		ReadOnly: cfg.ReadOnly, ReadOnlyHint: cfg.ReadOnlyHint, Planner: cfg.Planner,
 		SortBudget: cfg.SortBudget, GroupBudget: cfg.GroupBudget, NoPushdown: cfg.Settings.NoPushdown, Clock: cfg.Clock,
 	})
