@@ -44,6 +44,10 @@ type gStmt struct {
 	Decode   *gDecode   `parser:"| @@"`
 	Build    *gBuild    `parser:"| @@"`
 	Check    *gCheck    `parser:"| @@"`
+	Update   *gUpdate   `parser:"| @@"`
+	Drop     *gDrop     `parser:"| @@"`
+	Truncate *gTruncate `parser:"| @@"`
+	Alter    *gAlter    `parser:"| @@"`
 }
 
 // gExplainable lists the statements EXPLAIN accepts.
@@ -51,6 +55,7 @@ type gExplainable struct {
 	Select *gSelect `parser:"  @@"`
 	Insert *gInsert `parser:"| @@"`
 	Delete *gDelete `parser:"| @@"`
+	Update *gUpdate `parser:"| @@"`
 }
 
 type gExplain struct {
@@ -121,10 +126,12 @@ type gOrder struct {
 
 type gInsert struct {
 	Pos     lexer.Position
-	Table   *gTable    `parser:"'INSERT' 'INTO' @@"`
+	Verb    string     `parser:"@( 'INSERT' | 'UPSERT' )"`
+	Table   *gTable    `parser:"'INTO' @@"`
 	Columns []*gColumn `parser:"'(' @@ ( ',' @@ )* ')'"`
 	Rows    []*gRow    `parser:"'VALUES' @@ ( ',' @@ )*"`
 	TS      *gExpr     `parser:"( 'TIMESTAMP' @@ )?"`
+	Allows  []*gAllow  `parser:"( 'ALLOW' @@ )*"`
 }
 
 type gRow struct {
@@ -133,15 +140,17 @@ type gRow struct {
 }
 
 type gDelete struct {
-	Pos   lexer.Position
-	Table *gTable `parser:"'DELETE' 'FROM' @@"`
-	Where *gExpr  `parser:"'WHERE' @@"`
+	Pos    lexer.Position
+	Table  *gTable   `parser:"'DELETE' 'FROM' @@"`
+	Where  *gExpr    `parser:"'WHERE' @@"`
+	Allows []*gAllow `parser:"( 'ALLOW' @@ )*"`
 }
 
 type gShow struct {
 	Pos     lexer.Position
-	Tables  bool    `parser:"'SHOW' ( @'TABLES'"`
-	Regions *gTable `parser:"       | 'REGIONS' @@ )"`
+	Tables  bool          `parser:"'SHOW' ( @'TABLES'"`
+	Regions *gTable       `parser:"       | 'REGIONS' @@"`
+	Catalog *gShowCatalog `parser:"       | @@ )"`
 }
 
 type gDescribe struct {
@@ -151,7 +160,9 @@ type gDescribe struct {
 
 type gCreate struct {
 	Pos   lexer.Position
-	Table *gTable `parser:"'CREATE' 'TABLE' @@"`
+	Table *gTable       `parser:"'CREATE' ( 'TABLE' @@"`
+	Def   *gTableDef    `parser:"            @@?"`
+	Index *gCreateIndex `parser:"          | 'INDEX' @@ )"`
 }
 
 type gEncode struct {

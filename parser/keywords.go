@@ -15,25 +15,40 @@ type Keyword struct {
 // keywordTable is every word of the grammar, in alphabetical order. It is
 // never modified; Keywords hands out copies.
 var keywordTable = [...]Keyword{
-	{Word: "ALLOW"}, {Word: "ANALYZE"}, {Word: "AND", Reserved: true},
-	{Word: "AS", Reserved: true}, {Word: "ASC"}, {Word: "BETWEEN", Reserved: true},
-	{Word: "BUILD", Starter: true}, {Word: "BY", Reserved: true},
-	{Word: "CHECK", Starter: true}, {Word: "COUNT"}, {Word: "CREATE", Starter: true},
-	{Word: "DATE"}, {Word: "DECODE", Starter: true},
-	{Word: "DELETE", Reserved: true, Starter: true}, {Word: "DESC", Starter: true},
-	{Word: "DESCRIBE", Starter: true}, {Word: "ENCODE", Starter: true},
-	{Word: "EXPLAIN", Reserved: true, Starter: true}, {Word: "FALSE", Reserved: true},
+	{Word: "ADD"}, {Word: "ALLOW"}, {Word: "ALTER", Starter: true},
+	{Word: "ANALYZE"}, {Word: "AND", Reserved: true},
+	{Word: "AS", Reserved: true}, {Word: "ASC"},
+	{Word: "BETWEEN", Reserved: true}, {Word: "BINARY"}, {Word: "BLOCKCACHE"},
+	{Word: "BLOCKSIZE"}, {Word: "BLOOMFILTER"}, {Word: "BUILD", Starter: true},
+	{Word: "BY", Reserved: true}, {Word: "CATALOG"},
+	{Word: "CHECK", Starter: true}, {Word: "COLUMN"}, {Word: "COMPRESSION"},
+	{Word: "COUNT"}, {Word: "COVERING"}, {Word: "CREATE", Starter: true},
+	{Word: "DATE"}, {Word: "DECIMAL"}, {Word: "DECODE", Starter: true},
+	{Word: "DELETE", Reserved: true, Starter: true},
+	{Word: "DESC", Starter: true}, {Word: "DESCRIBE", Starter: true},
+	{Word: "DROP", Starter: true}, {Word: "ENCODE", Starter: true},
+	{Word: "EXPLAIN", Reserved: true, Starter: true},
+	{Word: "FALSE", Reserved: true}, {Word: "FAMILIES"}, {Word: "FAMILY"},
 	{Word: "FORMAT"}, {Word: "FROM", Reserved: true}, {Word: "FULL"},
 	{Word: "IN", Reserved: true}, {Word: "INDEX"},
-	{Word: "INSERT", Reserved: true, Starter: true}, {Word: "INTO", Reserved: true},
-	{Word: "IS", Reserved: true}, {Word: "JSON"}, {Word: "KEY"},
-	{Word: "LIKE", Reserved: true}, {Word: "LIMIT", Reserved: true}, {Word: "NO"},
+	{Word: "INSERT", Reserved: true, Starter: true},
+	{Word: "INTO", Reserved: true}, {Word: "IN_MEMORY"},
+	{Word: "IS", Reserved: true}, {Word: "JAVA"}, {Word: "JSON"}, {Word: "KEY"},
+	{Word: "LEFT"}, {Word: "LIKE", Reserved: true},
+	{Word: "LIMIT", Reserved: true}, {Word: "MOD"}, {Word: "NO"},
 	{Word: "NOT", Reserved: true}, {Word: "NULL", Reserved: true}, {Word: "ON"},
-	{Word: "OR", Reserved: true}, {Word: "ORDER", Reserved: true}, {Word: "REGIONS"},
-	{Word: "REPAIR"}, {Word: "SCAN"}, {Word: "SELECT", Reserved: true, Starter: true},
-	{Word: "SHOW", Starter: true}, {Word: "TABLE"}, {Word: "TABLES"}, {Word: "TEXT"},
-	{Word: "TIMESTAMP"}, {Word: "TRUE", Reserved: true}, {Word: "USE"},
-	{Word: "VALUES", Reserved: true}, {Word: "VERSIONS"}, {Word: "WHERE", Reserved: true},
+	{Word: "OR", Reserved: true}, {Word: "ORDER", Reserved: true}, {Word: "PAD"},
+	{Word: "REGIONS"}, {Word: "REPAIR"}, {Word: "REVERSE"}, {Word: "RIGHT"},
+	{Word: "ROWKEY"}, {Word: "SCAN"},
+	{Word: "SELECT", Reserved: true, Starter: true}, {Word: "SET"},
+	{Word: "SHOW", Starter: true}, {Word: "SPLIT"}, {Word: "SPLITS"},
+	{Word: "TABLE"}, {Word: "TABLES"}, {Word: "TEXT"}, {Word: "TIMESTAMP"},
+	{Word: "TRUE", Reserved: true}, {Word: "TRUNCATE", Starter: true},
+	{Word: "TTL"}, {Word: "UNIQUE"}, {Word: "UPDATE", Starter: true},
+	{Word: "UPSERT", Starter: true}, {Word: "USE"},
+	{Word: "VALUES", Reserved: true}, {Word: "VERSIONS"},
+	{Word: "WHERE", Reserved: true}, {Word: "WIDTH"}, {Word: "WITH"},
+	{Word: "WRITE"},
 }
 
 // keywordIndex maps each upper-case word to its entry in keywordTable. It is
@@ -47,7 +62,7 @@ var keywordIndex = func() map[string]Keyword {
 }()
 
 // maxKeyword is the length of the longest keyword.
-const maxKeyword = 9
+const maxKeyword = 11
 
 // Keywords returns every word of the grammar in alphabetical order. The
 // slice is the caller's own.
