@@ -31,6 +31,15 @@ func (e *readOnlyError) Is(target error) bool { return target == ErrReadOnly }
 // the default.
 type Config struct {
 	Catalog *catalog.Catalog
+	// CatalogSource is the catalog's YAML text, which the layout
+	// statements edit; CatalogFile is where they write it ("" refuses
+	// them). The file need not exist yet.
+	CatalogSource []byte
+	CatalogFile   string
+	// Confirm asks whether to go on with a statement that removes rows or
+	// tables (DELETE, TRUNCATE TABLE, DROP TABLE of a physical table); nil
+	// answers no.
+	Confirm func(ctx context.Context, question string) (bool, error)
 	// Open opens the store. It is called on first use, and again after a
 	// failure, so statements that need no store run without one.
 	Open func(ctx context.Context) (exec.Store, error)
@@ -86,8 +95,10 @@ func New(cfg Config) *Engine {
 	if cfg.Clock == nil {
 		cfg.Clock = time.Now
 	}
-	return &Engine{cfg: cfg, pl: planner.New(cfg.Catalog, cfg.Planner), pushdown: !cfg.NoPushdown, ensured: map[string]bool{}}
+	return &Engine{cfg: cfg, pl: newPlanner(cfg.Catalog, cfg), pushdown: !cfg.NoPushdown, ensured: map[string]bool{}}
 }
+
+func newPlanner(c *catalog.Catalog, cfg Config) *planner.Planner { return planner.New(c, cfg.Planner) }
 
 // Catalog returns the engine's catalog.
 func (e *Engine) Catalog() *catalog.Catalog { return e.cfg.Catalog }

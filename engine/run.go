@@ -19,6 +19,12 @@ func (e *Engine) Plan(st parser.Stmt) (planner.Plan, error) { return e.pl.Plan(s
 // Run plans and runs one statement. A Result with Rows streams them: the
 // caller reads and closes it.
 func (e *Engine) Run(ctx context.Context, st parser.Stmt) (*Result, error) {
+	if isDDL(st) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		return e.runDDL(ctx, st)
+	}
 	p, err := e.plan(ctx, st)
 	if err != nil {
 		return nil, err
