@@ -238,7 +238,7 @@ func (e *Engine) dropPhysical(ctx context.Context, what string, tables []*catalo
 	if len(names) == 0 {
 		return "", nil
 	}
-	yes, err := e.confirm(ctx, fmt.Sprintf("drop HBase table %s of %s, with every row", strings.Join(names, ", "), what))
+	yes, err := e.ask(ctx, fmt.Sprintf("drop HBase table %s of %s, with every row", strings.Join(names, ", "), what))
 	if err != nil {
 		return "", err
 	}
@@ -255,11 +255,14 @@ func (e *Engine) dropPhysical(ctx context.Context, what string, tables []*catalo
 }
 
 // confirm asks the session's question; no Confirm means no.
-func (e *Engine) confirm(ctx context.Context, question string) (bool, error) {
-	if e.cfg.Confirm == nil {
-		return false, nil
+func (e *Engine) ask(ctx context.Context, question string) (bool, error) {
+	switch {
+	case e.confirm != nil:
+		return e.confirm(ctx, question)
+	case e.cfg.Confirm != nil:
+		return e.cfg.Confirm(ctx, question)
 	}
-	return e.cfg.Confirm(ctx, question)
+	return false, nil
 }
 
 func (e *Engine) dropTable(ctx context.Context, s *parser.DropTableStmt) (*Result, error) {
@@ -353,7 +356,7 @@ func (e *Engine) truncate(ctx context.Context, s *parser.TruncateStmt) (*Result,
 	if !ok {
 		return nil, errors.New("this store cannot truncate tables")
 	}
-	yes, err := e.confirm(ctx, fmt.Sprintf("remove every row of %s and of its indexes", t.Name))
+	yes, err := e.ask(ctx, fmt.Sprintf("remove every row of %s and of its indexes", t.Name))
 	if err != nil {
 		return nil, err
 	}

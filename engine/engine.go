@@ -73,6 +73,8 @@ type Engine struct {
 	progress func(rows int64)
 	// ensured holds the physical tables known to exist.
 	ensured map[string]bool
+	// confirm, when set, replaces Config.Confirm (see SetConfirm).
+	confirm func(ctx context.Context, question string) (bool, error)
 	// lastWrite is the last timestamp handed to a write that named none
 	// (see writeClock).
 	lastWrite int64
@@ -114,6 +116,12 @@ func (e *Engine) SetPushdown(on bool) { e.pushdown = on }
 // SetProgress sets what BUILD INDEX and CHECK INDEX tell the rows they
 // have done so far, after each batch; nil tells nothing.
 func (e *Engine) SetProgress(fn func(rows int64)) { e.progress = fn }
+
+// SetConfirm sets what asks whether to go on with a statement that removes
+// rows or tables, in place of Config.Confirm; nil goes back to it.
+func (e *Engine) SetConfirm(fn func(ctx context.Context, question string) (bool, error)) {
+	e.confirm = fn
+}
 
 // Close closes the store if it was opened.
 func (e *Engine) Close() error {

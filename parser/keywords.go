@@ -10,44 +10,48 @@ type Keyword struct {
 	Reserved bool
 	// Starter words begin a statement.
 	Starter bool
+	// Layout words appear only in the layout statements (CREATE TABLE …
+	// ROWKEY, CREATE INDEX, ALTER TABLE) and UPDATE's SET, so that a
+	// completer can leave them out elsewhere.
+	Layout bool
 }
 
 // keywordTable is every word of the grammar, in alphabetical order. It is
 // never modified; Keywords hands out copies.
 var keywordTable = [...]Keyword{
-	{Word: "ADD"}, {Word: "ALLOW"}, {Word: "ALTER", Starter: true},
+	{Word: "ADD", Layout: true}, {Word: "ALLOW"}, {Word: "ALTER", Starter: true},
 	{Word: "ANALYZE"}, {Word: "AND", Reserved: true},
 	{Word: "AS", Reserved: true}, {Word: "ASC"},
-	{Word: "BETWEEN", Reserved: true}, {Word: "BINARY"}, {Word: "BLOCKCACHE"},
-	{Word: "BLOCKSIZE"}, {Word: "BLOOMFILTER"}, {Word: "BUILD", Starter: true},
+	{Word: "BETWEEN", Reserved: true}, {Word: "BINARY", Layout: true}, {Word: "BLOCKCACHE", Layout: true},
+	{Word: "BLOCKSIZE", Layout: true}, {Word: "BLOOMFILTER", Layout: true}, {Word: "BUILD", Starter: true},
 	{Word: "BY", Reserved: true}, {Word: "CATALOG"},
-	{Word: "CHECK", Starter: true}, {Word: "COLUMN"}, {Word: "COMPRESSION"},
-	{Word: "COUNT"}, {Word: "COVERING"}, {Word: "CREATE", Starter: true},
-	{Word: "DATE"}, {Word: "DECIMAL"}, {Word: "DECODE", Starter: true},
+	{Word: "CHECK", Starter: true}, {Word: "COLUMN", Layout: true}, {Word: "COMPRESSION", Layout: true},
+	{Word: "COUNT"}, {Word: "COVERING", Layout: true}, {Word: "CREATE", Starter: true},
+	{Word: "DATE"}, {Word: "DECIMAL", Layout: true}, {Word: "DECODE", Starter: true},
 	{Word: "DELETE", Reserved: true, Starter: true},
 	{Word: "DESC", Starter: true}, {Word: "DESCRIBE", Starter: true},
 	{Word: "DROP", Starter: true}, {Word: "ENCODE", Starter: true},
 	{Word: "EXPLAIN", Reserved: true, Starter: true},
-	{Word: "FALSE", Reserved: true}, {Word: "FAMILIES"}, {Word: "FAMILY"},
+	{Word: "FALSE", Reserved: true}, {Word: "FAMILIES", Layout: true}, {Word: "FAMILY", Layout: true},
 	{Word: "FORMAT"}, {Word: "FROM", Reserved: true}, {Word: "FULL"},
 	{Word: "IN", Reserved: true}, {Word: "INDEX"},
 	{Word: "INSERT", Reserved: true, Starter: true},
-	{Word: "INTO", Reserved: true}, {Word: "IN_MEMORY"},
-	{Word: "IS", Reserved: true}, {Word: "JAVA"}, {Word: "JSON"}, {Word: "KEY"},
-	{Word: "LEFT"}, {Word: "LIKE", Reserved: true},
-	{Word: "LIMIT", Reserved: true}, {Word: "MOD"}, {Word: "NO"},
+	{Word: "INTO", Reserved: true}, {Word: "IN_MEMORY", Layout: true},
+	{Word: "IS", Reserved: true}, {Word: "JAVA", Layout: true}, {Word: "JSON"}, {Word: "KEY"},
+	{Word: "LEFT", Layout: true}, {Word: "LIKE", Reserved: true},
+	{Word: "LIMIT", Reserved: true}, {Word: "MOD", Layout: true}, {Word: "NO"},
 	{Word: "NOT", Reserved: true}, {Word: "NULL", Reserved: true}, {Word: "ON"},
-	{Word: "OR", Reserved: true}, {Word: "ORDER", Reserved: true}, {Word: "PAD"},
-	{Word: "REGIONS"}, {Word: "REPAIR"}, {Word: "REVERSE"}, {Word: "RIGHT"},
-	{Word: "ROWKEY"}, {Word: "SCAN"},
-	{Word: "SELECT", Reserved: true, Starter: true}, {Word: "SET"},
-	{Word: "SHOW", Starter: true}, {Word: "SPLIT"}, {Word: "SPLITS"},
+	{Word: "OR", Reserved: true}, {Word: "ORDER", Reserved: true}, {Word: "PAD", Layout: true},
+	{Word: "REGIONS"}, {Word: "REPAIR"}, {Word: "REVERSE", Layout: true}, {Word: "RIGHT", Layout: true},
+	{Word: "ROWKEY", Layout: true}, {Word: "SCAN"},
+	{Word: "SELECT", Reserved: true, Starter: true}, {Word: "SET", Layout: true},
+	{Word: "SHOW", Starter: true}, {Word: "SPLIT", Layout: true}, {Word: "SPLITS", Layout: true},
 	{Word: "TABLE"}, {Word: "TABLES"}, {Word: "TEXT"}, {Word: "TIMESTAMP"},
 	{Word: "TRUE", Reserved: true}, {Word: "TRUNCATE", Starter: true},
-	{Word: "TTL"}, {Word: "UNIQUE"}, {Word: "UPDATE", Starter: true},
+	{Word: "TTL", Layout: true}, {Word: "UNIQUE", Layout: true}, {Word: "UPDATE", Starter: true},
 	{Word: "UPSERT", Starter: true}, {Word: "USE"},
 	{Word: "VALUES", Reserved: true}, {Word: "VERSIONS"},
-	{Word: "WHERE", Reserved: true}, {Word: "WIDTH"}, {Word: "WITH"},
+	{Word: "WHERE", Reserved: true}, {Word: "WIDTH", Layout: true}, {Word: "WITH", Layout: true},
 	{Word: "WRITE"},
 }
 

@@ -46,6 +46,7 @@ type options struct {
 	timeout        time.Duration
 	sortBudget     int
 	noPushdown     bool
+	yes            bool
 	quiet          bool
 	stopOnError    bool
 	// history is the REPL's history file; historySet says --history was
@@ -175,6 +176,7 @@ func parseShellFlags(args []string, w io.Writer) (*options, error) {
 	fs.BoolVar(&o.noPushdown, "no-pushdown", false, "keep every filter, projection and limit in the client instead of handing them to the store (\\pushdown in the REPL)")
 	fs.BoolVar(&o.quiet, "q", false, "quiet: leave out command tags such as INSERT 3")
 	fs.Var(historyFlag{o: o}, "history", "REPL history `file` ('' for none; default $XDG_STATE_HOME/rkql/history, else ~/.local/state/rkql/history)")
+	fs.BoolVar(&o.yes, "yes", false, "answer yes to the questions DELETE, TRUNCATE TABLE and DROP TABLE ask before removing rows or tables (a script is otherwise answered no)")
 	fs.BoolVar(&o.stopOnError, "stop-on-error", false, "stop a -f script or stdin at the first failed statement")
 	// The flag package calls Usage on every error; only -h prints it.
 	fs.Usage = func() {}
@@ -379,11 +381,11 @@ func runFile(ctx context.Context, sess *shell.Session, name string, e env, out *
 // newSession builds the session the flags describe. interactive says
 // whether a person types at the REPL.
 func newSession(o *options, e env, forImport bool) (*shell.Session, error) {
-	cat, err := loadCatalog(o)
+	cf, err := loadCatalog(o)
 	if err != nil {
 		return nil, err
 	}
-	set := shell.Settings{Format: shell.FormatTSV, Caret: e.term.stderr, Progress: e.term.stderr, Quiet: o.quiet, Timeout: o.timeout, StopOnError: o.stopOnError, NoPushdown: o.noPushdown}
+	set := shell.Settings{Format: shell.FormatTSV, Caret: e.term.stderr, Progress: e.term.stderr, Quiet: o.quiet, Timeout: o.timeout, StopOnError: o.stopOnError, NoPushdown: o.noPushdown, Yes: o.yes}
 	if e.term.stdout {
 		set.Format, set.Footer = shell.FormatTable, true
 	}
@@ -394,7 +396,9 @@ func newSession(o *options, e env, forImport bool) (*shell.Session, error) {
 	}
 	o.dial = e.dial
 	cfg := shell.Config{
-		Catalog:        cat,
+		Catalog:        cf.cat,
+		CatalogSource:  cf.src,
+		CatalogFile:    cf.path,
 		Open:           func(ctx context.Context) (exec.Store, error) { return openStore(ctx, o) },
 		CreateOnDemand: createsOnDemand(o),
 		ReadOnly:       o.zk != "" && !o.allowWrites,

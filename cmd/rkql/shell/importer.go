@@ -87,9 +87,9 @@ type rowSource interface {
 // checked and sorted (spilling to temporary files past sortRunBytes) before
 // the first row is written, so a bad line writes nothing.
 func (s *Session) Import(ctx context.Context, r io.Reader, opts ImportOptions) (int64, error) {
-	t, ok := s.cfg.Catalog.Table(opts.Table)
+	t, ok := s.eng.Catalog().Table(opts.Table)
 	if !ok {
-		return 0, fmt.Errorf("table %q does not exist (tables: %s)", opts.Table, strings.Join(s.cfg.Catalog.Names(), ", "))
+		return 0, fmt.Errorf("table %q does not exist (tables: %s)", opts.Table, strings.Join(s.eng.Catalog().Names(), ", "))
 	}
 	if err := s.eng.Writable("import"); err != nil {
 		return 0, err

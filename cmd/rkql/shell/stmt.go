@@ -43,6 +43,8 @@ func (s *Session) runOne(ctx context.Context, in IO, src source, off int, st par
 		s.eng.SetProgress(p.report)
 		defer s.eng.SetProgress(nil)
 	}
+	s.eng.SetConfirm(s.confirmer(in))
+	defer s.eng.SetConfirm(nil)
 	res, err := s.eng.Run(ctx, st)
 	if p != nil {
 		p.clear() // before the result or the error is written
