@@ -104,10 +104,22 @@ func runText(t testing.TB, e *engine.Engine, script string) string {
 func TestDDL(t *testing.T) {
 	dir := t.TempDir()
 	e := ddlEngine(t, dir, examples.CatalogYAML)
+	var asked strings.Builder
 	datadriven.RunTest(t, "testdata/ddl", func(t *testing.T, d *datadriven.TestData) string {
 		switch d.Cmd {
 		case "sql":
-			return runText(t, e, d.Input)
+			out := runText(t, e, d.Input)
+			defer asked.Reset()
+			return asked.String() + out
+		case "answer":
+			// What the session answers the questions of the statements
+			// that follow, which are shown.
+			yes := strings.TrimSpace(d.Input) == "yes"
+			e.SetConfirm(func(_ context.Context, q string) (bool, error) {
+				fmt.Fprintf(&asked, "asked: %s?\n", q)
+				return yes, nil
+			})
+			return "ok\n"
 		case "reopen":
 			// A new engine reads the catalog file the last one wrote.
 			e.Close()

@@ -84,6 +84,8 @@ func (e *Engine) RunPlan(ctx context.Context, p planner.Plan) (*Result, error) {
 		return decodeKey(p), nil
 	case *planner.Delete:
 		return e.deleteRows(ctx, p)
+	case *planner.Update:
+		return e.update(ctx, p)
 	case *planner.BuildIndex:
 		return e.buildIndex(ctx, p)
 	case *planner.CheckIndex:
@@ -102,6 +104,8 @@ func writeStatement(p planner.Plan) string {
 		return "CREATE TABLE"
 	case *planner.Delete:
 		return "DELETE"
+	case *planner.Update:
+		return "UPDATE"
 	case *planner.BuildIndex:
 		return "BUILD INDEX"
 	case *planner.CheckIndex:
@@ -165,6 +169,9 @@ func (e *Engine) explain(ctx context.Context, ex *planner.Explain) (*Result, err
 		}
 	}
 	model := sel.Explain(env, an)
+	if ex.Write != nil {
+		model.Steps = append(model.Steps, *ex.Write)
+	}
 	if ex.JSON {
 		return &Result{Text: model.JSON()}, nil
 	}

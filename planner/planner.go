@@ -31,6 +31,9 @@ type Explain struct {
 	Select  *Select
 	Analyze bool
 	JSON    bool
+	// Write, for EXPLAIN DELETE and UPDATE, is the step that writes the
+	// rows Select finds; nil for EXPLAIN SELECT.
+	Write *Step
 }
 
 // Insert writes rows.
@@ -109,6 +112,10 @@ func (pl *Planner) Plan(stmt parser.Stmt) (Plan, error) {
 	case *parser.SelectStmt:
 		return pl.selectPlan(s)
 	case *parser.ExplainStmt:
+		switch s.Stmt.(type) {
+		case *parser.DeleteStmt, *parser.UpdateStmt:
+			return pl.explainWrite(s)
+		}
 		inner, ok := s.Stmt.(*parser.SelectStmt)
 		if !ok {
 			return nil, errAt(s.Stmt.Pos(), "EXPLAIN takes a SELECT")
@@ -134,16 +141,9 @@ func (pl *Planner) Plan(stmt parser.Stmt) (Plan, error) {
 	case *parser.EncodeKeyStmt:
 		return pl.encodeKey(s)
 	case *parser.DeleteStmt:
-		find, err := pl.selectPlan(&parser.SelectStmt{Select: s.Delete, Star: true, Table: s.Table, Where: s.Where, Limit: -1})
-		if err != nil {
-			return nil, err
-		}
-		if ix := find.IndexLookup(); ix != nil {
-			// A DELETE goes at each row's newest cell time, which only
-			// the data row has: an index's copy is never enough.
-			ix.Covered = false
-		}
-		return &Delete{Table: find.Table, Find: find}, nil
+		return pl.deletePlan(s)
+	case *parser.UpdateStmt:
+		return pl.updatePlan(s)
 	case *parser.BuildIndexStmt:
 		t, err := pl.table(s.Table)
 		if err != nil {
@@ -198,6 +198,13 @@ func (pl *Planner) indexOwner(id parser.Ident) (*catalog.Table, *catalog.Index, 
 func (pl *Planner) insert(s *parser.InsertStmt) (*Insert, error) {
 	t, err := pl.table(s.Table)
 	if err != nil {
+		return nil, err
+	}
+	verb := "INSERT INTO"
+	if s.Upsert {
+		verb = "UPSERT INTO"
+	}
+	if err := indexWrite(t, s.Table.NamePos, verb, s.AllowIndexWrite); err != nil {
 		return nil, err
 	}
 	c := &compiler{t: t}

@@ -188,7 +188,7 @@ func TestClusterShell(t *testing.T) {
 		expect(t, sh(t, "", "-e", "SELECT domain, visits FROM sites WHERE domain LIKE '%aa.com'"), 0,
 			"domain\tvisits\naa.com\t9\nm.aa.com\t3\nshop.aa.com\t7\n", "")
 		expect(t, sh(t, "", "-e", "SELECT domain FROM sites WHERE owner = 'ann'"), 0, "domain\naa.com\nshop.aa.com\n", "")
-		expect(t, sh(t, "", "--allow-writes", "-e", "DELETE FROM sites WHERE domain = 'aa.com'; CHECK INDEX sites_by_owner"), 0,
+		expect(t, sh(t, "", "--allow-writes", "--yes", "-e", "DELETE FROM sites WHERE domain = 'aa.com'; CHECK INDEX sites_by_owner"), 0,
 			"DELETE 1\ndata_rows\tentries\tmissing\torphans\tunverified\tstale\trepaired\n3\t3\t0\t0\t0\t0\t0\n", "")
 		expect(t, sh(t, "", "-e", "SELECT COUNT(*) FROM sites ALLOW FULL SCAN"), 0, "\n3\n", "")
 	})

@@ -3,22 +3,20 @@ package shell
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"strings"
 )
 
 // confirmer returns what answers the engine's questions before a statement
 // removes rows or tables: --yes answers yes; a person at the REPL is asked
-// and must type y or yes; a script is answered no, and the question is
-// shown so that the reader sees what was not done.
+// and must type y or yes; a script is answered no (the statement then
+// says what it did not do).
 func (s *Session) confirmer(in IO) func(ctx context.Context, question string) (bool, error) {
 	return func(ctx context.Context, question string) (bool, error) {
 		if s.set.Yes {
 			return true, nil
 		}
 		if !in.Interactive() {
-			fmt.Fprintf(in.Stderr(), "rkql: %s? not in a script without --yes\n", question)
 			return false, nil
 		}
 		flushOut(in.Stdout())
