@@ -254,7 +254,8 @@ func (e *Engine) dropPhysical(ctx context.Context, what string, tables []*catalo
 	return fmt.Sprintf("dropped HBase table %s", strings.Join(names, ", ")), nil
 }
 
-// confirm asks the session's question; no Confirm means no.
+// ask asks the session's question. An engine given no Confirm has nobody
+// to ask, and goes on: a program using it decides for itself.
 func (e *Engine) ask(ctx context.Context, question string) (bool, error) {
 	switch {
 	case e.confirm != nil:
@@ -262,7 +263,7 @@ func (e *Engine) ask(ctx context.Context, question string) (bool, error) {
 	case e.cfg.Confirm != nil:
 		return e.cfg.Confirm(ctx, question)
 	}
-	return false, nil
+	return true, nil
 }
 
 func (e *Engine) dropTable(ctx context.Context, s *parser.DropTableStmt) (*Result, error) {

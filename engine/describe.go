@@ -26,11 +26,15 @@ func (e *Engine) showTables(ctx context.Context) (*Result, error) {
 	for _, n := range names {
 		exists[n] = true
 	}
-	cols := append(strCols("name", "hbase_table", "key"), Column{Name: "exists", Type: catalog.TypeBoolean})
+	cols := append(strCols("name", "kind", "hbase_table", "key"), Column{Name: "exists", Type: catalog.TypeBoolean})
 	var rows []catalog.Row
 	add := func(t *catalog.Table) {
+		kind := "table"
+		if t.IndexOf != nil {
+			kind = "index of " + t.IndexOf.Name
+		}
 		rows = append(rows, catalog.Row{
-			catalog.String(t.Name), catalog.String(t.Physical), catalog.String(t.Key.String()), catalog.Bool(exists[t.Physical]),
+			catalog.String(t.Name), catalog.String(kind), catalog.String(t.Physical), catalog.String(t.Key.String()), catalog.Bool(exists[t.Physical]),
 		})
 	}
 	for _, t := range e.cfg.Catalog.Tables {
@@ -49,8 +53,14 @@ func (e *Engine) showRegions(ctx context.Context, t *catalog.Table) (*Result, er
 	if err != nil {
 		return nil, err
 	}
-	if err := e.ensure(ctx, x, t); err != nil {
-		return nil, err
+	cols := strCols("region", "start_key", "end_key", "start_decoded", "end_decoded", "server")
+	if missing, err := e.neverCreated(ctx, x, t); err != nil || missing {
+		if err != nil {
+			return nil, err
+		}
+		res := rowsResult(cols, nil)
+		res.Warnings = neverCreatedNote(t)
+		return res, nil
 	}
 	regions, err := x.Store.Regions(ctx, t.Physical)
 	if err != nil {
@@ -64,7 +74,7 @@ func (e *Engine) showRegions(ctx context.Context, t *catalog.Table) (*Result, er
 			catalog.String(decodePrefix(t, r.EndKey)), catalog.String(r.Server),
 		})
 	}
-	return rowsResult(strCols("region", "start_key", "end_key", "start_decoded", "end_decoded", "server"), rows), nil
+	return rowsResult(cols, rows), nil
 }
 
 // decodePrefix reads the components a key, or a key prefix such as a split

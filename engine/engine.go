@@ -38,7 +38,7 @@ type Config struct {
 	CatalogFile   string
 	// Confirm asks whether to go on with a statement that removes rows or
 	// tables (DELETE, TRUNCATE TABLE, DROP TABLE of a physical table); nil
-	// answers no.
+	// goes on without asking (the shell always sets one).
 	Confirm func(ctx context.Context, question string) (bool, error)
 	// Open opens the store. It is called on first use, and again after a
 	// failure, so statements that need no store run without one.
