@@ -122,3 +122,54 @@ func (e *Engine) update(ctx context.Context, u *planner.Update) (*Result, error)
 	}
 	return &Result{Tag: fmt.Sprintf("UPDATE %d", n)}, nil
 }
+
+// Replaced counts the keys among keys that t already holds, and those
+// that repeat a key before them in keys: how many of the rows about to be
+// written replace a row rather than add one. The examples loader and rkql
+// import report it. A table never created holds none.
+func (e *Engine) Replaced(ctx context.Context, t *catalog.Table, keys [][]byte) (int64, error) {
+	x, err := e.executor(ctx)
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	seen := make(map[string]bool, len(keys))
+	uniq := make([][]byte, 0, len(keys))
+	for _, k := range keys {
+		if seen[string(k)] {
+			n++
+			continue
+		}
+		seen[string(k)] = true
+		uniq = append(uniq, k)
+	}
+	opts := exec.ReadOptions{Table: t}
+	if x.Store.Pushdown().Features().KeysOnly {
+		opts.Columns = []int{}
+	}
+	found, err := x.Store.Get(ctx, t.Physical, uniq, opts)
+	if errors.Is(err, exec.ErrTableNotFound) {
+		return n, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("reading which keys exist: %w", err)
+	}
+	return n + int64(len(found)), nil
+}
+
+// RowKeys returns the keys rows of t are written under; ok is false for
+// a layout with a random component, whose keys are drawn at write time.
+func RowKeys(t *catalog.Table, rows []catalog.Row) (keys [][]byte, ok bool, err error) {
+	for _, c := range t.Key.Components {
+		if c.Kind == catalog.KindRandom {
+			return nil, false, nil
+		}
+	}
+	keys = make([][]byte, len(rows))
+	for i, r := range rows {
+		if keys[i], err = t.EncodeKey(r, nil); err != nil {
+			return nil, true, err
+		}
+	}
+	return keys, true, nil
+}
