@@ -192,6 +192,19 @@ func TestClusterShell(t *testing.T) {
 			"DELETE 1\ndata_rows\tentries\tmissing\torphans\tunverified\tstale\trepaired\n3\t3\t0\t0\t0\t0\t0\n", "")
 		expect(t, sh(t, "", "-e", "SELECT COUNT(*) FROM sites ALLOW FULL SCAN"), 0, "\n3\n", "")
 	})
+	t.Run("update-delete", func(t *testing.T) {
+		w := func(stmts string) result { return sh(t, "", "--allow-writes", "--format", "tsv", "-e", stmts) }
+		expect(t, w("INSERT INTO orders (seller, buyer, order_id, ts, amount, status) VALUES ('s1', 'b7', 1, '2024-05-01 12:00:00', 10.5, 'paid'), ('s1', 'b7', 2, '2024-05-01 13:00:00', 3, 'paid')"), 0, "INSERT 2", "")
+		expect(t, w("DELETE FROM orders_by_buyer WHERE buyer = 'b7'"), 1, "", "orders_by_buyer is an index of orders, kept in step with its rows: DELETE FROM orders instead")
+		expect(t, w("DELETE FROM orders WHERE seller = 's1'"), 1, "", "DELETE would remove 2 rows of orders: not confirmed, nothing was deleted (in a script, --yes confirms)")
+		expect(t, sh(t, "", "-e", "EXPLAIN UPDATE orders SET buyer = 'b8' WHERE seller = 's1' AND ts = '2024-05-01 12:00:00' AND order_id = 1"), 0, "CLIENT UPDATE ROWS OF orders", "")
+		expect(t, w("UPDATE orders SET buyer = 'b8', status = 'x' WHERE seller = 's1' AND ts = '2024-05-01 12:00:00' AND order_id = 1"), 0, "UPDATE 1", "")
+		expect(t, sh(t, "", "--format", "tsv", "-e", "SELECT order_id, status FROM orders WHERE buyer = 'b8'; SELECT COUNT(*) FROM orders WHERE buyer = 'b7'"), 0, "order_id\tstatus\n1\tx\ncount\n1\n", "")
+		clean := "data_rows\tentries\tmissing\torphans\tunverified\tstale\trepaired\n2\t2\t0\t0\t0\t0\t0\n"
+		expect(t, sh(t, "", "--format", "tsv", "-e", "CHECK INDEX orders_by_buyer; CHECK INDEX orders_by_id"), 0, clean+clean, "")
+		expect(t, sh(t, "", "--allow-writes", "--yes", "--format", "tsv", "-e", "DELETE FROM orders WHERE seller = 's1'; CHECK INDEX orders_by_buyer"), 0,
+			"DELETE 2\ndata_rows\tentries\tmissing\torphans\tunverified\tstale\trepaired\n0\t0\t0\t0\t0\t0\t0\n", "")
+	})
 }
 
 // syncBuffer is a bytes.Buffer safe for one writer and polling readers.
