@@ -99,6 +99,9 @@ func (e *Engine) RunPlan(ctx context.Context, p planner.Plan) (*Result, error) {
 func writeStatement(p planner.Plan) string {
 	switch p := p.(type) {
 	case *planner.Insert:
+		if p.Upsert {
+			return "UPSERT"
+		}
 		return "INSERT"
 	case *planner.CreateTable:
 		return "CREATE TABLE"
@@ -295,6 +298,9 @@ func (e *Engine) analyze(ctx context.Context, x *exec.Executor, sel *planner.Sel
 func (e *Engine) insert(ctx context.Context, ins *planner.Insert) (*Result, error) {
 	if err := e.Write(ctx, ins.Table, ins.Columns, ins.Rows, ins.Timestamp, nil); err != nil {
 		return nil, err
+	}
+	if ins.Upsert {
+		return &Result{Tag: fmt.Sprintf("UPSERT %d", len(ins.Rows))}, nil
 	}
 	return &Result{Tag: fmt.Sprintf("INSERT %d", len(ins.Rows))}, nil
 }

@@ -45,6 +45,8 @@ type Insert struct {
 	Rows    []catalog.Row
 	// Timestamp is the cell timestamp in ms; 0 means the time of the write.
 	Timestamp int64
+	// Upsert says the statement was written UPSERT; it writes the same.
+	Upsert bool
 }
 
 // ShowTables lists the catalog's tables.
@@ -228,7 +230,7 @@ func (pl *Planner) insert(s *parser.InsertStmt) (*Insert, error) {
 			return nil, errAt(s.Table.NamePos, "INSERT INTO %s must set key field %s", t.Name, t.Columns[k].Name)
 		}
 	}
-	ins := &Insert{Table: t, Columns: cols}
+	ins := &Insert{Table: t, Columns: cols, Upsert: s.Upsert}
 	for _, vals := range s.Rows {
 		if len(vals) != len(cols) {
 			pos := s.Table.NamePos

@@ -125,11 +125,11 @@ func (f historyFlag) Set(v string) error {
 
 // commonFlags registers the flags the shell and import share.
 func commonFlags(fs *flag.FlagSet, o *options) {
-	fs.StringVar(&o.catalog, "catalog", "", "catalog `file` (YAML); default: the built-in example catalog")
+	fs.StringVar(&o.catalog, "catalog", "", "catalog `file` (YAML), which layout statements edit; default: catalog.yaml beside the embedded store, starting as the example catalog (on a cluster: the example catalog, read-only)")
 	fs.StringVar(&o.store, "store", "", "embedded store `dir`ectory (default $XDG_DATA_HOME/rkql, else the user cache dir's rkql)")
 	fs.StringVar(&o.zk, "zk", "", "ZooKeeper quorum of a real HBase cluster, host:port[,host:port]")
 	fs.StringVar(&o.zkRoot, "zk-root", "/hbase", "HBase's root znode")
-	fs.BoolVar(&o.allowWrites, "allow-writes", false, "with --zk, allow statements that write or change tables (CREATE TABLE, INSERT, DELETE, BUILD INDEX, CHECK INDEX … REPAIR, import)")
+	fs.BoolVar(&o.allowWrites, "allow-writes", false, "with --zk, allow statements that write or change tables (CREATE TABLE/INDEX, INSERT, UPDATE, DELETE, TRUNCATE, BUILD INDEX, CHECK INDEX … REPAIR, import, dropping HBase tables)")
 }
 
 // checkCommon refuses common flags set to nothing, such as --zk "$UNSET":
