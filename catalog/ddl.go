@@ -8,7 +8,7 @@ import (
 // DDL returns the CREATE TABLE statement that defines t's layout, with
 // names written by quote (the parser's QuoteIdent; catalog does not import
 // the parser). Run, the statement gives a table with the same columns,
-// families, rowkey bytes and splits; the HBase name and doc text are not
+// families, rowkey bytes, splits and HBase table; the doc text is not
 // part of it.
 func (t *Table) DDL(quote func(string) string) string {
 	var b strings.Builder
@@ -48,6 +48,9 @@ func (t *Table) DDL(quote func(string) string) string {
 	case s.Algorithm != "":
 		b.WriteString(" SPLIT BY " + quote(s.Algorithm) + " INTO " + strconv.Itoa(s.Regions) + " REGIONS")
 	}
+	if t.Physical != t.Name {
+		b.WriteString(" HBASE " + sqlString(t.Physical))
+	}
 	return b.String()
 }
 
@@ -63,6 +66,9 @@ func (ix *Index) DDL(t *Table, quote func(string) string) string {
 	}
 	if !IndexHoldsKey(ix.Table, t) {
 		s += " UNIQUE"
+	}
+	if ix.Physical != ix.Name {
+		s += " HBASE " + sqlString(ix.Physical)
 	}
 	return s
 }

@@ -41,6 +41,9 @@ func isDDL(st parser.Stmt) bool {
 }
 
 func (e *Engine) runDDL(ctx context.Context, st parser.Stmt) (*Result, error) {
+	if err := e.reloadCatalog(); err != nil {
+		return nil, err
+	}
 	switch s := st.(type) {
 	case *parser.CreateTableStmt:
 		return e.createTableDef(ctx, s)
@@ -88,6 +91,29 @@ func (e *Engine) saveCatalog(src []byte) error {
 	if werr != nil {
 		_ = os.Remove(tmp.Name())
 		return fmt.Errorf("writing the catalog %s: %w", path, werr)
+	}
+	e.setCatalog(c, src)
+	return nil
+}
+
+// reloadCatalog reads the catalog file again when another process has
+// changed it since, so that an edit starts from the file as it is.
+func (e *Engine) reloadCatalog() error {
+	if e.cfg.CatalogFile == "" {
+		return nil
+	}
+	src, err := os.ReadFile(e.cfg.CatalogFile)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil
+	case err != nil:
+		return fmt.Errorf("reading the catalog: %w", err)
+	case string(src) == string(e.cfg.CatalogSource):
+		return nil
+	}
+	c, err := catalog.Parse(src)
+	if err != nil {
+		return fmt.Errorf("the catalog file %s changed and no longer loads: %w", e.cfg.CatalogFile, err)
 	}
 	e.setCatalog(c, src)
 	return nil

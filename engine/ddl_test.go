@@ -147,28 +147,29 @@ func TestDDL(t *testing.T) {
 	}
 }
 
-// TestDDLRoundTripExamples: for every example table, its DDL run on an
-// empty catalog gives a table whose keys are the same bytes for the same
-// rows, with the same columns, families, splits and index keys.
+// TestDDLRoundTripExamples: for every example table, the YAML SHOW
+// CATALOG prints, made into DDL and run on an empty catalog, writes YAML
+// that loads to a table whose keys are the same bytes for the same rows,
+// with the same columns, families, splits, HBase table and index keys.
 func TestDDLRoundTripExamples(t *testing.T) {
 	orig, err := catalog.Parse(examples.CatalogYAML)
 	if err != nil {
 		t.Fatal(err)
 	}
+	shown := ddlEngine(t, t.TempDir(), examples.CatalogYAML)
 	for _, want := range orig.Tables {
 		t.Run(want.Name, func(t *testing.T) {
-			e := ddlEngine(t, t.TempDir(), []byte("tables: []\n"))
-			script := want.DDL(parser.QuoteIdent)
-			for _, ix := range want.Indexes {
-				script += ";\n" + ix.DDL(want, parser.QuoteIdent)
+			yamlText := runText(t, shown, "SHOW CATALOG "+want.Name)
+			from := showCatalogTable(t, yamlText, want.Name)
+			script := from.DDL(parser.QuoteIdent)
+			for _, ix := range from.Indexes {
+				script += ";\n" + ix.DDL(from, parser.QuoteIdent)
 			}
+			e := ddlEngine(t, t.TempDir(), []byte("tables: []\n"))
 			if out := runText(t, e, script); strings.Contains(out, "error") {
 				t.Fatalf("%s\n%s", script, out)
 			}
-			got, ok := e.Catalog().Table(want.Name)
-			if !ok {
-				t.Fatalf("%s is not in the catalog after its DDL", want.Name)
-			}
+			got := showCatalogTable(t, runText(t, e, "SHOW CATALOG "+want.Name), want.Name)
 			sameTable(t, want, got)
 			for i, ix := range want.Indexes {
 				sameTable(t, ix.Table, got.Indexes[i].Table)
@@ -178,6 +179,27 @@ func TestDDLRoundTripExamples(t *testing.T) {
 			}
 		})
 	}
+}
+
+// showCatalogTable loads the YAML of one table that SHOW CATALOG printed.
+func showCatalogTable(t *testing.T, text, name string) *catalog.Table {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("tables:\n")
+	for _, l := range strings.SplitAfter(text, "\n") {
+		if l != "" {
+			b.WriteString("  " + l)
+		}
+	}
+	c, err := catalog.Parse([]byte(b.String()))
+	if err != nil {
+		t.Fatalf("SHOW CATALOG %s does not load: %v\n%s", name, err, text)
+	}
+	tb, ok := c.Table(name)
+	if !ok {
+		t.Fatalf("SHOW CATALOG %s has no table %s:\n%s", name, name, text)
+	}
+	return tb
 }
 
 func sameTable(t *testing.T, want, got *catalog.Table) {
@@ -190,6 +212,9 @@ func sameTable(t *testing.T, want, got *catalog.Table) {
 	}
 	if fmt.Sprint(got.SplitKeys()) != fmt.Sprint(want.SplitKeys()) {
 		t.Errorf("%s: split keys %q, want %q", want.Name, got.SplitKeys(), want.SplitKeys())
+	}
+	if got.Physical != want.Physical {
+		t.Errorf("%s: HBase table %s, want %s", want.Name, got.Physical, want.Physical)
 	}
 	if got.Key.String() != want.Key.String() {
 		t.Errorf("%s: key %s, want %s", want.Name, got.Key, want.Key)

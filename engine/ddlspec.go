@@ -18,7 +18,7 @@ import (
 // families gets one, d.
 func tableSpec(s *parser.CreateTableStmt) (*catalog.TableSpec, error) {
 	d := s.Def
-	spec := &catalog.TableSpec{Name: s.Table.Name}
+	spec := &catalog.TableSpec{Name: s.Table.Name, HBase: d.HBase}
 	for _, f := range d.Families {
 		spec.Families = append(spec.Families, familySpec(f))
 	}
@@ -128,7 +128,7 @@ func componentSpec(k parser.KeyComponent) catalog.ComponentSpec {
 // points back to its row; such an index is unique on its key, which the
 // statement must say with UNIQUE.
 func indexSpec(s *parser.CreateIndexStmt, t *catalog.Table) (*catalog.IndexSpec, error) {
-	spec := &catalog.IndexSpec{Name: s.Index.Name}
+	spec := &catalog.IndexSpec{Name: s.Index.Name, HBase: s.HBase}
 	in := map[string]bool{}
 	keyFields := map[string]bool{}
 	for _, k := range s.Rowkey {

@@ -6,7 +6,7 @@ package parser
 // ColumnDef one column, a FamilyDef one family.
 
 // TableDef is the definition after CREATE TABLE name: columns, rowkey,
-// families and splits.
+// families, splits and the HBase table's name.
 type TableDef struct {
 	Columns  []ColumnDef
 	Rowkey   []KeyComponent
@@ -19,6 +19,9 @@ type TableDef struct {
 	// component); "" for none.
 	SplitBy      string
 	SplitRegions int
+	// HBase is the physical table, "ns:name" or "name"; "" means the
+	// table's own name.
+	HBase string
 }
 
 // ColumnDef is name TYPE [AS 'family:qualifier'] [TEXT].
@@ -103,7 +106,7 @@ type CreateTableStmt struct {
 }
 
 // CreateIndexStmt is CREATE INDEX name ON t ROWKEY (…) [COVERING (…)]
-// [UNIQUE]. UNIQUE says the index key may leave out key fields of t, so
+// [UNIQUE] [HBASE 'table']. UNIQUE says the index key may leave out key fields of t, so
 // that two rows may not share an entry.
 type CreateIndexStmt struct {
 	Create   Pos
@@ -112,6 +115,8 @@ type CreateIndexStmt struct {
 	Rowkey   []KeyComponent
 	Covering []Ident
 	Unique   bool
+	// HBase is the physical index table; "" means the index's name.
+	HBase string
 }
 
 // DropTableStmt is DROP TABLE t.

@@ -38,6 +38,11 @@ func (c *converter) tableDef(g *gTableDef) (*TableDef, *Error) {
 		}
 		d.Splits = append(d.Splits, e)
 	}
+	if g.HBase != nil {
+		if d.HBase = unquote(g.HBase.Raw, '\''); d.HBase == "" {
+			return nil, c.errorf(g.HBase.Pos, "the HBase table name cannot be empty")
+		}
+	}
 	if g.SplitBy != nil {
 		d.SplitBy = ident((*gAlias)(g.SplitBy)).Name
 		if strings.EqualFold(d.SplitBy, "BUCKETS") {
@@ -351,6 +356,11 @@ func (c *converter) ttl(o *gFamOpt) (int64, *Error) {
 
 func (c *converter) createIndex(p lexer.Position, g *gCreateIndex) (Stmt, *Error) {
 	s := &CreateIndexStmt{Create: pos(p), Index: ident(g.Index), Table: ident(g.Table), Unique: g.Unique}
+	if g.HBase != nil {
+		if s.HBase = unquote(g.HBase.Raw, '\''); s.HBase == "" {
+			return nil, c.errorf(g.HBase.Pos, "the HBase table name cannot be empty")
+		}
+	}
 	var err *Error
 	if s.Rowkey, err = c.components(g.Rowkey); err != nil {
 		return nil, err

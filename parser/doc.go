@@ -68,7 +68,7 @@
 //	tabledef = "(" coldef {"," coldef} ")" ROWKEY "(" comp {"," comp} ")"
 //	           [FAMILIES "(" family {"," family} ")"]
 //	           [SPLITS "(" key {"," key} ")"
-//	            | SPLIT BY name [INTO int REGIONS]] .
+//	            | SPLIT BY name [INTO int REGIONS]] [HBASE string] .
 //	coldef   = name type [AS 'family:qualifier'] [TEXT] .
 //	comp     = string | hex                       (a literal; \xNN escapes)
 //	         | name {TEXT|DECIMAL|BINARY|JAVA [int] | WIDTH int | ASC | DESC
@@ -81,7 +81,7 @@
 //	           | BLOOMFILTER word | BLOCKSIZE int | BLOCKCACHE (TRUE|FALSE)
 //	           | IN_MEMORY} .
 //	index    = ROWKEY "(" comp {"," comp} ")" [COVERING "(" name {"," name} ")"]
-//	           [UNIQUE] .
+//	           [UNIQUE] [HBASE string] .
 //	option   = ANALYZE | FORMAT (JSON | TEXT) .
 //
 // Expressions, loosest binding first:

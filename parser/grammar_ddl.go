@@ -17,6 +17,7 @@ type gTableDef struct {
 	Splits   []*gKey    `parser:"( 'SPLITS' '(' @@ ( ',' @@ )* ')'"`
 	SplitBy  *gIdent    `parser:"| 'SPLIT' 'BY' @@"`
 	Regions  *gInt      `parser:"  ( 'INTO' @@ 'REGIONS' )? )?"`
+	HBase    *gStr      `parser:"( 'HBASE' @@ )?"`
 }
 
 // gColDef is a column: name TYPE [AS 'f:q'] [TEXT].
@@ -83,6 +84,7 @@ type gCreateIndex struct {
 	Rowkey   []*gComp   `parser:"'ROWKEY' '(' @@ ( ',' @@ )* ')'"`
 	Covering []*gColumn `parser:"( 'COVERING' '(' @@ ( ',' @@ )* ')' )?"`
 	Unique   bool       `parser:"@'UNIQUE'?"`
+	HBase    *gStr      `parser:"( 'HBASE' @@ )?"`
 }
 
 type gShowCatalog struct {

@@ -33,7 +33,7 @@ var keywordTable = [...]Keyword{
 	{Word: "DROP", Starter: true}, {Word: "ENCODE", Starter: true},
 	{Word: "EXPLAIN", Reserved: true, Starter: true},
 	{Word: "FALSE", Reserved: true}, {Word: "FAMILIES", Layout: true}, {Word: "FAMILY", Layout: true},
-	{Word: "FORMAT"}, {Word: "FROM", Reserved: true}, {Word: "FULL"},
+	{Word: "FORMAT"}, {Word: "FROM", Reserved: true}, {Word: "FULL"}, {Word: "HBASE", Layout: true},
 	{Word: "IN", Reserved: true}, {Word: "INDEX"},
 	{Word: "INSERT", Reserved: true, Starter: true},
 	{Word: "INTO", Reserved: true}, {Word: "IN_MEMORY", Layout: true},

@@ -158,6 +158,9 @@ func (d *TableDef) String() string {
 			b.WriteString(" INTO " + strconv.Itoa(d.SplitRegions) + " REGIONS")
 		}
 	}
+	if d.HBase != "" {
+		b.WriteString(" HBASE " + QuoteString(d.HBase))
+	}
 	return b.String()
 }
 
@@ -179,6 +182,9 @@ func (s *CreateIndexStmt) String() string {
 	}
 	if s.Unique {
 		out += " UNIQUE"
+	}
+	if s.HBase != "" {
+		out += " HBASE " + QuoteString(s.HBase)
 	}
 	return out
 }
