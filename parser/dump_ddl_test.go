@@ -46,6 +46,9 @@ func (d *dumper) ddlStmt(depth int, label string, s Stmt) {
 		if s.Def.SplitBy != "" {
 			d.line(depth+1, "split by: %s regions: %d", s.Def.SplitBy, s.Def.SplitRegions)
 		}
+		if s.Def.HBase != "" {
+			d.line(depth+1, "hbase: %s", s.Def.HBase)
+		}
 	case *CreateIndexStmt:
 		d.line(depth, "%sCreateIndexStmt %s", label, d.at(s.Create))
 		d.ident(depth+1, "index: ", s.Index)
@@ -56,6 +59,9 @@ func (d *dumper) ddlStmt(depth int, label string, s Stmt) {
 			d.ident(depth+1, "covering: ", c)
 		}
 		d.flags(depth+1, map[string]bool{"unique": s.Unique})
+		if s.HBase != "" {
+			d.line(depth+1, "hbase: %s", s.HBase)
+		}
 	case *DropTableStmt:
 		d.line(depth, "%sDropTableStmt %s", label, d.at(s.Drop))
 		d.ident(depth+1, "table: ", s.Table)
