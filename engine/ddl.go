@@ -56,7 +56,7 @@ func (e *Engine) runDDL(ctx context.Context, st parser.Stmt) (*Result, error) {
 	case *parser.TruncateStmt:
 		return e.truncate(ctx, s)
 	case *parser.AlterTableStmt:
-		return e.alterTable(s)
+		return e.alterTable(ctx, s)
 	case *parser.ShowCatalogStmt:
 		return e.showCatalog(s)
 	}
@@ -427,7 +427,45 @@ func truncateOne(ctx context.Context, x *exec.Executor, d dropper, t *catalog.Ta
 	return nil
 }
 
-func (e *Engine) alterTable(s *parser.AlterTableStmt) (*Result, error) {
+// familyAlterer is a store that can change a family's settings.
+type familyAlterer interface {
+	AlterFamily(ctx context.Context, table string, f exec.FamilySpec) error
+}
+
+// alterPhysicalFamily gives the physical table the family settings of
+// the catalog src, where the store can and writes are allowed; otherwise
+// it returns a note saying the HBase table keeps its settings.
+func (e *Engine) alterPhysicalFamily(ctx context.Context, src []byte, table, family string) (string, error) {
+	c, err := catalog.Parse(src)
+	if err != nil {
+		return "", err
+	}
+	t, _ := c.Table(table)
+	keeps := fmt.Sprintf("the catalog changed; HBase table %s keeps its family settings until altered there (hbase shell: alter '%s', {NAME => '%s', …})", t.Physical, t.Physical, family)
+	if e.cfg.ReadOnly {
+		return keeps, nil
+	}
+	x, err := e.executor(ctx)
+	if err != nil {
+		return "", err
+	}
+	a, ok := x.Store.(familyAlterer)
+	if !ok {
+		return keeps, nil
+	}
+	for _, fs := range exec.Spec(t).Families {
+		if fs.Name == family {
+			err := a.AlterFamily(ctx, t.Physical, fs)
+			if errors.Is(err, exec.ErrTableNotFound) {
+				return "", nil
+			}
+			return "", err
+		}
+	}
+	return "", nil
+}
+
+func (e *Engine) alterTable(ctx context.Context, s *parser.AlterTableStmt) (*Result, error) {
 	if err := e.catalogFile("ALTER TABLE"); err != nil {
 		return nil, err
 	}
@@ -457,7 +495,9 @@ func (e *Engine) alterTable(s *parser.AlterTableStmt) (*Result, error) {
 		src, err = catalog.SetFamily(e.cfg.CatalogSource, t.Name, f.Name.Name, func(fs *catalog.FamilySpec) {
 			applyFamily(fs, f)
 		})
-		note = fmt.Sprintf("the catalog changed; HBase table %s keeps its family settings until altered there (hbase shell: alter '%s', {NAME => '%s', …})", t.Physical, t.Physical, f.Name.Name)
+		if err == nil {
+			note, err = e.alterPhysicalFamily(ctx, src, t.Name, f.Name.Name)
+		}
 	}
 	if err != nil {
 		return nil, parser.Errorf(s.Table.NamePos, "ALTER TABLE %s: %w", t.Name, err)
