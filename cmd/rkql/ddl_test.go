@@ -1,12 +1,15 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rkql/rkql/catalog"
+	hb "github.com/rkql/rkql/hbase"
 	"github.com/rkql/rkql/hbase/hbasetest"
 )
 
@@ -100,6 +103,25 @@ func TestClusterCreateTable(t *testing.T) {
 	r = sh("--allow-writes", "--yes", "-e", "TRUNCATE TABLE "+name+"; SELECT COUNT(*) FROM "+name+" ALLOW FULL SCAN; SHOW REGIONS "+name)
 	if r.code != 0 || !strings.HasPrefix(r.stdout, "TRUNCATE TABLE\ncount\n0\n") || strings.Count(r.stdout, name+",") != 2 {
 		t.Fatalf("truncate: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	// SET FAMILY changes the HBase family too.
+	r = sh("--allow-writes", "-e", "ALTER TABLE "+name+" SET FAMILY m TTL '1 day'")
+	if r.code != 0 || strings.Contains(r.stderr, "keeps its family settings") {
+		t.Fatalf("alter: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, err := hb.NewClient(ctx, hb.Config{ZKQuorum: q, ZKRoot: hbasetest.Root()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	desc, err := c.Admin().DescribeTable(ctx, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(desc.Families) != 1 || desc.Families[0].Name != "m" || desc.Families[0].TTL != 24*time.Hour {
+		t.Errorf("after SET FAMILY m TTL '1 day' the HBase family is %+v", desc.Families)
 	}
 }
 
