@@ -90,6 +90,8 @@ func (e *Engine) RunPlan(ctx context.Context, p planner.Plan) (*Result, error) {
 		return e.buildIndex(ctx, p)
 	case *planner.CheckIndex:
 		return e.checkIndex(ctx, p)
+	case *planner.Advise:
+		return e.runAdvise(p)
 	}
 	return nil, fmt.Errorf("%T is not supported by the engine yet", p)
 }

@@ -50,6 +50,8 @@ func (c *converter) stmt(g *gStmt) (Stmt, *Error) {
 		return &BuildIndexStmt{Build: pos(g.Build.Pos), Index: ident(g.Build.Index), Table: ident(g.Build.Table)}, nil
 	case g.Check != nil:
 		return &CheckIndexStmt{Check: pos(g.Check.Pos), Index: ident(g.Check.Index), Repair: g.Check.Repair}, nil
+	case g.Advise != nil:
+		return c.advise(g.Advise)
 	}
 	return nil, newError(c.src, NoPos, "empty statement")
 }

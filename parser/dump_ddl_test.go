@@ -95,6 +95,10 @@ func (d *dumper) ddlStmt(depth int, label string, s Stmt) {
 		d.expr(depth+1, "where: ", s.Where)
 		d.flags(depth+1, map[string]bool{"allow full scan": s.AllowFullScan, "allow index write": s.AllowIndexWrite})
 	default:
+		if a, ok := s.(*AdviseStmt); ok {
+			d.line(depth, "%sAdviseStmt %s file=%q", label, d.at(a.Advise), a.File)
+			return
+		}
 		d.line(depth, "%s%T", label, s)
 	}
 }

@@ -44,6 +44,7 @@ type gStmt struct {
 	Decode   *gDecode   `parser:"| @@"`
 	Build    *gBuild    `parser:"| @@"`
 	Check    *gCheck    `parser:"| @@"`
+	Advise   *gAdvise   `parser:"| @@"`
 	Update   *gUpdate   `parser:"| @@"`
 	Drop     *gDrop     `parser:"| @@"`
 	Truncate *gTruncate `parser:"| @@"`

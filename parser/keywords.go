@@ -19,7 +19,7 @@ type Keyword struct {
 // keywordTable is every word of the grammar, in alphabetical order. It is
 // never modified; Keywords hands out copies.
 var keywordTable = [...]Keyword{
-	{Word: "ADD", Layout: true}, {Word: "ALLOW"}, {Word: "ALTER", Starter: true},
+	{Word: "ADD", Layout: true}, {Word: "ADVISE", Starter: true}, {Word: "ALLOW"}, {Word: "ALTER", Starter: true},
 	{Word: "ANALYZE"}, {Word: "AND", Reserved: true},
 	{Word: "AS", Reserved: true}, {Word: "ASC"},
 	{Word: "BETWEEN", Reserved: true}, {Word: "BINARY", Layout: true}, {Word: "BLOCKCACHE", Layout: true},

@@ -153,6 +153,8 @@ func (pl *Planner) Plan(stmt parser.Stmt) (Plan, error) {
 		}
 		ix, err := pl.index(s.Index, t)
 		return &BuildIndex{Table: t, Index: ix}, err
+	case *parser.AdviseStmt:
+		return &Advise{File: s.File}, nil
 	case *parser.CheckIndexStmt:
 		t, ix, err := pl.indexOwner(s.Index)
 		return &CheckIndex{Table: t, Index: ix, Repair: s.Repair}, err
