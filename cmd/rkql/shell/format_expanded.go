@@ -3,6 +3,7 @@ package shell
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/jedib0t/go-pretty/v6/text"
@@ -105,7 +106,9 @@ func (a *autoWriter) row(r catalog.Row) error {
 	if a.to != nil {
 		return a.to.row(r)
 	}
-	a.held = append(a.held, r)
+	// The rows it is handed may be reused once it returns (see
+	// exec.RowReuser): keep a copy.
+	a.held = append(a.held, slices.Clone(r))
 	if len(a.held) < autoHold {
 		return nil
 	}
