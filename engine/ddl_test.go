@@ -246,3 +246,29 @@ func famString(fs []catalog.Family) string {
 	}
 	return b.String()
 }
+
+// An UPDATE or DELETE whose OR reads a union of a data-table branch and an
+// index branch writes the data rows it finds, with their index entries.
+func TestUnionWrites(t *testing.T) {
+	e := ddlEngine(t, t.TempDir(), examples.CatalogYAML)
+	got := runText(t, e, `INSERT INTO orders (seller, buyer, order_id, ts, amount, status) VALUES ('s1', 'b1', 1, '2024-05-01 12:00:00', 10.5, 'paid'), ('s2', 'b2', 2, '2024-05-01 13:00:00', 3, 'paid'), ('s3', 'b1', 3, '2024-05-01 14:00:00', 7, 'new');
+UPDATE orders SET status = 'x' WHERE seller = 's1' OR buyer = 'b2';
+SELECT order_id, status FROM orders WHERE order_id IN (1, 2, 3) ORDER BY order_id;
+DELETE FROM orders WHERE seller = 's1' OR buyer = 'b2';
+SELECT order_id, status FROM orders ALLOW FULL SCAN;
+CHECK INDEX orders_by_buyer;
+CHECK INDEX orders_by_id`)
+	want := `INSERT 3
+UPDATE 2
+1 | 'x'
+2 | 'x'
+3 | 'new'
+DELETE 2
+3 | 'new'
+1 | 1 | 0 | 0 | 0 | 0 | 0
+1 | 1 | 0 | 0 | 0 | 0 | 0
+`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}

@@ -76,7 +76,7 @@ func (pl *Planner) updatePlan(s *parser.UpdateStmt) (*Update, error) {
 	if err != nil {
 		return nil, err
 	}
-	if ix := find.IndexLookup(); ix != nil {
+	for _, ix := range find.IndexLookups() {
 		// The write needs every column of the row as it is: read the
 		// data row, never the index's copy.
 		ix.Covered = false

@@ -34,7 +34,7 @@ func (pl *Planner) deletePlan(s *parser.DeleteStmt) (*Delete, error) {
 	if err != nil {
 		return nil, err
 	}
-	if ix := find.IndexLookup(); ix != nil {
+	for _, ix := range find.IndexLookups() {
 		// A DELETE goes at each row's newest cell time, which only
 		// the data row has: an index's copy is never enough.
 		ix.Covered = false
