@@ -163,8 +163,26 @@ func estimate(d *Design, q *parser.SelectStmt, o Options) Cost {
 	return selectCost(sel, o)
 }
 
-// selectCost estimates what a planned SELECT reads.
+// selectCost estimates what a planned SELECT reads: the sum over its
+// accesses, one for most plans and one per branch of a union.
 func selectCost(sel *planner.Select, o Options) Cost {
+	if sel.Access == nil {
+		u, ok := planner.Find[*planner.Union](sel.Root)
+		if !ok || len(u.Branches) == 0 {
+			return Cost{Plan: "no access", Refused: true}
+		}
+		var c Cost
+		heads := make([]string, 0, len(u.Branches))
+		for _, b := range u.Branches {
+			bc := selectCost(b, o)
+			c.Rows += bc.Rows
+			c.Reads += bc.Reads
+			c.Refused = c.Refused || bc.Refused
+			heads = append(heads, bc.Plan)
+		}
+		c.Plan = fmt.Sprintf("UNION OF %d BRANCHES: %s", len(u.Branches), strings.Join(heads, "; "))
+		return c
+	}
 	acc := sel.Access
 	c := accessCost(acc, o)
 	c.Plan = acc.Header()

@@ -107,3 +107,23 @@ func TestParseWorkload(t *testing.T) {
 		}
 	}
 }
+
+// An OR that each branch serves by its own access is planned as a union:
+// its cost is the sum of the branches', each far below a full scan.
+func TestAdviseUnion(t *testing.T) {
+	rs := rank(t, examples.CatalogYAML, "orders", "SELECT * FROM orders WHERE seller = 's1' OR buyer = 'b2'")
+	r := find(rs, "as it is")
+	if r.Design == nil {
+		t.Fatalf("no design with the buyer index: %+v", rs)
+	}
+	c := r.Costs[0]
+	if c.Refused || !strings.HasPrefix(c.Plan, "UNION OF 2 BRANCHES: ") || !strings.Contains(c.Plan, "orders_by_buyer") {
+		t.Fatalf("cost of the OR: %+v", c)
+	}
+	if c.Reads < 2 || c.Rows <= 0 || c.Total() >= 10_000_000/100 {
+		t.Errorf("cost of the OR: %+v, total %.0f", c, c.Total())
+	}
+	if alone := find(rs, "alone"); alone.Design == nil || !alone.Costs[0].Refused {
+		t.Errorf("the table alone serves the OR: %+v", alone)
+	}
+}
