@@ -19,6 +19,14 @@
 // Bytes.toStringBinary form) and Value.String. A text-encoded DOUBLE cell
 // is written as Java's Double.toString writes it.
 //
+// The layout statements write catalogs through this package too: TableSpec
+// and its parts are the YAML shape the loader reads; RenderTable writes one
+// table in the example catalog's style; AddTable, DropTable, AddIndex,
+// DropIndex, AddColumn and SetFamily edit a catalog's text, changing only
+// the lines of the table they touch, and return text that Parse loads;
+// TableSource returns one table's lines; Table.DDL prints a table back as
+// CREATE TABLE.
+//
 // Invariants: a hash or bucket gives exactly the bytes the Java expression
 // in the source documents gives, so rkql reads keys others wrote; a value
 // that could not be read back as itself (a delimiter inside a delimited

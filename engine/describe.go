@@ -27,11 +27,15 @@ func (e *Engine) showTables(ctx context.Context) (*Result, error) {
 	for _, n := range names {
 		exists[n] = true
 	}
-	cols := append(strCols("name", "hbase_table", "key"), Column{Name: "exists", Type: catalog.TypeBoolean})
+	cols := append(strCols("name", "kind", "hbase_table", "key"), Column{Name: "exists", Type: catalog.TypeBoolean})
 	var rows []catalog.Row
 	add := func(t *catalog.Table) {
+		kind := "table"
+		if t.IndexOf != nil {
+			kind = "index of " + t.IndexOf.Name
+		}
 		rows = append(rows, catalog.Row{
-			catalog.String(t.Name), catalog.String(t.Physical), catalog.String(t.Key.String()), catalog.Bool(exists[t.Physical]),
+			catalog.String(t.Name), catalog.String(kind), catalog.String(t.Physical), catalog.String(t.Key.String()), catalog.Bool(exists[t.Physical]),
 		})
 	}
 	for _, t := range e.cfg.Catalog.Tables {
@@ -50,8 +54,14 @@ func (e *Engine) showRegions(ctx context.Context, t *catalog.Table) (*Result, er
 	if err != nil {
 		return nil, err
 	}
-	if err := e.ensure(ctx, x, t); err != nil {
-		return nil, err
+	cols := strCols("region", "start_key", "end_key", "start_decoded", "end_decoded", "server")
+	if missing, err := e.neverCreated(ctx, x, t); err != nil || missing {
+		if err != nil {
+			return nil, err
+		}
+		res := rowsResult(cols, nil)
+		res.Warnings = neverCreatedNote(t)
+		return res, nil
 	}
 	regions, err := x.Store.Regions(ctx, t.Physical)
 	if err != nil {
@@ -77,7 +87,6 @@ func (e *Engine) showRegions(ctx context.Context, t *catalog.Table) (*Result, er
 		}
 		rows = append(rows, row)
 	}
-	cols := strCols("region", "start_key", "end_key", "start_decoded", "end_decoded", "server")
 	if !loaded {
 		return rowsResult(cols, rows), nil
 	}

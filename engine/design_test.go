@@ -9,7 +9,7 @@ import (
 	"github.com/rkql/rkql/parser"
 )
 
-func runText(t *testing.T, q string) (string, error) {
+func runDesignText(t *testing.T, q string) (string, error) {
 	t.Helper()
 	e := newEngine(t, embedded.Pushdown{})
 	st, err := parser.ParseOne(q)
@@ -40,7 +40,7 @@ func TestDesignStatements(t *testing.T) {
 		{"SIMULATE WRITES logs ROWS 16000", []string{"regions used 16 of 16", "1.00 x the mean", "ts = now", "nothing was written"}},
 		{"SIMULATE WRITES logs ROWS 1600 WITH ts = sequence COMPARE logs_by_host", []string{"regions used           16                 1", "ts = sequence"}},
 	} {
-		got, err := runText(t, tc.q)
+		got, err := runDesignText(t, tc.q)
 		if err != nil {
 			t.Errorf("%s: %v", tc.q, err)
 			continue
@@ -63,7 +63,7 @@ func TestDesignStatementErrors(t *testing.T) {
 		{"SIMULATE WRITES orders ROWS 10 WITH seller = now, seller = now", "seller is given twice"},
 		{"SIMULATE WRITES orders ROWS 20000000", "ROWS must be between 1 and 10000000"},
 	} {
-		_, err := runText(t, tc.q)
+		_, err := runDesignText(t, tc.q)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: got %v, want an error with %q", tc.q, err, tc.want)
 		}
@@ -73,7 +73,7 @@ func TestDesignStatementErrors(t *testing.T) {
 // EXPLAIN (VERBOSE) adds a legend of the KEY line's notation, in text and
 // in JSON.
 func TestExplainVerboseLegend(t *testing.T) {
-	text, err := runText(t, "EXPLAIN (VERBOSE) SELECT * FROM phone_users WHERE phone = '5551234'")
+	text, err := runDesignText(t, "EXPLAIN (VERBOSE) SELECT * FROM phone_users WHERE phone = '5551234'")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,14 +82,14 @@ func TestExplainVerboseLegend(t *testing.T) {
 			t.Errorf("EXPLAIN (VERBOSE) lacks %q:\n%s", w, text)
 		}
 	}
-	plain, err := runText(t, "EXPLAIN SELECT * FROM phone_users WHERE phone = '5551234'")
+	plain, err := runDesignText(t, "EXPLAIN SELECT * FROM phone_users WHERE phone = '5551234'")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(plain, "LEGEND") {
 		t.Errorf("plain EXPLAIN has a legend:\n%s", plain)
 	}
-	js, err := runText(t, "EXPLAIN (VERBOSE, FORMAT JSON) SELECT * FROM user_calendar_record WHERE uid = 7")
+	js, err := runDesignText(t, "EXPLAIN (VERBOSE, FORMAT JSON) SELECT * FROM user_calendar_record WHERE uid = 7")
 	if err != nil {
 		t.Fatal(err)
 	}

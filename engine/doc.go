@@ -15,9 +15,18 @@
 // import and the examples loader write rows through Write; the tests run
 // statements through Run. None of them plans or executes by itself.
 //
+// The layout statements (CREATE TABLE … ROWKEY, CREATE INDEX, DROP,
+// TRUNCATE, ALTER, SHOW CATALOG) do not plan: they edit the catalog file
+// through catalog's text edits, create or drop physical tables, and swap
+// the engine's catalog and planner (ddl.go, ddlspec.go). DELETE, TRUNCATE
+// and dropping a physical table ask Config.Confirm first.
+//
 // Invariants:
 //   - A read-only engine refuses every statement that writes before it
 //     touches the store.
+//   - A read creates nothing: a table never created on a store that
+//     creates tables on demand answers with no rows and a note.
+//   - The catalog file is written only with text that loads.
 //   - A plan is placed (exec.Place) exactly once, with the session's
 //     pushdown setting, before it runs or is explained, so EXPLAIN shows
 //     the plan that runs.

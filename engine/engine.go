@@ -31,6 +31,15 @@ func (e *readOnlyError) Is(target error) bool { return target == ErrReadOnly }
 // the default.
 type Config struct {
 	Catalog *catalog.Catalog
+	// CatalogSource is the catalog's YAML text, which the layout
+	// statements edit; CatalogFile is where they write it ("" refuses
+	// them). The file need not exist yet.
+	CatalogSource []byte
+	CatalogFile   string
+	// Confirm asks whether to go on with a statement that removes rows or
+	// tables (DELETE, TRUNCATE TABLE, DROP TABLE of a physical table); nil
+	// goes on without asking (the shell always sets one).
+	Confirm func(ctx context.Context, question string) (bool, error)
 	// Open opens the store. It is called on first use, and again after a
 	// failure, so statements that need no store run without one.
 	Open func(ctx context.Context) (exec.Store, error)
@@ -80,6 +89,8 @@ type Engine struct {
 	progress func(rows int64)
 	// ensured holds the physical tables known to exist.
 	ensured map[string]bool
+	// confirm, when set, replaces Config.Confirm (see SetConfirm).
+	confirm func(ctx context.Context, question string) (bool, error)
 	// lastWrite is the last timestamp handed to a write that named none
 	// (see writeClock).
 	lastWrite int64
@@ -105,8 +116,10 @@ func New(cfg Config) *Engine {
 	if cfg.Planner.Now == nil {
 		cfg.Planner.Now = cfg.Clock
 	}
-	return &Engine{cfg: cfg, pl: planner.New(cfg.Catalog, cfg.Planner), pushdown: !cfg.NoPushdown, ensured: map[string]bool{}}
+	return &Engine{cfg: cfg, pl: newPlanner(cfg.Catalog, cfg), pushdown: !cfg.NoPushdown, ensured: map[string]bool{}}
 }
+
+func newPlanner(c *catalog.Catalog, cfg Config) *planner.Planner { return planner.New(c, cfg.Planner) }
 
 // Catalog returns the engine's catalog.
 func (e *Engine) Catalog() *catalog.Catalog { return e.cfg.Catalog }
@@ -122,6 +135,12 @@ func (e *Engine) SetPushdown(on bool) { e.pushdown = on }
 // SetProgress sets what BUILD INDEX, CHECK INDEX and DELETE tell the rows they
 // have done so far, after each batch; nil tells nothing.
 func (e *Engine) SetProgress(fn func(rows int64)) { e.progress = fn }
+
+// SetConfirm sets what asks whether to go on with a statement that removes
+// rows or tables, in place of Config.Confirm; nil goes back to it.
+func (e *Engine) SetConfirm(fn func(ctx context.Context, question string) (bool, error)) {
+	e.confirm = fn
+}
 
 // Close closes the store if it was opened. The tables known to exist are
 // looked up again in the next store opened: one opened for reading only

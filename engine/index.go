@@ -8,27 +8,6 @@ import (
 	"github.com/rkql/rkql/planner"
 )
 
-// deleteRows runs DELETE: the rows its WHERE finds go, with their index
-// entries.
-func (e *Engine) deleteRows(ctx context.Context, d *planner.Delete) (*Result, error) {
-	x, err := e.executor(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if err := e.ensure(ctx, x, d.Table); err != nil {
-		return nil, err
-	}
-	var progress func(int)
-	if e.progress != nil {
-		progress = func(n int) { e.progress(int64(n)) }
-	}
-	n, err := x.Delete(ctx, d, progress)
-	if err != nil {
-		return nil, err
-	}
-	return &Result{Tag: fmt.Sprintf("DELETE %d", n)}, nil
-}
-
 // buildIndex runs BUILD INDEX: every data row's entry is written.
 func (e *Engine) buildIndex(ctx context.Context, b *planner.BuildIndex) (*Result, error) {
 	x, err := e.executor(ctx)

@@ -19,6 +19,12 @@ func (e *Engine) Plan(st parser.Stmt) (planner.Plan, error) { return e.pl.Plan(s
 // Run plans and runs one statement. A Result with Rows streams them: the
 // caller reads and closes it.
 func (e *Engine) Run(ctx context.Context, st parser.Stmt) (*Result, error) {
+	if isDDL(st) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		return e.runDDL(ctx, st)
+	}
 	p, err := e.plan(ctx, st)
 	if err != nil {
 		return nil, err
@@ -81,10 +87,14 @@ func (e *Engine) RunPlan(ctx context.Context, p planner.Plan) (*Result, error) {
 		return decodeKey(p), nil
 	case *planner.Delete:
 		return e.deleteRows(ctx, p)
+	case *planner.Update:
+		return e.update(ctx, p)
 	case *planner.BuildIndex:
 		return e.buildIndex(ctx, p)
 	case *planner.CheckIndex:
 		return e.checkIndex(ctx, p)
+	case *planner.Advise:
+		return e.runAdvise(p)
 	}
 	if res, ok, err := designRun(p); ok {
 		return res, err
@@ -97,11 +107,16 @@ func (e *Engine) RunPlan(ctx context.Context, p planner.Plan) (*Result, error) {
 func writeStatement(p planner.Plan) string {
 	switch p := p.(type) {
 	case *planner.Insert:
+		if p.Upsert {
+			return "UPSERT"
+		}
 		return "INSERT"
 	case *planner.CreateTable:
 		return "CREATE TABLE"
 	case *planner.Delete:
 		return "DELETE"
+	case *planner.Update:
+		return "UPDATE"
 	case *planner.BuildIndex:
 		return "BUILD INDEX"
 	case *planner.CheckIndex:
@@ -112,11 +127,21 @@ func writeStatement(p planner.Plan) string {
 	return ""
 }
 
-// prepare opens the store a SELECT reads and places the plan on it.
+// prepare opens the store a SELECT reads and places the plan on it. A
+// read has no side effects: on a store that creates tables on demand, a
+// table never created is not created now, and prepare returns
+// errNeverCreated with the executor.
 func (e *Engine) prepare(ctx context.Context, sel *planner.Select) (*exec.Executor, error) {
 	x, err := e.executor(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if missing, err := e.neverCreated(ctx, x, sel.Table); err != nil || missing {
+		if err == nil {
+			exec.Place(sel, x.Store.Pushdown(), e.pushdown)
+			err = errNeverCreated
+		}
+		return x, err
 	}
 	if err := e.ensure(ctx, x, sel.Table); err != nil {
 		return nil, err
@@ -135,8 +160,44 @@ func (e *Engine) prepare(ctx context.Context, sel *planner.Select) (*exec.Execut
 	return x, nil
 }
 
+// errNeverCreated says that a read's table was never created.
+var errNeverCreated = errors.New("engine: the table was never created")
+
+// neverCreated reports whether t's physical table does not exist on a
+// store that creates tables on demand. It creates nothing.
+func (e *Engine) neverCreated(ctx context.Context, x *exec.Executor, t *catalog.Table) (bool, error) {
+	if !e.cfg.CreateOnDemand || e.ensured[t.Physical] {
+		return false, nil
+	}
+	_, err := x.Store.Regions(ctx, t.Physical)
+	if errors.Is(err, exec.ErrTableNotFound) {
+		return true, nil
+	}
+	return false, err
+}
+
+// neverCreatedNote is the warning of a read of a table never created.
+func neverCreatedNote(t *catalog.Table) func() []string {
+	return func() []string {
+		return []string{fmt.Sprintf("table %s has no rows: it was never created in this store (a write or CREATE TABLE creates it)", t.Name)}
+	}
+}
+
 func (e *Engine) query(ctx context.Context, sel *planner.Select) (*Result, error) {
 	x, err := e.prepare(ctx, sel)
+	if errors.Is(err, errNeverCreated) {
+		cols := make([]Column, len(sel.Output))
+		for i, o := range sel.Output {
+			cols[i] = Column{Name: o.Name, Type: o.Type}
+		}
+		var rows []catalog.Row
+		if _, count := planner.Find[*planner.Count](sel.Root); count {
+			rows = []catalog.Row{{catalog.Bigint(0)}}
+		}
+		res := rowsResult(cols, rows)
+		res.Warnings = neverCreatedNote(sel.Table)
+		return res, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -156,6 +217,12 @@ func (e *Engine) query(ctx context.Context, sel *planner.Select) (*Result, error
 func (e *Engine) explain(ctx context.Context, ex *planner.Explain) (*Result, error) {
 	sel := ex.Select
 	x, err := e.prepare(ctx, sel)
+	if errors.Is(err, errNeverCreated) && !ex.Analyze {
+		err = nil
+	}
+	if errors.Is(err, errNeverCreated) {
+		return nil, fmt.Errorf("EXPLAIN ANALYZE of %s: the table was never created in this store", sel.Table.Name)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -170,6 +237,9 @@ func (e *Engine) explain(ctx context.Context, ex *planner.Explain) (*Result, err
 		}
 	}
 	model := sel.Explain(env, an)
+	if ex.Write != nil {
+		model.Steps = append(model.Steps, *ex.Write)
+	}
 	if ex.Verbose {
 		model.Plan = append(model.Plan, planner.Attr{Label: "LEGEND", Value: legend(sel)})
 	}
@@ -193,6 +263,9 @@ func (e *Engine) explainEnv(ctx context.Context, st exec.Store, sel *planner.Sel
 		}
 		regions, err := st.Regions(ctx, t.Physical)
 		if errors.Is(err, exec.ErrTableNotFound) {
+			// Never created: cost it with the regions the catalog
+			// would create it with.
+			env.Regions[t.Physical] = append([][]byte{nil}, t.SplitKeys()...)
 			continue
 		}
 		if err != nil {
@@ -245,6 +318,9 @@ func (e *Engine) analyze(ctx context.Context, x *exec.Executor, sel *planner.Sel
 func (e *Engine) insert(ctx context.Context, ins *planner.Insert) (*Result, error) {
 	if err := e.Write(ctx, ins.Table, ins.Columns, ins.Rows, ins.Timestamp, nil); err != nil {
 		return nil, err
+	}
+	if ins.Upsert {
+		return &Result{Tag: fmt.Sprintf("UPSERT %d", len(ins.Rows))}, nil
 	}
 	return &Result{Tag: fmt.Sprintf("INSERT %d", len(ins.Rows))}, nil
 }

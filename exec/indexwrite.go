@@ -331,7 +331,9 @@ func (x *Executor) Delete(ctx context.Context, d *planner.Delete, progress func(
 		return 0, err
 	}
 	defer rows.close()
-	viaIndex := d.Find.IndexLookup() != nil
+	// A row found through an index, or through a union one of whose
+	// branches reads an index, may carry the entry's key.
+	viaIndex := len(d.Find.IndexLookups()) > 0
 	n := 0
 	var batch []*Row
 	flush := func() error {

@@ -101,17 +101,7 @@ func (t TableSpec) proto() (*pb.TableSchema, error) {
 		if f.Name == "" {
 			return nil, fmt.Errorf("hbase: create table %s: empty family name", t.Name)
 		}
-		cf := &pb.ColumnFamilySchema{Name: []byte(f.Name)}
-		attrs := f.attributes()
-		keys := make([]string, 0, len(attrs))
-		for k := range attrs {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			cf.Attributes = append(cf.Attributes, &pb.BytesBytesPair{First: []byte(k), Second: []byte(attrs[k])})
-		}
-		s.ColumnFamilies = append(s.ColumnFamilies, cf)
+		s.ColumnFamilies = append(s.ColumnFamilies, f.proto())
 	}
 	for i, class := range t.Coprocessors {
 		if class == "" || strings.ContainsRune(class, '|') {
@@ -149,6 +139,39 @@ func coprocessorClasses(ts *pb.TableSchema) []string {
 		}
 	}
 	return out
+}
+
+// proto is the family's schema with its attributes in name order.
+func (f FamilySpec) proto() *pb.ColumnFamilySchema {
+	cf := &pb.ColumnFamilySchema{Name: []byte(f.Name)}
+	attrs := f.attributes()
+	keys := make([]string, 0, len(attrs))
+	for k := range attrs {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		cf.Attributes = append(cf.Attributes, &pb.BytesBytesPair{First: []byte(k), Second: []byte(attrs[k])})
+	}
+	return cf
+}
+
+// ModifyFamily replaces the settings of one existing family of a table,
+// as the HBase shell's alter 't', {NAME => 'f', …} does, and waits until
+// the change is done. Settings f leaves unset return to HBase's defaults.
+func (a *Admin) ModifyFamily(ctx context.Context, table string, f FamilySpec) error {
+	if f.Name == "" {
+		return fmt.Errorf("hbase: alter table %s: empty family name", table)
+	}
+	g, n := a.nonces()
+	req := &pb.ModifyColumnRequest{TableName: tableName(table), ColumnFamilies: f.proto(), NonceGroup: g, Nonce: n}
+	var resp pb.ModifyColumnResponse
+	what := "alter family " + f.Name + " of table " + table
+	if err := a.callMaster(ctx, what, "ModifyColumn", req, &resp); err != nil {
+		return err
+	}
+	a.c.cache.removeTable(table)
+	return a.waitProcedure(ctx, what, resp.GetProcId())
 }
 
 // callMaster sends one MasterService call, retrying as errors demand.

@@ -100,7 +100,8 @@ type ExplainStmt struct {
 	Stmt    Stmt
 }
 
-// InsertStmt is INSERT INTO t (cols) VALUES (…), (…) [TIMESTAMP expr].
+// InsertStmt is (INSERT | UPSERT) INTO t (cols) VALUES (…), (…)
+// [TIMESTAMP expr] [ALLOW INDEX WRITE]. Both merge into an existing row.
 type InsertStmt struct {
 	Insert  Pos
 	Table   Ident
@@ -108,13 +109,20 @@ type InsertStmt struct {
 	Rows    [][]Expr
 	// Timestamp is the cell timestamp for every written cell; nil means now.
 	Timestamp Expr
+	// Upsert is true when the statement was written UPSERT.
+	Upsert bool
+	// AllowIndexWrite lets the statement write an index table directly.
+	AllowIndexWrite bool
 }
 
-// DeleteStmt is DELETE FROM t WHERE expr.
+// DeleteStmt is DELETE FROM t WHERE expr [ALLOW FULL SCAN] [ALLOW INDEX
+// WRITE].
 type DeleteStmt struct {
-	Delete Pos
-	Table  Ident
-	Where  Expr
+	Delete          Pos
+	Table           Ident
+	Where           Expr
+	AllowFullScan   bool
+	AllowIndexWrite bool
 }
 
 // ShowTablesStmt is SHOW TABLES.
@@ -130,13 +138,6 @@ type ShowRegionsStmt struct {
 type DescribeStmt struct {
 	Describe Pos
 	Table    Ident
-}
-
-// CreateTableStmt is CREATE TABLE t: create the physical table of a catalog
-// table.
-type CreateTableStmt struct {
-	Create Pos
-	Table  Ident
 }
 
 // EncodeKeyStmt is ENCODE KEY t (field = value, …).

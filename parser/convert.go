@@ -23,6 +23,9 @@ func (c *converter) errorf(p lexer.Position, format string, args ...any) *Error 
 }
 
 func (c *converter) stmt(g *gStmt) (Stmt, *Error) {
+	if s, err, ok := c.ddlStmt(g); ok {
+		return s, err
+	}
 	switch {
 	case g.Explain != nil:
 		return c.explain(g.Explain)
@@ -42,8 +45,6 @@ func (c *converter) stmt(g *gStmt) (Stmt, *Error) {
 		return &ShowRegionsStmt{Show: pos(g.Show.Pos), Table: ident(g.Show.Regions)}, nil
 	case g.Describe != nil:
 		return &DescribeStmt{Describe: pos(g.Describe.Pos), Table: ident(g.Describe.Table)}, nil
-	case g.Create != nil:
-		return &CreateTableStmt{Create: pos(g.Create.Pos), Table: ident(g.Create.Table)}, nil
 	case g.Encode != nil:
 		return c.encode(g.Encode)
 	case g.Decode != nil:
@@ -56,6 +57,8 @@ func (c *converter) stmt(g *gStmt) (Stmt, *Error) {
 		return c.lint(g.Lint)
 	case g.Simulate != nil:
 		return c.simulate(g.Simulate)
+	case g.Advise != nil:
+		return c.advise(g.Advise)
 	}
 	return nil, newError(c.src, NoPos, "empty statement")
 }
@@ -111,6 +114,8 @@ func (c *converter) explain(g *gExplain) (Stmt, *Error) {
 		s.Stmt, err = c.insert(in.Insert)
 	case in.Delete != nil:
 		s.Stmt, err = c.delete(in.Delete)
+	case in.Update != nil:
+		s.Stmt, err = c.update(in.Update)
 	}
 	if err != nil {
 		return nil, err
@@ -192,7 +197,15 @@ func (c *converter) selectStmt(g *gSelect) (Stmt, *Error) {
 }
 
 func (c *converter) insert(g *gInsert) (Stmt, *Error) {
-	s := &InsertStmt{Insert: pos(g.Pos), Table: ident(g.Table)}
+	s := &InsertStmt{Insert: pos(g.Pos), Table: ident(g.Table), Upsert: strings.EqualFold(g.Verb, "UPSERT")}
+	fullScan, indexWrite, aerr := c.allows(g.Allows)
+	if aerr != nil {
+		return nil, aerr
+	}
+	if fullScan {
+		return nil, c.errorf(g.Allows[0].Pos, "ALLOW FULL SCAN does not apply to %s", strings.ToUpper(g.Verb))
+	}
+	s.AllowIndexWrite = indexWrite
 	for _, col := range g.Columns {
 		s.Columns = append(s.Columns, ident(col))
 	}
@@ -221,7 +234,12 @@ func (c *converter) delete(g *gDelete) (Stmt, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	return &DeleteStmt{Delete: pos(g.Pos), Table: ident(g.Table), Where: where}, nil
+	s := &DeleteStmt{Delete: pos(g.Pos), Table: ident(g.Table), Where: where}
+	s.AllowFullScan, s.AllowIndexWrite, err = c.allows(g.Allows)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 func (c *converter) encode(g *gEncode) (Stmt, *Error) {

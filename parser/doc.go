@@ -44,25 +44,51 @@
 // used as names; the other words of the grammar are names wherever the
 // grammar expects a name.
 //
-//	stmt     = select | insert | delete | explain
-//	         | SHOW TABLES | SHOW REGIONS name | (DESCRIBE | DESC) name
-//	         | CREATE TABLE name
+//	stmt     = select | insert | delete | update | explain
+//	         | SHOW TABLES | SHOW REGIONS name | SHOW CATALOG [name]
+//	         | SHOW CREATE TABLE name | (DESCRIBE | DESC) name
+//	         | CREATE TABLE name [tabledef] | CREATE INDEX name ON name index
+//	         | DROP TABLE name | DROP INDEX name | TRUNCATE TABLE name
+//	         | ALTER TABLE name (ADD [COLUMN] coldef | SET FAMILY family)
 //	         | ENCODE KEY name "(" name "=" expr {"," name "=" expr} ")"
 //	         | DECODE KEY name (string | hex)
-//	         | BUILD INDEX name ON name | CHECK INDEX name [REPAIR] .
+//	         | BUILD INDEX name ON name | CHECK INDEX name [REPAIR]
+//	         | LINT [name] | ADVISE string
+//	         | SIMULATE WRITES name ROWS int
+//	           [WITH name "=" name ["(" int {"," int} ")"] {"," …}]
+//	           [COMPARE name] .
 //	select   = SELECT [DISTINCT] ("*" {"," item} | item {"," item}) FROM name
 //	           [USE INDEX "(" name ")" | NO INDEX] [WHERE expr]
 //	           [GROUP BY expr {"," expr}] [HAVING expr]
 //	           [ORDER BY expr [ASC | DESC] {"," expr [ASC | DESC]}]
 //	           [LIMIT int] [OFFSET int] [VERSIONS int] [ALLOW FULL SCAN] .
 //	item     = expr [[AS] name] .
-//	insert   = INSERT INTO name "(" name {"," name} ")"
-//	           VALUES row {"," row} [TIMESTAMP expr] .
+//	insert   = (INSERT | UPSERT) INTO name "(" name {"," name} ")"
+//	           VALUES row {"," row} [TIMESTAMP expr] [ALLOW INDEX WRITE] .
 //	row      = "(" expr {"," expr} ")" .
-//	delete   = DELETE FROM name WHERE expr .
+//	delete   = DELETE FROM name WHERE expr {ALLOW (FULL SCAN | INDEX WRITE)} .
+//	update   = UPDATE name SET name "=" expr {"," name "=" expr} WHERE expr
+//	           {ALLOW (FULL SCAN | INDEX WRITE)} .
 //	explain  = EXPLAIN [ANALYZE] ["(" option {"," option} ")"]
-//	           (select | insert | delete) .
-//	option   = ANALYZE | FORMAT (JSON | TEXT) .
+//	           (select | insert | delete | update) .
+//	tabledef = "(" coldef {"," coldef} ")" ROWKEY "(" comp {"," comp} ")"
+//	           [FAMILIES "(" family {"," family} ")"]
+//	           [SPLITS "(" key {"," key} ")"
+//	            | SPLIT BY name [INTO int REGIONS]] [HBASE string] .
+//	coldef   = name type [AS 'family:qualifier'] [TEXT] .
+//	comp     = string | hex                       (a literal; \xNN escapes)
+//	         | name {TEXT|DECIMAL|BINARY|JAVA [int] | WIDTH int | ASC | DESC
+//	                 | REVERSE | PAD (LEFT|RIGHT) int [WITH string]}
+//	         | (MD5|JAVAHASH|MURMUR3) "(" name {"," name} ")" [MOD int]
+//	           [WIDTH int] [BINARY]
+//	         | BUCKET "(" name ")" MOD int [WIDTH int] [BINARY]
+//	         | SALT int | RANDOM int [WIDTH int] [BINARY] .
+//	family   = name {VERSIONS int | TTL (int | string) | COMPRESSION word
+//	           | BLOOMFILTER word | BLOCKSIZE int | BLOCKCACHE (TRUE|FALSE)
+//	           | IN_MEMORY} .
+//	index    = ROWKEY "(" comp {"," comp} ")" [COVERING "(" name {"," name} ")"]
+//	           [UNIQUE] [HBASE string] .
+//	option   = ANALYZE | VERBOSE | FORMAT (JSON | TEXT) .
 //
 // Expressions, loosest binding first:
 //

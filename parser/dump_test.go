@@ -73,10 +73,12 @@ func (d *dumper) stmt(depth int, label string, s Stmt) {
 		if s.Timestamp != nil {
 			d.expr(depth+1, "timestamp: ", s.Timestamp)
 		}
+		d.flags(depth+1, map[string]bool{"upsert": s.Upsert, "allow index write": s.AllowIndexWrite})
 	case *DeleteStmt:
 		d.line(depth, "%sDeleteStmt %s", label, d.at(s.Delete))
 		d.ident(depth+1, "table: ", s.Table)
 		d.expr(depth+1, "where: ", s.Where)
+		d.flags(depth+1, map[string]bool{"allow full scan": s.AllowFullScan, "allow index write": s.AllowIndexWrite})
 	default:
 		d.simpleStmt(depth, label, s)
 	}
@@ -91,9 +93,6 @@ func (d *dumper) simpleStmt(depth int, label string, s Stmt) {
 		d.ident(depth+1, "table: ", s.Table)
 	case *DescribeStmt:
 		d.line(depth, "%sDescribeStmt %s", label, d.at(s.Describe))
-		d.ident(depth+1, "table: ", s.Table)
-	case *CreateTableStmt:
-		d.line(depth, "%sCreateTableStmt %s", label, d.at(s.Create))
 		d.ident(depth+1, "table: ", s.Table)
 	case *EncodeKeyStmt:
 		d.line(depth, "%sEncodeKeyStmt %s", label, d.at(s.Encode))
@@ -135,7 +134,7 @@ func (d *dumper) simpleStmt(depth int, label string, s Stmt) {
 			d.ident(depth+1, "compare: ", *s.Compare)
 		}
 	default:
-		d.line(depth, "%s%T", label, s)
+		d.ddlStmt(depth, label, s)
 	}
 }
 

@@ -46,6 +46,11 @@ type gStmt struct {
 	Check    *gCheck    `parser:"| @@"`
 	Lint     *gLint     `parser:"| @@"`
 	Simulate *gSimulate `parser:"| @@"`
+	Advise   *gAdvise   `parser:"| @@"`
+	Update   *gUpdate   `parser:"| @@"`
+	Drop     *gDrop     `parser:"| @@"`
+	Truncate *gTruncate `parser:"| @@"`
+	Alter    *gAlter    `parser:"| @@"`
 }
 
 // gExplainable lists the statements EXPLAIN accepts.
@@ -53,6 +58,7 @@ type gExplainable struct {
 	Select *gSelect `parser:"  @@"`
 	Insert *gInsert `parser:"| @@"`
 	Delete *gDelete `parser:"| @@"`
+	Update *gUpdate `parser:"| @@"`
 }
 
 type gExplain struct {
@@ -159,10 +165,12 @@ type gOrder struct {
 
 type gInsert struct {
 	Pos     lexer.Position
-	Table   *gTable    `parser:"'INSERT' 'INTO' @@"`
+	Verb    string     `parser:"@( 'INSERT' | 'UPSERT' )"`
+	Table   *gTable    `parser:"'INTO' @@"`
 	Columns []*gColumn `parser:"'(' @@ ( ',' @@ )* ')'"`
 	Rows    []*gRow    `parser:"'VALUES' @@ ( ',' @@ )*"`
 	TS      *gExpr     `parser:"( 'TIMESTAMP' @@ )?"`
+	Allows  []*gAllow  `parser:"( 'ALLOW' @@ )*"`
 }
 
 type gRow struct {
@@ -171,16 +179,18 @@ type gRow struct {
 }
 
 type gDelete struct {
-	Pos   lexer.Position
-	Table *gTable `parser:"'DELETE' 'FROM' @@"`
-	Where *gExpr  `parser:"'WHERE' @@"`
+	Pos    lexer.Position
+	Table  *gTable   `parser:"'DELETE' 'FROM' @@"`
+	Where  *gExpr    `parser:"'WHERE' @@"`
+	Allows []*gAllow `parser:"( 'ALLOW' @@ )*"`
 }
 
 type gShow struct {
 	Pos     lexer.Position
-	Tables  bool    `parser:"'SHOW' ( @'TABLES'"`
-	Regions *gTable `parser:"       | 'REGIONS' @@"`
-	Create  *gTable `parser:"       | 'CREATE' 'TABLE' @@ )"`
+	Tables  bool          `parser:"'SHOW' ( @'TABLES'"`
+	Regions *gTable       `parser:"       | 'REGIONS' @@"`
+	Create  *gTable       `parser:"       | 'CREATE' 'TABLE' @@"`
+	Catalog *gShowCatalog `parser:"       | @@ )"`
 }
 
 type gDescribe struct {
@@ -190,7 +200,9 @@ type gDescribe struct {
 
 type gCreate struct {
 	Pos   lexer.Position
-	Table *gTable `parser:"'CREATE' 'TABLE' @@"`
+	Table *gTable       `parser:"'CREATE' ( 'TABLE' @@"`
+	Def   *gTableDef    `parser:"            @@?"`
+	Index *gCreateIndex `parser:"          | 'INDEX' @@ )"`
 }
 
 type gEncode struct {

@@ -10,35 +10,50 @@ type Keyword struct {
 	Reserved bool
 	// Starter words begin a statement.
 	Starter bool
+	// Layout words appear only in the layout statements (CREATE TABLE …
+	// ROWKEY, CREATE INDEX, ALTER TABLE) and UPDATE's SET, so that a
+	// completer can leave them out elsewhere.
+	Layout bool
 }
 
 // keywordTable is every word of the grammar, in alphabetical order. It is
 // never modified; Keywords hands out copies.
 var keywordTable = [...]Keyword{
-	{Word: "ALLOW"}, {Word: "ANALYZE"}, {Word: "AND", Reserved: true}, {Word: "AS", Reserved: true},
-	{Word: "ASC"}, {Word: "BETWEEN", Reserved: true}, {Word: "BUILD", Starter: true},
-	{Word: "BY", Reserved: true}, {Word: "CASE", Reserved: true}, {Word: "CAST"},
-	{Word: "CHECK", Starter: true}, {Word: "COMPARE"}, {Word: "CREATE", Starter: true},
-	{Word: "DATE"}, {Word: "DAY"}, {Word: "DECODE", Starter: true},
-	{Word: "DELETE", Reserved: true, Starter: true}, {Word: "DESC", Starter: true},
-	{Word: "DESCRIBE", Starter: true}, {Word: "DISTINCT", Reserved: true},
-	{Word: "ELSE", Reserved: true}, {Word: "ENCODE", Starter: true}, {Word: "END", Reserved: true},
-	{Word: "ESCAPE"},
+	{Word: "ADD", Layout: true}, {Word: "ADVISE", Starter: true}, {Word: "ALLOW"},
+	{Word: "ALTER", Starter: true}, {Word: "ANALYZE"}, {Word: "AND", Reserved: true},
+	{Word: "AS", Reserved: true}, {Word: "ASC"}, {Word: "BETWEEN", Reserved: true},
+	{Word: "BINARY", Layout: true}, {Word: "BLOCKCACHE", Layout: true},
+	{Word: "BLOCKSIZE", Layout: true}, {Word: "BLOOMFILTER", Layout: true},
+	{Word: "BUILD", Starter: true}, {Word: "BY", Reserved: true}, {Word: "CASE", Reserved: true},
+	{Word: "CAST"}, {Word: "CATALOG"}, {Word: "CHECK", Starter: true}, {Word: "COLUMN", Layout: true},
+	{Word: "COMPARE"}, {Word: "COMPRESSION", Layout: true}, {Word: "COVERING", Layout: true},
+	{Word: "CREATE", Starter: true}, {Word: "DATE"}, {Word: "DAY"}, {Word: "DECIMAL", Layout: true},
+	{Word: "DECODE", Starter: true}, {Word: "DELETE", Reserved: true, Starter: true},
+	{Word: "DESC", Starter: true}, {Word: "DESCRIBE", Starter: true},
+	{Word: "DISTINCT", Reserved: true}, {Word: "DROP", Starter: true}, {Word: "ELSE", Reserved: true},
+	{Word: "ENCODE", Starter: true}, {Word: "END", Reserved: true}, {Word: "ESCAPE"},
 	{Word: "EXPLAIN", Reserved: true, Starter: true}, {Word: "FALSE", Reserved: true},
-	{Word: "FORMAT"}, {Word: "FROM", Reserved: true}, {Word: "FULL"}, {Word: "GROUP", Reserved: true},
-	{Word: "HAVING", Reserved: true}, {Word: "HOUR"}, {Word: "IN", Reserved: true}, {Word: "INDEX"},
-	{Word: "INSERT", Reserved: true, Starter: true}, {Word: "INTERVAL"},
-	{Word: "INTO", Reserved: true}, {Word: "IS", Reserved: true}, {Word: "JSON"}, {Word: "KEY"},
-	{Word: "LIKE", Reserved: true}, {Word: "LIMIT", Reserved: true}, {Word: "LINT", Starter: true},
-	{Word: "MINUTE"}, {Word: "NO"}, {Word: "NOT", Reserved: true}, {Word: "NULL", Reserved: true},
-	{Word: "OFFSET", Reserved: true}, {Word: "ON"}, {Word: "OR", Reserved: true},
-	{Word: "ORDER", Reserved: true}, {Word: "REGIONS"}, {Word: "REPAIR"}, {Word: "ROWS"},
-	{Word: "SCAN"}, {Word: "SECOND"}, {Word: "SELECT", Reserved: true, Starter: true},
-	{Word: "SHOW", Starter: true}, {Word: "SIMULATE", Starter: true}, {Word: "TABLE"},
-	{Word: "TABLES"}, {Word: "TEXT"}, {Word: "THEN", Reserved: true}, {Word: "TIMESTAMP"},
-	{Word: "TRUE", Reserved: true}, {Word: "USE"}, {Word: "VALUES", Reserved: true},
-	{Word: "VERBOSE"}, {Word: "VERSIONS"}, {Word: "WHEN", Reserved: true},
-	{Word: "WHERE", Reserved: true}, {Word: "WITH"}, {Word: "WRITES"},
+	{Word: "FAMILIES", Layout: true}, {Word: "FAMILY", Layout: true}, {Word: "FORMAT"},
+	{Word: "FROM", Reserved: true}, {Word: "FULL"}, {Word: "GROUP", Reserved: true},
+	{Word: "HAVING", Reserved: true}, {Word: "HBASE", Layout: true}, {Word: "HOUR"},
+	{Word: "IN", Reserved: true}, {Word: "INDEX"}, {Word: "INSERT", Reserved: true, Starter: true},
+	{Word: "INTERVAL"}, {Word: "INTO", Reserved: true}, {Word: "IN_MEMORY", Layout: true},
+	{Word: "IS", Reserved: true}, {Word: "JAVA", Layout: true}, {Word: "JSON"}, {Word: "KEY"},
+	{Word: "LEFT", Layout: true}, {Word: "LIKE", Reserved: true}, {Word: "LIMIT", Reserved: true},
+	{Word: "LINT", Starter: true}, {Word: "MINUTE"}, {Word: "MOD", Layout: true}, {Word: "NO"},
+	{Word: "NOT", Reserved: true}, {Word: "NULL", Reserved: true}, {Word: "OFFSET", Reserved: true},
+	{Word: "ON"}, {Word: "OR", Reserved: true}, {Word: "ORDER", Reserved: true},
+	{Word: "PAD", Layout: true}, {Word: "REGIONS"}, {Word: "REPAIR"}, {Word: "REVERSE", Layout: true},
+	{Word: "RIGHT", Layout: true}, {Word: "ROWKEY", Layout: true}, {Word: "ROWS"}, {Word: "SCAN"},
+	{Word: "SECOND"}, {Word: "SELECT", Reserved: true, Starter: true}, {Word: "SET", Layout: true},
+	{Word: "SHOW", Starter: true}, {Word: "SIMULATE", Starter: true}, {Word: "SPLIT", Layout: true},
+	{Word: "SPLITS", Layout: true}, {Word: "TABLE"}, {Word: "TABLES"}, {Word: "TEXT"},
+	{Word: "THEN", Reserved: true}, {Word: "TIMESTAMP"}, {Word: "TRUE", Reserved: true},
+	{Word: "TRUNCATE", Starter: true}, {Word: "TTL", Layout: true}, {Word: "UNIQUE", Layout: true},
+	{Word: "UPDATE", Starter: true}, {Word: "UPSERT", Starter: true}, {Word: "USE"},
+	{Word: "VALUES", Reserved: true}, {Word: "VERBOSE"}, {Word: "VERSIONS"},
+	{Word: "WHEN", Reserved: true}, {Word: "WHERE", Reserved: true}, {Word: "WIDTH", Layout: true},
+	{Word: "WITH"}, {Word: "WRITE"}, {Word: "WRITES"},
 }
 
 // keywordIndex maps each upper-case word to its entry in keywordTable. It is
@@ -52,7 +67,7 @@ var keywordIndex = func() map[string]Keyword {
 }()
 
 // maxKeyword is the length of the longest keyword.
-const maxKeyword = 9
+const maxKeyword = 11
 
 // Keywords returns every word of the grammar in alphabetical order. The
 // slice is the caller's own.

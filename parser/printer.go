@@ -407,7 +407,7 @@ func (s *ExplainStmt) String() string {
 
 func (s *InsertStmt) String() string {
 	var b strings.Builder
-	b.WriteString("INSERT INTO ")
+	b.WriteString(not(s.Upsert, "UPSERT INTO ", "INSERT INTO "))
 	b.WriteString(s.Table.String())
 	b.WriteString(" (")
 	for i, c := range s.Columns {
@@ -429,17 +429,17 @@ func (s *InsertStmt) String() string {
 		b.WriteString(" TIMESTAMP ")
 		writeExpr(&b, s.Timestamp)
 	}
+	b.WriteString(allowsString(false, s.AllowIndexWrite))
 	return b.String()
 }
 
 func (s *DeleteStmt) String() string {
-	return "DELETE FROM " + s.Table.String() + " WHERE " + exprString(s.Where)
+	return "DELETE FROM " + s.Table.String() + " WHERE " + exprString(s.Where) + allowsString(s.AllowFullScan, s.AllowIndexWrite)
 }
 
 func (s *ShowTablesStmt) String() string  { return "SHOW TABLES" }
 func (s *ShowRegionsStmt) String() string { return "SHOW REGIONS " + s.Table.String() }
 func (s *DescribeStmt) String() string    { return "DESCRIBE " + s.Table.String() }
-func (s *CreateTableStmt) String() string { return "CREATE TABLE " + s.Table.String() }
 
 func (s *EncodeKeyStmt) String() string {
 	var b strings.Builder

@@ -36,6 +36,9 @@ type Explain struct {
 	JSON    bool
 	// Verbose adds the legend of the key notation.
 	Verbose bool
+	// Write, for EXPLAIN DELETE and UPDATE, is the step that writes the
+	// rows Select finds; nil for EXPLAIN SELECT.
+	Write *Step
 }
 
 // Insert writes rows.
@@ -47,6 +50,8 @@ type Insert struct {
 	Rows    []catalog.Row
 	// Timestamp is the cell timestamp in ms; 0 means the time of the write.
 	Timestamp int64
+	// Upsert says the statement was written UPSERT; it writes the same.
+	Upsert bool
 }
 
 // ShowTables lists the catalog's tables.
@@ -114,6 +119,10 @@ func (pl *Planner) Plan(stmt parser.Stmt) (Plan, error) {
 	case *parser.SelectStmt:
 		return pl.selectPlan(s)
 	case *parser.ExplainStmt:
+		switch s.Stmt.(type) {
+		case *parser.DeleteStmt, *parser.UpdateStmt:
+			return pl.explainWrite(s)
+		}
 		inner, ok := s.Stmt.(*parser.SelectStmt)
 		if !ok {
 			return nil, errAt(s.Stmt.Pos(), "EXPLAIN takes a SELECT")
@@ -139,16 +148,9 @@ func (pl *Planner) Plan(stmt parser.Stmt) (Plan, error) {
 	case *parser.EncodeKeyStmt:
 		return pl.encodeKey(s)
 	case *parser.DeleteStmt:
-		find, err := pl.selectPlan(&parser.SelectStmt{Select: s.Delete, Star: true, Table: s.Table, Where: s.Where, Limit: -1})
-		if err != nil {
-			return nil, err
-		}
-		if ix := find.IndexLookup(); ix != nil {
-			// A DELETE goes at each row's newest cell time, which only
-			// the data row has: an index's copy is never enough.
-			ix.Covered = false
-		}
-		return &Delete{Table: find.Table, Find: find}, nil
+		return pl.deletePlan(s)
+	case *parser.UpdateStmt:
+		return pl.updatePlan(s)
 	case *parser.BuildIndexStmt:
 		t, err := pl.table(s.Table)
 		if err != nil {
@@ -156,6 +158,8 @@ func (pl *Planner) Plan(stmt parser.Stmt) (Plan, error) {
 		}
 		ix, err := pl.index(s.Index, t)
 		return &BuildIndex{Table: t, Index: ix}, err
+	case *parser.AdviseStmt:
+		return &Advise{File: s.File}, nil
 	case *parser.CheckIndexStmt:
 		t, ix, err := pl.indexOwner(s.Index)
 		return &CheckIndex{Table: t, Index: ix, Repair: s.Repair}, err
@@ -208,6 +212,13 @@ func (pl *Planner) insert(s *parser.InsertStmt) (*Insert, error) {
 	if err != nil {
 		return nil, err
 	}
+	verb := "INSERT INTO"
+	if s.Upsert {
+		verb = "UPSERT INTO"
+	}
+	if err := indexWrite(t, s.Table.NamePos, verb, s.AllowIndexWrite); err != nil {
+		return nil, err
+	}
 	c := &compiler{t: t}
 	cols := make([]int, len(s.Columns))
 	seen := map[int]bool{}
@@ -229,7 +240,7 @@ func (pl *Planner) insert(s *parser.InsertStmt) (*Insert, error) {
 			return nil, errAt(s.Table.NamePos, "INSERT INTO %s must set key field %s", t.Name, t.Columns[k].Name)
 		}
 	}
-	ins := &Insert{Table: t, Columns: cols}
+	ins := &Insert{Table: t, Columns: cols, Upsert: s.Upsert}
 	for _, vals := range s.Rows {
 		if len(vals) != len(cols) {
 			pos := s.Table.NamePos

@@ -54,6 +54,21 @@ func (s *Select) IndexLookup() *IndexLookup {
 	return ix
 }
 
+// IndexLookups returns every index lookup of the plan: the one IndexLookup
+// finds, or those of a union's branches.
+func (s *Select) IndexLookups() []*IndexLookup {
+	if ix := s.IndexLookup(); ix != nil {
+		return []*IndexLookup{ix}
+	}
+	var out []*IndexLookup
+	if u, ok := Find[*Union](s.Root); ok {
+		for _, b := range u.Branches {
+			out = append(out, b.IndexLookups()...)
+		}
+	}
+	return out
+}
+
 // Options are the session settings the planner honours.
 type Options struct {
 	// AllowFullScan permits plans that read the whole table.

@@ -92,7 +92,9 @@ func runImport(ctx context.Context, args []string, e env) int {
 		}
 	}
 	p := &progress{w: e.stderr, on: e.term.stderr, every: o.progressInterval, last: time.Now()}
-	n, err := sess.Import(ctx, in, shell.ImportOptions{Table: o.table, Name: name, Progress: p.report, WriteTimeout: o.timeout})
+	var replaced int64
+	n, err := sess.Import(ctx, in, shell.ImportOptions{Table: o.table, Name: name, Progress: p.report, WriteTimeout: o.timeout,
+		Replaced: func(r int64) { replaced = r }})
 	p.clear()
 	if err != nil {
 		if ctx.Err() != nil {
@@ -100,7 +102,11 @@ func runImport(ctx context.Context, args []string, e env) int {
 		}
 		return reportStartup(e, err)
 	}
-	if _, err := fmt.Fprintf(e.stdout, "imported %d %s into %s\n", n, plural(n), o.table); err != nil {
+	tail := ""
+	if replaced > 0 {
+		tail = fmt.Sprintf(", %d of them replacing a row with the same key", replaced)
+	}
+	if _, err := fmt.Fprintf(e.stdout, "imported %d %s into %s%s\n", n, plural(n), o.table, tail); err != nil {
 		fmt.Fprintf(e.stderr, "rkql: imported %d %s into %s, but writing that failed: %s\n", n, plural(n), o.table, oneLine(err.Error()))
 		return exitFail
 	}

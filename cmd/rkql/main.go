@@ -49,6 +49,7 @@ type options struct {
 	sortBudget     int
 	groupBudget    int
 	noPushdown     bool
+	yes            bool
 	quiet          bool
 	stopOnError    bool
 	// history is the REPL's history file; historySet says --history was
@@ -133,13 +134,13 @@ func (f historyFlag) Set(v string) error {
 
 // commonFlags registers the flags the shell and import share.
 func commonFlags(fs *flag.FlagSet, o *options) {
-	fs.StringVar(&o.catalog, "catalog", "", "catalog `file` (YAML); default: the built-in example catalog")
+	fs.StringVar(&o.catalog, "catalog", "", "catalog `file` (YAML), which layout statements edit; default: catalog.yaml beside the embedded store, starting as the example catalog (on a cluster: the example catalog, read-only)")
 	fs.StringVar(&o.store, "store", "", "embedded store `dir`ectory (default $XDG_DATA_HOME/rkql, else the user cache dir's rkql)")
 	fs.StringVar(&o.zk, "zk", "", "ZooKeeper `quorum` of a real HBase cluster, host:port[,host:port]")
 	fs.StringVar(&o.zkRoot, "zk-root", "/hbase", "HBase's root `znode`")
 	fs.DurationVar(&o.lockTimeout, "lock-timeout", 10*time.Second, "how long to wait for another rkql process to release the embedded store (0: not at all)")
 	connFlags(fs, o)
-	fs.BoolVar(&o.allowWrites, "allow-writes", false, "with --zk, allow statements that write or change tables (CREATE TABLE, INSERT, DELETE, BUILD INDEX, CHECK INDEX … REPAIR, import)")
+	fs.BoolVar(&o.allowWrites, "allow-writes", false, "with --zk, allow statements that write or change tables (CREATE TABLE/INDEX, INSERT, UPDATE, DELETE, TRUNCATE, BUILD INDEX, CHECK INDEX … REPAIR, import, dropping HBase tables)")
 }
 
 // checkCommon refuses common flags set to nothing, such as --zk "$UNSET":
@@ -247,6 +248,7 @@ func registerShellFlags(fs *flag.FlagSet, o *options) {
 	fs.BoolVar(&o.noPushdown, "no-pushdown", false, "keep every filter, projection and limit in the client instead of handing them to the store (\\pushdown in the REPL)")
 	fs.BoolVar(&o.quiet, "q", false, "quiet: leave out command tags such as INSERT 3")
 	fs.Var(historyFlag{o: o}, "history", "REPL history `file` ('' for none; default $XDG_STATE_HOME/rkql/history, else ~/.local/state/rkql/history)")
+	fs.BoolVar(&o.yes, "yes", false, "answer yes to the questions DELETE, TRUNCATE TABLE and DROP TABLE ask before removing rows or tables (a script is otherwise answered no)")
 	fs.BoolVar(&o.stopOnError, "stop-on-error", false, "stop a -f script or stdin at the first failed statement")
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 }
@@ -440,11 +442,11 @@ func runFile(ctx context.Context, sess *shell.Session, name string, e env, out *
 // newSession builds the session the flags describe. interactive says
 // whether a person types at the REPL.
 func newSession(o *options, e env, forImport bool) (*shell.Session, error) {
-	cat, err := loadCatalog(o)
+	cf, err := loadCatalog(o)
 	if err != nil {
 		return nil, err
 	}
-	set := shell.Settings{Format: shell.FormatTSV, Caret: e.term.stderr, Progress: e.term.stderr, Quiet: o.quiet, Timeout: o.timeout, StopOnError: o.stopOnError, NoPushdown: o.noPushdown}
+	set := shell.Settings{Format: shell.FormatTSV, Caret: e.term.stderr, Progress: e.term.stderr, Quiet: o.quiet, Timeout: o.timeout, StopOnError: o.stopOnError, NoPushdown: o.noPushdown, Yes: o.yes}
 	if e.term.stdout {
 		set.Format, set.Footer = shell.FormatTable, true
 	}
@@ -456,7 +458,9 @@ func newSession(o *options, e env, forImport bool) (*shell.Session, error) {
 	o.dial = e.dial
 	o.notice = e.stderr
 	cfg := shell.Config{
-		Catalog:        cat,
+		Catalog:        cf.cat,
+		CatalogSource:  cf.src,
+		CatalogFile:    cf.path,
 		Open:           func(ctx context.Context) (exec.Store, error) { return openStore(ctx, o) },
 		CreateOnDemand: createsOnDemand(o),
 		ReadOnly:       o.usesHBase() && !o.allowWrites,

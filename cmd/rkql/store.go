@@ -119,14 +119,56 @@ func defaultStoreDir() (string, error) {
 	return filepath.Join(d, "rkql"), nil
 }
 
-// loadCatalog reads --catalog, or the built-in example catalog.
-func loadCatalog(o *options) (*catalog.Catalog, error) {
+// catalogFile is the catalog the session reads and the layout statements
+// write: --catalog; else, on the embedded store, catalog.yaml beside the
+// store, which starts as the built-in example catalog; else no file.
+type catalogFile struct {
+	cat  *catalog.Catalog
+	src  []byte
+	path string // "" when there is no file to write
+}
+
+// storeCatalogName is the catalog kept beside an embedded store.
+const storeCatalogName = "catalog.yaml"
+
+// loadCatalog reads --catalog, the catalog beside the embedded store, or
+// the built-in example catalog.
+func loadCatalog(o *options) (*catalogFile, error) {
 	if o.catalog != "" {
-		return catalog.LoadFile(o.catalog)
+		src, err := os.ReadFile(o.catalog)
+		if err != nil {
+			return nil, fmt.Errorf("catalog: %w", err)
+		}
+		c, err := catalog.LoadFile(o.catalog)
+		if err != nil {
+			return nil, err
+		}
+		return &catalogFile{cat: c, src: src, path: o.catalog}, nil
+	}
+	cf := &catalogFile{src: examples.CatalogYAML}
+	if o.zk == "" {
+		dir := o.store
+		if dir == "" {
+			dir, _ = defaultStoreDir()
+		}
+		if dir != "" {
+			cf.path = filepath.Join(dir, storeCatalogName)
+			if src, err := os.ReadFile(cf.path); err == nil {
+				c, err := catalog.LoadFile(cf.path)
+				if err != nil {
+					return nil, err
+				}
+				cf.cat, cf.src = c, src
+				return cf, nil
+			} else if !errors.Is(err, os.ErrNotExist) {
+				return nil, fmt.Errorf("catalog: %w", err)
+			}
+		}
 	}
 	c, err := catalog.Parse(examples.CatalogYAML)
 	if err != nil {
 		return nil, fmt.Errorf("built-in example catalog: %w", err)
 	}
-	return c, nil
+	cf.cat = c
+	return cf, nil
 }

@@ -64,11 +64,11 @@ func (tr *transcript) open(td *datadriven.TestData) {
 	if tr.sess != nil {
 		_ = tr.sess.Close()
 	}
-	o := options{catalog: "testdata/catalog.yaml"}
+	o := options{catalog: "testdata/catalog.yaml", store: tr.dir}
 	if td.HasArg("example-catalog") {
 		o.catalog = ""
 	}
-	cat, err := loadCatalog(&o)
+	cf, err := loadCatalog(&o)
 	if err != nil {
 		tr.t.Fatalf("%s: %v", td.Pos, err)
 	}
@@ -80,8 +80,14 @@ func (tr *transcript) open(td *datadriven.TestData) {
 		}
 	}
 	set.Timeout = time.Minute
+	file := cf.path
+	if o.catalog != "" {
+		file = "" // the transcripts never write their testdata
+	}
 	tr.sess = shell.New(shell.Config{
-		Catalog: cat,
+		Catalog:       cf.cat,
+		CatalogSource: cf.src,
+		CatalogFile:   file,
 		Open: func(ctx context.Context) (exec.Store, error) {
 			// A fixed clock makes region names and cell timestamps exact.
 			clock := func() time.Time { return time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC) }
@@ -156,11 +162,11 @@ func TestTranscripts(t *testing.T) {
 
 // The example catalog is built in and must load.
 func TestExampleCatalog(t *testing.T) {
-	c, err := loadCatalog(&options{})
+	cf, err := loadCatalog(&options{store: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := c.Table("orders"); !ok {
-		t.Fatalf("the example catalog has no orders table: %v", c.Names())
+	if _, ok := cf.cat.Table("orders"); !ok {
+		t.Fatalf("the example catalog has no orders table: %v", cf.cat.Names())
 	}
 }

@@ -65,13 +65,26 @@ func run(dir, catFile string) error {
 			continue
 		}
 		rows := examples.Rows(t, n, 1)
+		// Generated rows may share a key: the later one replaces the
+		// earlier, and the report says how many did.
+		replaced := "replaced rows unknown: the key has a random part"
+		if keys, ok, err := engine.RowKeys(t, rows); err != nil {
+			return err
+		} else if ok {
+			r, err := eng.Replaced(ctx, t, keys)
+			if err != nil {
+				return err
+			}
+			replaced = fmt.Sprintf("%d replaced a row with the same key", r)
+		}
 		err := eng.Write(ctx, t, nil, rows, 0, func(done int) {
 			fmt.Printf("\r%-22s %d/%d rows", t.Name, done, n)
 		})
-		fmt.Println()
 		if err != nil {
+			fmt.Println()
 			return err
 		}
+		fmt.Printf(" written, %s\n", replaced)
 	}
 	return nil
 }

@@ -158,18 +158,31 @@ func compressionFailed(err error) bool {
 func toHBaseSpec(spec exec.TableSpec) hb.TableSpec {
 	hs := hb.TableSpec{Name: spec.Name, SplitKeys: spec.Splits}
 	for _, f := range spec.Families {
-		hs.Families = append(hs.Families, hb.FamilySpec{
-			Name:        f.Name,
-			Versions:    max(f.Versions, 1),
-			TTL:         time.Duration(f.TTL) * time.Second,
-			Compression: f.Compression,
-			BloomFilter: f.BloomFilter,
-			BlockSize:   f.BlockSize,
-			BlockCache:  f.BlockCache,
-			InMemory:    f.InMemory,
-		})
+		hs.Families = append(hs.Families, toHBaseFamily(f))
 	}
 	return hs
+}
+
+func toHBaseFamily(f exec.FamilySpec) hb.FamilySpec {
+	return hb.FamilySpec{
+		Name:        f.Name,
+		Versions:    max(f.Versions, 1),
+		TTL:         time.Duration(f.TTL) * time.Second,
+		Compression: f.Compression,
+		BloomFilter: f.BloomFilter,
+		BlockSize:   f.BlockSize,
+		BlockCache:  f.BlockCache,
+		InMemory:    f.InMemory,
+	}
+}
+
+// AlterFamily gives one family of an existing table the settings of f,
+// as ALTER TABLE … SET FAMILY writes them in the catalog.
+func (s *Store) AlterFamily(ctx context.Context, table string, f exec.FamilySpec) error {
+	if err := s.c.Admin().ModifyFamily(ctx, table, toHBaseFamily(f)); err != nil {
+		return fmt.Errorf("alter HBase table %s family %s: %w", table, f.Name, mapErr(err))
+	}
+	return nil
 }
 
 // DropTable disables and deletes a table.

@@ -40,7 +40,12 @@ type completionContext struct {
 	start bool
 	// explain: after EXPLAIN and before the statement it explains.
 	explain bool
+	// layout: in a statement whose words include the layout keywords.
+	layout bool
 }
+
+// layoutStarters begin the statements that use layout keywords.
+var layoutStarters = map[string]bool{"CREATE": true, "ALTER": true, "UPDATE": true}
 
 // readContext reads the tokens of the current statement that come before the
 // word being completed.
@@ -75,6 +80,7 @@ func readContext(toks []parser.Token) completionContext {
 	if up(n) == "EXPLAIN" {
 		cx.explain = true
 	}
+	cx.layout = layoutStarters[up(n)]
 	var parens []string // the word before each open '('
 	values := false
 	for i, t := range toks {
@@ -106,6 +112,8 @@ func readContext(toks []parser.Token) completionContext {
 // keyword reports whether a keyword fits the context.
 func (cx completionContext) keyword(k parser.Keyword) bool {
 	switch {
+	case k.Layout && !cx.layout:
+		return false
 	case cx.start:
 		return k.Starter
 	case cx.explain:

@@ -67,7 +67,7 @@ func TestComplete(t *testing.T) {
 		{in: "s|", want: []string{"select", "show", "simulate"}, word: "s"},
 		{in: "se|", want: []string{"select"}, word: "se"},
 		{in: "SH|", want: []string{"SHOW"}, word: "SH"},
-		{in: "  d|", want: []string{"decode", "delete", "desc", "describe"}, word: "d"},
+		{in: "  d|", want: []string{"decode", "delete", "desc", "describe", "drop"}, word: "d"},
 		{in: "select|", want: nil, word: "select"},
 		// meta-commands and their arguments
 		{in: `\|`, want: []string{`\q`, `\?`, `\h`, `\conninfo`, `\d`, `\d+`, `\dt`, `\di`, `\i`, `\o`, `\e`, `\echo`, `\!`, `\set`, `\unset`, `\x`, `\pset`, `\pager`, `\timing`, `\pushdown`, `\format`}, word: `\`},

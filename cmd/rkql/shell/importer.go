@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/engine"
 	"github.com/rkql/rkql/exec"
 )
 
@@ -32,6 +33,10 @@ type ImportOptions struct {
 	// rows at a time, and nothing is written when a line is bad: see
 	// Import.
 	Batch int
+	// Replaced, when set, is told after each batch how many rows so far
+	// replaced a row with the same key (one in the table, or an earlier
+	// row of the input); counting them reads each batch's keys first.
+	Replaced func(n int64)
 	// Progress, when set, is told the rows written so far after each batch.
 	Progress func(rows int64)
 	// WriteTimeout bounds each write of a batch to the store; 0 means none.
@@ -79,6 +84,21 @@ type rowSource interface {
 	next() (catalog.Row, int, error)
 }
 
+// countReplaced adds the keys of a batch that replace a row to *total and
+// reports the total.
+func (s *Session) countReplaced(ctx context.Context, t *catalog.Table, keys [][]byte, total *int64, report func(int64)) error {
+	if len(keys) == 0 {
+		return nil
+	}
+	n, err := s.eng.Replaced(ctx, t, keys)
+	if err != nil {
+		return err
+	}
+	*total += n
+	report(*total)
+	return nil
+}
+
 // Import loads logical rows into a table, creating its physical table on
 // demand. It returns the number of rows written. Reading and checking the
 // input runs alongside the writes, one batch ahead.
@@ -87,9 +107,9 @@ type rowSource interface {
 // checked and sorted (spilling to temporary files past sortRunBytes) before
 // the first row is written, so a bad line writes nothing.
 func (s *Session) Import(ctx context.Context, r io.Reader, opts ImportOptions) (int64, error) {
-	t, ok := s.cfg.Catalog.Table(opts.Table)
+	t, ok := s.eng.Catalog().Table(opts.Table)
 	if !ok {
-		return 0, fmt.Errorf("table %q does not exist (tables: %s)", opts.Table, strings.Join(s.cfg.Catalog.Names(), ", "))
+		return 0, fmt.Errorf("table %q does not exist (tables: %s)", opts.Table, strings.Join(s.eng.Catalog().Names(), ", "))
 	}
 	if err := s.eng.Writable("import"); err != nil {
 		return 0, err
@@ -104,12 +124,22 @@ func (s *Session) Import(ctx context.Context, r io.Reader, opts ImportOptions) (
 	}
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	var replaced int64
 	batches := make(chan importBatch, 1)
 	go readBatches(rctx, t, src, size, batches)
 	if len(t.Indexes) == 0 {
 		write := func(ctx context.Context, muts []exec.Mutation) error {
 			wctx, cancel := writeContext(ctx, opts.WriteTimeout)
 			defer cancel()
+			if opts.Replaced != nil {
+				keys := make([][]byte, len(muts))
+				for i := range muts {
+					keys[i] = muts[i].Key
+				}
+				if err := s.countReplaced(wctx, t, keys, &replaced, opts.Replaced); err != nil {
+					return writeError(ctx, err, opts.WriteTimeout)
+				}
+			}
 			return writeError(ctx, s.eng.WriteMutations(wctx, t, muts), opts.WriteTimeout)
 		}
 		return importSorted(ctx, write, t, batches, opts, size)
@@ -120,7 +150,16 @@ func (s *Session) Import(ctx context.Context, r io.Reader, opts ImportOptions) (
 			return written, &ImportError{Name: opts.Name, Line: b.line, Written: written, Err: b.err}
 		}
 		wctx, wcancel := writeContext(ctx, opts.WriteTimeout)
-		err := s.eng.Write(wctx, t, nil, b.rows, 0, nil)
+		var err error
+		if opts.Replaced != nil {
+			var keys [][]byte
+			if keys, _, err = engine.RowKeys(t, b.rows); err == nil {
+				err = s.countReplaced(wctx, t, keys, &replaced, opts.Replaced)
+			}
+		}
+		if err == nil {
+			err = s.eng.Write(wctx, t, nil, b.rows, 0, nil)
+		}
 		wcancel()
 		if err != nil {
 			ie := &ImportError{Name: opts.Name, Written: written, Unsure: int64(len(b.rows)), Err: writeError(ctx, err, opts.WriteTimeout)}

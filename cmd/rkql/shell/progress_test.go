@@ -86,7 +86,7 @@ func TestStatementProgress(t *testing.T) {
 	cfg := Config{Catalog: importCatalog(t), CreateOnDemand: true, ProgressInterval: time.Nanosecond,
 		Planner:  planner.Options{AllowFullScan: true},
 		Open:     func(context.Context) (exec.Store, error) { return st, nil },
-		Settings: Settings{Format: FormatTable, Footer: true, Progress: true}}
+		Settings: Settings{Format: FormatTable, Footer: true, Progress: true, Yes: true}}
 	s := New(cfg)
 	if _, err := s.Import(context.Background(), strings.NewReader(jsonLines(12_000)), ImportOptions{Table: "t", Name: "t.jsonl"}); err != nil {
 		t.Fatal(err)

@@ -38,6 +38,10 @@ type Settings struct {
 	// NoPushdown keeps every filter, projection and limit in the client
 	// (\pushdown off).
 	NoPushdown bool
+	// Yes answers yes to the questions a DELETE, TRUNCATE TABLE or DROP
+	// TABLE asks before removing rows or tables (--yes); without it a
+	// script is answered no.
+	Yes bool
 	// Progress shows how far BUILD INDEX and CHECK INDEX have got on
 	// the error writer, a line that overwrites itself; for a terminal.
 	Progress bool
@@ -54,6 +58,10 @@ type Settings struct {
 // default.
 type Config struct {
 	Catalog *catalog.Catalog
+	// CatalogSource is the catalog's YAML text and CatalogFile where the
+	// layout statements write it; "" refuses them.
+	CatalogSource []byte
+	CatalogFile   string
 	// Open opens the store. It is called on first use, and again after a
 	// failure, so statements that need no store run without one.
 	Open func(ctx context.Context) (exec.Store, error)
@@ -135,7 +143,8 @@ func New(cfg Config) *Session {
 		}
 	}
 	eng := engine.New(engine.Config{
-		Catalog: cfg.Catalog, Open: cfg.Open, OpenRead: cfg.OpenRead, CreateOnDemand: cfg.CreateOnDemand,
+		Catalog: cfg.Catalog, CatalogSource: cfg.CatalogSource, CatalogFile: cfg.CatalogFile,
+		Open: cfg.Open, OpenRead: cfg.OpenRead, CreateOnDemand: cfg.CreateOnDemand,
 		ReadOnly: cfg.ReadOnly, ReadOnlyHint: cfg.ReadOnlyHint, Planner: cfg.Planner,
 		SortBudget: cfg.SortBudget, GroupBudget: cfg.GroupBudget, NoPushdown: cfg.Settings.NoPushdown, Clock: cfg.Clock,
 	})
@@ -171,4 +180,4 @@ func (s *Session) statementContext(ctx context.Context) (context.Context, contex
 func (s *Session) SetStopOnError(stop bool) { s.set.StopOnError = stop }
 
 // Catalog returns the session's catalog.
-func (s *Session) Catalog() *catalog.Catalog { return s.cfg.Catalog }
+func (s *Session) Catalog() *catalog.Catalog { return s.eng.Catalog() }

@@ -52,6 +52,8 @@ func (s *Session) runOne(ctx context.Context, in IO, src source, off int, st par
 			s.progress = nil
 		}()
 	}
+	s.eng.SetConfirm(s.confirmer(in))
+	defer s.eng.SetConfirm(nil)
 	res, err := s.eng.Run(ctx, st)
 	if err == nil {
 		dst := s.resultOut(in)

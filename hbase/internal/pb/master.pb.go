@@ -979,6 +979,124 @@ func (x *SplitTableRegionResponse) GetProcId() uint64 {
 	return 0
 }
 
+type ModifyColumnRequest struct {
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	TableName      *TableName             `protobuf:"bytes,1,req,name=table_name,json=tableName" json:"table_name,omitempty"`
+	ColumnFamilies *ColumnFamilySchema    `protobuf:"bytes,2,req,name=column_families,json=columnFamilies" json:"column_families,omitempty"`
+	NonceGroup     *uint64                `protobuf:"varint,3,opt,name=nonce_group,json=nonceGroup,def=0" json:"nonce_group,omitempty"`
+	Nonce          *uint64                `protobuf:"varint,4,opt,name=nonce,def=0" json:"nonce,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+// Default values for ModifyColumnRequest fields.
+const (
+	Default_ModifyColumnRequest_NonceGroup = uint64(0)
+	Default_ModifyColumnRequest_Nonce      = uint64(0)
+)
+
+func (x *ModifyColumnRequest) Reset() {
+	*x = ModifyColumnRequest{}
+	mi := &file_master_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ModifyColumnRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ModifyColumnRequest) ProtoMessage() {}
+
+func (x *ModifyColumnRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_master_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ModifyColumnRequest.ProtoReflect.Descriptor instead.
+func (*ModifyColumnRequest) Descriptor() ([]byte, []int) {
+	return file_master_proto_rawDescGZIP(), []int{16}
+}
+
+func (x *ModifyColumnRequest) GetTableName() *TableName {
+	if x != nil {
+		return x.TableName
+	}
+	return nil
+}
+
+func (x *ModifyColumnRequest) GetColumnFamilies() *ColumnFamilySchema {
+	if x != nil {
+		return x.ColumnFamilies
+	}
+	return nil
+}
+
+func (x *ModifyColumnRequest) GetNonceGroup() uint64 {
+	if x != nil && x.NonceGroup != nil {
+		return *x.NonceGroup
+	}
+	return Default_ModifyColumnRequest_NonceGroup
+}
+
+func (x *ModifyColumnRequest) GetNonce() uint64 {
+	if x != nil && x.Nonce != nil {
+		return *x.Nonce
+	}
+	return Default_ModifyColumnRequest_Nonce
+}
+
+type ModifyColumnResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	ProcId        *uint64                `protobuf:"varint,1,opt,name=proc_id,json=procId" json:"proc_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ModifyColumnResponse) Reset() {
+	*x = ModifyColumnResponse{}
+	mi := &file_master_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ModifyColumnResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ModifyColumnResponse) ProtoMessage() {}
+
+func (x *ModifyColumnResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_master_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ModifyColumnResponse.ProtoReflect.Descriptor instead.
+func (*ModifyColumnResponse) Descriptor() ([]byte, []int) {
+	return file_master_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *ModifyColumnResponse) GetProcId() uint64 {
+	if x != nil && x.ProcId != nil {
+		return *x.ProcId
+	}
+	return 0
+}
+
 var File_master_proto protoreflect.FileDescriptor
 
 const file_master_proto_rawDesc = "" +
@@ -1052,6 +1170,15 @@ const file_master_proto_rawDesc = "" +
 	"nonceGroup\x12\x17\n" +
 	"\x05nonce\x18\x04 \x01(\x04:\x010R\x05nonce\"3\n" +
 	"\x18SplitTableRegionResponse\x12\x17\n" +
+	"\aproc_id\x18\x01 \x01(\x04R\x06procId\"\xd7\x01\n" +
+	"\x13ModifyColumnRequest\x127\n" +
+	"\n" +
+	"table_name\x18\x01 \x02(\v2\x18.rkql.hbase.pb.TableNameR\ttableName\x12J\n" +
+	"\x0fcolumn_families\x18\x02 \x02(\v2!.rkql.hbase.pb.ColumnFamilySchemaR\x0ecolumnFamilies\x12\"\n" +
+	"\vnonce_group\x18\x03 \x01(\x04:\x010R\n" +
+	"nonceGroup\x12\x17\n" +
+	"\x05nonce\x18\x04 \x01(\x04:\x010R\x05nonce\"/\n" +
+	"\x14ModifyColumnResponse\x12\x17\n" +
 	"\aproc_id\x18\x01 \x01(\x04R\x06procIdB(Z&github.com/rkql/rkql/hbase/internal/pb"
 
 var (
@@ -1067,7 +1194,7 @@ func file_master_proto_rawDescGZIP() []byte {
 }
 
 var file_master_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_master_proto_msgTypes = make([]protoimpl.MessageInfo, 16)
+var file_master_proto_msgTypes = make([]protoimpl.MessageInfo, 18)
 var file_master_proto_goTypes = []any{
 	(GetProcedureResultResponse_State)(0), // 0: rkql.hbase.pb.GetProcedureResultResponse.State
 	(*CreateTableRequest)(nil),            // 1: rkql.hbase.pb.CreateTableRequest
@@ -1086,28 +1213,33 @@ var file_master_proto_goTypes = []any{
 	(*GetProcedureResultResponse)(nil),    // 14: rkql.hbase.pb.GetProcedureResultResponse
 	(*SplitTableRegionRequest)(nil),       // 15: rkql.hbase.pb.SplitTableRegionRequest
 	(*SplitTableRegionResponse)(nil),      // 16: rkql.hbase.pb.SplitTableRegionResponse
-	(*TableSchema)(nil),                   // 17: rkql.hbase.pb.TableSchema
-	(*TableName)(nil),                     // 18: rkql.hbase.pb.TableName
-	(*TableState)(nil),                    // 19: rkql.hbase.pb.TableState
-	(*RegionInfo)(nil),                    // 20: rkql.hbase.pb.RegionInfo
+	(*ModifyColumnRequest)(nil),           // 17: rkql.hbase.pb.ModifyColumnRequest
+	(*ModifyColumnResponse)(nil),          // 18: rkql.hbase.pb.ModifyColumnResponse
+	(*TableSchema)(nil),                   // 19: rkql.hbase.pb.TableSchema
+	(*TableName)(nil),                     // 20: rkql.hbase.pb.TableName
+	(*TableState)(nil),                    // 21: rkql.hbase.pb.TableState
+	(*RegionInfo)(nil),                    // 22: rkql.hbase.pb.RegionInfo
+	(*ColumnFamilySchema)(nil),            // 23: rkql.hbase.pb.ColumnFamilySchema
 }
 var file_master_proto_depIdxs = []int32{
-	17, // 0: rkql.hbase.pb.CreateTableRequest.table_schema:type_name -> rkql.hbase.pb.TableSchema
-	18, // 1: rkql.hbase.pb.TableRequest.table_name:type_name -> rkql.hbase.pb.TableName
-	18, // 2: rkql.hbase.pb.GetTableNamesResponse.table_names:type_name -> rkql.hbase.pb.TableName
-	18, // 3: rkql.hbase.pb.GetTableDescriptorsRequest.table_names:type_name -> rkql.hbase.pb.TableName
-	17, // 4: rkql.hbase.pb.GetTableDescriptorsResponse.table_schema:type_name -> rkql.hbase.pb.TableSchema
-	18, // 5: rkql.hbase.pb.GetTableStateRequest.table_name:type_name -> rkql.hbase.pb.TableName
-	19, // 6: rkql.hbase.pb.GetTableStateResponse.table_state:type_name -> rkql.hbase.pb.TableState
+	19, // 0: rkql.hbase.pb.CreateTableRequest.table_schema:type_name -> rkql.hbase.pb.TableSchema
+	20, // 1: rkql.hbase.pb.TableRequest.table_name:type_name -> rkql.hbase.pb.TableName
+	20, // 2: rkql.hbase.pb.GetTableNamesResponse.table_names:type_name -> rkql.hbase.pb.TableName
+	20, // 3: rkql.hbase.pb.GetTableDescriptorsRequest.table_names:type_name -> rkql.hbase.pb.TableName
+	19, // 4: rkql.hbase.pb.GetTableDescriptorsResponse.table_schema:type_name -> rkql.hbase.pb.TableSchema
+	20, // 5: rkql.hbase.pb.GetTableStateRequest.table_name:type_name -> rkql.hbase.pb.TableName
+	21, // 6: rkql.hbase.pb.GetTableStateResponse.table_state:type_name -> rkql.hbase.pb.TableState
 	12, // 7: rkql.hbase.pb.ForeignExceptionMessage.generic_exception:type_name -> rkql.hbase.pb.GenericExceptionMessage
 	0,  // 8: rkql.hbase.pb.GetProcedureResultResponse.state:type_name -> rkql.hbase.pb.GetProcedureResultResponse.State
 	13, // 9: rkql.hbase.pb.GetProcedureResultResponse.exception:type_name -> rkql.hbase.pb.ForeignExceptionMessage
-	20, // 10: rkql.hbase.pb.SplitTableRegionRequest.region_info:type_name -> rkql.hbase.pb.RegionInfo
-	11, // [11:11] is the sub-list for method output_type
-	11, // [11:11] is the sub-list for method input_type
-	11, // [11:11] is the sub-list for extension type_name
-	11, // [11:11] is the sub-list for extension extendee
-	0,  // [0:11] is the sub-list for field type_name
+	22, // 10: rkql.hbase.pb.SplitTableRegionRequest.region_info:type_name -> rkql.hbase.pb.RegionInfo
+	20, // 11: rkql.hbase.pb.ModifyColumnRequest.table_name:type_name -> rkql.hbase.pb.TableName
+	23, // 12: rkql.hbase.pb.ModifyColumnRequest.column_families:type_name -> rkql.hbase.pb.ColumnFamilySchema
+	13, // [13:13] is the sub-list for method output_type
+	13, // [13:13] is the sub-list for method input_type
+	13, // [13:13] is the sub-list for extension type_name
+	13, // [13:13] is the sub-list for extension extendee
+	0,  // [0:13] is the sub-list for field type_name
 }
 
 func init() { file_master_proto_init() }
@@ -1122,7 +1254,7 @@ func file_master_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_master_proto_rawDesc), len(file_master_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   16,
+			NumMessages:   18,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -1,0 +1,86 @@
+package planner
+
+import (
+	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/expr"
+	"github.com/rkql/rkql/parser"
+)
+
+// Update writes new values into the rows a SELECT * with the same WHERE
+// finds, with their index entries moved.
+type Update struct {
+	Table *catalog.Table
+	Find  *Select
+	Set   []Assignment
+}
+
+func (*Update) plan() {}
+
+// Assignment is one column = value of an UPDATE. Value computes the new
+// value from the row as read; today every value is a literal (or NULL,
+// which deletes the column), and computed expressions join as other
+// expr.Scalar implementations.
+type Assignment struct {
+	Column int
+	Value  expr.Scalar
+	// Source is the value as the statement wrote it.
+	Source string
+}
+
+// constant is a literal as an expr.Scalar.
+type constant struct{ v catalog.Value }
+
+var _ expr.Scalar = constant{}
+
+func (c constant) Value(catalog.Row) (catalog.Value, error) { return c.v, nil }
+func (c constant) Type() catalog.Type                       { return c.v.Type }
+func (c constant) String() string                           { return c.v.String() }
+
+func (pl *Planner) updatePlan(s *parser.UpdateStmt) (*Update, error) {
+	t, err := pl.table(s.Table)
+	if err != nil {
+		return nil, err
+	}
+	if err := indexWrite(t, s.Table.NamePos, "UPDATE", s.AllowIndexWrite); err != nil {
+		return nil, err
+	}
+	for _, c := range t.Key.Components {
+		if c.Kind == catalog.KindRandom {
+			return nil, errAt(s.Table.NamePos, "UPDATE of %s cannot write its rows again: their keys end in a random number (%s), so a row's key cannot be computed from its fields", t.Name, c.String())
+		}
+	}
+	c := &compiler{t: t}
+	u := &Update{Table: t}
+	seen := map[int]bool{}
+	for _, a := range s.Set {
+		col, err := c.column(a.Column.NamePos, a.Column.Name)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case col == len(t.Columns):
+			return nil, errAt(a.Column.NamePos, "%s cannot be set", TsColumn)
+		case seen[col]:
+			return nil, errAt(a.Column.NamePos, "column %s is set twice", a.Column.Name)
+		case t.Columns[col].KeyField || isHashInput(t, col):
+			return nil, errAt(a.Column.NamePos, "%s is part of the key of %s: a new value would move the row; DELETE it and INSERT it again", a.Column.Name, t.Name)
+		}
+		seen[col] = true
+		v, err := c.exactValue(col, a.Value)
+		if err != nil {
+			return nil, err
+		}
+		u.Set = append(u.Set, Assignment{Column: col, Value: constant{v}, Source: a.Value.String()})
+	}
+	find, err := pl.selectPlan(&parser.SelectStmt{Select: s.Update, Star: true, Table: s.Table, Where: s.Where, Limit: -1, AllowFullScan: s.AllowFullScan})
+	if err != nil {
+		return nil, err
+	}
+	for _, ix := range find.IndexLookups() {
+		// The write needs every column of the row as it is: read the
+		// data row, never the index's copy.
+		ix.Covered = false
+	}
+	u.Find = find
+	return u, nil
+}

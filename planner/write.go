@@ -1,0 +1,90 @@
+package planner
+
+import (
+	"strings"
+
+	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/parser"
+)
+
+// The plans of DELETE and UPDATE, and their EXPLAIN: each finds its rows
+// as SELECT * with the same WHERE would, then writes them with their
+// index entries.
+
+// indexWrite refuses a write to an index table unless the statement says
+// it means it (ALLOW INDEX WRITE): an index's entries follow its data
+// table's rows, and an entry edited by hand makes queries through the
+// index disagree with the table.
+func indexWrite(t *catalog.Table, at parser.Pos, verb string, allowed bool) error {
+	if t.IndexOf == nil || allowed {
+		return nil
+	}
+	return errAt(at, "%s is an index of %s, kept in step with its rows: %s %s instead (CHECK INDEX %s REPAIR mends the index; ALLOW INDEX WRITE writes it directly)", t.Name, t.IndexOf.Name, verb, t.IndexOf.Name, t.Name)
+}
+
+func (pl *Planner) deletePlan(s *parser.DeleteStmt) (*Delete, error) {
+	t, err := pl.table(s.Table)
+	if err != nil {
+		return nil, err
+	}
+	if err := indexWrite(t, s.Table.NamePos, "DELETE FROM", s.AllowIndexWrite); err != nil {
+		return nil, err
+	}
+	find, err := pl.selectPlan(&parser.SelectStmt{Select: s.Delete, Star: true, Table: s.Table, Where: s.Where, Limit: -1, AllowFullScan: s.AllowFullScan})
+	if err != nil {
+		return nil, err
+	}
+	for _, ix := range find.IndexLookups() {
+		// A DELETE goes at each row's newest cell time, which only
+		// the data row has: an index's copy is never enough.
+		ix.Covered = false
+	}
+	return &Delete{Table: find.Table, Find: find}, nil
+}
+
+// explainWrite plans EXPLAIN of a DELETE or UPDATE: the plan of the read
+// that finds the rows, with a last step that writes them.
+func (pl *Planner) explainWrite(s *parser.ExplainStmt) (*Explain, error) {
+	if s.Analyze {
+		return nil, errAt(s.Explain, "EXPLAIN ANALYZE would run the %s: leave out ANALYZE to see its plan", strings.SplitN(s.Stmt.String(), " ", 2)[0])
+	}
+	ex := &Explain{JSON: strings.EqualFold(s.Format, "JSON"), Verbose: s.Verbose}
+	switch in := s.Stmt.(type) {
+	case *parser.DeleteStmt:
+		d, err := pl.deletePlan(in)
+		if err != nil {
+			return nil, err
+		}
+		ex.Select, ex.Write = d.Find, writeStep("DELETE", d.Table, nil)
+	case *parser.UpdateStmt:
+		u, err := pl.updatePlan(in)
+		if err != nil {
+			return nil, err
+		}
+		ex.Select, ex.Write = u.Find, writeStep("UPDATE", u.Table, u.Set)
+	}
+	return ex, nil
+}
+
+// writeStep is the last EXPLAIN step of a DELETE or UPDATE.
+func writeStep(verb string, t *catalog.Table, set []Assignment) *Step {
+	st := &Step{Op: "CLIENT " + verb, Title: "CLIENT " + verb + " ROWS OF " + t.Name}
+	if len(set) > 0 {
+		var cols []string
+		for _, a := range set {
+			cols = append(cols, t.Columns[a.Column].Name+" = "+a.Source)
+		}
+		st.Attrs = append(st.Attrs, Attr{Label: "SET", Value: cols})
+	}
+	var ixs []string
+	for _, ix := range t.Indexes {
+		ixs = append(ixs, ix.Name)
+	}
+	if len(ixs) > 0 {
+		st.Attrs = append(st.Attrs, Attr{Label: "INDEXES", Value: "entries kept in step in " + strings.Join(ixs, ", ")})
+	}
+	if verb == "DELETE" {
+		st.Attrs = append(st.Attrs, Attr{Label: "ASKS", Value: "the rows are counted first; the shell asks before deleting (--yes in a script)"})
+	}
+	return st
+}
