@@ -3,8 +3,8 @@
 // split policies, loaded from a strict YAML file (Parse, LoadFile).
 //
 // A rowkey Layout is an ordered list of Components: fields (text,
-// zero-padded decimal, binary with the sign bit flipped, Java's
-// Bytes.toBytes; ascending or descending as MAX - v; reversed characters;
+// zero-padded decimal, sortable binary with the sign bit flipped, java as
+// Java's Bytes.toBytes writes it; ascending or descending as MAX - v; reversed characters;
 // fixed width with padding or delimited by the literal that follows),
 // literals, hash prefixes (md5 hex, Java String.hashCode() % N, murmur3),
 // buckets (f % N), a Phoenix-style salt byte and random suffixes.
@@ -18,6 +18,11 @@
 // statement, the importer and DECODE KEY: ParseText (BYTES in HBase's
 // Bytes.toStringBinary form) and Value.String. A text-encoded DOUBLE cell
 // is written as Java's Double.toString writes it.
+//
+// An encoding's name means the same bytes in a key and in a cell (java,
+// text); the old name binary loads with a warning (Catalog.Warnings).
+// Qualifiers, literals, pads and splits are bytes in toStringBinary form,
+// \xNN one byte even in YAML's double quotes.
 //
 // Invariants: a hash or bucket gives exactly the bytes the Java expression
 // in the source documents gives, so rkql reads keys others wrote; a value

@@ -79,7 +79,7 @@ func (l *loader) component(t *Table, y *yComponent, cp []any) (Component, error)
 	}
 	switch {
 	case y.Literal != nil:
-		b, err := parseYAMLBinary(*y.Literal)
+		b, err := l.bytes(append(cp, "literal"), *y.Literal)
 		if err != nil {
 			return Component{}, l.errf(cp, "literal %q: %v", *y.Literal, err)
 		}
@@ -212,12 +212,15 @@ func (l *loader) field(t *Table, y *yComponent, cp []any) (Component, error) {
 		enc = KeyText
 	case "decimal":
 		enc, width = KeyDecimal, 0
+	case "sortable":
+		enc = KeyBinary
 	case "binary":
 		enc = KeyBinary
+		l.warnf(append(cp, "encoding"), "field %q: encoding binary is deprecated: in a rowkey it is sortable (sign bit flipped, in value order); Java's Bytes.toBytes is java", y.Field)
 	case "java":
 		enc = KeyJava
 	default:
-		return c, l.errf(cp, "field %q: unknown encoding %q (want text, decimal, binary or java)", y.Field, y.Encoding)
+		return c, l.errf(cp, "field %q: unknown encoding %q (want text, decimal, sortable or java)", y.Field, y.Encoding)
 	}
 	c.Enc = enc
 	switch enc {
@@ -226,7 +229,7 @@ func (l *loader) field(t *Table, y *yComponent, cp []any) (Component, error) {
 			return c, l.errf(cp, "field %q is %s: text encoding is for STRING and BYTES (use decimal for numbers)", y.Field, typ)
 		}
 		if y.Pad != nil {
-			p, err := parseYAMLBinary(*y.Pad)
+			p, err := l.bytes(append(cp, "pad"), *y.Pad)
 			if err != nil {
 				return c, l.errf(cp, "field %q: pad %q: %v", y.Field, *y.Pad, err)
 			}
@@ -254,13 +257,13 @@ func (l *loader) field(t *Table, y *yComponent, cp []any) (Component, error) {
 		}
 	case KeyBinary, KeyJava:
 		if typ == TypeString || typ == TypeBytes {
-			return c, l.errf(cp, "field %q is %s: binary encoding is for numbers", y.Field, typ)
+			return c, l.errf(cp, "field %q is %s: %s encoding is for numbers", y.Field, typ, strings.ToLower(y.Encoding))
 		}
 		if enc == KeyJava && typ == TypeDouble {
-			return c, l.errf(cp, "field %q: java encoding is for integers; use binary for DOUBLE", y.Field)
+			return c, l.errf(cp, "field %q: java encoding in a key is for integers; use sortable for DOUBLE", y.Field)
 		}
 		if y.Width != 0 && y.Width != width {
-			return c, l.errf(cp, "field %q: %s takes %d bytes in binary, not %d", y.Field, typ, width, y.Width)
+			return c, l.errf(cp, "field %q: %s takes %d bytes in %s, not %d", y.Field, typ, width, strings.ToLower(y.Encoding), y.Width)
 		}
 		c.Width = width
 	}

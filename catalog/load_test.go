@@ -88,7 +88,7 @@ func TestLoadErrors(t *testing.T) {
 		{"variable width not followed by a literal", edit(10, ""), `line 9: field "a" has no fixed width and is not followed by a literal delimiter, so its end cannot be found: give it a width or put a literal after it`},
 		{"salt not first", after(9, "      - {salt: 4}"), `line 10: a salt byte must be the first rowkey component`},
 		{"bad pad", edit(9, "      - {field: a, width: 8, pad: xy}"), `line 9: field "a": pad "xy" must be one byte: a character or \xNN`},
-		{"pad in double quotes", edit(9, "      - {field: a, width: 8, pad: \"\\xFF\"}"), `line 9: field "a": pad "ÿ": holds U+00FF, which is how YAML reads \xFF in double quotes (two bytes in UTF-8): write bytes in single quotes, as '\xFF'`},
+		{"pad character U+00FF in double quotes", edit(9, "      - {field: a, width: 8, pad: \"\\u00FF\"}"), `line 9: field "a": pad "ÿ" must be one byte: a character or \xNN`},
 		{"pad without width", edit(9, "      - {field: a, pad: x}"), `line 9: field "a": pad and align need a fixed-width text field (width: N)`},
 		{"width too small", after(8, "      - {bucket: b, mod: 100, width: 1}"), `line 9: width 1 is too small: bucket % 100 needs 2 to hold values up to 99`},
 		{"width over 8", after(8, "      - {random: 10, width: 9}"), `line 9: width 9 is over 8: a random value takes at most 8 bytes or digits`},

@@ -9,7 +9,10 @@ import (
 // Catalog is a set of tables. It is immutable once loaded.
 type Catalog struct {
 	Tables []*Table
-	byName map[string]*Table
+	// Warnings are what loading found deprecated but still read, each as
+	// "line N: message" ("file:N: message" from LoadFile).
+	Warnings []string
+	byName   map[string]*Table
 }
 
 // Table returns the table with the given logical name, or an index table by
@@ -68,7 +71,8 @@ type Encoding int
 
 // Cell value encodings.
 const (
-	// EncBinary writes values as Java's Bytes.toBytes does.
+	// EncBinary writes values as Java's Bytes.toBytes does: the catalog's
+	// encoding java (binary is its deprecated name).
 	EncBinary Encoding = iota
 	// EncText writes values as decimal or ISO text.
 	EncText

@@ -387,6 +387,11 @@ func newSession(o *options, e env, forImport bool) (*shell.Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !o.quiet {
+		for _, w := range cat.Warnings {
+			fmt.Fprintf(e.stderr, "rkql: warning: %s\n", w)
+		}
+	}
 	set := shell.Settings{Format: shell.FormatTSV, Caret: e.term.stderr, Progress: e.term.stderr, Quiet: o.quiet, Timeout: o.timeout, StopOnError: o.stopOnError, NoPushdown: o.noPushdown}
 	if e.term.stdout {
 		set.Format, set.Footer = shell.FormatTable, true

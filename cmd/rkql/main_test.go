@@ -325,3 +325,27 @@ tables:
 	}
 	checkOneLine(t, r.stderr, `^warning: skipped 1 row of nums that do not fit its layout \(first: table nums: at byte 0 of key 'zz': .*\)$`)
 }
+
+// TestDeprecatedEncodingWarns: a catalog using the old name binary loads,
+// and rkql says on stderr which new name has the same bytes.
+func TestDeprecatedEncodingWarns(t *testing.T) {
+	cat := writeFile(t, "old.yaml", `
+tables:
+  - name: t
+    families: [{name: f}]
+    columns:
+      - {name: id, type: BIGINT}
+      - {name: v, type: BIGINT, column: "f:v", encoding: binary}
+    rowkey:
+      - {field: id, encoding: binary}
+`)
+	r := rkql(t, "", "--catalog", cat, "--format", "csv", "-e", "ENCODE KEY t (id = 1)")
+	if r.code != 0 || r.stdout != "key,hex\n\\x80\\x00\\x00\\x00\\x00\\x00\\x00\\x01,8000000000000001\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	want := "rkql: warning: " + cat + `:7: column "v": encoding binary is deprecated: write java, the same bytes (Java's Bytes.toBytes)` + "\n" +
+		"rkql: warning: " + cat + `:9: field "id": encoding binary is deprecated: in a rowkey it is sortable (sign bit flipped, in value order); Java's Bytes.toBytes is java` + "\n"
+	if r.stderr != want {
+		t.Fatalf("stderr:\n%s\nwant:\n%s", r.stderr, want)
+	}
+}
