@@ -321,7 +321,7 @@ func (l *linter) signedOrder() {
 			continue
 		}
 		l.add("signed-order", Warning,
-			fmt.Sprintf("use encoding: binary (sign bit flipped) if %s can be negative", c.Field),
+			fmt.Sprintf("use encoding: sortable (sign bit flipped) if %s can be negative", c.Field),
 			"%s is %s in Java's Bytes.toBytes form, where a negative number's bytes sort after every positive one: rkql refuses negative values here, and Java code that writes them breaks every range over %s",
 			c.Field, l.colType(c), c.Field)
 	}

@@ -48,6 +48,9 @@ type Config struct {
 	SortBudget int
 	// NoPushdown starts the engine with pushdown off (see SetPushdown).
 	NoPushdown bool
+	// Strict makes a row whose key or cells do not fit its layout an
+	// error (ErrMalformed); without it the row is skipped with a warning.
+	Strict bool
 	// Clock times statements; nil means time.Now.
 	Clock func() time.Time
 }

@@ -45,7 +45,10 @@ type Ident struct {
 type SelectStmt struct {
 	Select Pos
 	// Star is true for SELECT *; then Items is empty.
-	Star  bool
+	Star bool
+	// Raw is true for SELECT RAW *: every cell of the rows selected, one
+	// result row per cell, mapped by the catalog or not. Star is then set.
+	Raw   bool
 	Items []SelectItem
 	Table Ident
 	// Hint is the index hint after the table name; nil when absent.

@@ -121,7 +121,8 @@ func (c *converter) explain(g *gExplain) (Stmt, *Error) {
 func (c *converter) selectStmt(g *gSelect) (Stmt, *Error) {
 	s := &SelectStmt{
 		Select:        pos(g.Pos),
-		Star:          g.Star,
+		Star:          g.Star || g.Raw,
+		Raw:           g.Raw,
 		Table:         ident(g.Table),
 		Limit:         -1,
 		AllowFullScan: g.Allow,

@@ -90,7 +90,8 @@ type gInt struct {
 
 type gSelect struct {
 	Pos      lexer.Position
-	Star     bool          `parser:"'SELECT' ( @'*'"`
+	Raw      bool          `parser:"'SELECT' ( @( 'RAW':Keyword '*' )"`
+	Star     bool          `parser:"         | @'*'"`
 	Items    []*gItem      `parser:"         | @@ ( ',' @@ )* )"`
 	Table    *gTable       `parser:"'FROM' @@"`
 	UseIndex []lexer.Token `parser:"( @( 'USE' 'INDEX' )"`

@@ -29,7 +29,7 @@ var keywordTable = [...]Keyword{
 	{Word: "IS", Reserved: true}, {Word: "JSON"}, {Word: "KEY"},
 	{Word: "LIKE", Reserved: true}, {Word: "LIMIT", Reserved: true}, {Word: "LINT", Starter: true}, {Word: "NO"},
 	{Word: "NOT", Reserved: true}, {Word: "NULL", Reserved: true}, {Word: "ON"},
-	{Word: "OR", Reserved: true}, {Word: "ORDER", Reserved: true}, {Word: "REGIONS"},
+	{Word: "OR", Reserved: true}, {Word: "ORDER", Reserved: true}, {Word: "RAW"}, {Word: "REGIONS"},
 	{Word: "REPAIR"}, {Word: "ROWS"}, {Word: "SCAN"}, {Word: "SELECT", Reserved: true, Starter: true},
 	{Word: "SHOW", Starter: true}, {Word: "SIMULATE", Starter: true}, {Word: "TABLE"}, {Word: "TABLES"}, {Word: "TEXT"},
 	{Word: "TIMESTAMP"}, {Word: "TRUE", Reserved: true}, {Word: "USE"},

@@ -42,8 +42,8 @@ func tokenSymbols() map[string]lexer.TokenType {
 }
 
 // retype marks the words that start a literal: TIMESTAMP and DATE before a
-// string, COUNT before "(". This keeps the grammar LL(1) while these words
-// remain usable as names.
+// string, COUNT before "(", and RAW between SELECT and "*". This keeps the
+// grammar LL(1) while these words remain usable as names.
 func retype(toks []lexer.Token) {
 	for i := 0; i+1 < len(toks); i++ {
 		t, next := &toks[i], toks[i+1]
@@ -55,6 +55,8 @@ func retype(toks []lexer.Token) {
 			t.Type = tokTyped
 		case next.Type == tokPunct && next.Value == "(" && strings.EqualFold(t.Value, "COUNT"):
 			t.Type = tokFunc
+		case next.Type == tokPunct && next.Value == "*" && i > 0 && strings.EqualFold(toks[i-1].Value, "SELECT") && strings.EqualFold(t.Value, "RAW"):
+			t.Type = tokKeyword
 		}
 	}
 }

@@ -278,6 +278,9 @@ func (a Assignment) String() string {
 func (s *SelectStmt) String() string {
 	var b strings.Builder
 	b.WriteString("SELECT ")
+	if s.Raw {
+		b.WriteString("RAW ")
+	}
 	if s.Star {
 		b.WriteByte('*')
 	}

@@ -41,6 +41,9 @@ type Select struct {
 	// WHERE clause pins to one value.
 	Order []SortKey
 	Notes []string
+	// Raw is SELECT RAW *: the result is every cell of the rows selected
+	// (exec.QueryRaw), not their logical columns.
+	Raw bool
 }
 
 func (*Select) plan() {}
@@ -65,7 +68,7 @@ func (pl *Planner) selectPlan(s *parser.SelectStmt) (*Select, error) {
 		return nil, err
 	}
 	c := &compiler{t: t}
-	sel := &Select{Table: t, Limit: s.Limit}
+	sel := &Select{Table: t, Limit: s.Limit, Raw: s.Raw}
 	count, err := c.outputs(sel, s)
 	if err != nil {
 		return nil, err

@@ -47,6 +47,7 @@ type options struct {
 	timeout        time.Duration
 	sortBudget     int
 	noPushdown     bool
+	strict         bool
 	quiet          bool
 	stopOnError    bool
 	// history is the REPL's history file; historySet says --history was
@@ -173,6 +174,7 @@ func parseShellFlags(args []string, w io.Writer) (*options, error) {
 	fs.BoolVar(&o.allowFullScan, "allow-full-scan", false, "allow plans that read a whole table")
 	fs.DurationVar(&o.timeout, "timeout", 30*time.Second, "statement timeout (0 for none)")
 	fs.IntVar(&o.sortBudget, "sort-budget", 0, "most `rows` a client sort may hold (default 1000000)")
+	fs.BoolVar(&o.strict, "strict", false, "fail (exit 1) on a row whose key or cells do not fit the table's layout, instead of skipping it with a warning")
 	fs.BoolVar(&o.noPushdown, "no-pushdown", false, "keep every filter, projection and limit in the client instead of handing them to the store (\\pushdown in the REPL)")
 	fs.BoolVar(&o.quiet, "q", false, "quiet: leave out command tags such as INSERT 3")
 	fs.Var(historyFlag{o: o}, "history", "REPL history `file` ('' for none; default $XDG_STATE_HOME/rkql/history, else ~/.local/state/rkql/history)")
@@ -410,6 +412,7 @@ func newSession(o *options, e env, forImport bool) (*shell.Session, error) {
 		ReadOnlyHint:   fmt.Sprintf("writes to the HBase cluster at %s need --allow-writes", o.zk),
 		Planner:        planner.Options{AllowFullScan: o.allowFullScan},
 		SortBudget:     o.sortBudget,
+		Strict:         o.strict,
 		Settings:       set,
 	}
 	if !forImport {

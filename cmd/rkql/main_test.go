@@ -324,6 +324,22 @@ tables:
 		t.Fatalf("select: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 	checkOneLine(t, r.stderr, `^warning: skipped 1 row of nums that do not fit its layout \(first: table nums: at byte 0 of key 'zz': .*\)$`)
+
+	// --strict makes the same row an error, and rkql exits 1.
+	r = rkql(t, "", "--catalog", cat, "--store", store, "--strict", "--format", "csv", "-e", "SELECT id, v FROM nums ALLOW FULL SCAN")
+	if r.code != 1 {
+		t.Fatalf("strict select: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	checkOneLine(t, r.stderr, `^a row does not fit its table's layout \(--strict\): table nums: at byte 0 of key 'zz': .*$`)
+	r = rkql(t, "", "--catalog", cat, "--store", store, "--strict", "--format", "csv", "-e", "SELECT id, v FROM nums WHERE id = 2")
+	if r.code != 0 || r.stdout != "id,v\n2,b\n" {
+		t.Fatalf("strict select of a row that fits: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	// EXPLAIN ANALYZE counts the row.
+	r = rkql(t, "", "--catalog", cat, "--store", store, "-e", "EXPLAIN ANALYZE SELECT id, v FROM nums ALLOW FULL SCAN")
+	if r.code != 0 || !strings.Contains(r.stdout, "\nSKIPPED 1 rows that do not fit the layout\n") {
+		t.Fatalf("explain analyze: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
 }
 
 // TestDeprecatedEncodingWarns: a catalog using the old name binary loads,

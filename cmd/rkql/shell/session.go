@@ -63,7 +63,9 @@ type Config struct {
 	// SortBudget is the most rows a client sort may hold; 0 means exec's
 	// default.
 	SortBudget int
-	Settings   Settings
+	// Strict makes a row that does not fit its layout an error.
+	Strict   bool
+	Settings Settings
 	// StatementContext derives the context of one statement, so that Ctrl-C
 	// can cancel it; nil means context.WithCancel.
 	StatementContext func(context.Context) (context.Context, context.CancelFunc)
@@ -98,7 +100,7 @@ func New(cfg Config) *Session {
 	eng := engine.New(engine.Config{
 		Catalog: cfg.Catalog, Open: cfg.Open, CreateOnDemand: cfg.CreateOnDemand,
 		ReadOnly: cfg.ReadOnly, ReadOnlyHint: cfg.ReadOnlyHint, Planner: cfg.Planner,
-		SortBudget: cfg.SortBudget, NoPushdown: cfg.Settings.NoPushdown, Clock: cfg.Clock,
+		SortBudget: cfg.SortBudget, NoPushdown: cfg.Settings.NoPushdown, Clock: cfg.Clock, Strict: cfg.Strict,
 	})
 	return &Session{cfg: cfg, set: cfg.Settings, eng: eng}
 }
