@@ -3,29 +3,67 @@ package catalog
 import (
 	"bytes"
 	"fmt"
+	"slices"
 )
 
 // EncodeKey writes the rowkey of row. Every key field must be set. A random
 // component takes its value from rnd, which returns a number in [0, n).
 func (t *Table) EncodeKey(row Row, rnd func(n int64) int64) ([]byte, error) {
 	comps := t.Key.Components
-	var key []byte
 	salted := len(comps) > 0 && comps[0].Kind == KindSalt
+	var key []byte
 	start := 0
 	if salted {
 		start = 1
+		key = make([]byte, comps[0].Width)
 	}
+	offs := make([]int, len(comps)+1)
 	for i := start; i < len(comps); i++ {
+		offs[i] = len(key)
 		var err error
 		key, err = t.appendComponent(key, &comps[i], row, rnd)
 		if err != nil {
 			return nil, err
 		}
 	}
+	offs[len(comps)] = len(key)
 	if salted {
-		key = append([]byte{SaltByte(key, comps[0].Mod)}, key...)
+		copy(key, t.saltBytes(&comps[0], key, offs))
 	}
 	return key, nil
+}
+
+// saltBytes computes a salt component from the key bytes it covers: the
+// rest of the key (Phoenix), or the bytes of the components of its
+// Inputs, in key order (OpenTSDB: metric and tags, not the time). The
+// hash is Java's Arrays.hashCode(byte[]); the bucket abs(hash % Mod),
+// written big-endian in Width bytes. offs are the component offsets.
+func (t *Table) saltBytes(c *Component, key []byte, offs []int) []byte {
+	if len(c.Inputs) == 0 {
+		return c.EncodeNumber(javaAbsMod(int64(ArraysHashCode(key[offs[1]:])), c.Mod))
+	}
+	h := int32(1)
+	for j := 1; j+1 < len(offs); j++ {
+		if cj := &t.Key.Components[j]; cj.Kind == KindField && slices.Contains(c.Inputs, cj.Field) {
+			h = arraysHash(h, key[offs[j]:offs[j+1]])
+		}
+	}
+	return c.EncodeNumber(javaAbsMod(int64(h), c.Mod))
+}
+
+// Salt returns the salt bytes of a key whose salt is left out: rest is
+// the key after the salt. It fails when rest does not fit the layout.
+func (t *Table) Salt(rest []byte) ([]byte, error) {
+	comps := t.Key.Components
+	if len(comps) == 0 || comps[0].Kind != KindSalt {
+		return nil, fmt.Errorf("catalog: table %s has no salt", t.Name)
+	}
+	key := append(make([]byte, comps[0].Width), rest...)
+	offs := make([]int, len(comps)+1)
+	if err := t.decodeKey(key, t.NewRow(), offs); err != nil {
+		return nil, err
+	}
+	return t.saltBytes(&comps[0], key, offs), nil
 }
 
 func (t *Table) appendComponent(key []byte, c *Component, row Row, rnd func(int64) int64) ([]byte, error) {
@@ -108,7 +146,7 @@ func (t *Table) checkDerived(key []byte, row Row, offs []int) error {
 		var want []byte
 		switch c.Kind {
 		case KindSalt:
-			want = []byte{SaltByte(key[offs[i+1]:], c.Mod)}
+			want = t.saltBytes(c, key, offs)
 		case KindHash, KindBucket:
 			if !t.keyHolds(c.InputColumns()) {
 				continue

@@ -103,6 +103,9 @@ type yComponent struct {
 	Random   int64    `yaml:"random"`
 	Literal  *string  `yaml:"literal"`
 	Binary   bool     `yaml:"binary"`
+	Unsigned bool     `yaml:"unsigned"`
+	Unit     string   `yaml:"unit"`
+	Seed     uint32   `yaml:"seed"`
 }
 
 type ySplit struct {

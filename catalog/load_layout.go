@@ -28,6 +28,13 @@ func (l *loader) layout(t *Table, ys []yComponent, path []any) (*Layout, error) 
 		}
 		key.Components = append(key.Components, c)
 	}
+	if len(key.Components) > 0 && key.Components[0].Kind == KindSalt {
+		for _, f := range key.Components[0].Inputs {
+			if !seen[f] {
+				return nil, l.errf(append(append([]any{}, path...), 0), "salt over %q, which is not a field of the rowkey: a salt hashes key bytes", f)
+			}
+		}
+	}
 	// A variable-width component ends at the literal after it, or at the end
 	// of the key.
 	for i := range key.Components {
@@ -103,10 +110,22 @@ func (l *loader) component(t *Table, y *yComponent, cp []any) (Component, error)
 		c := Component{Kind: KindBucket, Field: y.Bucket, Mod: y.Mod, Binary: y.Binary, col: i, typ: typ}
 		return c, l.number(&c, y, cp)
 	case y.Salt != 0:
-		if y.Salt < 1 || y.Salt > 256 {
-			return Component{}, l.errf(cp, "salt buckets must be 1..256")
+		c := Component{Kind: KindSalt, Mod: y.Salt, Binary: true, Width: y.Width, Inputs: y.Of}
+		if c.Width == 0 {
+			c.Width = 1
 		}
-		return Component{Kind: KindSalt, Mod: y.Salt, Binary: true, Width: 1}, nil
+		if c.Width > 4 {
+			return Component{}, l.errf(cp, "a salt takes 1 to 4 bytes, not %d", c.Width)
+		}
+		if y.Salt < 1 || y.Salt > 1<<(8*c.Width) {
+			return Component{}, l.errf(cp, "salt buckets must be 1..%d in %d bytes", 1<<(8*c.Width), c.Width)
+		}
+		for _, f := range y.Of {
+			if _, ok := t.colByName[f]; !ok {
+				return Component{}, l.errf(cp, "salt over unknown column %q", f)
+			}
+		}
+		return c, nil
 	default:
 		c := Component{Kind: KindRandom, Mod: y.Random, Binary: y.Binary}
 		return c, l.number(&c, y, cp)
@@ -148,6 +167,11 @@ func (l *loader) number(c *Component, y *yComponent, cp []any) error {
 	return nil
 }
 
+// encName is the catalog's name of a key encoding.
+func encName(e KeyEncoding) string {
+	return [...]string{"text", "decimal", "sortable", "java"}[e]
+}
+
 // maxKeyLen is the longest rowkey HBase accepts (Short.MAX_VALUE).
 const maxKeyLen = 32767
 
@@ -185,8 +209,14 @@ func (l *loader) hash(t *Table, y *yComponent, cp []any) (Component, error) {
 		c.Hash = HashJava
 	case "murmur3":
 		c.Hash = HashMurmur3
+		c.Seed = y.Seed
+	case "arrays":
+		c.Hash = HashArrays
 	default:
-		return c, l.errf(cp, "unknown hash %q (want md5, java or murmur3)", y.Hash)
+		return c, l.errf(cp, "unknown hash %q (want md5, java, arrays or murmur3)", y.Hash)
+	}
+	if y.Seed != 0 && c.Hash != HashMurmur3 {
+		return c, l.errf(cp, "seed is murmur3's")
 	}
 	return c, l.number(&c, y, cp)
 }
@@ -262,10 +292,31 @@ func (l *loader) field(t *Table, y *yComponent, cp []any) (Component, error) {
 		if enc == KeyJava && typ == TypeDouble {
 			return c, l.errf(cp, "field %q: java encoding in a key is for integers; use sortable for DOUBLE", y.Field)
 		}
-		if y.Width != 0 && y.Width != width {
-			return c, l.errf(cp, "field %q: %s takes %d bytes in %s, not %d", y.Field, typ, width, strings.ToLower(y.Encoding), y.Width)
+		resizable := typ.integral() && typ != TypeBoolean
+		if y.Width != 0 && y.Width != width && (!resizable || y.Width > 8) {
+			return c, l.errf(cp, "field %q: %s takes %d bytes in %s, not %d", y.Field, typ, width, encName(enc), y.Width)
 		}
-		c.Width = width
+		if y.Width == 0 || !resizable {
+			c.Width = width
+		}
+	}
+	if y.Unsigned {
+		if enc != KeyJava || !typ.integral() {
+			return c, l.errf(cp, "field %q: unsigned is for integers in the java encoding", y.Field)
+		}
+		c.Unsigned = true
+	}
+	switch strings.ToLower(y.Unit) {
+	case "", "ms":
+	case "s":
+		c.Unit = Seconds
+	case "us":
+		c.Unit = Micros
+	default:
+		return c, l.errf(cp, "field %q: unit %q: want s, ms or us", y.Field, y.Unit)
+	}
+	if y.Unit != "" && (typ != TypeTimestamp || enc == KeyText) {
+		return c, l.errf(cp, "field %q: unit is for a TIMESTAMP stored as a number", y.Field)
 	}
 	if c.Reverse && enc != KeyText {
 		return c, l.errf(cp, "field %q: reverse is for text fields", y.Field)

@@ -355,14 +355,7 @@ func (l *linter) leadValues() [][]byte {
 		if c.Cardinality() > 1<<16 {
 			return nil
 		}
-		vals := c.ValueBytes()
-		if c.Kind == catalog.KindSalt {
-			vals = vals[:0]
-			for i := int64(0); i < c.Mod; i++ {
-				vals = append(vals, []byte{byte(i)})
-			}
-		}
-		return vals
+		return c.ValueBytes()
 	case catalog.KindField:
 		// A short decimal field: its digits are its whole alphabet.
 		if c.Enc != catalog.KeyDecimal || c.Width < 1 || c.Width > 4 {

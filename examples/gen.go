@@ -114,6 +114,9 @@ func DomainOf(t *catalog.Table, col int) Domain {
 	if d, ok := domains[t.Name][c.Name]; ok {
 		return d
 	}
+	if d := keyDomain(t, col); d != nil {
+		return d
+	}
 	switch c.Type {
 	case catalog.TypeString:
 		return names(c.Name+"-", 50)
@@ -131,6 +134,32 @@ func DomainOf(t *catalog.Table, col int) Domain {
 		return func(r *rand.Rand) catalog.Value { return catalog.Bytes([]byte{byte(r.IntN(4)), byte(r.IntN(256))}) }
 	}
 	return ints(0, 1000)
+}
+
+// keyDomain narrows a key field's values to what its encoding holds:
+// whole seconds for a TIMESTAMP counted in seconds, small numbers for a
+// narrow integer.
+func keyDomain(t *catalog.Table, col int) Domain {
+	for i := range t.Key.Components {
+		k := &t.Key.Components[i]
+		if k.Kind != catalog.KindField || k.Column() != col {
+			continue
+		}
+		if k.Unit == catalog.Seconds {
+			return func(r *rand.Rand) catalog.Value {
+				return catalog.TimestampMillis((Epoch.Unix() + r.Int64N(int64(Window.Seconds()))) * 1000)
+			}
+		}
+		if k.Width == 1 && (k.Enc == catalog.KeyJava || k.Enc == catalog.KeyBinary) {
+			switch t.Columns[col].Type {
+			case catalog.TypeBigint:
+				return ints(0, 100)
+			case catalog.TypeInt:
+				return func(r *rand.Rand) catalog.Value { return catalog.Int(int32(r.IntN(100))) }
+			}
+		}
+	}
+	return nil
 }
 
 // unique names the columns whose values are unique per row, as an index
