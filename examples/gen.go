@@ -61,6 +61,16 @@ var domains = map[string]map[string]Domain{
 		"type": func(r *rand.Rand) catalog.Value { return catalog.Int(int32(r.IntN(100))) },
 		"data": names("record-", 1000),
 	},
+	"hbase_meta": {
+		"table":     names("t", 5),
+		"start_key": func(r *rand.Rand) catalog.Value {
+			return catalog.Bytes([]byte([]string{"", "10000000", "20000000", "a0000000"}[r.IntN(4)]))
+		},
+		"region_id": ints(1700000000000, 1800000000000),
+		"encoded":   names("e", 1000),
+		"server":    pool("rs1:16020", "rs2:16020"),
+		"state":     pool("OPEN", "CLOSED"),
+	},
 	"logs_by_host": {
 		"hostname":  hosts,
 		"log_event": pool("login", "logout", "error", "warn", "gc"),
@@ -201,5 +211,6 @@ var DemoRows = map[string]int{
 	"device_metrics":       30_000,
 	"phone_users":          20_000,
 	"sites":                4_000,
+	"hbase_meta":           50,
 	"order_events":         20_000,
 }
