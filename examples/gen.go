@@ -62,7 +62,7 @@ var domains = map[string]map[string]Domain{
 		"data": names("record-", 1000),
 	},
 	"hbase_meta": {
-		"table":     names("t", 5),
+		"table": names("t", 5),
 		"start_key": func(r *rand.Rand) catalog.Value {
 			return catalog.Bytes([]byte([]string{"", "10000000", "20000000", "a0000000"}[r.IntN(4)]))
 		},
