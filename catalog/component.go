@@ -24,6 +24,10 @@ const (
 	KindSalt
 	// KindRandom writes a random number in [0, N).
 	KindRandom
+	// KindGroup is a repeated tail: Group's fixed-width fields, again and
+	// again until the key ends (OpenTSDB's tag pairs). A row is read once
+	// per repetition (Table.Repeats); a row written holds one.
+	KindGroup
 )
 
 // KeyEncoding is how a field is written into the key.
@@ -114,6 +118,9 @@ type Component struct {
 
 	Literal []byte
 
+	// Group are the fields of a KindGroup component, in order.
+	Group []Component
+
 	// Resolved by Load.
 	col   int    // column index of Field
 	typ   Type   // column type of Field
@@ -157,6 +164,8 @@ func (c *Component) FixedWidth() (int, bool) {
 		if c.Width > 0 {
 			return c.Width, true
 		}
+		return 0, false
+	case KindGroup:
 		return 0, false
 	default:
 		return c.Width, true
@@ -243,6 +252,12 @@ func (c *Component) String() string {
 		return fmt.Sprintf("salt(%d):u8", c.Mod)
 	case KindRandom:
 		return fmt.Sprintf("random(%d)%s", c.Mod, c.numSuffix())
+	case KindGroup:
+		parts := make([]string, len(c.Group))
+		for i := range c.Group {
+			parts[i] = c.Group[i].String()
+		}
+		return "(" + strings.Join(parts, " | ") + ")*"
 	}
 	var b strings.Builder
 	name := c.Field

@@ -44,11 +44,72 @@ func (t *Table) saltBytes(c *Component, key []byte, offs []int) []byte {
 	}
 	h := int32(1)
 	for j := 1; j+1 < len(offs); j++ {
-		if cj := &t.Key.Components[j]; cj.Kind == KindField && slices.Contains(c.Inputs, cj.Field) {
+		if cj := &t.Key.Components[j]; cj.covers(c.Inputs) {
 			h = arraysHash(h, key[offs[j]:offs[j+1]])
 		}
 	}
 	return c.EncodeNumber(javaAbsMod(int64(h), c.Mod))
+}
+
+// covers reports whether a field or group component holds one of cols.
+func (c *Component) covers(cols []string) bool {
+	switch c.Kind {
+	case KindField:
+		return slices.Contains(cols, c.Field)
+	case KindGroup:
+		for i := range c.Group {
+			if slices.Contains(cols, c.Group[i].Field) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// repeats reads a group's repetitions from b, which it must fill: at
+// least one, each the group's fields in order.
+func (c *Component) repeats(b []byte) ([][]Value, error) {
+	w := 0
+	for i := range c.Group {
+		fw, _ := c.Group[i].FixedWidth()
+		w += fw
+	}
+	if len(b) == 0 || len(b)%w != 0 {
+		return nil, &KeyError{Msg: fmt.Sprintf("%d bytes left for %s, not a multiple of %d", len(b), c, w)}
+	}
+	var out [][]Value
+	for pos := 0; pos < len(b); {
+		rep := make([]Value, len(c.Group))
+		for i := range c.Group {
+			v, n, err := c.Group[i].DecodeField(b[pos:])
+			if err != nil {
+				return nil, err
+			}
+			rep[i], pos = v, pos+n
+		}
+		out = append(out, rep)
+	}
+	return out, nil
+}
+
+// Repeats returns the repetitions of the key's group, each as the values
+// of the group's columns (GroupColumns), and nil when the layout has no
+// group. offs are the component offsets DecodeKey gave.
+func (t *Table) Repeats(key []byte, offs []int) ([][]Value, error) {
+	n := len(t.Key.Components)
+	if n == 0 || t.Key.Components[n-1].Kind != KindGroup {
+		return nil, nil
+	}
+	return t.Key.Components[n-1].repeats(key[offs[n-1]:])
+}
+
+// GroupColumns are the column indexes of a group's fields, in order.
+func (c *Component) GroupColumns() []int {
+	out := make([]int, len(c.Group))
+	for i := range c.Group {
+		out[i] = c.Group[i].col
+	}
+	return out
 }
 
 // Salt returns the salt bytes of a key whose salt is left out: rest is
@@ -79,6 +140,14 @@ func (t *Table) appendComponent(key []byte, c *Component, row Row, rnd func(int6
 		return append(key, c.EncodeNumber(rnd(c.Mod))...), nil
 	case KindSalt:
 		return nil, fmt.Errorf("catalog: a salt byte must lead the key")
+	case KindGroup:
+		for i := range c.Group {
+			var err error
+			if key, err = c.Group[i].EncodeField(key, row[c.Group[i].col]); err != nil {
+				return nil, err
+			}
+		}
+		return key, nil
 	default:
 		b, err := c.Compute(t.Columns, row)
 		if err != nil {
@@ -123,6 +192,15 @@ func (t *Table) decodeKey(key []byte, row Row, offs []int) error {
 			}
 			row[c.col] = v
 			pos += n
+		case KindGroup:
+			reps, err := c.repeats(rest)
+			if err != nil {
+				return fmt.Errorf("at byte %d of key '%s': %w", pos, ToStringBinary(key), err)
+			}
+			for j, v := range reps[0] {
+				row[c.Group[j].col] = v
+			}
+			pos = len(key)
 		default:
 			if _, err := c.DecodeNumber(rest); err != nil {
 				return fmt.Errorf("at byte %d of key '%s': %w", pos, ToStringBinary(key), err)
@@ -181,8 +259,11 @@ func (t *Table) keyHolds(cols []int) bool {
 func (t *Table) KeyColumns() []int {
 	var out []int
 	for i := range t.Key.Components {
-		if t.Key.Components[i].Kind == KindField {
-			out = append(out, t.Key.Components[i].col)
+		switch c := &t.Key.Components[i]; c.Kind {
+		case KindField:
+			out = append(out, c.col)
+		case KindGroup:
+			out = append(out, c.GroupColumns()...)
 		}
 	}
 	return out

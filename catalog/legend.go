@@ -47,6 +47,12 @@ func (c *Component) explain() string {
 		return fmt.Sprintf("one byte, the hash of the rest of the key mod %d (Phoenix's SALT_BUCKETS)", c.Mod)
 	case KindRandom:
 		return fmt.Sprintf("a random number in [0, %d), %s: a point read tries every value", c.Mod, num())
+	case KindGroup:
+		parts := make([]string, len(c.Group))
+		for i := range c.Group {
+			parts[i] = c.Group[i].Field + " " + c.Group[i].explain()
+		}
+		return "repeated until the key ends (at least once), each time " + strings.Join(parts, ", then ") + "; a row is read once per repetition"
 	}
 	var s string
 	switch c.Enc {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -67,6 +68,19 @@ type yTable struct {
 	Splits   []string     `yaml:"splits"`
 	Split    *ySplit      `yaml:"split"`
 	Indexes  []yIndex     `yaml:"indexes"`
+	Wide     *yWide       `yaml:"wide"`
+}
+
+type yWide struct {
+	Family    string `yaml:"family"`
+	Qualifier struct {
+		Width int  `yaml:"width"`
+		Shift uint `yaml:"shift"`
+	} `yaml:"qualifier"`
+	Offset string `yaml:"offset"`
+	Value  string `yaml:"value"`
+	Time   string `yaml:"time"`
+	Base   string `yaml:"base"`
 }
 
 type yFamily struct {
@@ -85,27 +99,30 @@ type yColumn struct {
 	Type     string `yaml:"type"`
 	Column   string `yaml:"column"`
 	Encoding string `yaml:"encoding"`
+	Width    int    `yaml:"width"`
+	Unsigned bool   `yaml:"unsigned"`
 }
 
 type yComponent struct {
-	Field    string   `yaml:"field"`
-	Encoding string   `yaml:"encoding"`
-	Width    int      `yaml:"width"`
-	Pad      *string  `yaml:"pad"`
-	Align    string   `yaml:"align"`
-	Order    string   `yaml:"order"`
-	Reverse  bool     `yaml:"reverse"`
-	Hash     string   `yaml:"hash"`
-	Of       []string `yaml:"of"`
-	Mod      int64    `yaml:"mod"`
-	Bucket   string   `yaml:"bucket"`
-	Salt     int64    `yaml:"salt"`
-	Random   int64    `yaml:"random"`
-	Literal  *string  `yaml:"literal"`
-	Binary   bool     `yaml:"binary"`
-	Unsigned bool     `yaml:"unsigned"`
-	Unit     string   `yaml:"unit"`
-	Seed     uint32   `yaml:"seed"`
+	Field    string       `yaml:"field"`
+	Encoding string       `yaml:"encoding"`
+	Width    int          `yaml:"width"`
+	Pad      *string      `yaml:"pad"`
+	Align    string       `yaml:"align"`
+	Order    string       `yaml:"order"`
+	Reverse  bool         `yaml:"reverse"`
+	Hash     string       `yaml:"hash"`
+	Of       []string     `yaml:"of"`
+	Mod      int64        `yaml:"mod"`
+	Bucket   string       `yaml:"bucket"`
+	Salt     int64        `yaml:"salt"`
+	Random   int64        `yaml:"random"`
+	Literal  *string      `yaml:"literal"`
+	Binary   bool         `yaml:"binary"`
+	Unsigned bool         `yaml:"unsigned"`
+	Unit     string       `yaml:"unit"`
+	Seed     uint32       `yaml:"seed"`
+	Group    []yComponent `yaml:"group"`
 }
 
 type ySplit struct {
@@ -361,8 +378,13 @@ func (l *loader) table(y *yTable, path []any) (*Table, error) {
 		return nil, err
 	}
 	t.Key = key
+	if y.Wide != nil {
+		if err := l.wide(t, y.Wide, append(path, "wide")); err != nil {
+			return nil, err
+		}
+	}
 	for i, c := range t.Columns {
-		if !c.KeyField && c.Family == "" {
+		if !c.KeyField && c.Family == "" && !c.FromCell {
 			return nil, l.errf(append(path, "columns", i), "column %q is neither in the rowkey nor mapped to a family:qualifier", c.Name)
 		}
 	}
@@ -377,6 +399,56 @@ func (l *loader) table(y *yTable, path []any) (*Table, error) {
 		t.Indexes = append(t.Indexes, ix)
 	}
 	return t, nil
+}
+
+// wide reads a table's wide rows.
+func (l *loader) wide(t *Table, y *yWide, path []any) error {
+	if _, ok := t.Family(y.Family); !ok {
+		return l.errf(path, "wide: table %q has no family %q", t.Name, y.Family)
+	}
+	w := &Wide{Family: y.Family, QualWidth: y.Qualifier.Width, Shift: y.Qualifier.Shift, Time: -1, Base: -1, unit: 1000}
+	if w.QualWidth < 1 || w.QualWidth > 8 || w.Shift < 4 || w.Shift >= uint(w.QualWidth)*8 {
+		return l.errf(path, "wide: qualifier needs a width of 1 to 8 bytes and a shift of at least 4 (the flags) and less than its bits")
+	}
+	col := func(name string, want ...Type) (int, error) {
+		i, ok := t.colByName[name]
+		if !ok {
+			return 0, l.errf(path, "wide: %q is not a column of table %q", name, t.Name)
+		}
+		c := &t.Columns[i]
+		if !slices.Contains(want, c.Type) {
+			return 0, l.errf(path, "wide: column %q is %s, not %s", name, c.Type, want[0])
+		}
+		return i, nil
+	}
+	var err error
+	if w.Offset, err = col(y.Offset, TypeInt, TypeBigint); err != nil {
+		return err
+	}
+	if w.Value, err = col(y.Value, TypeDouble); err != nil {
+		return err
+	}
+	mark := []int{w.Offset, w.Value}
+	if y.Time != "" {
+		if w.Time, err = col(y.Time, TypeTimestamp); err != nil {
+			return err
+		}
+		if w.Base, err = col(y.Base, TypeTimestamp); err != nil {
+			return err
+		}
+		if !t.Columns[w.Base].KeyField {
+			return l.errf(path, "wide: base %q must be a key field", y.Base)
+		}
+		mark = append(mark, w.Time)
+	}
+	for _, i := range mark {
+		if c := &t.Columns[i]; c.KeyField || c.Family != "" {
+			return l.errf(path, "wide: column %q comes from the cell, so it can be neither a key field nor mapped", c.Name)
+		}
+		t.Columns[i].FromCell = true
+	}
+	t.Wide = w
+	return nil
 }
 
 func (l *loader) column(t *Table, yc yColumn, cp []any) (Column, error) {
@@ -417,6 +489,12 @@ func (l *loader) column(t *Table, yc yColumn, cp []any) (Column, error) {
 		return Column{}, l.errf(append(cp, "encoding"), "column %q: sortable is a rowkey encoding; a cell is java (Java's Bytes.toBytes) or text", yc.Name)
 	default:
 		return Column{}, l.errf(append(cp, "encoding"), "column %q: unknown encoding %q (want java or text)", yc.Name, yc.Encoding)
+	}
+	if yc.Width != 0 || yc.Unsigned {
+		if col.Encoding != EncBinary || (typ != TypeBigint && typ != TypeInt) || yc.Width < 0 || yc.Width > 8 {
+			return Column{}, l.errf(cp, "column %q: width and unsigned are for BIGINT and INT cells in the java encoding, 1 to 8 bytes", yc.Name)
+		}
+		col.Width, col.Unsigned = yc.Width, yc.Unsigned
 	}
 	return col, nil
 }

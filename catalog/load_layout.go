@@ -16,12 +16,25 @@ func (l *loader) layout(t *Table, ys []yComponent, path []any) (*Layout, error) 
 		if err != nil {
 			return nil, err
 		}
-		if c.Kind == KindField {
-			if seen[c.Field] {
-				return nil, l.errf(cp, "field %q appears twice in the rowkey", c.Field)
+		fields := []*Component{&c}
+		if c.Kind == KindGroup {
+			if i != len(ys)-1 {
+				return nil, l.errf(cp, "a group repeats until the key ends, so it must be the last rowkey component")
 			}
-			seen[c.Field] = true
-			t.Columns[c.col].KeyField = true
+			fields = fields[:0]
+			for j := range c.Group {
+				fields = append(fields, &c.Group[j])
+			}
+		}
+		for _, f := range fields {
+			if f.Kind != KindField {
+				continue
+			}
+			if seen[f.Field] {
+				return nil, l.errf(cp, "field %q appears twice in the rowkey", f.Field)
+			}
+			seen[f.Field] = true
+			t.Columns[f.col].KeyField = true
 		}
 		if c.Kind == KindSalt && i != 0 {
 			return nil, l.errf(cp, "a salt byte must be the first rowkey component")
@@ -76,15 +89,31 @@ func (l *loader) component(t *Table, y *yComponent, cp []any) (Component, error)
 		return Component{}, l.errf(cp, "width %d is over %d, HBase's longest rowkey", y.Width, maxKeyLen)
 	}
 	kinds := 0
-	for _, set := range []bool{y.Field != "", y.Literal != nil, y.Hash != "", y.Bucket != "", y.Salt != 0, y.Random != 0} {
+	for _, set := range []bool{y.Field != "", y.Literal != nil, y.Hash != "", y.Bucket != "", y.Salt != 0, y.Random != 0, y.Group != nil} {
 		if set {
 			kinds++
 		}
 	}
 	if kinds != 1 {
-		return Component{}, l.errf(cp, "a rowkey component needs exactly one of field, literal, hash, bucket, salt or random")
+		return Component{}, l.errf(cp, "a rowkey component needs exactly one of field, literal, hash, bucket, salt, random or group")
 	}
 	switch {
+	case y.Group != nil:
+		c := Component{Kind: KindGroup}
+		for i := range y.Group {
+			g, err := l.field(t, &y.Group[i], append(append([]any{}, cp...), "group", i))
+			if err != nil {
+				return c, err
+			}
+			if _, fixed := g.FixedWidth(); !fixed || g.Desc {
+				return c, l.errf(cp, "group field %q needs a fixed width and ascending order", g.Field)
+			}
+			c.Group = append(c.Group, g)
+		}
+		if len(c.Group) == 0 {
+			return c, l.errf(cp, "a group needs its fields")
+		}
+		return c, nil
 	case y.Literal != nil:
 		b, err := l.bytes(append(cp, "literal"), *y.Literal)
 		if err != nil {
@@ -176,7 +205,7 @@ func encName(e KeyEncoding) string {
 const maxKeyLen = 32767
 
 func kindName(k Kind) string {
-	return [...]string{"field", "literal", "hash", "bucket", "salt", "random"}[k]
+	return [...]string{"field", "literal", "hash", "bucket", "salt", "random", "group"}[k]
 }
 
 func (l *loader) hash(t *Table, y *yComponent, cp []any) (Component, error) {

@@ -50,6 +50,8 @@ type Table struct {
 	IndexOf *Table
 	// Doc is a free-text description shown by DESCRIBE.
 	Doc string
+	// Wide, when set, makes each cell of a family a row of its own.
+	Wide *Wide
 
 	colByName map[string]int
 }
@@ -88,6 +90,13 @@ type Column struct {
 	Encoding  Encoding
 	// KeyField is true when the rowkey layout holds this column.
 	KeyField bool
+	// Width is the byte width of a java integer cell (1 to 8); 0 is the
+	// type's own (8 for BIGINT, 4 for INT). Unsigned reads it unsigned.
+	Width    int
+	Unsigned bool
+	// FromCell is true for the columns a wide row's cell gives (its
+	// offset, time and value).
+	FromCell bool
 }
 
 // Column returns the index of the named column.

@@ -312,7 +312,7 @@ func outOfOrder(field string, b byte) string {
 func (l *linter) signedOrder() {
 	for i := range l.comps() {
 		c := &l.comps()[i]
-		if c.Kind != catalog.KindField || c.Enc != catalog.KeyJava {
+		if c.Kind != catalog.KindField || c.Enc != catalog.KeyJava || c.Unsigned {
 			continue
 		}
 		switch l.colType(c) {

@@ -149,7 +149,10 @@ func describe(t *catalog.Table) *Result {
 			where = append(where, "key")
 		}
 		if c.Family != "" {
-			where = append(where, c.Family+":"+c.Qualifier)
+			where = append(where, c.Family+":"+catalog.ToStringBinary([]byte(c.Qualifier)))
+		}
+		if c.FromCell {
+			where = append(where, "each cell of "+t.Wide.Family)
 		}
 		rows = append(rows, catalog.Row{catalog.String(c.Name), catalog.String(c.Type.String()), catalog.String(strings.Join(where, ", "))})
 	}

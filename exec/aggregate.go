@@ -102,7 +102,7 @@ func serverCountable(sel *planner.Select) (*planner.Count, bool) {
 		return nil, false
 	}
 	acc, ok := cnt.In.(*planner.Access)
-	if !ok || acc != sel.Access || acc.Placement == nil || acc.Placement.Off {
+	if !ok || acc != sel.Access || acc.Placement == nil || acc.Placement.Off || acc.Table.Expands() {
 		return nil, false
 	}
 	switch acc.Kind {

@@ -336,6 +336,10 @@ func (w *keyWalker) component(ci int, c *catalog.Component) error {
 		}
 	case catalog.KindField:
 		w.field(ci, c)
+	case catalog.KindGroup:
+		// Its repetitions are found by reading: conditions on its fields
+		// are tested on each one.
+		w.end(ci, catalog.KeySpan{}, nil)
 	default: // hash, bucket, random
 		if c.Kind == catalog.KindRandom && ci == len(w.t.Key.Components)-1 && w.narrowed && prefixExact(w.t, ci) {
 			// One prefix scan per key reads only the rows that exist
