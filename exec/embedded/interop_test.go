@@ -70,7 +70,7 @@ func interopCases() []interopCase {
 		table: "user_calendar_record",
 		// abs(String.valueOf(uid).hashCode() % 10) ~ 99999999-yyyyMMdd ~
 		// leftPad(type, 2, "0") ~ leftPad(uid, 10, "0")
-		key: cat([]byte(fmt.Sprint(int64(math.Abs(float64(stringHashCode("8839540") % 10))))), []byte("~"),
+		key: cat([]byte(fmt.Sprint(int64(math.Abs(float64(stringHashCode("8839540")%10))))), []byte("~"),
 			[]byte(fmt.Sprint(99999999-20190217)), []byte("~05~0008839540")),
 		cells: map[string][]byte{"f:data": []byte("dentist")},
 		vals:  map[string]catalog.Value{"uid": catalog.Bigint(8839540), "date": catalog.Date(day), "type": catalog.Int(5), "data": catalog.String("dentist")},
