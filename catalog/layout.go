@@ -162,7 +162,10 @@ func (t *Table) appendComponent(key []byte, c *Component, row Row, rnd func(int6
 // where each component starts, and the key length last. A key is refused
 // unless EncodeKey could have written it: its hash, bucket and salt bytes
 // must be the ones its fields give (when the key holds every input), and a
-// random component must be in [0, N).
+// random component must be in [0, N). Two readings lose what EncodeKey
+// would write back differently: a key group's repetitions after the first
+// (the row holds the first; Repeats gives them all), and a TIMESTAMP in
+// microseconds, read floored to the millisecond.
 func (t *Table) DecodeKey(key []byte, row Row, offs []int) error {
 	if offs == nil {
 		offs = make([]int, len(t.Key.Components)+1)
