@@ -4,10 +4,16 @@
 //
 // A rowkey Layout is an ordered list of Components: fields (text,
 // zero-padded decimal, sortable binary with the sign bit flipped, java as
-// Java's Bytes.toBytes writes it; ascending or descending as MAX - v; reversed characters;
-// fixed width with padding or delimited by the literal that follows),
-// literals, hash prefixes (md5 hex, Java String.hashCode() % N, murmur3),
-// buckets (f % N), a Phoenix-style salt byte and random suffixes.
+// Java's Bytes.toBytes writes it, integers of 1 to 8 bytes, signed or
+// unsigned, times in s, ms or us; ascending or descending as MAX - v;
+// reversed characters; fixed width with padding or delimited by the
+// literal that follows), literals, hash prefixes (md5 hex, Java
+// String.hashCode() % N, Arrays.hashCode, murmur3 with a seed), buckets
+// (f % N), a salt (Phoenix's over the rest of the key, or OpenTSDB's over
+// chosen fields), random suffixes, and a repeated group of fields that
+// ends the key (OpenTSDB's tag pairs; Table.Repeats). A Table may be Wide:
+// each cell of a family is a logical row, its qualifier holding an offset
+// and flags that give the value's width (Wide.Point, Wide.Cell).
 //
 // For each component the package knows how to write it (EncodeField,
 // Compute), read it back (DecodeField, DecodeNumber; Table.DecodeKey), and
