@@ -67,6 +67,22 @@ func interopCases() []interopCase {
 	ts := time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC).UnixMilli()
 	day := time.Date(2019, 2, 17, 0, 0, 0, 0, time.UTC)
 	return []interopCase{{
+		table: "orders",
+		// md5(seller).substring(0, 4) + seller + "|" +
+		// Bytes.toBytes(Long.MAX_VALUE - ts) + Bytes.toBytes(orderId)
+		key:   cat(md5Prefix("s1", 4), []byte("s1|"), toBytesLong(math.MaxInt64-ts), toBytesLong(1001)),
+		cells: map[string][]byte{"d:buyer": []byte("b7"), "d:amount": toBytesDouble(10.5), "d:status": []byte("paid")},
+		vals: map[string]catalog.Value{"seller": catalog.String("s1"), "ts": catalog.TimestampMillis(ts), "order_id": catalog.Bigint(1001),
+			"buyer": catalog.String("b7"), "amount": catalog.Double(10.5), "status": catalog.String("paid")},
+		where: "seller = 's1' AND ts = '2024-05-01 12:00:00' AND order_id = 1001",
+	}, {
+		table: "phone_users",
+		// new StringBuilder(phone).reverse() + "|" + Bytes.toBytes(userId)
+		key:   cat([]byte("1234567810"), []byte("|"), toBytesLong(77)),
+		cells: map[string][]byte{"u:name": []byte("ann")},
+		vals:  map[string]catalog.Value{"phone": catalog.String("0187654321"), "user_id": catalog.Bigint(77), "name": catalog.String("ann")},
+		where: "phone = '0187654321' AND user_id = 77",
+	}, {
 		table: "user_calendar_record",
 		// abs(String.valueOf(uid).hashCode() % 10) ~ 99999999-yyyyMMdd ~
 		// leftPad(type, 2, "0") ~ leftPad(uid, 10, "0")
