@@ -156,7 +156,7 @@ func indexDesign(src []byte, t *catalog.Table, spec catalog.TableSpec, col strin
 		sep := "\\x00"
 		rowkey = append(rowkey, catalog.ComponentSpec{Literal: &sep})
 	case catalog.TypeDouble, catalog.TypeBigint, catalog.TypeInt, catalog.TypeTimestamp, catalog.TypeDate:
-		rowkey[0].Encoding = "binary"
+		rowkey[0].Encoding = "sortable"
 	default:
 		return nil, fmt.Errorf("cannot key an index by %s (%s)", col, c.Type)
 	}

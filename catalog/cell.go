@@ -31,6 +31,9 @@ func (c *Column) EncodeCell(v Value) []byte {
 		}
 		return strconv.AppendInt(nil, v.I, 10)
 	}
+	if c.Width > 0 {
+		return appendInt(nil, uint64(v.I), c.Width)
+	}
 	switch c.Type {
 	case TypeString:
 		return []byte(v.S)
@@ -86,6 +89,21 @@ func (c *Column) DecodeCell(b []byte) (Value, error) {
 		}
 		return Value{Type: c.Type, I: n}, nil
 	}
+	if c.Width > 0 {
+		if len(b) != c.Width {
+			return bad()
+		}
+		n := signExtend(readUint(b), c.Width)
+		if c.Unsigned {
+			if n = int64(readUint(b)); n < 0 {
+				return bad()
+			}
+		}
+		if c.Type == TypeInt && int64(int32(n)) != n {
+			return bad()
+		}
+		return Value{Type: c.Type, I: n}, nil
+	}
 	switch c.Type {
 	case TypeString:
 		return String(string(b)), nil
@@ -111,4 +129,21 @@ func (c *Column) DecodeCell(b []byte) (Value, error) {
 		return bad()
 	}
 	return Value{Type: c.Type, I: int64(binary.BigEndian.Uint64(b))}, nil
+}
+
+// CheckCell refuses a value that the column's cell cannot hold: an
+// integer outside a narrow java cell's range.
+func (c *Column) CheckCell(v Value) error {
+	if c.Width == 0 || c.Width >= 8 && !c.Unsigned || v.Null {
+		return nil
+	}
+	k := Component{Width: c.Width, Unsigned: c.Unsigned}
+	lo, hi := -k.javaMax()-1, k.javaMax()
+	if c.Unsigned {
+		lo = 0
+	}
+	if v.I < lo || v.I > hi {
+		return fmt.Errorf("column %s: %s does not fit in %d bytes", c.Name, v, c.Width)
+	}
+	return nil
 }

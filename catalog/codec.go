@@ -84,8 +84,15 @@ func (c *Component) EncodeField(dst []byte, v Value) ([]byte, error) {
 	if v.Null {
 		return nil, c.errf("a key field cannot be NULL")
 	}
-	if c.Enc == KeyJava && v.I < 0 {
+	if c.Enc == KeyJava && v.I < 0 && v.Type.integral() {
 		return nil, c.errf("%s is negative; the java encoding keeps order only for values >= 0", v)
+	}
+	if c.Unit != Millis && v.Type == TypeTimestamp {
+		n, err := c.toUnit(v)
+		if err != nil {
+			return nil, err
+		}
+		v = Value{Type: TypeBigint, I: n}
 	}
 	if err := c.checkValue(v); err != nil {
 		return nil, err
@@ -212,16 +219,53 @@ func (c *Component) appendDecimal(dst []byte, n int64, v Value) ([]byte, error) 
 	}
 }
 
+// javaMax is the largest value a java field holds: 2^(8w-1)-1, or
+// 2^(8w)-1 unsigned (at most MaxInt64).
 func (c *Component) javaMax() int64 {
-	switch c.Width {
-	case 4:
-		return math.MaxInt32
-	case 2:
-		return math.MaxInt16
-	case 1:
-		return math.MaxInt8
+	bits := uint(c.Width) * 8
+	if !c.Unsigned {
+		bits--
 	}
-	return math.MaxInt64
+	if bits >= 63 {
+		return math.MaxInt64
+	}
+	return 1<<bits - 1
+}
+
+// toUnit converts a TIMESTAMP value's milliseconds to the field's unit.
+func (c *Component) toUnit(v Value) (int64, error) {
+	switch c.Unit {
+	case Seconds:
+		if v.I%1000 != 0 {
+			return 0, c.errf("%s has milliseconds, and the key holds whole seconds", v)
+		}
+		return v.I / 1000, nil
+	case Micros:
+		if v.I > math.MaxInt64/1000 || v.I < math.MinInt64/1000 {
+			return 0, c.errf("%s is out of range in microseconds", v)
+		}
+		return v.I * 1000, nil
+	}
+	return v.I, nil
+}
+
+// fromUnit converts a stored count of the field's unit to milliseconds,
+// flooring microseconds.
+func (c *Component) fromUnit(n int64) (int64, bool) {
+	switch c.Unit {
+	case Seconds:
+		if n > math.MaxInt64/1000 || n < math.MinInt64/1000 {
+			return 0, false
+		}
+		return n * 1000, true
+	case Micros:
+		q := n / 1000
+		if n%1000 < 0 {
+			q--
+		}
+		return q, true
+	}
+	return n, true
 }
 
 func appendInt(dst []byte, u uint64, w int) []byte {
@@ -351,8 +395,12 @@ func (c *Component) DecodeField(key []byte) (Value, int, error) {
 		u ^= 1 << (uint(c.Width)*8 - 1)
 		return c.fromInt(signExtend(u, c.Width))(n)
 	case KeyJava:
-		s := signExtend(readUint(b), c.Width)
-		if s < 0 {
+		u := readUint(b)
+		s := signExtend(u, c.Width)
+		if c.Unsigned {
+			s = int64(u)
+		}
+		if s < 0 || s > c.javaMax() {
 			return Value{}, 0, c.errf("'%s' is negative, which the java encoding never writes", ToStringBinary(b))
 		}
 		if c.Desc {
@@ -400,7 +448,11 @@ func (c *Component) fromInt(i int64) func(int) (Value, int, error) {
 			}
 			return DateDays(i), n, nil
 		case TypeTimestamp:
-			return TimestampMillis(i), n, nil
+			ms, ok := c.fromUnit(i)
+			if !ok {
+				return Value{}, 0, c.errf("%d is out of range for %s", i, c.typ)
+			}
+			return TimestampMillis(ms), n, nil
 		case TypeInt:
 			return Value{Type: TypeInt, I: i}, n, nil
 		case TypeBoolean:

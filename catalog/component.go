@@ -24,6 +24,10 @@ const (
 	KindSalt
 	// KindRandom writes a random number in [0, N).
 	KindRandom
+	// KindGroup is a repeated tail: Group's fixed-width fields, again and
+	// again until the key ends (OpenTSDB's tag pairs). A row is read once
+	// per repetition (Table.Repeats); a row written holds one.
+	KindGroup
 )
 
 // KeyEncoding is how a field is written into the key.
@@ -45,6 +49,18 @@ const (
 	KeyJava
 )
 
+// TimeUnit is what a stored TIMESTAMP integer counts since the epoch.
+type TimeUnit int
+
+// Time units. A TIMESTAMP value holds milliseconds; a key in seconds
+// refuses a value with milliseconds, and microseconds read back floored
+// to the millisecond.
+const (
+	Millis TimeUnit = iota
+	Seconds
+	Micros
+)
+
 // HashFunc is the hash of a hash component.
 type HashFunc int
 
@@ -55,8 +71,12 @@ const (
 	// HashJava is abs(String.hashCode() % Mod) of the inputs' text, with
 	// Java's truncated remainder.
 	HashJava
-	// HashMurmur3 is murmur3 32-bit of the inputs' text, mod Mod.
+	// HashMurmur3 is MurmurHash3 x86 32-bit with Seed of the inputs'
+	// text, as a signed int, abs of its remainder by Mod.
 	HashMurmur3
+	// HashArrays is abs(Arrays.hashCode(b) % Mod), b the inputs' bytes as
+	// Java's Bytes.toBytes writes them, concatenated.
+	HashArrays
 )
 
 // Component is one part of a rowkey layout. Which fields are meaningful
@@ -81,6 +101,13 @@ type Component struct {
 	Desc bool
 	// Reverse stores the text reversed (phone numbers, domains).
 	Reverse bool
+	// Unsigned reads a java field's Width bytes as an unsigned number
+	// (0 .. 2^(8*Width)-1), as a uid or a count is stored.
+	Unsigned bool
+	// Unit is the unit a TIMESTAMP field's integer counts.
+	Unit TimeUnit
+	// Seed is murmur3's seed.
+	Seed uint32
 
 	Hash HashFunc
 	// Mod is N for hash, bucket, salt and random components.
@@ -90,6 +117,9 @@ type Component struct {
 	Binary bool
 
 	Literal []byte
+
+	// Group are the fields of a KindGroup component, in order.
+	Group []Component
 
 	// Resolved by Load.
 	col   int    // column index of Field
@@ -134,6 +164,8 @@ func (c *Component) FixedWidth() (int, bool) {
 		if c.Width > 0 {
 			return c.Width, true
 		}
+		return 0, false
+	case KindGroup:
 		return 0, false
 	default:
 		return c.Width, true
@@ -211,15 +243,29 @@ func (c *Component) String() string {
 			return fmt.Sprintf("md5(%s)[0:%d]", in, c.Width)
 		case HashJava:
 			return fmt.Sprintf("abs(hashCode(%s)%%%d)%s", in, c.Mod, c.numSuffix())
+		case HashArrays:
+			return fmt.Sprintf("abs(Arrays.hashCode(%s)%%%d)%s", in, c.Mod, c.numSuffix())
 		default:
+			if c.Seed != 0 {
+				return fmt.Sprintf("murmur3(%s,seed=%d)%%%d%s", in, c.Seed, c.Mod, c.numSuffix())
+			}
 			return fmt.Sprintf("murmur3(%s)%%%d%s", in, c.Mod, c.numSuffix())
 		}
 	case KindBucket:
 		return fmt.Sprintf("bucket(%s%%%d)%s", c.Field, c.Mod, c.numSuffix())
 	case KindSalt:
+		if len(c.Inputs) > 0 {
+			return fmt.Sprintf("salt(%s)%%%d:u%d", strings.Join(c.Inputs, ","), c.Mod, c.Width*8)
+		}
 		return fmt.Sprintf("salt(%d):u8", c.Mod)
 	case KindRandom:
 		return fmt.Sprintf("random(%d)%s", c.Mod, c.numSuffix())
+	case KindGroup:
+		parts := make([]string, len(c.Group))
+		for i := range c.Group {
+			parts[i] = c.Group[i].String()
+		}
+		return "(" + strings.Join(parts, " | ") + ")*"
 	}
 	var b strings.Builder
 	name := c.Field
@@ -249,7 +295,17 @@ func (c *Component) String() string {
 			fmt.Fprintf(&b, ":i%df", c.Width*8)
 		}
 	case KeyJava:
-		fmt.Fprintf(&b, ":i%d", c.Width*8)
+		if c.Unsigned {
+			fmt.Fprintf(&b, ":u%d", c.Width*8)
+		} else {
+			fmt.Fprintf(&b, ":i%d", c.Width*8)
+		}
+	}
+	switch c.Unit {
+	case Seconds:
+		b.WriteString("(s)")
+	case Micros:
+		b.WriteString("(us)")
 	}
 	return b.String()
 }

@@ -159,7 +159,7 @@ func fieldDDL(t *Table, c *Component, quote func(string) string) string {
 	s := quote(c.Field)
 	def, _ := defaultEncoding(t.Columns[c.col].Type)
 	if c.Enc != def {
-		s += " " + [...]string{"TEXT", "DECIMAL", "BINARY", "JAVA"}[c.Enc]
+		s += " " + [...]string{"TEXT", "DECIMAL", "SORTABLE", "JAVA"}[c.Enc]
 	}
 	switch {
 	case c.Enc == KeyDecimal && c.Width > 0:

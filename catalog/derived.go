@@ -98,7 +98,9 @@ func (c *Component) appendCompute(dst []byte, cols []Column, row Row) ([]byte, e
 		case HashJava:
 			return c.appendNumber(dst, javaAbsMod(int64(JavaHashCode(string(in))), c.Mod)), nil
 		case HashMurmur3:
-			return c.appendNumber(dst, javaAbsMod(int64(int32(murmur3.Sum32(in))), c.Mod)), nil
+			return c.appendNumber(dst, javaAbsMod(int64(int32(murmur3.SeedSum32(c.Seed, in))), c.Mod)), nil
+		case HashArrays:
+			return c.appendNumber(dst, javaAbsMod(int64(ArraysHashCode(javaBytes(cols, c.ins, row))), c.Mod)), nil
 		}
 	}
 	return nil, fmt.Errorf("catalog: component %s is not computed", c)
@@ -107,11 +109,30 @@ func (c *Component) appendCompute(dst []byte, cols []Column, row Row) ([]byte, e
 // SaltByte is Phoenix's salt of the rest of a key: the Java byte-array hash
 // (31*h + b over signed bytes, starting at 1), abs of its remainder by n.
 func SaltByte(rest []byte, n int64) byte {
-	h := int32(1)
-	for _, b := range rest {
-		h = 31*h + int32(int8(b))
+	return byte(javaAbsMod(int64(ArraysHashCode(rest)), n))
+}
+
+// ArraysHashCode is Java's Arrays.hashCode(byte[]) of b: 31*h + b over
+// signed bytes, starting at 1.
+func ArraysHashCode(b []byte) int32 { return arraysHash(1, b) }
+
+// arraysHash continues Arrays.hashCode's h over b.
+func arraysHash(h int32, b []byte) int32 {
+	for _, x := range b {
+		h = 31*h + int32(int8(x))
 	}
-	return byte(javaAbsMod(int64(h), n))
+	return h
+}
+
+// javaBytes is the concatenation of the inputs as Java's Bytes.toBytes
+// writes them: 8 bytes for BIGINT and TIMESTAMP (ms), 4 for INT and DATE
+// (days), IEEE 8 bytes for DOUBLE, 1 for BOOLEAN, UTF-8 for STRING.
+func javaBytes(cols []Column, ins []int, row Row) []byte {
+	var b []byte
+	for _, i := range ins {
+		b = append(b, (&Column{Type: cols[i].Type}).EncodeCell(row[i])...)
+	}
+	return b
 }
 
 // DecodeNumber reads a hash, bucket, salt or random value from key. It

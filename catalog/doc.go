@@ -3,11 +3,17 @@
 // split policies, loaded from a strict YAML file (Parse, LoadFile).
 //
 // A rowkey Layout is an ordered list of Components: fields (text,
-// zero-padded decimal, binary with the sign bit flipped, Java's
-// Bytes.toBytes; ascending or descending as MAX - v; reversed characters;
-// fixed width with padding or delimited by the literal that follows),
-// literals, hash prefixes (md5 hex, Java String.hashCode() % N, murmur3),
-// buckets (f % N), a Phoenix-style salt byte and random suffixes.
+// zero-padded decimal, sortable binary with the sign bit flipped, java as
+// Java's Bytes.toBytes writes it, integers of 1 to 8 bytes, signed or
+// unsigned, times in s, ms or us; ascending or descending as MAX - v;
+// reversed characters; fixed width with padding or delimited by the
+// literal that follows), literals, hash prefixes (md5 hex, Java
+// String.hashCode() % N, Arrays.hashCode, murmur3 with a seed), buckets
+// (f % N), a salt (Phoenix's over the rest of the key, or OpenTSDB's over
+// chosen fields), random suffixes, and a repeated group of fields that
+// ends the key (OpenTSDB's tag pairs; Table.Repeats). A Table may be Wide:
+// each cell of a family is a logical row, its qualifier holding an offset
+// and flags that give the value's width (Wide.Point, Wide.Cell).
 //
 // For each component the package knows how to write it (EncodeField,
 // Compute), read it back (DecodeField, DecodeNumber; Table.DecodeKey), and
@@ -26,6 +32,11 @@
 // the lines of the table they touch, and return text that Parse loads;
 // TableSource returns one table's lines; Table.DDL prints a table back as
 // CREATE TABLE.
+//
+// An encoding's name means the same bytes in a key and in a cell (java,
+// text); the old name binary loads with a warning (Catalog.Warnings).
+// Qualifiers, literals, pads and splits are bytes in toStringBinary form,
+// \xNN one byte even in YAML's double quotes.
 //
 // Invariants: a hash or bucket gives exactly the bytes the Java expression
 // in the source documents gives, so rkql reads keys others wrote; a value

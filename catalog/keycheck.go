@@ -289,15 +289,21 @@ func (c *Component) measuredOnly() bool {
 	return c.Enc == KeyText && !c.Reverse
 }
 
-// fastInt reports whether readInt reads the field: an integer whose Value
-// holds the number the key holds, in the binary or java encoding.
+// fastInt reports whether readInt reads the field: a signed integer whose
+// Value holds the number the key holds (a TIMESTAMP in milliseconds), in
+// the sortable or java encoding. An unsigned field, or a time in seconds
+// or microseconds, goes through DecodeField.
 func (c *Component) fastInt() bool {
 	switch c.typ {
-	case TypeBigint, TypeInt, TypeTimestamp:
+	case TypeBigint, TypeInt:
+	case TypeTimestamp:
+		if c.Unit != Millis {
+			return false
+		}
 	default:
 		return false
 	}
-	return (c.Enc == KeyBinary || c.Enc == KeyJava) && c.Width >= 1 && c.Width <= 8
+	return (c.Enc == KeyBinary || c.Enc == KeyJava) && !c.Unsigned && c.Width >= 1 && c.Width <= 8
 }
 
 // equalShort is bytes.Equal for a and b of the same, small length: a

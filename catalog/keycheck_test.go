@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"reflect"
 	"testing"
 )
@@ -52,6 +53,66 @@ tables:
       - {field: t, order: desc}
 `
 
+// keyCheckLayouts holds layouts whose fields the fast path must leave to
+// DecodeField or whose components it must leave to the general path:
+// unsigned and narrow integers, times in seconds and microseconds (and a
+// bucket over one), a salt over chosen fields, Arrays.hashCode and seeded
+// murmur3 hashes, and a repeated key group.
+const keyCheckLayouts = `
+tables:
+  - name: narrow_units
+    columns:
+      - {name: a, type: BIGINT}
+      - {name: b, type: TIMESTAMP}
+      - {name: c, type: INT}
+      - {name: d, type: TIMESTAMP}
+    rowkey:
+      - {bucket: b, mod: 7, binary: true}
+      - {field: a, encoding: java, width: 3, unsigned: true}
+      - {field: b, encoding: java, width: 4, unit: s}
+      - {field: c, encoding: sortable, width: 2, order: desc}
+      - {field: d, encoding: sortable, unit: us, order: desc}
+  - name: narrow_signed
+    columns:
+      - {name: a, type: BIGINT}
+      - {name: c, type: INT}
+    rowkey:
+      - {bucket: a, mod: 12}
+      - {field: a, encoding: java, width: 2, order: desc}
+      - {field: c, encoding: sortable, width: 1}
+  - name: salt_of_fields
+    columns:
+      - {name: m, type: BIGINT}
+      - {name: h, type: STRING}
+      - {name: ts, type: TIMESTAMP}
+    rowkey:
+      - {salt: 20, of: [m, h], width: 2}
+      - {field: m, encoding: java, width: 3, unsigned: true}
+      - {field: h}
+      - {literal: "|"}
+      - {field: ts, encoding: java, width: 4, unit: s}
+  - name: arrays_murmur
+    columns:
+      - {name: uid, type: BIGINT}
+      - {name: name, type: STRING}
+    rowkey:
+      - {hash: arrays, of: [uid], mod: 97}
+      - {hash: murmur3, of: [name], mod: 1000, seed: 2538058380}
+      - {field: uid, encoding: java}
+      - {field: name}
+  - name: grouped
+    columns:
+      - {name: m, type: BIGINT}
+      - {name: k, type: BIGINT}
+      - {name: v, type: BIGINT}
+    rowkey:
+      - {salt: 4, of: [m, k, v]}
+      - {field: m, encoding: java, width: 3, unsigned: true}
+      - group:
+          - {field: k, encoding: java, width: 3, unsigned: true}
+          - {field: v, encoding: java, width: 3, unsigned: true}
+`
+
 // TestKeyCheckerAgrees compares KeyChecker.Check with DecodeKey on keys of
 // every test layout: keys EncodeKey wrote, the same keys cut short, grown
 // and with one byte changed (which breaks hashes, buckets, salts,
@@ -60,9 +121,19 @@ func TestKeyCheckerAgrees(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 11))
 	refused := 0
 	tables := fuzzTables(t)
-	extra := mustParse(t, keyCheckCatalog)
-	for _, name := range extra.Names() {
-		tables = append(tables, mustTable(t, extra, name))
+	for _, src := range []string{keyCheckCatalog, keyCheckLayouts} {
+		extra := mustParse(t, src)
+		for _, name := range extra.Names() {
+			tables = append(tables, mustTable(t, extra, name))
+		}
+	}
+	tsdb, err := os.ReadFile("../examples/opentsdb.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := mustParse(t, string(tsdb))
+	for _, name := range ts.Names() {
+		tables = append(tables, mustTable(t, ts, name))
 	}
 	fast := 0
 	for _, tb := range tables {
@@ -76,6 +147,10 @@ func TestKeyCheckerAgrees(t *testing.T) {
 			row := tb.NewRow()
 			for _, col := range tb.KeyColumns() {
 				row[col] = genValue(r, tb.Columns[col].Type)
+				if row[col].Type == TypeTimestamp && r.IntN(2) == 0 {
+					// Whole seconds that fit 4 bytes, for keys in seconds.
+					row[col] = TimestampMillis(r.Int64N(1<<31) * 1000)
+				}
 			}
 			key, err := tb.EncodeKey(row, rnd)
 			if err != nil {

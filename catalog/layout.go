@@ -3,29 +3,128 @@ package catalog
 import (
 	"bytes"
 	"fmt"
+	"slices"
 )
 
 // EncodeKey writes the rowkey of row. Every key field must be set. A random
 // component takes its value from rnd, which returns a number in [0, n).
 func (t *Table) EncodeKey(row Row, rnd func(n int64) int64) ([]byte, error) {
 	comps := t.Key.Components
-	var key []byte
 	salted := len(comps) > 0 && comps[0].Kind == KindSalt
+	var key []byte
 	start := 0
 	if salted {
 		start = 1
+		key = make([]byte, comps[0].Width)
 	}
+	offs := make([]int, len(comps)+1)
 	for i := start; i < len(comps); i++ {
+		offs[i] = len(key)
 		var err error
 		key, err = t.appendComponent(key, &comps[i], row, rnd)
 		if err != nil {
 			return nil, err
 		}
 	}
+	offs[len(comps)] = len(key)
 	if salted {
-		key = append([]byte{SaltByte(key, comps[0].Mod)}, key...)
+		copy(key, t.saltBytes(&comps[0], key, offs))
 	}
 	return key, nil
+}
+
+// saltBytes computes a salt component from the key bytes it covers: the
+// rest of the key (Phoenix), or the bytes of the components of its
+// Inputs, in key order (OpenTSDB: metric and tags, not the time). The
+// hash is Java's Arrays.hashCode(byte[]); the bucket abs(hash % Mod),
+// written big-endian in Width bytes. offs are the component offsets.
+func (t *Table) saltBytes(c *Component, key []byte, offs []int) []byte {
+	if len(c.Inputs) == 0 {
+		return c.EncodeNumber(javaAbsMod(int64(ArraysHashCode(key[offs[1]:])), c.Mod))
+	}
+	h := int32(1)
+	for j := 1; j+1 < len(offs); j++ {
+		if cj := &t.Key.Components[j]; cj.covers(c.Inputs) {
+			h = arraysHash(h, key[offs[j]:offs[j+1]])
+		}
+	}
+	return c.EncodeNumber(javaAbsMod(int64(h), c.Mod))
+}
+
+// covers reports whether a field or group component holds one of cols.
+func (c *Component) covers(cols []string) bool {
+	switch c.Kind {
+	case KindField:
+		return slices.Contains(cols, c.Field)
+	case KindGroup:
+		for i := range c.Group {
+			if slices.Contains(cols, c.Group[i].Field) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// repeats reads a group's repetitions from b, which it must fill: at
+// least one, each the group's fields in order.
+func (c *Component) repeats(b []byte) ([][]Value, error) {
+	w := 0
+	for i := range c.Group {
+		fw, _ := c.Group[i].FixedWidth()
+		w += fw
+	}
+	if len(b) == 0 || len(b)%w != 0 {
+		return nil, &KeyError{Msg: fmt.Sprintf("%d bytes left for %s, not a multiple of %d", len(b), c, w)}
+	}
+	var out [][]Value
+	for pos := 0; pos < len(b); {
+		rep := make([]Value, len(c.Group))
+		for i := range c.Group {
+			v, n, err := c.Group[i].DecodeField(b[pos:])
+			if err != nil {
+				return nil, err
+			}
+			rep[i], pos = v, pos+n
+		}
+		out = append(out, rep)
+	}
+	return out, nil
+}
+
+// Repeats returns the repetitions of the key's group, each as the values
+// of the group's columns (GroupColumns), and nil when the layout has no
+// group. offs are the component offsets DecodeKey gave.
+func (t *Table) Repeats(key []byte, offs []int) ([][]Value, error) {
+	n := len(t.Key.Components)
+	if n == 0 || t.Key.Components[n-1].Kind != KindGroup {
+		return nil, nil
+	}
+	return t.Key.Components[n-1].repeats(key[offs[n-1]:])
+}
+
+// GroupColumns are the column indexes of a group's fields, in order.
+func (c *Component) GroupColumns() []int {
+	out := make([]int, len(c.Group))
+	for i := range c.Group {
+		out[i] = c.Group[i].col
+	}
+	return out
+}
+
+// Salt returns the salt bytes of a key whose salt is left out: rest is
+// the key after the salt. It fails when rest does not fit the layout.
+func (t *Table) Salt(rest []byte) ([]byte, error) {
+	comps := t.Key.Components
+	if len(comps) == 0 || comps[0].Kind != KindSalt {
+		return nil, fmt.Errorf("catalog: table %s has no salt", t.Name)
+	}
+	key := append(make([]byte, comps[0].Width), rest...)
+	offs := make([]int, len(comps)+1)
+	if err := t.decodeKey(key, t.NewRow(), offs, nil); err != nil {
+		return nil, err
+	}
+	return t.saltBytes(&comps[0], key, offs), nil
 }
 
 func (t *Table) appendComponent(key []byte, c *Component, row Row, rnd func(int64) int64) ([]byte, error) {
@@ -41,6 +140,14 @@ func (t *Table) appendComponent(key []byte, c *Component, row Row, rnd func(int6
 		return append(key, c.EncodeNumber(rnd(c.Mod))...), nil
 	case KindSalt:
 		return nil, fmt.Errorf("catalog: a salt byte must lead the key")
+	case KindGroup:
+		for i := range c.Group {
+			var err error
+			if key, err = c.Group[i].EncodeField(key, row[c.Group[i].col]); err != nil {
+				return nil, err
+			}
+		}
+		return key, nil
 	default:
 		b, err := c.Compute(t.Columns, row)
 		if err != nil {
@@ -55,7 +162,10 @@ func (t *Table) appendComponent(key []byte, c *Component, row Row, rnd func(int6
 // where each component starts, and the key length last. A key is refused
 // unless EncodeKey could have written it: its hash, bucket and salt bytes
 // must be the ones its fields give (when the key holds every input), and a
-// random component must be in [0, N).
+// random component must be in [0, N). Two readings lose what EncodeKey
+// would write back differently: a key group's repetitions after the first
+// (the row holds the first; Repeats gives them all), and a TIMESTAMP in
+// microseconds, read floored to the millisecond.
 func (t *Table) DecodeKey(key []byte, row Row, offs []int) error {
 	if offs == nil {
 		offs = make([]int, len(t.Key.Components)+1)
@@ -96,6 +206,15 @@ func (t *Table) decodeKey(key []byte, row Row, offs []int, need []bool) error {
 			}
 			row[c.col] = v
 			pos += n
+		case KindGroup:
+			reps, err := c.repeats(rest)
+			if err != nil {
+				return fmt.Errorf("at byte %d of key '%s': %w", pos, ToStringBinary(key), err)
+			}
+			for j, v := range reps[0] {
+				row[c.Group[j].col] = v
+			}
+			pos = len(key)
 		default:
 			if _, err := c.DecodeNumber(rest); err != nil {
 				return fmt.Errorf("at byte %d of key '%s': %w", pos, ToStringBinary(key), err)
@@ -120,7 +239,7 @@ func (t *Table) checkDerived(key []byte, row Row, offs []int) error {
 		var want []byte
 		switch c.Kind {
 		case KindSalt:
-			want = append(buf[:0], SaltByte(key[offs[i+1]:], c.Mod))
+			want = t.saltBytes(c, key, offs)
 		case KindHash, KindBucket:
 			if !t.keyHolds(c.InputColumns()) {
 				continue
@@ -155,8 +274,11 @@ func (t *Table) keyHolds(cols []int) bool {
 func (t *Table) KeyColumns() []int {
 	var out []int
 	for i := range t.Key.Components {
-		if t.Key.Components[i].Kind == KindField {
-			out = append(out, t.Key.Components[i].col)
+		switch c := &t.Key.Components[i]; c.Kind {
+		case KindField:
+			out = append(out, c.col)
+		case KindGroup:
+			out = append(out, c.GroupColumns()...)
 		}
 	}
 	return out

@@ -34,14 +34,25 @@ func (c *Component) explain() string {
 			return fmt.Sprintf("the first %d lower-case hex characters of md5 of the text of %v; derived, so a query that binds them computes it", c.Width, c.Inputs)
 		case HashJava:
 			return fmt.Sprintf("Math.abs(s.hashCode() %% %d) of the text of %v (Java's String.hashCode), %s", c.Mod, c.Inputs, num())
+		case HashArrays:
+			return fmt.Sprintf("Math.abs(Arrays.hashCode(b) %% %d), b the Bytes.toBytes forms of %v, %s", c.Mod, c.Inputs, num())
 		}
-		return fmt.Sprintf("murmur3 32-bit of the text of %v, mod %d, %s", c.Inputs, c.Mod, num())
+		return fmt.Sprintf("MurmurHash3 x86 32-bit with seed %d of the text of %v (Guava's murmur3_32(seed)), abs of the signed int mod %d, %s", c.Seed, c.Inputs, c.Mod, num())
 	case KindBucket:
 		return fmt.Sprintf("%s %% %d, %s: a range over %s reads all %d buckets", c.Field, c.Mod, num(), c.Field, c.Mod)
 	case KindSalt:
+		if len(c.Inputs) > 0 {
+			return fmt.Sprintf("%d bytes, abs(Arrays.hashCode(key bytes of %s) %% %d) (OpenTSDB's salt)", c.Width, strings.Join(c.Inputs, ","), c.Mod)
+		}
 		return fmt.Sprintf("one byte, the hash of the rest of the key mod %d (Phoenix's SALT_BUCKETS)", c.Mod)
 	case KindRandom:
 		return fmt.Sprintf("a random number in [0, %d), %s: a point read tries every value", c.Mod, num())
+	case KindGroup:
+		parts := make([]string, len(c.Group))
+		for i := range c.Group {
+			parts[i] = c.Group[i].Field + " " + c.Group[i].explain()
+		}
+		return "repeated until the key ends (at least once), each time " + strings.Join(parts, ", then ") + "; a row is read once per repetition"
 	}
 	var s string
 	switch c.Enc {
@@ -69,6 +80,15 @@ func (c *Component) explain() string {
 		}
 	case KeyJava:
 		s = fmt.Sprintf("%d bytes big-endian, as Java's Bytes.toBytes writes them; in order only for values >= 0", c.Width)
+		if c.Unsigned {
+			s = fmt.Sprintf("%d bytes big-endian, unsigned (0 to %d)", c.Width, c.javaMax())
+		}
+	}
+	switch c.Unit {
+	case Seconds:
+		s += "; counts seconds"
+	case Micros:
+		s += "; counts microseconds"
 	}
 	if c.Reverse {
 		s = "the characters reversed, then " + s + "; only LIKE '%suffix' and = use the key"

@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"reflect"
+	"slices"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -43,6 +45,11 @@ func LoadFile(path string) (*Catalog, error) {
 	if errors.As(err, &le) {
 		le.File = path
 	}
+	if c != nil {
+		for i, w := range c.Warnings {
+			c.Warnings[i] = path + ":" + strings.TrimPrefix(w, "line ")
+		}
+	}
 	return c, err
 }
 
@@ -61,6 +68,19 @@ type yTable struct {
 	Splits   []string     `yaml:"splits"`
 	Split    *ySplit      `yaml:"split"`
 	Indexes  []yIndex     `yaml:"indexes"`
+	Wide     *yWide       `yaml:"wide"`
+}
+
+type yWide struct {
+	Family    string `yaml:"family"`
+	Qualifier struct {
+		Width int  `yaml:"width"`
+		Shift uint `yaml:"shift"`
+	} `yaml:"qualifier"`
+	Offset string `yaml:"offset"`
+	Value  string `yaml:"value"`
+	Time   string `yaml:"time"`
+	Base   string `yaml:"base"`
 }
 
 type yFamily struct {
@@ -79,24 +99,30 @@ type yColumn struct {
 	Type     string `yaml:"type"`
 	Column   string `yaml:"column"`
 	Encoding string `yaml:"encoding"`
+	Width    int    `yaml:"width"`
+	Unsigned bool   `yaml:"unsigned"`
 }
 
 type yComponent struct {
-	Field    string   `yaml:"field"`
-	Encoding string   `yaml:"encoding"`
-	Width    int      `yaml:"width"`
-	Pad      *string  `yaml:"pad"`
-	Align    string   `yaml:"align"`
-	Order    string   `yaml:"order"`
-	Reverse  bool     `yaml:"reverse"`
-	Hash     string   `yaml:"hash"`
-	Of       []string `yaml:"of"`
-	Mod      int64    `yaml:"mod"`
-	Bucket   string   `yaml:"bucket"`
-	Salt     int64    `yaml:"salt"`
-	Random   int64    `yaml:"random"`
-	Literal  *string  `yaml:"literal"`
-	Binary   bool     `yaml:"binary"`
+	Field    string       `yaml:"field"`
+	Encoding string       `yaml:"encoding"`
+	Width    int          `yaml:"width"`
+	Pad      *string      `yaml:"pad"`
+	Align    string       `yaml:"align"`
+	Order    string       `yaml:"order"`
+	Reverse  bool         `yaml:"reverse"`
+	Hash     string       `yaml:"hash"`
+	Of       []string     `yaml:"of"`
+	Mod      int64        `yaml:"mod"`
+	Bucket   string       `yaml:"bucket"`
+	Salt     int64        `yaml:"salt"`
+	Random   int64        `yaml:"random"`
+	Literal  *string      `yaml:"literal"`
+	Binary   bool         `yaml:"binary"`
+	Unsigned bool         `yaml:"unsigned"`
+	Unit     string       `yaml:"unit"`
+	Seed     uint32       `yaml:"seed"`
+	Group    []yComponent `yaml:"group"`
 }
 
 type ySplit struct {
@@ -127,8 +153,13 @@ func Parse(src []byte) (*Catalog, error) {
 	if err := yaml.Unmarshal(src, &root); err != nil {
 		return nil, yamlError(err)
 	}
-	l := &loader{root: &root}
-	return l.catalog(&y)
+	l := &loader{root: &root, src: src}
+	c, err := l.catalog(&y)
+	if err != nil {
+		return nil, err
+	}
+	c.Warnings = l.warnings
+	return c, nil
 }
 
 // yamlError turns yaml's "yaml: line N: msg" into a LoadError whose
@@ -222,11 +253,22 @@ func yamlSection(goType string) (string, string) {
 
 // loader finds the line of a path in the YAML tree for semantic errors.
 type loader struct {
-	root *yaml.Node
+	root     *yaml.Node
+	src      []byte
+	warnings []string
 }
 
+// warnf records that something deprecated was read at path.
+func (l *loader) warnf(path []any, format string, args ...any) {
+	l.warnings = append(l.warnings, fmt.Sprintf("line %d: ", l.line(path...))+fmt.Sprintf(format, args...))
+}
+
+// line is the line of the node at path.
+func (l *loader) line(path ...any) int { return l.node(path...).Line }
+
 // node walks path: a string selects a mapping key, an int a sequence item.
-func (l *loader) line(path ...any) int {
+// It stops at the deepest node the path reaches.
+func (l *loader) node(path ...any) *yaml.Node {
 	n := l.root
 	if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
 		n = n.Content[0]
@@ -235,7 +277,7 @@ func (l *loader) line(path ...any) int {
 		switch p := p.(type) {
 		case string:
 			if n.Kind != yaml.MappingNode {
-				return n.Line
+				return n
 			}
 			found := false
 			for i := 0; i+1 < len(n.Content); i += 2 {
@@ -246,16 +288,16 @@ func (l *loader) line(path ...any) int {
 				}
 			}
 			if !found {
-				return n.Line
+				return n
 			}
 		case int:
 			if n.Kind != yaml.SequenceNode || p >= len(n.Content) {
-				return n.Line
+				return n
 			}
 			n = n.Content[p]
 		}
 	}
-	return n.Line
+	return n
 }
 
 func (l *loader) errf(path []any, format string, args ...any) error {
@@ -336,8 +378,13 @@ func (l *loader) table(y *yTable, path []any) (*Table, error) {
 		return nil, err
 	}
 	t.Key = key
+	if y.Wide != nil {
+		if err := l.wide(t, y.Wide, append(path, "wide")); err != nil {
+			return nil, err
+		}
+	}
 	for i, c := range t.Columns {
-		if !c.KeyField && c.Family == "" {
+		if !c.KeyField && c.Family == "" && !c.FromCell {
 			return nil, l.errf(append(path, "columns", i), "column %q is neither in the rowkey nor mapped to a family:qualifier", c.Name)
 		}
 	}
@@ -354,6 +401,56 @@ func (l *loader) table(y *yTable, path []any) (*Table, error) {
 	return t, nil
 }
 
+// wide reads a table's wide rows.
+func (l *loader) wide(t *Table, y *yWide, path []any) error {
+	if _, ok := t.Family(y.Family); !ok {
+		return l.errf(path, "wide: table %q has no family %q", t.Name, y.Family)
+	}
+	w := &Wide{Family: y.Family, QualWidth: y.Qualifier.Width, Shift: y.Qualifier.Shift, Time: -1, Base: -1, unit: 1000}
+	if w.QualWidth < 1 || w.QualWidth > 8 || w.Shift < 4 || w.Shift >= uint(w.QualWidth)*8 {
+		return l.errf(path, "wide: qualifier needs a width of 1 to 8 bytes and a shift of at least 4 (the flags) and less than its bits")
+	}
+	col := func(name string, want ...Type) (int, error) {
+		i, ok := t.colByName[name]
+		if !ok {
+			return 0, l.errf(path, "wide: %q is not a column of table %q", name, t.Name)
+		}
+		c := &t.Columns[i]
+		if !slices.Contains(want, c.Type) {
+			return 0, l.errf(path, "wide: column %q is %s, not %s", name, c.Type, want[0])
+		}
+		return i, nil
+	}
+	var err error
+	if w.Offset, err = col(y.Offset, TypeInt, TypeBigint); err != nil {
+		return err
+	}
+	if w.Value, err = col(y.Value, TypeDouble); err != nil {
+		return err
+	}
+	mark := []int{w.Offset, w.Value}
+	if y.Time != "" {
+		if w.Time, err = col(y.Time, TypeTimestamp); err != nil {
+			return err
+		}
+		if w.Base, err = col(y.Base, TypeTimestamp); err != nil {
+			return err
+		}
+		if !t.Columns[w.Base].KeyField {
+			return l.errf(path, "wide: base %q must be a key field", y.Base)
+		}
+		mark = append(mark, w.Time)
+	}
+	for _, i := range mark {
+		if c := &t.Columns[i]; c.KeyField || c.Family != "" {
+			return l.errf(path, "wide: column %q comes from the cell, so it can be neither a key field nor mapped", c.Name)
+		}
+		t.Columns[i].FromCell = true
+	}
+	t.Wide = w
+	return nil
+}
+
 func (l *loader) column(t *Table, yc yColumn, cp []any) (Column, error) {
 	if !isName(yc.Name) {
 		return Column{}, l.errf(cp, "column name %q must be letters, digits and underscores", yc.Name)
@@ -367,7 +464,11 @@ func (l *loader) column(t *Table, yc yColumn, cp []any) (Column, error) {
 	}
 	col := Column{Name: yc.Name, Type: typ}
 	if yc.Column != "" {
-		fam, qual, ok := strings.Cut(yc.Column, ":")
+		fq, err := l.bytes(append(cp, "column"), yc.Column)
+		if err != nil {
+			return Column{}, l.errf(append(cp, "column"), "column %q: %q: %v", yc.Name, yc.Column, err)
+		}
+		fam, qual, ok := strings.Cut(string(fq), ":")
 		if !ok || fam == "" || qual == "" {
 			return Column{}, l.errf(append(cp, "column"), "column %q: %q is not family:qualifier", yc.Name, yc.Column)
 		}
@@ -377,12 +478,23 @@ func (l *loader) column(t *Table, yc yColumn, cp []any) (Column, error) {
 		col.Family, col.Qualifier = fam, qual
 	}
 	switch strings.ToLower(yc.Encoding) {
-	case "", "binary":
+	case "", "java":
 		col.Encoding = EncBinary
+	case "binary":
+		col.Encoding = EncBinary
+		l.warnf(append(cp, "encoding"), "column %q: encoding binary is deprecated: write java, the same bytes (Java's Bytes.toBytes)", yc.Name)
 	case "text":
 		col.Encoding = EncText
+	case "sortable":
+		return Column{}, l.errf(append(cp, "encoding"), "column %q: sortable is a rowkey encoding; a cell is java (Java's Bytes.toBytes) or text", yc.Name)
 	default:
-		return Column{}, l.errf(append(cp, "encoding"), "column %q: unknown encoding %q (want binary or text)", yc.Name, yc.Encoding)
+		return Column{}, l.errf(append(cp, "encoding"), "column %q: unknown encoding %q (want java or text)", yc.Name, yc.Encoding)
+	}
+	if yc.Width != 0 || yc.Unsigned {
+		if col.Encoding != EncBinary || (typ != TypeBigint && typ != TypeInt) || yc.Width < 0 || yc.Width > 8 {
+			return Column{}, l.errf(cp, "column %q: width and unsigned are for BIGINT and INT cells in the java encoding, 1 to 8 bytes", yc.Name)
+		}
+		col.Width, col.Unsigned = yc.Width, yc.Unsigned
 	}
 	return col, nil
 }
@@ -392,7 +504,7 @@ func (l *loader) splits(t *Table, y *yTable, path []any) error {
 		return l.errf(append(path, "split"), "give either splits or split, not both")
 	}
 	for i, s := range y.Splits {
-		b, err := parseYAMLBinary(s)
+		b, err := l.bytes(append(path, "splits", i), s)
 		if err != nil {
 			return l.errf(append(path, "splits", i), "split '%s': %v", s, err)
 		}
@@ -436,6 +548,88 @@ func (l *loader) splits(t *Table, y *yTable, path []any) error {
 	}
 	return nil
 }
+
+// bytes reads the YAML string s found at path as bytes in HBase's
+// toStringBinary form: \xNN is one byte, \\ a backslash. In double quotes
+// YAML itself reads "\x87" as the character U+0087 (two bytes in UTF-8), so
+// a double-quoted string is read again from the source, where \xNN still
+// means the byte; other YAML escapes keep their meaning.
+func (l *loader) bytes(path []any, s string) ([]byte, error) {
+	n := l.node(path...)
+	if n.Kind != yaml.ScalarNode || n.Style&yaml.DoubleQuotedStyle == 0 || n.Value != s {
+		return ParseBinary(s)
+	}
+	if raw, ok := rawDoubleQuoted(l.src, n.Line, n.Column); ok {
+		return ParseBinary(raw)
+	}
+	return parseYAMLBinary(s)
+}
+
+// rawDoubleQuoted reads the one-line double-quoted YAML scalar that starts
+// at line and column (1-based, counted in characters) of src, and returns
+// its text with every YAML escape decoded but \xNN, which stays as written
+// so that ParseBinary reads it as a byte. ok is false when the scalar is
+// not found there or runs over several lines.
+func rawDoubleQuoted(src []byte, line, col int) (string, bool) {
+	lines := strings.Split(string(src), "\n")
+	if line < 1 || line > len(lines) {
+		return "", false
+	}
+	text := []rune(lines[line-1])
+	if col < 1 || col > len(text) || text[col-1] != '"' {
+		return "", false
+	}
+	var b strings.Builder
+	for i := col; i < len(text); i++ {
+		r := text[i]
+		switch {
+		case r == '"':
+			return b.String(), true
+		case r != '\\':
+			b.WriteRune(r)
+			continue
+		}
+		if i+1 >= len(text) {
+			return "", false
+		}
+		i++
+		switch e := text[i]; e {
+		case 'x':
+			b.WriteString("\\x")
+		case '\\':
+			b.WriteString("\\") // ParseBinary reads what follows, as before
+		case 'u', 'U':
+			w := 4
+			if e == 'U' {
+				w = 8
+			}
+			if i+w >= len(text) {
+				return "", false
+			}
+			n, err := strconv.ParseUint(string(text[i+1:i+1+w]), 16, 32)
+			if err != nil {
+				return "", false
+			}
+			b.WriteString(escapeBackslash(string(rune(n))))
+			i += w
+		default:
+			d, ok := yamlEscapes[e]
+			if !ok {
+				return "", false
+			}
+			b.WriteString(escapeBackslash(string(d)))
+		}
+	}
+	return "", false
+}
+
+// yamlEscapes are YAML's one-character escapes in double quotes.
+var yamlEscapes = map[rune]rune{
+	'0': 0, 'a': 7, 'b': 8, 't': 9, '\t': 9, 'n': 10, 'v': 11, 'f': 12, 'r': 13, 'e': 0x1B,
+	' ': ' ', '"': '"', '/': '/', 'N': 0x85, '_': 0xA0, 'L': 0x2028, 'P': 0x2029,
+}
+
+func escapeBackslash(s string) string { return strings.ReplaceAll(s, "\\", "\\\\") }
 
 // parseYAMLBinary is ParseBinary for a YAML string. In double quotes YAML
 // reads "\xFF" itself, as the character U+00FF, which is two bytes in

@@ -16,17 +16,37 @@ func (l *loader) layout(t *Table, ys []yComponent, path []any) (*Layout, error) 
 		if err != nil {
 			return nil, err
 		}
-		if c.Kind == KindField {
-			if seen[c.Field] {
-				return nil, l.errf(cp, "field %q appears twice in the rowkey", c.Field)
+		fields := []*Component{&c}
+		if c.Kind == KindGroup {
+			if i != len(ys)-1 {
+				return nil, l.errf(cp, "a group repeats until the key ends, so it must be the last rowkey component")
 			}
-			seen[c.Field] = true
-			t.Columns[c.col].KeyField = true
+			fields = fields[:0]
+			for j := range c.Group {
+				fields = append(fields, &c.Group[j])
+			}
+		}
+		for _, f := range fields {
+			if f.Kind != KindField {
+				continue
+			}
+			if seen[f.Field] {
+				return nil, l.errf(cp, "field %q appears twice in the rowkey", f.Field)
+			}
+			seen[f.Field] = true
+			t.Columns[f.col].KeyField = true
 		}
 		if c.Kind == KindSalt && i != 0 {
 			return nil, l.errf(cp, "a salt byte must be the first rowkey component")
 		}
 		key.Components = append(key.Components, c)
+	}
+	if len(key.Components) > 0 && key.Components[0].Kind == KindSalt {
+		for _, f := range key.Components[0].Inputs {
+			if !seen[f] {
+				return nil, l.errf(append(append([]any{}, path...), 0), "salt over %q, which is not a field of the rowkey: a salt hashes key bytes", f)
+			}
+		}
 	}
 	// A variable-width component ends at the literal after it, or at the end
 	// of the key.
@@ -69,17 +89,33 @@ func (l *loader) component(t *Table, y *yComponent, cp []any) (Component, error)
 		return Component{}, l.errf(cp, "width %d is over %d, HBase's longest rowkey", y.Width, maxKeyLen)
 	}
 	kinds := 0
-	for _, set := range []bool{y.Field != "", y.Literal != nil, y.Hash != "", y.Bucket != "", y.Salt != 0, y.Random != 0} {
+	for _, set := range []bool{y.Field != "", y.Literal != nil, y.Hash != "", y.Bucket != "", y.Salt != 0, y.Random != 0, y.Group != nil} {
 		if set {
 			kinds++
 		}
 	}
 	if kinds != 1 {
-		return Component{}, l.errf(cp, "a rowkey component needs exactly one of field, literal, hash, bucket, salt or random")
+		return Component{}, l.errf(cp, "a rowkey component needs exactly one of field, literal, hash, bucket, salt, random or group")
 	}
 	switch {
+	case y.Group != nil:
+		c := Component{Kind: KindGroup}
+		for i := range y.Group {
+			g, err := l.field(t, &y.Group[i], append(append([]any{}, cp...), "group", i))
+			if err != nil {
+				return c, err
+			}
+			if _, fixed := g.FixedWidth(); !fixed || g.Desc {
+				return c, l.errf(cp, "group field %q needs a fixed width and ascending order", g.Field)
+			}
+			c.Group = append(c.Group, g)
+		}
+		if len(c.Group) == 0 {
+			return c, l.errf(cp, "a group needs its fields")
+		}
+		return c, nil
 	case y.Literal != nil:
-		b, err := parseYAMLBinary(*y.Literal)
+		b, err := l.bytes(append(cp, "literal"), *y.Literal)
 		if err != nil {
 			return Component{}, l.errf(cp, "literal %q: %v", *y.Literal, err)
 		}
@@ -103,10 +139,22 @@ func (l *loader) component(t *Table, y *yComponent, cp []any) (Component, error)
 		c := Component{Kind: KindBucket, Field: y.Bucket, Mod: y.Mod, Binary: y.Binary, col: i, typ: typ}
 		return c, l.number(&c, y, cp)
 	case y.Salt != 0:
-		if y.Salt < 1 || y.Salt > 256 {
-			return Component{}, l.errf(cp, "salt buckets must be 1..256")
+		c := Component{Kind: KindSalt, Mod: y.Salt, Binary: true, Width: y.Width, Inputs: y.Of}
+		if c.Width == 0 {
+			c.Width = 1
 		}
-		return Component{Kind: KindSalt, Mod: y.Salt, Binary: true, Width: 1}, nil
+		if c.Width > 4 {
+			return Component{}, l.errf(cp, "a salt takes 1 to 4 bytes, not %d", c.Width)
+		}
+		if y.Salt < 1 || y.Salt > 1<<(8*c.Width) {
+			return Component{}, l.errf(cp, "salt buckets must be 1..%d in %d bytes", 1<<(8*c.Width), c.Width)
+		}
+		for _, f := range y.Of {
+			if _, ok := t.colByName[f]; !ok {
+				return Component{}, l.errf(cp, "salt over unknown column %q", f)
+			}
+		}
+		return c, nil
 	default:
 		c := Component{Kind: KindRandom, Mod: y.Random, Binary: y.Binary}
 		return c, l.number(&c, y, cp)
@@ -148,11 +196,16 @@ func (l *loader) number(c *Component, y *yComponent, cp []any) error {
 	return nil
 }
 
+// encName is the catalog's name of a key encoding.
+func encName(e KeyEncoding) string {
+	return [...]string{"text", "decimal", "sortable", "java"}[e]
+}
+
 // maxKeyLen is the longest rowkey HBase accepts (Short.MAX_VALUE).
 const maxKeyLen = 32767
 
 func kindName(k Kind) string {
-	return [...]string{"field", "literal", "hash", "bucket", "salt", "random"}[k]
+	return [...]string{"field", "literal", "hash", "bucket", "salt", "random", "group"}[k]
 }
 
 func (l *loader) hash(t *Table, y *yComponent, cp []any) (Component, error) {
@@ -185,8 +238,14 @@ func (l *loader) hash(t *Table, y *yComponent, cp []any) (Component, error) {
 		c.Hash = HashJava
 	case "murmur3":
 		c.Hash = HashMurmur3
+		c.Seed = y.Seed
+	case "arrays":
+		c.Hash = HashArrays
 	default:
-		return c, l.errf(cp, "unknown hash %q (want md5, java or murmur3)", y.Hash)
+		return c, l.errf(cp, "unknown hash %q (want md5, java, arrays or murmur3)", y.Hash)
+	}
+	if y.Seed != 0 && c.Hash != HashMurmur3 {
+		return c, l.errf(cp, "seed is murmur3's")
 	}
 	return c, l.number(&c, y, cp)
 }
@@ -212,12 +271,15 @@ func (l *loader) field(t *Table, y *yComponent, cp []any) (Component, error) {
 		enc = KeyText
 	case "decimal":
 		enc, width = KeyDecimal, 0
+	case "sortable":
+		enc = KeyBinary
 	case "binary":
 		enc = KeyBinary
+		l.warnf(append(cp, "encoding"), "field %q: encoding binary is deprecated: in a rowkey it is sortable (sign bit flipped, in value order); Java's Bytes.toBytes is java", y.Field)
 	case "java":
 		enc = KeyJava
 	default:
-		return c, l.errf(cp, "field %q: unknown encoding %q (want text, decimal, binary or java)", y.Field, y.Encoding)
+		return c, l.errf(cp, "field %q: unknown encoding %q (want text, decimal, sortable or java)", y.Field, y.Encoding)
 	}
 	c.Enc = enc
 	switch enc {
@@ -226,7 +288,7 @@ func (l *loader) field(t *Table, y *yComponent, cp []any) (Component, error) {
 			return c, l.errf(cp, "field %q is %s: text encoding is for STRING and BYTES (use decimal for numbers)", y.Field, typ)
 		}
 		if y.Pad != nil {
-			p, err := parseYAMLBinary(*y.Pad)
+			p, err := l.bytes(append(cp, "pad"), *y.Pad)
 			if err != nil {
 				return c, l.errf(cp, "field %q: pad %q: %v", y.Field, *y.Pad, err)
 			}
@@ -254,15 +316,36 @@ func (l *loader) field(t *Table, y *yComponent, cp []any) (Component, error) {
 		}
 	case KeyBinary, KeyJava:
 		if typ == TypeString || typ == TypeBytes {
-			return c, l.errf(cp, "field %q is %s: binary encoding is for numbers", y.Field, typ)
+			return c, l.errf(cp, "field %q is %s: %s encoding is for numbers", y.Field, typ, strings.ToLower(y.Encoding))
 		}
 		if enc == KeyJava && typ == TypeDouble {
-			return c, l.errf(cp, "field %q: java encoding is for integers; use binary for DOUBLE", y.Field)
+			return c, l.errf(cp, "field %q: java encoding in a key is for integers; use sortable for DOUBLE", y.Field)
 		}
-		if y.Width != 0 && y.Width != width {
-			return c, l.errf(cp, "field %q: %s takes %d bytes in binary, not %d", y.Field, typ, width, y.Width)
+		resizable := typ.integral() && typ != TypeBoolean
+		if y.Width != 0 && y.Width != width && (!resizable || y.Width > 8) {
+			return c, l.errf(cp, "field %q: %s takes %d bytes in %s, not %d", y.Field, typ, width, encName(enc), y.Width)
 		}
-		c.Width = width
+		if y.Width == 0 || !resizable {
+			c.Width = width
+		}
+	}
+	if y.Unsigned {
+		if enc != KeyJava || !typ.integral() {
+			return c, l.errf(cp, "field %q: unsigned is for integers in the java encoding", y.Field)
+		}
+		c.Unsigned = true
+	}
+	switch strings.ToLower(y.Unit) {
+	case "", "ms":
+	case "s":
+		c.Unit = Seconds
+	case "us":
+		c.Unit = Micros
+	default:
+		return c, l.errf(cp, "field %q: unit %q: want s, ms or us", y.Field, y.Unit)
+	}
+	if y.Unit != "" && (typ != TypeTimestamp || enc == KeyText) {
+		return c, l.errf(cp, "field %q: unit is for a TIMESTAMP stored as a number", y.Field)
 	}
 	if c.Reverse && enc != KeyText {
 		return c, l.errf(cp, "field %q: reverse is for text fields", y.Field)

@@ -143,6 +143,9 @@ func (c *Component) intSpan(lo, hi Bound) KeySpan {
 			b--
 		}
 	}
+	if c.Unit != Millis && c.typ == TypeTimestamp {
+		a, b = c.unitBounds(a, b)
+	}
 	dmin, dmax := c.intDomain()
 	if a < dmin {
 		a = dmin
@@ -157,6 +160,48 @@ func (c *Component) intSpan(lo, hi Bound) KeySpan {
 		return KeySpan{}
 	}
 	return fixedSpan(c.encodeInt(a), c.encodeInt(b), true, true, c.Desc)
+}
+
+// unitBounds turns inclusive bounds in milliseconds into inclusive bounds
+// on the field's stored count of seconds or microseconds. An unbounded
+// end (MinInt64, MaxInt64) stays unbounded.
+func (c *Component) unitBounds(a, b int64) (int64, int64) {
+	switch c.Unit {
+	case Seconds:
+		if a != math.MinInt64 {
+			q := a / 1000
+			if a%1000 > 0 {
+				q++
+			}
+			a = q
+		}
+		if b != math.MaxInt64 {
+			q := b / 1000
+			if b%1000 < 0 {
+				q--
+			}
+			b = q
+		}
+	case Micros:
+		if a != math.MinInt64 {
+			a = satMul1000(a, 0)
+		}
+		if b != math.MaxInt64 {
+			b = satMul1000(b, 999)
+		}
+	}
+	return a, b
+}
+
+// satMul1000 is n*1000+add, saturated to the int64 range.
+func satMul1000(n, add int64) int64 {
+	switch {
+	case n > (math.MaxInt64-add)/1000:
+		return math.MaxInt64
+	case n < math.MinInt64/1000:
+		return math.MinInt64
+	}
+	return n*1000 + add
 }
 
 // intDomain is the range of integers the encoding can write.

@@ -9,7 +9,10 @@ import (
 // Catalog is a set of tables. It is immutable once loaded.
 type Catalog struct {
 	Tables []*Table
-	byName map[string]*Table
+	// Warnings are what loading found deprecated but still read, each as
+	// "line N: message" ("file:N: message" from LoadFile).
+	Warnings []string
+	byName   map[string]*Table
 }
 
 // Table returns the table with the given logical name, or an index table by
@@ -47,6 +50,8 @@ type Table struct {
 	IndexOf *Table
 	// Doc is a free-text description shown by DESCRIBE.
 	Doc string
+	// Wide, when set, makes each cell of a family a row of its own.
+	Wide *Wide
 
 	colByName map[string]int
 }
@@ -68,7 +73,8 @@ type Encoding int
 
 // Cell value encodings.
 const (
-	// EncBinary writes values as Java's Bytes.toBytes does.
+	// EncBinary writes values as Java's Bytes.toBytes does: the catalog's
+	// encoding java (binary is its deprecated name).
 	EncBinary Encoding = iota
 	// EncText writes values as decimal or ISO text.
 	EncText
@@ -84,6 +90,13 @@ type Column struct {
 	Encoding  Encoding
 	// KeyField is true when the rowkey layout holds this column.
 	KeyField bool
+	// Width is the byte width of a java integer cell (1 to 8); 0 is the
+	// type's own (8 for BIGINT, 4 for INT). Unsigned reads it unsigned.
+	Width    int
+	Unsigned bool
+	// FromCell is true for the columns a wide row's cell gives (its
+	// offset, time and value).
+	FromCell bool
 }
 
 // Column returns the index of the named column.

@@ -254,3 +254,25 @@ func TestSummary(t *testing.T) {
 		t.Errorf("summary of a clean catalog: %q", got)
 	}
 }
+
+// TestSimulateOpenTSDB: a base time counted in seconds is drawn in whole
+// seconds, and OpenTSDB's salt spreads the writes over its 20 buckets.
+func TestSimulateOpenTSDB(t *testing.T) {
+	c, err := catalog.Parse(examples.OpenTSDBYAML)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb, _ := c.Table("tsdb")
+	s, err := design.Simulate(tb, 2000, nil, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, n := range s.Counts {
+		if n == 0 {
+			t.Errorf("bucket %d has no rows", i)
+		}
+	}
+	if len(s.Counts) != 20 {
+		t.Fatalf("%d regions, want 20", len(s.Counts))
+	}
+}

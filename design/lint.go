@@ -312,7 +312,7 @@ func outOfOrder(field string, b byte) string {
 func (l *linter) signedOrder() {
 	for i := range l.comps() {
 		c := &l.comps()[i]
-		if c.Kind != catalog.KindField || c.Enc != catalog.KeyJava {
+		if c.Kind != catalog.KindField || c.Enc != catalog.KeyJava || c.Unsigned {
 			continue
 		}
 		switch l.colType(c) {
@@ -321,7 +321,7 @@ func (l *linter) signedOrder() {
 			continue
 		}
 		l.add("signed-order", Warning,
-			fmt.Sprintf("use encoding: binary (sign bit flipped) if %s can be negative", c.Field),
+			fmt.Sprintf("use encoding: sortable (sign bit flipped) if %s can be negative", c.Field),
 			"%s is %s in Java's Bytes.toBytes form, where a negative number's bytes sort after every positive one: rkql refuses negative values here, and Java code that writes them breaks every range over %s",
 			c.Field, l.colType(c), c.Field)
 	}
@@ -355,14 +355,7 @@ func (l *linter) leadValues() [][]byte {
 		if c.Cardinality() > 1<<16 {
 			return nil
 		}
-		vals := c.ValueBytes()
-		if c.Kind == catalog.KindSalt {
-			vals = vals[:0]
-			for i := int64(0); i < c.Mod; i++ {
-				vals = append(vals, []byte{byte(i)})
-			}
-		}
-		return vals
+		return c.ValueBytes()
 	case catalog.KindField:
 		// A short decimal field: its digits are its whole alphabet.
 		if c.Enc != catalog.KeyDecimal || c.Width < 1 || c.Width > 4 {

@@ -144,6 +144,15 @@ func Simulate(t *catalog.Table, rows int64, gens map[string]Gen, seed uint64) (*
 		if err != nil {
 			return nil, err
 		}
+		if inSeconds(t, ci) {
+			// The key holds whole seconds: the row time is the second.
+			draw := d.draw
+			d.draw = func(i int64) catalog.Value {
+				v := draw(i)
+				v.I -= ((v.I % 1000) + 1000) % 1000
+				return v
+			}
+		}
 		draws = append(draws, d)
 	}
 	splits := t.SplitKeys()
@@ -166,6 +175,25 @@ func Simulate(t *catalog.Table, rows int64, gens map[string]Gen, seed uint64) (*
 type drawer struct {
 	col  int
 	draw func(i int64) catalog.Value
+}
+
+// inSeconds reports whether column ci is a TIMESTAMP key field counted in
+// seconds.
+func inSeconds(t *catalog.Table, ci int) bool {
+	for i := range t.Key.Components {
+		c := &t.Key.Components[i]
+		if c.Kind == catalog.KindGroup {
+			for j := range c.Group {
+				if c.Group[j].Column() == ci && c.Group[j].Unit == catalog.Seconds {
+					return true
+				}
+			}
+		}
+		if c.Kind == catalog.KindField && c.Column() == ci && c.Unit == catalog.Seconds {
+			return true
+		}
+	}
+	return false
 }
 
 func newDrawer(ci int, col catalog.Column, g Gen, rng *rand.Rand) (drawer, error) {

@@ -158,7 +158,10 @@ func describe(t *catalog.Table) *Result {
 			where = append(where, "key")
 		}
 		if c.Family != "" {
-			where = append(where, c.Family+":"+c.Qualifier)
+			where = append(where, c.Family+":"+catalog.ToStringBinary([]byte(c.Qualifier)))
+		}
+		if c.FromCell {
+			where = append(where, "each cell of "+t.Wide.Family)
 		}
 		rows = append(rows, catalog.Row{catalog.String(c.Name), catalog.String(c.Type.String()), catalog.String(strings.Join(where, ", "))})
 	}
@@ -217,16 +220,51 @@ func encodeKey(e *planner.EncodeKey) *Result {
 	return rowsResult(strCols("key", "hex"), []catalog.Row{row})
 }
 
-// decodeKey shows a key's field values, one column per key field.
+// decodeKey shows every component of a key but its literals, in key
+// order: field values, and the number a hash, bucket, salt or random
+// component holds (an md5 prefix as its hex text).
 func decodeKey(d *planner.DecodeKey) *Result {
 	var cols []Column
 	var row catalog.Row
-	for _, i := range d.Table.KeyColumns() {
-		c := d.Table.Columns[i]
-		cols = append(cols, Column{Name: c.Name, Type: c.Type})
-		row = append(row, d.Row[i])
+	for i := range d.Table.Key.Components {
+		c := &d.Table.Key.Components[i]
+		switch c.Kind {
+		case catalog.KindLiteral:
+			continue
+		case catalog.KindField:
+			col := d.Table.Columns[c.Column()]
+			cols = append(cols, Column{Name: col.Name, Type: col.Type})
+			row = append(row, d.Row[c.Column()])
+			continue
+		}
+		b := d.Key[d.Offsets[i]:d.Offsets[i+1]]
+		cols = append(cols, Column{Name: componentName(c), Type: catalog.TypeBigint})
+		if c.Kind == catalog.KindHash && c.Hash == catalog.HashMD5 {
+			cols[len(cols)-1].Type = catalog.TypeString
+			row = append(row, catalog.String(string(b)))
+			continue
+		}
+		n, err := c.DecodeNumber(b)
+		if err != nil { // DecodeKey has read it already
+			row = append(row, catalog.Null(catalog.TypeBigint))
+			continue
+		}
+		row = append(row, catalog.Bigint(n))
 	}
 	return rowsResult(cols, []catalog.Row{row})
+}
+
+// componentName names a derived component's column in DECODE KEY.
+func componentName(c *catalog.Component) string {
+	switch c.Kind {
+	case catalog.KindHash:
+		return "hash(" + strings.Join(c.Inputs, ",") + ")"
+	case catalog.KindBucket:
+		return "bucket(" + c.Field + ")"
+	case catalog.KindSalt:
+		return "salt"
+	}
+	return "random"
 }
 
 // loadBar is the width of SHOW REGIONS' load bar.

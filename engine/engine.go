@@ -69,6 +69,9 @@ type Config struct {
 	DistinctBudget int
 	// NoPushdown starts the engine with pushdown off (see SetPushdown).
 	NoPushdown bool
+	// Strict makes a row whose key or cells do not fit its layout an
+	// error (ErrMalformed); without it the row is skipped with a warning.
+	Strict bool
 	// Clock times statements; nil means time.Now.
 	Clock func() time.Time
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
@@ -80,6 +81,37 @@ func strCols(names ...string) []Column {
 
 // malformed says how many rows a statement skipped because they do not
 // fit the table's layout.
+// ErrMalformed is a row that does not fit its table's layout, read with
+// Config.Strict set.
+var ErrMalformed = errors.New("a row does not fit its table's layout")
+
+// strictRows fails at the first row skipped as malformed.
+type strictRows struct {
+	exec.Rows
+	stats *exec.Stats
+}
+
+func (s *strictRows) Next(ctx context.Context) (catalog.Row, error) {
+	r, err := s.Rows.Next(ctx)
+	if s.stats.Malformed.Load() > 0 {
+		return nil, fmt.Errorf("%w (--strict): %v", ErrMalformed, s.stats.FirstMalformed())
+	}
+	return r, err
+}
+
+// strict finishes a query's result: under Config.Strict a malformed row
+// ends its rows with ErrMalformed, otherwise it is skipped and counted in
+// a warning.
+func (e *Engine) strict(res *Result, table string) *Result {
+	stats := res.Stats
+	if e.cfg.Strict {
+		res.Rows = &strictRows{Rows: res.Rows, stats: stats}
+		return res
+	}
+	res.Warnings = func() []string { return malformed(table, stats) }
+	return res
+}
+
 func malformed(table string, stats *exec.Stats) []string {
 	n := stats.Malformed.Load()
 	if n == 0 {

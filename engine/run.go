@@ -202,6 +202,17 @@ func (e *Engine) query(ctx context.Context, sel *planner.Select) (*Result, error
 		return nil, err
 	}
 	stats := &exec.Stats{}
+	if sel.Raw {
+		rows, err := x.QueryRaw(ctx, sel, stats)
+		if err != nil {
+			return nil, err
+		}
+		cols := make([]Column, len(exec.RawColumns))
+		for i, n := range exec.RawColumns {
+			cols[i] = Column{Name: n, Type: exec.RawTypes[i]}
+		}
+		return e.strict(&Result{Columns: cols, Rows: rows, Stats: stats}, sel.Table.Name), nil
+	}
 	rows, err := x.Query(ctx, sel, stats)
 	if err != nil {
 		return nil, err
@@ -210,8 +221,7 @@ func (e *Engine) query(ctx context.Context, sel *planner.Select) (*Result, error
 	for i, o := range sel.Output {
 		cols[i] = Column{Name: o.Name, Type: o.Type}
 	}
-	return &Result{Columns: cols, Rows: rows, Stats: stats,
-		Warnings: func() []string { return malformed(sel.Table.Name, stats) }}, nil
+	return e.strict(&Result{Columns: cols, Rows: rows, Stats: stats}, sel.Table.Name), nil
 }
 
 func (e *Engine) explain(ctx context.Context, ex *planner.Explain) (*Result, error) {

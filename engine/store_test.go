@@ -67,7 +67,7 @@ func TestReadsShareTheStore(t *testing.T) {
 		t.Fatalf("a read made the store (%v)", err)
 	}
 	rows, _, err := e.Exec(ctx, "SHOW TABLES")
-	if err != nil || !strings.HasPrefix(fmt.Sprint(rows), "[['orders' 'table' 'orders' 'md5(seller)[0:4] | seller:str| | desc(ts):i64 | order_id:i64f' FALSE]") {
+	if err != nil || !strings.HasPrefix(fmt.Sprint(rows), "[['orders' 'table' 'orders' 'md5(seller)[0:4] | seller:str| | desc(ts):i64 | order_id:i64' FALSE]") {
 		t.Fatalf("SHOW TABLES after the read: %v %v", rows, err)
 	}
 	if _, tag, err := e.Exec(ctx, "INSERT INTO orders (seller, buyer, order_id, ts, amount, status) VALUES ('s1', 'b1', 1, '2024-05-01 12:00:00', 1, 'new')"); err != nil || tag != "INSERT 1" {

@@ -61,6 +61,16 @@ var domains = map[string]map[string]Domain{
 		"type": func(r *rand.Rand) catalog.Value { return catalog.Int(int32(r.IntN(100))) },
 		"data": names("record-", 1000),
 	},
+	"hbase_meta": {
+		"table": names("t", 5),
+		"start_key": func(r *rand.Rand) catalog.Value {
+			return catalog.Bytes([]byte([]string{"", "10000000", "20000000", "a0000000"}[r.IntN(4)]))
+		},
+		"region_id": ints(1700000000000, 1800000000000),
+		"encoded":   names("e", 1000),
+		"server":    pool("rs1:16020", "rs2:16020"),
+		"state":     pool("OPEN", "CLOSED"),
+	},
 	"logs_by_host": {
 		"hostname":  hosts,
 		"log_event": pool("login", "logout", "error", "warn", "gc"),
@@ -114,6 +124,9 @@ func DomainOf(t *catalog.Table, col int) Domain {
 	if d, ok := domains[t.Name][c.Name]; ok {
 		return d
 	}
+	if d := keyDomain(t, col); d != nil {
+		return d
+	}
 	switch c.Type {
 	case catalog.TypeString:
 		return names(c.Name+"-", 50)
@@ -131,6 +144,32 @@ func DomainOf(t *catalog.Table, col int) Domain {
 		return func(r *rand.Rand) catalog.Value { return catalog.Bytes([]byte{byte(r.IntN(4)), byte(r.IntN(256))}) }
 	}
 	return ints(0, 1000)
+}
+
+// keyDomain narrows a key field's values to what its encoding holds:
+// whole seconds for a TIMESTAMP counted in seconds, small numbers for a
+// narrow integer.
+func keyDomain(t *catalog.Table, col int) Domain {
+	for i := range t.Key.Components {
+		k := &t.Key.Components[i]
+		if k.Kind != catalog.KindField || k.Column() != col {
+			continue
+		}
+		if k.Unit == catalog.Seconds {
+			return func(r *rand.Rand) catalog.Value {
+				return catalog.TimestampMillis((Epoch.Unix() + r.Int64N(int64(Window.Seconds()))) * 1000)
+			}
+		}
+		if k.Width == 1 && (k.Enc == catalog.KeyJava || k.Enc == catalog.KeyBinary) {
+			switch t.Columns[col].Type {
+			case catalog.TypeBigint:
+				return ints(0, 100)
+			case catalog.TypeInt:
+				return func(r *rand.Rand) catalog.Value { return catalog.Int(int32(r.IntN(100))) }
+			}
+		}
+	}
+	return nil
 }
 
 // unique names the columns whose values are unique per row, as an index
@@ -172,5 +211,6 @@ var DemoRows = map[string]int{
 	"device_metrics":       30_000,
 	"phone_users":          20_000,
 	"sites":                4_000,
+	"hbase_meta":           50,
 	"order_events":         20_000,
 }

@@ -213,6 +213,9 @@ func (d *decoder) decodeVersions(sr *StoreRow, n int) ([]*Row, error) {
 		return nil, err
 	}
 	base := &box.row
+	if err == nil && d.t.Expands() {
+		return d.expand(base, sr)
+	}
 	if err != nil || n <= 1 {
 		return box.one[:], err
 	}

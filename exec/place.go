@@ -30,7 +30,10 @@ func Place(sel *planner.Select, p Pushdown, on bool) {
 	acc := sel.Access
 	pl := &planner.Placement{Store: p.StoreName(), Off: !on}
 	acc.Placement = pl
-	if !on || acc.Kind == planner.EmptyResult {
+	if !on || acc.Kind == planner.EmptyResult || acc.Table.Expands() {
+		// A table whose stored rows give several logical rows (cells of
+		// wide rows, repetitions of a key group) is read whole and
+		// filtered, counted and limited in the client.
 		acc.Columns = nil
 		return
 	}

@@ -209,7 +209,7 @@ func (x *Executor) multiRange(ctx context.Context, acc *planner.Access, stats *S
 // countsKeys reports whether counting acc's rows needs their keys alone.
 func countsKeys(acc *planner.Access) bool {
 	p := acc.Placement
-	return p != nil && p.KeysOnly && acc.Versions <= 1 && acc.Kind != planner.PointLookup && acc.Kind != planner.EmptyResult
+	return p != nil && p.KeysOnly && acc.Versions <= 1 && acc.Kind != planner.PointLookup && acc.Kind != planner.EmptyResult && !acc.Table.Expands()
 }
 
 // readColumns are the columns an access asks the store for: nil for all.

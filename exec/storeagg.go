@@ -167,9 +167,10 @@ func serverAggregable(sel *planner.Select) (*planner.Aggregate, []Aggregation, b
 
 // directAccess reports whether acc is the plan's one access, placed with
 // pushdown on and reading ranges, not points, of one version and no
-// limit: what a store's aggregate over ranges can replace.
+// limit, of a table whose stored rows are its rows (not one that
+// Expands): what a store's aggregate over ranges can replace.
 func directAccess(sel *planner.Select, acc *planner.Access) bool {
-	if acc != sel.Access || acc.Placement == nil || acc.Placement.Off {
+	if acc != sel.Access || acc.Placement == nil || acc.Placement.Off || acc.Table.Expands() {
 		return false
 	}
 	switch acc.Kind {

@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 
@@ -26,6 +27,11 @@ func RowMutation(t *catalog.Table, row catalog.Row, ts int64, rnd func(int64) in
 		return Mutation{}, err
 	}
 	m := Mutation{Key: key}
+	for i := range t.Columns {
+		if err := t.Columns[i].CheckCell(row[i]); err != nil {
+			return Mutation{}, fmt.Errorf("table %s: %w", t.Name, err)
+		}
+	}
 	write := func(i int) {
 		c := &t.Columns[i]
 		switch {
@@ -35,6 +41,13 @@ func RowMutation(t *catalog.Table, row catalog.Row, ts int64, rnd func(int64) in
 		default:
 			m.Cells = append(m.Cells, Cell{Family: c.Family, Qualifier: c.Qualifier, Timestamp: ts, Value: c.EncodeCell(row[i])})
 		}
+	}
+	if w := t.Wide; w != nil && !row[w.Offset].Null && !row[w.Value].Null {
+		q, v, err := w.Cell(row[w.Offset].I, row[w.Value].F)
+		if err != nil {
+			return Mutation{}, fmt.Errorf("table %s: %w", t.Name, err)
+		}
+		m.Cells = append(m.Cells, Cell{Family: w.Family, Qualifier: string(q), Timestamp: ts, Value: v})
 	}
 	if cols == nil {
 		for i := range t.Columns {

@@ -107,6 +107,14 @@ func (c *Client) Locate(ctx context.Context, table string, key []byte) (*Region,
 // holding the keys just below key (the last region when key is empty).
 // It makes one attempt; the caller retries.
 func (c *Client) locate(ctx context.Context, table string, key []byte, before bool) (*Region, error) {
+	if table == metaTable {
+		// hbase:meta is one region, found through ZooKeeper.
+		addr, err := c.metaAddr(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return metaRegion(addr), nil
+	}
 	if r := c.cache.lookup(table, key, before); r != nil {
 		return r, nil
 	}
@@ -229,6 +237,13 @@ func scanResults(resp *pb.ScanResponse, cells []byte) ([]*Result, error) {
 
 // Regions lists the regions of table in key order, read from hbase:meta.
 func (c *Client) Regions(ctx context.Context, table string) ([]*Region, error) {
+	if table == metaTable {
+		addr, err := c.metaAddr(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return []*Region{metaRegion(addr)}, nil
+	}
 	var out []*Region
 	err := c.retry(ctx, "list regions of "+table, func(ctx context.Context) error {
 		out = out[:0]

@@ -52,7 +52,11 @@ type SelectStmt struct {
 	Distinct bool
 	// Star is true for SELECT *; Items then lists the items after it
 	// (SELECT *, _ts).
-	Star  bool
+	Star bool
+	// Raw is true for SELECT RAW *: every cell of the rows selected, one
+	// result row per cell, mapped by the catalog or not. Star is then set
+	// and Items is empty.
+	Raw   bool
 	Items []SelectItem
 	Table Ident
 	// Hint is the index hint after the table name; nil when absent.

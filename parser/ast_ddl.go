@@ -65,8 +65,9 @@ type KeyComponent struct {
 	Literal Expr
 	// N is the count of SALT n and RANDOM n, and MOD n of a hash or bucket.
 	N int64
-	// Encoding is TEXT, DECIMAL, BINARY or JAVA for a field; "" for its
-	// type's default.
+	// Encoding is TEXT, DECIMAL, SORTABLE or JAVA for a field (BINARY, the
+	// old name of SORTABLE, is read as SORTABLE); "" for its type's
+	// default.
 	Encoding string
 	// Width is the fixed width: DECIMAL n, WIDTH n or PAD … n; 0 for none.
 	Width int

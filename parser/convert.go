@@ -127,7 +127,8 @@ func (c *converter) selectStmt(g *gSelect) (Stmt, *Error) {
 	s := &SelectStmt{
 		Select:        pos(g.Pos),
 		Distinct:      g.Distinct,
-		Star:          g.Star,
+		Star:          g.Star || g.Raw,
+		Raw:           g.Raw,
 		Table:         ident(g.Table),
 		Limit:         -1,
 		AllowFullScan: g.Allow,

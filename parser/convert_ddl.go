@@ -173,7 +173,8 @@ func (c *converter) componentOpt(kc *KeyComponent, o *gCompOpt) *Error {
 	case o.Binary:
 		switch {
 		case field:
-			return c.setEncoding(kc, o.Pos, "BINARY", nil)
+			// The old name of sortable.
+			return c.setEncoding(kc, o.Pos, "SORTABLE", nil)
 		case numeric:
 			kc.Binary = true
 		default:

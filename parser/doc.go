@@ -77,7 +77,7 @@
 //	            | SPLIT BY name [INTO int REGIONS]] [HBASE string] .
 //	coldef   = name type [AS 'family:qualifier'] [TEXT] .
 //	comp     = string | hex                       (a literal; \xNN escapes)
-//	         | name {TEXT|DECIMAL|BINARY|JAVA [int] | WIDTH int | ASC | DESC
+//	         | name {TEXT|DECIMAL|SORTABLE|JAVA [int] | BINARY | WIDTH int | ASC | DESC
 //	                 | REVERSE | PAD (LEFT|RIGHT) int [WITH string]}
 //	         | (MD5|JAVAHASH|MURMUR3) "(" name {"," name} ")" [MOD int]
 //	           [WIDTH int] [BINARY]

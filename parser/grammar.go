@@ -96,10 +96,11 @@ type gInt struct {
 
 type gSelect struct {
 	Pos      lexer.Position
-	Distinct bool          `parser:"'SELECT' @'DISTINCT'?"`
-	Star     bool          `parser:"( @'*'"`
-	More     []*gItem      `parser:"  ( ',' @@ )*"`
-	Items    []*gItem      `parser:"         | @@ ( ',' @@ )* )"`
+	Raw      bool          `parser:"'SELECT' ( @( 'RAW':Keyword '*' )"`
+	Distinct bool          `parser:"         | @'DISTINCT'?"`
+	Star     bool          `parser:"           ( @'*'"`
+	More     []*gItem      `parser:"             ( ',' @@ )*"`
+	Items    []*gItem      `parser:"           | @@ ( ',' @@ )* ) )"`
 	Table    *gTable       `parser:"'FROM' @@"`
 	UseIndex []lexer.Token `parser:"( @( 'USE' 'INDEX' )"`
 	Index    *gIndex       `parser:"  '(' @@ ')'"`

@@ -50,7 +50,7 @@ type gCompOpt struct {
 	Dir     string `parser:"  @( 'ASC' | 'DESC' )"`
 	Reverse bool   `parser:"| @'REVERSE'"`
 	Binary  bool   `parser:"| @'BINARY'"`
-	Enc     string `parser:"| @( 'TEXT' | 'DECIMAL' | 'JAVA' )"`
+	Enc     string `parser:"| @( 'TEXT' | 'DECIMAL' | 'SORTABLE' | 'JAVA' )"`
 	EncW    *gInt  `parser:"  @@?"`
 	Width   *gInt  `parser:"| 'WIDTH' @@"`
 	Mod     *gInt  `parser:"| 'MOD' @@"`

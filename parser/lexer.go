@@ -44,8 +44,9 @@ func tokenSymbols() map[string]lexer.TokenType {
 }
 
 // retype marks the words that start a literal or a call: TIMESTAMP and
-// DATE before a string, INTERVAL before a string, any name before "(".
-// This keeps the grammar LL(1) while these words remain usable as names.
+// DATE before a string, INTERVAL before a string, any name before "(",
+// and RAW between SELECT and "*". This keeps the grammar LL(1) while these
+// words remain usable as names.
 func retype(toks []lexer.Token) {
 	for i := 0; i+1 < len(toks); i++ {
 		t, next := &toks[i], toks[i+1]
@@ -59,6 +60,8 @@ func retype(toks []lexer.Token) {
 			t.Type = tokInterval
 		case next.Type == tokPunct && next.Value == "(" && t.Value[0] != '"':
 			t.Type = tokFunc
+		case next.Type == tokPunct && next.Value == "*" && i > 0 && strings.EqualFold(toks[i-1].Value, "SELECT") && strings.EqualFold(t.Value, "RAW"):
+			t.Type = tokKeyword
 		}
 	}
 }

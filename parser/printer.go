@@ -336,6 +336,9 @@ func (s *SelectStmt) String() string {
 	if s.Distinct {
 		b.WriteString("DISTINCT ")
 	}
+	if s.Raw {
+		b.WriteString("RAW ")
+	}
 	if s.Star {
 		b.WriteByte('*')
 	}

@@ -277,7 +277,9 @@ func planKeys(t *catalog.Table, conj []expr.Expr, lim Limits) (*keyPlan, error) 
 	desc := kp.term < len(comps) && comps[kp.term].Descending()
 	kp.ranges = buildRanges(w.alts, w.span, w.spanCons, desc)
 	if salted {
-		kp.salt(&comps[0])
+		if err := kp.salt(t, &comps[0]); err != nil {
+			return nil, err
+		}
 	}
 	kp.ranges = mergeRanges(kp.ranges)
 	return kp, nil
@@ -339,6 +341,10 @@ func (w *keyWalker) component(ci int, c *catalog.Component) error {
 		}
 	case catalog.KindField:
 		w.field(ci, c)
+	case catalog.KindGroup:
+		// Its repetitions are found by reading: conditions on its fields
+		// are tested on each one.
+		w.end(ci, catalog.KeySpan{}, nil)
 	default: // hash, bucket, random
 		if c.Kind == catalog.KindRandom && ci == len(w.t.Key.Components)-1 && w.narrowed && prefixExact(w.t, ci) {
 			// One prefix scan per key reads only the rows that exist
@@ -622,31 +628,38 @@ func boundText(fc *fieldCons) (string, string) {
 	return lo, hi
 }
 
-// salt prefixes every range or point with its salt byte.
-func (kp *keyPlan) salt(c *catalog.Component) {
+// salt prefixes every range or point with its salt bytes: a point's own,
+// and every bucket's for a range.
+func (kp *keyPlan) salt(t *catalog.Table, c *catalog.Component) error {
 	if kp.points {
 		for i := range kp.ranges {
 			r := &kp.ranges[i]
-			s := catalog.SaltByte(r.Start, c.Mod)
-			r.Start = append([]byte{s}, r.Start...)
-			r.From = append([]string{fmt.Sprint(s)}, r.From...)
+			s, err := t.Salt(r.Start)
+			if err != nil {
+				return err
+			}
+			n, _ := c.DecodeNumber(s)
+			r.Start = append(s, r.Start...)
+			r.From = append([]string{fmt.Sprint(n)}, r.From...)
 			r.To = r.From
 		}
-		return
+		return nil
 	}
 	var out []KeyRange
 	for b := int64(0); b < c.Mod; b++ {
+		sb := c.EncodeNumber(b)
 		for _, r := range kp.ranges {
 			nr := KeyRange{From: append([]string{fmt.Sprint(b)}, r.From...), To: append([]string{fmt.Sprint(b)}, r.To...)}
-			nr.Start = append([]byte{byte(b)}, r.Start...)
+			nr.Start = append(bytes.Clone(sb), r.Start...)
 			if r.Stop != nil {
-				nr.Stop = append([]byte{byte(b)}, r.Stop...)
+				nr.Stop = append(bytes.Clone(sb), r.Stop...)
 			} else {
-				nr.Stop = catalog.PrefixEnd([]byte{byte(b)})
+				nr.Stop = catalog.PrefixEnd(sb)
 			}
 			out = append(out, nr)
 		}
 	}
 	kp.ranges = out
 	kp.ways *= c.Mod
+	return nil
 }

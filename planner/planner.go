@@ -359,7 +359,11 @@ func notes(sel *Select, kp *keyPlan, sorter *Sort) []string {
 			}
 		case catalog.KindSalt:
 			if acc.Kind != PointLookup {
-				out = append(out, fmt.Sprintf("the salt byte depends on the whole key, so all %d salt buckets are read.", c.Mod))
+				if len(c.Inputs) > 0 {
+					out = append(out, fmt.Sprintf("the salt hashes %s, which a range does not fix, so all %d salt buckets are read.", strings.Join(c.Inputs, ","), c.Mod))
+				} else {
+					out = append(out, fmt.Sprintf("the salt byte depends on the whole key, so all %d salt buckets are read.", c.Mod))
+				}
 			}
 		case catalog.KindRandom:
 			out = append(out, fmt.Sprintf("random(%d) cannot be known at read time, so each key is tried with all %d suffixes (%d reads); an index table avoids this.", c.Mod, c.Mod, len(acc.Ranges)))

@@ -43,6 +43,9 @@ type Select struct {
 	// WHERE clause pins to one value.
 	Order []SortKey
 	Notes []string
+	// Raw is SELECT RAW *: the result is every cell of the rows selected
+	// (exec.QueryRaw), not their logical columns.
+	Raw bool
 }
 
 func (*Select) plan() {}
@@ -97,7 +100,7 @@ func (pl *Planner) selectPlan(s *parser.SelectStmt) (*Select, error) {
 		pl = &pinned
 	}
 	c := &compiler{t: t, now: pl.opts.Now}
-	sel := &Select{Table: t, Limit: s.Limit}
+	sel := &Select{Table: t, Limit: s.Limit, Raw: s.Raw}
 	sh, err := c.shape(sel, s)
 	if err != nil {
 		return nil, err
@@ -247,7 +250,8 @@ func (pl *Planner) distinct(sel *Select, root Node, merge *MergeSort, index bool
 // scan for the distinct values of cols steps by, or 0 when none serves:
 // the components must hold exactly those fields (literals, and hash or
 // bucket values of them, or a salt byte, besides), end where their bytes
-// end, and leave some of the key after them.
+// end (a delimited field with the literal that ends it), and leave some
+// of the key after them.
 func loosePrefix(t *catalog.Table, cols []int) int {
 	need := map[int]bool{}
 	for _, c := range cols {
@@ -276,8 +280,15 @@ func loosePrefix(t *catalog.Table, cols []int) int {
 			return 0
 		}
 		if left == 0 {
-			if k+1 < len(comps) && prefixExact(t, k+1) {
-				return k + 1
+			end := k + 1
+			if _, fixed := c.FixedWidth(); c.Kind == catalog.KindField && !fixed && c.Delimiter() != "" {
+				// The prefix takes the literal that ends the field:
+				// without it, the prefix of 'ab|' would end the read
+				// before 'abc|'.
+				end++
+			}
+			if end < len(comps) && prefixExact(t, end) {
+				return end
 			}
 			return 0
 		}

@@ -148,9 +148,10 @@ func (kp *keyPlan) capUnion(max int) {
 // accesses, for an OR that no one access serves. It returns nil when no
 // OR has branches that each avoid a full scan. The data table's key must
 // be made of its fields alone (no random component), so that the values
-// of its key fields tell its rows apart.
+// of its key fields tell its rows apart. SELECT RAW *, which reads again
+// the rows of its one access, is not split.
 func (pl *Planner) unionBranches(s *parser.SelectStmt, t *catalog.Table, ts bool) []*Select {
-	if s.Where == nil || s.Versions > 1 || s.Hint != nil || pl.noUnion {
+	if s.Where == nil || s.Versions > 1 || s.Hint != nil || s.Raw || pl.noUnion {
 		return nil
 	}
 	for _, c := range t.Key.Components {

@@ -254,7 +254,7 @@ func bigTable(t *testing.T, q string) string {
       - {name: id, type: BIGINT}
       - {name: v, type: STRING, column: "f:v"}
     rowkey:
-      - {field: id, encoding: binary}
+      - {field: id, encoding: sortable}
     splits: ['\x80\x00\x00\x00\x00\x00\x13\x88', '\x80\x00\x00\x00\x00\x00\x27\x10', '\x80\x00\x00\x00\x00\x00\x3A\x98']
 `, name))
 	var data strings.Builder

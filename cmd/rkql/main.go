@@ -50,6 +50,7 @@ type options struct {
 	groupBudget    int
 	noPushdown     bool
 	yes            bool
+	strict         bool
 	quiet          bool
 	stopOnError    bool
 	// history is the REPL's history file; historySet says --history was
@@ -245,6 +246,7 @@ func registerShellFlags(fs *flag.FlagSet, o *options) {
 	fs.DurationVar(&o.timeout, "timeout", 30*time.Second, "statement timeout (0 for none)")
 	fs.IntVar(&o.sortBudget, "sort-budget", 0, "most `rows` a client sort may hold (default 1000000)")
 	fs.IntVar(&o.groupBudget, "group-budget", 0, "most `groups` a hash aggregation may hold (default 1000000)")
+	fs.BoolVar(&o.strict, "strict", false, "fail (exit 1) on a row whose key or cells do not fit the table's layout, instead of skipping it with a warning")
 	fs.BoolVar(&o.noPushdown, "no-pushdown", false, "keep every filter, projection and limit in the client instead of handing them to the store (\\pushdown in the REPL)")
 	fs.BoolVar(&o.quiet, "q", false, "quiet: leave out command tags such as INSERT 3")
 	fs.Var(historyFlag{o: o}, "history", "REPL history `file` ('' for none; default $XDG_STATE_HOME/rkql/history, else ~/.local/state/rkql/history)")
@@ -446,6 +448,11 @@ func newSession(o *options, e env, forImport bool) (*shell.Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !o.quiet {
+		for _, w := range cf.cat.Warnings {
+			fmt.Fprintf(e.stderr, "rkql: warning: %s\n", w)
+		}
+	}
 	set := shell.Settings{Format: shell.FormatTSV, Caret: e.term.stderr, Progress: e.term.stderr, Quiet: o.quiet, Timeout: o.timeout, StopOnError: o.stopOnError, NoPushdown: o.noPushdown, Yes: o.yes}
 	if e.term.stdout {
 		set.Format, set.Footer = shell.FormatTable, true
@@ -468,6 +475,7 @@ func newSession(o *options, e env, forImport bool) (*shell.Session, error) {
 		Planner:        planner.Options{AllowFullScan: o.allowFullScan},
 		SortBudget:     o.sortBudget,
 		GroupBudget:    o.groupBudget,
+		Strict:         o.strict,
 		Settings:       set,
 		ConnInfo:       connInfo(o),
 	}

@@ -324,4 +324,44 @@ tables:
 		t.Fatalf("select: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 	checkOneLine(t, r.stderr, `^warning: skipped 1 row of nums that do not fit its layout \(first: table nums: at byte 0 of key 'zz': .*\)$`)
+
+	// --strict makes the same row an error, and rkql exits 1.
+	r = rkql(t, "", "--catalog", cat, "--store", store, "--strict", "--format", "csv", "-e", "SELECT id, v FROM nums ALLOW FULL SCAN")
+	if r.code != 1 {
+		t.Fatalf("strict select: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	checkOneLine(t, r.stderr, `^a row does not fit its table's layout \(--strict\): table nums: at byte 0 of key 'zz': .*$`)
+	r = rkql(t, "", "--catalog", cat, "--store", store, "--strict", "--format", "csv", "-e", "SELECT id, v FROM nums WHERE id = 2")
+	if r.code != 0 || r.stdout != "id,v\n2,b\n" {
+		t.Fatalf("strict select of a row that fits: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	// EXPLAIN ANALYZE counts the row.
+	r = rkql(t, "", "--catalog", cat, "--store", store, "-e", "EXPLAIN ANALYZE SELECT id, v FROM nums ALLOW FULL SCAN")
+	if r.code != 0 || !strings.Contains(r.stdout, "\nSKIPPED 1 rows that do not fit the layout\n") {
+		t.Fatalf("explain analyze: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestDeprecatedEncodingWarns: a catalog using the old name binary loads,
+// and rkql says on stderr which new name has the same bytes.
+func TestDeprecatedEncodingWarns(t *testing.T) {
+	cat := writeFile(t, "old.yaml", `
+tables:
+  - name: t
+    families: [{name: f}]
+    columns:
+      - {name: id, type: BIGINT}
+      - {name: v, type: BIGINT, column: "f:v", encoding: binary}
+    rowkey:
+      - {field: id, encoding: binary}
+`)
+	r := rkql(t, "", "--catalog", cat, "--format", "csv", "-e", "ENCODE KEY t (id = 1)")
+	if r.code != 0 || r.stdout != "key,hex\n\\x80\\x00\\x00\\x00\\x00\\x00\\x00\\x01,8000000000000001\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	want := "rkql: warning: " + cat + `:7: column "v": encoding binary is deprecated: write java, the same bytes (Java's Bytes.toBytes)` + "\n" +
+		"rkql: warning: " + cat + `:9: field "id": encoding binary is deprecated: in a rowkey it is sortable (sign bit flipped, in value order); Java's Bytes.toBytes is java` + "\n"
+	if r.stderr != want {
+		t.Fatalf("stderr:\n%s\nwant:\n%s", r.stderr, want)
+	}
 }

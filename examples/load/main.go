@@ -1,7 +1,9 @@
 // Command load fills an embedded store with the example tables' generated
 // rows, for `make demo`. It does nothing for a table that already has rows.
 // With --jsonl it instead writes --rows generated rows of one --table to a
-// JSON lines file, as `rkql import` reads them.
+// JSON lines file, as `rkql import` reads them. With --opentsdb it writes
+// a day of OpenTSDB points into the tables of examples/opentsdb.yaml, byte
+// for byte as OpenTSDB writes them.
 package main
 
 import (
@@ -24,9 +26,12 @@ func main() {
 	jsonl := flag.String("jsonl", "", "write generated rows of --table to this JSON lines file instead")
 	table := flag.String("table", "logs", "with --jsonl, the table whose rows are written")
 	rows := flag.Int("rows", 1_000_000, "with --jsonl, how many rows to write")
+	tsdb := flag.Bool("opentsdb", false, "write OpenTSDB's tsdb and tsdb-uid rows instead (catalog examples/opentsdb.yaml)")
 	flag.Parse()
 	var err error
-	if *jsonl != "" {
+	if *tsdb {
+		err = runOpenTSDB(*store)
+	} else if *jsonl != "" {
 		err = runJSONL(*jsonl, *cat, *table, *rows)
 	} else {
 		err = run(*store, *cat)
@@ -99,4 +104,38 @@ func runJSONL(path, catFile, table string, n int) error {
 		return err
 	}
 	return writeJSONL(path, t, n)
+}
+
+// runOpenTSDB writes examples.OpenTSDBDemo's cells into tsdb and tsdb-uid.
+func runOpenTSDB(dir string) error {
+	if dir == "" {
+		return fmt.Errorf("--store is required")
+	}
+	c, err := catalog.Parse(examples.OpenTSDBYAML)
+	if err != nil {
+		return err
+	}
+	st, err := embedded.Open(dir, embedded.Options{})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	ctx := context.Background()
+	x := &exec.Executor{Store: st}
+	_, o := examples.OpenTSDBDemo()
+	for name, cells := range map[string][]examples.RawCell{"tsdb": o.Points, "tsdb_uid": o.UID} {
+		t, _ := c.Table(name)
+		if err := x.EnsureTable(ctx, t); err != nil {
+			return err
+		}
+		muts := make([]exec.Mutation, len(cells))
+		for i, cl := range cells {
+			muts[i] = exec.Mutation{Key: cl.Key, Cells: []exec.Cell{{Family: string(cl.Family), Qualifier: string(cl.Qualifier), Value: cl.Value}}}
+		}
+		if err := st.Mutate(ctx, t.Physical, muts); err != nil {
+			return err
+		}
+		fmt.Printf("%-10s %d cells\n", t.Physical, len(cells))
+	}
+	return nil
 }

@@ -108,8 +108,8 @@ func setScalar(m *yaml.Node, key, val string) {
 
 func TestScratchCatalog(t *testing.T) {
 	cat, names := scratchCatalog(t)
-	if len(names) != 11 {
-		t.Errorf("%d physical tables, want 8 tables and 3 indexes: %v", len(names), names)
+	if len(names) != 12 {
+		t.Errorf("%d physical tables, want 9 tables and 3 indexes: %v", len(names), names)
 	}
 	seen := map[string]bool{}
 	for _, n := range names {
@@ -120,7 +120,7 @@ func TestScratchCatalog(t *testing.T) {
 	}
 	want := map[string]int{
 		"orders": 16, "user_calendar_record": 10, "logs": 16, "device_metrics": 16,
-		"logs_by_host": 3, "phone_users": 3, "sites": 3, "order_events": 4,
+		"logs_by_host": 3, "phone_users": 3, "sites": 3, "order_events": 4, "hbase_meta": 1,
 	}
 	for _, tb := range cat.Tables {
 		if got := len(tb.SplitKeys()) + 1; got != want[tb.Name] {

@@ -137,6 +137,20 @@ func (s *Store) spread(ctx context.Context, table string, keys [][]byte) (server
 // Scan streams the rows of r. The scanner's first RPC is sent at once in
 // the background, so that the scans of a fan-out, opened one after
 // another, wait for their first rows together.
+// metaTable is HBase's catalog of regions.
+const metaTable = "hbase:meta"
+
+// metaStart adjusts a scan start for hbase:meta, whose rows sort by
+// HBase's meta comparator (table, start key, region id), not by their
+// bytes: there "t," sorts after "t,,<id>.", the row of t's first region,
+// so a scan from "t," would miss it. "t,," sorts before it.
+func metaStart(start []byte) []byte {
+	if i := bytes.IndexByte(start, ','); i >= 0 && i == len(start)-1 {
+		return append(bytes.Clone(start), ',')
+	}
+	return start
+}
+
 func (s *Store) Scan(ctx context.Context, table string, r exec.Range, opts exec.ReadOptions) (exec.RowIter, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -157,6 +171,12 @@ func (s *Store) Scan(ctx context.Context, table string, r exec.Range, opts exec.
 		return nil, err
 	}
 	hopts = append(hopts, scanOptions(opts)...)
+	if table == metaTable {
+		r.Start = metaStart(r.Start)
+		for i := range opts.Ranges {
+			opts.Ranges[i].Start = metaStart(opts.Ranges[i].Start)
+		}
+	}
 	start, stop := r.Start, r.Stop
 	if opts.Reverse {
 		// [Start, Stop) backwards: from Stop, left out, down to Start.

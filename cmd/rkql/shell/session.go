@@ -84,7 +84,9 @@ type Config struct {
 	// GroupBudget is the most groups a hash aggregation may hold; 0
 	// means exec's default.
 	GroupBudget int
-	Settings    Settings
+	// Strict makes a row that does not fit its layout an error.
+	Strict   bool
+	Settings Settings
 	// StatementContext derives the context of one statement, so that Ctrl-C
 	// can cancel it; nil means context.WithCancel.
 	StatementContext func(context.Context) (context.Context, context.CancelFunc)
@@ -146,7 +148,7 @@ func New(cfg Config) *Session {
 		Catalog: cfg.Catalog, CatalogSource: cfg.CatalogSource, CatalogFile: cfg.CatalogFile,
 		Open: cfg.Open, OpenRead: cfg.OpenRead, CreateOnDemand: cfg.CreateOnDemand,
 		ReadOnly: cfg.ReadOnly, ReadOnlyHint: cfg.ReadOnlyHint, Planner: cfg.Planner,
-		SortBudget: cfg.SortBudget, GroupBudget: cfg.GroupBudget, NoPushdown: cfg.Settings.NoPushdown, Clock: cfg.Clock,
+		SortBudget: cfg.SortBudget, GroupBudget: cfg.GroupBudget, NoPushdown: cfg.Settings.NoPushdown, Clock: cfg.Clock, Strict: cfg.Strict,
 	})
 	return &Session{cfg: cfg, set: cfg.Settings, eng: eng}
 }

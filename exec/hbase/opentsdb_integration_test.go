@@ -1,0 +1,19 @@
+package hbase_test
+
+import (
+	"testing"
+
+	"github.com/rkql/rkql/exec/exectest"
+	hbstore "github.com/rkql/rkql/exec/hbase"
+	"github.com/rkql/rkql/hbase/hbasetest"
+)
+
+// TestIntegrationOpenTSDB writes OpenTSDB's rows byte for byte into a
+// real HBase (tsdb split at its 20 salt buckets) and reads a metric's
+// points for one host over one hour back exactly.
+func TestIntegrationOpenTSDB(t *testing.T) {
+	st := openStore(t, hbstore.Options{CompressionFallback: true})
+	name := hbasetest.TableName("rkql_tsdb")
+	dropAtEnd(t, st, []string{name, name + "-uid"})
+	exectest.RunOpenTSDB(t, st, name)
+}
