@@ -53,8 +53,8 @@ func TestShowRegionsLoad(t *testing.T) {
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		got := showRegions(t, ctx, e)
+		reported := got != nil
 		hotWrites, coldMax := int64(-1), int64(0)
-		reported := true
 		for _, r := range got {
 			start := r[1].S
 			w := r[7]
@@ -96,6 +96,10 @@ func showRegions(t *testing.T, ctx context.Context, e *engine.Engine) []catalog.
 		t.Fatal(err)
 	}
 	defer res.Close()
+	if len(res.Columns) == 6 {
+		// No region of the table has been reported yet: no load columns.
+		return nil
+	}
 	if len(res.Columns) != 11 || res.Columns[7].Name != "writes" || res.Columns[10].Name != "load" {
 		t.Fatalf("SHOW REGIONS columns: %v", res.Columns)
 	}
