@@ -218,10 +218,20 @@ func isMeta(line string) bool {
 // helpText renders the meta-command table.
 func helpText() string {
 	var b strings.Builder
-	b.WriteString("Statements end with ';' and may span lines:\n")
-	b.WriteString("  SELECT, EXPLAIN [ANALYZE] [(FORMAT JSON)] SELECT, INSERT, DELETE,\n")
-	b.WriteString("  SHOW TABLES, SHOW REGIONS t, DESCRIBE t, CREATE TABLE t,\n")
-	b.WriteString("  ENCODE KEY t (…), DECODE KEY t '…', BUILD INDEX i ON t, CHECK INDEX i [REPAIR]\n")
+	b.WriteString("Statements end with ';' and may span lines (\\h NAME shows one's syntax):\n")
+	line := " "
+	for i, st := range syntaxes {
+		word := " " + st.name
+		if i < len(syntaxes)-1 {
+			word += ","
+		}
+		if len(line)+len(word) > 78 {
+			b.WriteString(line + "\n")
+			line = " "
+		}
+		line += word
+	}
+	b.WriteString(line + "\n")
 	group := ""
 	for _, c := range metaCmds {
 		if c.group != group {
