@@ -23,6 +23,13 @@
 // A file (-f) and stdin run every statement, like psql, and exit 1 at the
 // end if one failed; --stop-on-error makes them stop at the first.
 //
+// Results that cannot be written fail the statement with one line
+// ("writing results: …") and exit 1: a full disk, a closed pipe, and a
+// stdout that was closed when rkql started (rkql … >&-). Go's runtime
+// replaces such a stream with /dev/null before any Go code runs, so a C
+// constructor (closedout_cgo.go) records which streams were closed; a
+// build without cgo takes them to be open.
+//
 // Ctrl-C cancels the running statement, not the shell; --timeout bounds
 // each statement.
 //

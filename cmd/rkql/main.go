@@ -98,6 +98,10 @@ func main() {
 			stderr: isatty.IsTerminal(os.Stderr.Fd()),
 		},
 	}
+	if stdoutClosed() {
+		// Output that nobody receives is an error, as on a full disk.
+		e.stdout = closedWriter{}
+	}
 	os.Exit(run(context.Background(), os.Args[1:], e))
 }
 

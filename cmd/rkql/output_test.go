@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"os"
 	"os/exec"
+	"runtime"
+	"strings"
 	"testing"
 	"time"
 )
@@ -133,4 +135,67 @@ func TestOutputToDevNullReadWrite(t *testing.T) {
 	if stderr, code := runTo(t, f, "-e", "SHOW TABLES"); code != 0 || stderr != "" {
 		t.Errorf("exit %d, stderr %q; want 0 and nothing", code, stderr)
 	}
+}
+
+// runRedirected runs the binary through sh with stdout redirected as redir
+// says (">&-" closes it), and returns its stderr and exit status.
+func runRedirected(t *testing.T, redir string, args ...string) (string, int) {
+	t.Helper()
+	args = append([]string{"-c", `exec "$0" "$@" ` + redir, rkqlBin, "--store", t.TempDir(), "--catalog", fixedCatalog}, args...)
+	cmd := exec.Command("sh", args...)
+	cmd.Env = append(os.Environ(), "XDG_DATA_HOME="+t.TempDir())
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return errb.String(), code
+}
+
+// A stdout closed at start-up (Go's runtime puts /dev/null in its place)
+// fails a statement that has results, like a full disk; a stdout sent to
+// /dev/null on purpose does not, and neither does a run with nothing to
+// write.
+func TestOutputToClosedStdout(t *testing.T) {
+	if !stdoutCheckBuilt() {
+		t.Skip("a closed stdout is told apart from /dev/null only on Linux with cgo")
+	}
+	query := []string{"-e", "ENCODE KEY devices (site = 'ab', seq = 1)"}
+	for _, f := range []string{"table", "tsv", "json"} {
+		stderr, code := runRedirected(t, ">&-", append([]string{"--format", f}, query...)...)
+		if code != 1 {
+			t.Errorf("%s to a closed stdout: exit status %d, want 1; stderr %q", f, code, stderr)
+			continue
+		}
+		checkOneLine(t, stderr, `^writing results: standard output is closed$`)
+	}
+	stderr, code := runRedirected(t, "<&- >&-", query...)
+	if code != 1 {
+		t.Errorf("stdin and stdout closed: exit status %d, want 1; stderr %q", code, stderr)
+	} else {
+		checkOneLine(t, stderr, `^writing results: standard output is closed$`)
+	}
+	for _, redir := range []string{">/dev/null", ">>/dev/null", "1<>/dev/null"} {
+		if stderr, code := runRedirected(t, redir, query...); code != 0 || stderr != "" {
+			t.Errorf("%s: exit status %d, stderr %q; want 0 and nothing", redir, code, stderr)
+		}
+	}
+	if stderr, code := runRedirected(t, ">&-", "-q", "-e", "INSERT INTO devices (site, seq) VALUES ('ab', 1)"); code != 0 || stderr != "" {
+		t.Errorf("nothing to write, stdout closed: exit status %d, stderr %q; want 0 and nothing", code, stderr)
+	}
+}
+
+// stdoutCheckBuilt reports whether the binary under test can tell a closed
+// stdout: it is built for Linux with cgo, as go build does where a C
+// compiler is present.
+func stdoutCheckBuilt() bool {
+	if runtime.GOOS != "linux" {
+		return false
+	}
+	out, err := exec.Command("go", "env", "CGO_ENABLED").Output()
+	return err == nil && strings.TrimSpace(string(out)) == "1"
 }
