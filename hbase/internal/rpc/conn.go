@@ -118,6 +118,9 @@ type Conn struct {
 	opts   Options
 	nc     net.Conn
 	nextID atomic.Uint32
+	// frames counts the response frames read, so that a call whose
+	// deadline passes can tell a slow server from a silent one.
+	frames atomic.Int64
 	done   chan struct{}
 
 	wmu sync.Mutex // serialises frame writes
@@ -295,7 +298,8 @@ func (c *Conn) Close() error {
 // Call sends one request and waits for its response, which it unmarshals
 // into resp. The Reply holds the response cellblock and the size of the
 // response frame. The wait ends when ctx does; the connection then stays
-// usable.
+// usable if the server answered anything meanwhile, and is closed if it
+// stayed silent.
 func (c *Conn) Call(ctx context.Context, method string, param proto.Message, priority uint32, resp proto.Message) (Reply, error) {
 	id := c.nextID.Add(1) & math.MaxInt32
 	frame, err := encodeRequest(ctx, id, method, param, priority)
@@ -310,6 +314,7 @@ func (c *Conn) Call(ctx context.Context, method string, param proto.Message, pri
 		c.unregister(id)
 		return Reply{}, err
 	}
+	heard := c.frames.Load()
 	select {
 	case r := <-ch:
 		if r.err != nil {
@@ -321,6 +326,13 @@ func (c *Conn) Call(ctx context.Context, method string, param proto.Message, pri
 		return Reply{Cells: r.cells, Bytes: r.size}, nil
 	case <-ctx.Done():
 		c.unregister(id)
+		if c.frames.Load() == heard {
+			// Not one frame arrived while this call waited: the server
+			// or the network has gone silent, and a half-read frame may
+			// be stuck in the stream. The next call dials afresh rather
+			// than wait on this connection.
+			c.fail(fmt.Errorf("no answer from %s before the call's deadline", c.addr))
+		}
 		return Reply{}, ctx.Err()
 	}
 }
@@ -447,6 +459,7 @@ func (c *Conn) readLoop() {
 			c.fail(err)
 			return
 		}
+		c.frames.Add(1)
 		c.mu.Lock()
 		if c.mu.err == nil {
 			if len(c.mu.calls) == 0 {

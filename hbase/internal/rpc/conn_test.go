@@ -224,8 +224,40 @@ func TestCallContextDeadline(t *testing.T) {
 	if r.hdr.GetTimeout() == 0 || r.hdr.GetTimeout() > 50 {
 		t.Errorf("request timeout = %d ms", r.hdr.GetTimeout())
 	}
-	// A late reply for the abandoned call is dropped; the connection lives.
-	fs.reply(r.hdr.GetCallId(), nil, &pb.TableName{Namespace: []byte("a"), Qualifier: []byte("b")}, nil)
+	// The server said nothing while the call waited: the connection is
+	// given up, so the next call dials afresh instead of waiting on it.
+	if c.Err() == nil {
+		t.Errorf("a connection silent past a call's deadline is still in use")
+	}
+}
+
+// A call whose deadline passes while the server answers other calls
+// leaves the connection usable, and its late reply is dropped.
+func TestCallContextDeadlineBusyServer(t *testing.T) {
+	c, fs := newPair(t, Options{})
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	msg := &pb.TableName{Namespace: []byte("a"), Qualifier: []byte("b")}
+	slow := make(chan error, 1)
+	go func() {
+		_, err := c.Call(ctx, "Get", msg, 0, &pb.TableName{})
+		slow <- err
+	}()
+	first := <-fs.reqs
+	other := make(chan error, 1)
+	go func() {
+		_, err := c.Call(context.Background(), "Get", msg, 0, &pb.TableName{})
+		other <- err
+	}()
+	second := <-fs.reqs
+	fs.reply(second.hdr.GetCallId(), nil, msg, nil)
+	if err := <-other; err != nil {
+		t.Fatalf("the answered call: %v", err)
+	}
+	if err := <-slow; !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("the slow call: %v", err)
+	}
+	fs.reply(first.hdr.GetCallId(), nil, msg, nil)
 	time.Sleep(10 * time.Millisecond)
 	if c.Err() != nil {
 		t.Errorf("connection failed: %v", c.Err())
