@@ -30,8 +30,8 @@
 // table in the example catalog's style; AddTable, DropTable, AddIndex,
 // DropIndex, AddColumn and SetFamily edit a catalog's text, changing only
 // the lines of the table they touch, and return text that Parse loads;
-// TableSource returns one table's lines; Table.DDL prints a table back as
-// CREATE TABLE.
+// TableSource returns one table's lines. (The way back, a table as CREATE
+// TABLE, is engine.CreateTable, beside the conversion it inverts.)
 //
 // An encoding's name means the same bytes in a key and in a cell (java,
 // text); the old name binary loads with a warning (Catalog.Warnings).
