@@ -41,8 +41,9 @@
 // Invariants: a hash or bucket gives exactly the bytes the Java expression
 // in the source documents gives, so rkql reads keys others wrote; a value
 // that could not be read back as itself (a delimiter inside a delimited
-// field, a pad byte at the padded edge, a negative number where the
-// encoding cannot order it) is refused when written; a component whose
-// OrderPreserving is true sorts its bytes in value order (reversed when
-// Desc). The package imports nothing of rkql and does no I/O but LoadFile.
+// field, a pad byte at the padded edge, a negative number in decimal
+// digits) is refused when written; a component whose OrderPreserving is
+// true sorts its bytes in value order (reversed when Desc); a SignSplit
+// one (ascending java, two's complement) does so within each sign, and
+// SignParts cuts a range of it at zero into exact spans. The package imports nothing of rkql and does no I/O but LoadFile.
 package catalog

@@ -312,7 +312,7 @@ func outOfOrder(field string, b byte) string {
 func (l *linter) signedOrder() {
 	for i := range l.comps() {
 		c := &l.comps()[i]
-		if c.Kind != catalog.KindField || c.Enc != catalog.KeyJava || c.Unsigned {
+		if c.Kind != catalog.KindField || c.Enc != catalog.KeyJava || c.Unsigned || c.Desc {
 			continue
 		}
 		switch l.colType(c) {
@@ -322,8 +322,8 @@ func (l *linter) signedOrder() {
 		}
 		l.add("signed-order", Warning,
 			fmt.Sprintf("use encoding: sortable (sign bit flipped) if %s can be negative", c.Field),
-			"%s is %s in Java's Bytes.toBytes form, where a negative number's bytes sort after every positive one: rkql refuses negative values here, and Java code that writes them breaks every range over %s",
-			c.Field, l.colType(c), c.Field)
+			"%s is %s in Java's Bytes.toBytes form, where a negative number's bytes sort after every positive one: a range over %s that crosses zero is read as two key ranges, and ORDER BY %s merges them or sorts in the client unless the range keeps to one side of zero",
+			c.Field, l.colType(c), c.Field, c.Field)
 	}
 }
 
