@@ -46,12 +46,21 @@ func RunPointForms(t *testing.T, st exec.Store, physical string) {
 	pts, o := examples.OpenTSDBDemo()
 	put(t, st, uidt.Physical, o.UID)
 	put(t, st, tsdb.Physical, o.Points)
-	forms := map[int]int{} // qualifier length -> cells
+	forms := map[string]int{}
 	for _, c := range o.Points {
-		forms[min(len(c.Qualifier), 6)]++
+		switch q := c.Qualifier; {
+		case len(q) == 2:
+			forms["second"]++
+		case len(q) == 4 && q[0]&0xF0 == 0xF0:
+			forms["millisecond"]++
+		case c.Value[len(c.Value)-1] == 1: // the meta byte
+			forms["compacted mixed"]++
+		default:
+			forms["compacted"]++
+		}
 	}
-	if forms[2] == 0 || forms[4] == 0 || forms[6] == 0 {
-		t.Fatalf("the demo lacks a form of cell (qualifier length -> cells: %v)", forms)
+	if len(forms) != 4 {
+		t.Fatalf("the demo lacks a form of cell: %v", forms)
 	}
 	pl := planner.New(cat, planner.Options{})
 	uid := func(kind, name string) int64 {
