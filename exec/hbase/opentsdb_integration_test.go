@@ -17,3 +17,12 @@ func TestIntegrationOpenTSDB(t *testing.T) {
 	dropAtEnd(t, st, []string{name, name + "-uid"})
 	exectest.RunOpenTSDB(t, st, name)
 }
+
+// TestIntegrationDifferentialOpenTSDB runs the differential suite over
+// OpenTSDB's tsdb table in a real HBase, split at its 20 salt buckets.
+func TestIntegrationDifferentialOpenTSDB(t *testing.T) {
+	st := openStore(t, hbstore.Options{CompressionFallback: true})
+	name := hbasetest.TableName("rkql_tsdbdiff")
+	dropAtEnd(t, st, []string{name})
+	exectest.RunOpenTSDBDiff(t, st, name, exectest.Options{Rows: 2000, Queries: 150})
+}
