@@ -116,19 +116,39 @@ func RunOpenTSDBDiff(t *testing.T, st exec.Store, physical string, o Options) {
 	}
 	w := examples.NewOpenTSDB()
 	pairs := 0
-	for _, p := range tsdbPoints(o.Rows, o.Seed) {
+	pts := tsdbPoints(o.Rows, o.Seed)
+	for _, p := range pts {
 		w.Add(p)
 		pairs += len(p.Tags)
 	}
-	for from := 0; from < len(w.Points); from += 500 {
-		var muts []exec.Mutation
-		for _, c := range w.Points[from:min(from+500, len(w.Points))] {
-			muts = append(muts, exec.Mutation{Key: c.Key, Cells: []exec.Cell{{Family: string(c.Family), Qualifier: string(c.Qualifier), Timestamp: 1000, Value: c.Value}}})
-		}
-		if err := st.Mutate(ctx, tsdb.Physical, muts); err != nil {
-			t.Fatal(err)
+	put := func(cells []examples.RawCell, ts int64) {
+		for from := 0; from < len(cells); from += 500 {
+			var muts []exec.Mutation
+			for _, c := range cells[from:min(from+500, len(cells))] {
+				muts = append(muts, exec.Mutation{Key: c.Key, Cells: []exec.Cell{{Family: string(c.Family), Qualifier: string(c.Qualifier), Timestamp: ts, Value: c.Value}}})
+			}
+			if err := st.Mutate(ctx, tsdb.Physical, muts); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
+	put(w.Points, 1000)
+	// Some points written again later with another value of the same
+	// form: the newer cell replaces the point.
+	n := len(w.Points)
+	for i := 0; i < len(pts); i += 29 {
+		p := pts[i]
+		switch v := p.Value.(type) {
+		case int64:
+			p.Value = v ^ 1
+		case float32:
+			p.Value = v + 1
+		case float64:
+			p.Value = v * 3
+		}
+		w.Add(p)
+	}
+	put(w.Points[n:], 2000)
 	all, err := ScanAll(ctx, st, tsdb)
 	if err != nil {
 		t.Fatal(err)
@@ -153,7 +173,7 @@ func RunOpenTSDBDiff(t *testing.T, st exec.Store, physical string, o Options) {
 			}
 		}
 	}
-	t.Logf("tsdb: %d points, %d rows, %d fixed and %d random queries, plans %v", len(w.Points), len(all), len(tsdbQueries(uidsOf(w))), o.Queries, c.kinds)
+	t.Logf("tsdb: %d points (%d written twice), %d rows, %d fixed and %d random queries, plans %v", n, len(w.Points)-n, len(all), len(tsdbQueries(uidsOf(w))), o.Queries, c.kinds)
 }
 
 // tsdbQueries are the fixed queries over tsdb, with names turned into
