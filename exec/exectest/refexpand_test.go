@@ -15,7 +15,7 @@ import (
 // 2024-05-01 10:00:00 (0x663212A0 seconds), tag pairs (1,2) and (3,0x0A0B0C),
 // and points of every form with an older version of one of them.
 func TestExpandRow(t *testing.T) {
-	cat, err := openTSDBCatalog("tsdb")
+	cat, err := openTSDBCatalog("tsdb", true)
 	if err != nil {
 		t.Fatal(err)
 	}

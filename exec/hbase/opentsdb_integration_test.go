@@ -19,10 +19,11 @@ func TestIntegrationOpenTSDB(t *testing.T) {
 }
 
 // TestIntegrationDifferentialOpenTSDB runs the differential suite over
-// OpenTSDB's tsdb table in a real HBase, split at its 20 salt buckets.
+// OpenTSDB's tsdb table in a real HBase, salted (split at its 20
+// buckets) and unsalted.
 func TestIntegrationDifferentialOpenTSDB(t *testing.T) {
 	st := openStore(t, hbstore.Options{CompressionFallback: true})
 	name := hbasetest.TableName("rkql_tsdbdiff")
-	dropAtEnd(t, st, []string{name})
+	dropAtEnd(t, st, []string{name, name + "_nosalt"})
 	exectest.RunOpenTSDBDiff(t, st, name, exectest.Options{Rows: 2000, Queries: 150})
 }
