@@ -9,7 +9,8 @@
 // refvalue.go). A key group's repetitions and a wide family's cells,
 // which give several logical rows per stored row, it reads with its own
 // decoder (refexpand.go); RunOpenTSDBDiff runs the suite over OpenTSDB's
-// tsdb table with points written as OpenTSDB writes them. Query shapes where the planned result is known to differ
+// tsdb table with points written as OpenTSDB writes them, millisecond
+// points and compacted cells among them. Query shapes where the planned result is known to differ
 // from it are listed, with reproductions, in KnownDivergences.
 //
 // RunWrites checks writes the same way: random sequences of INSERTs (at

@@ -3,6 +3,7 @@ package exectest
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -36,9 +37,10 @@ func openTSDBCatalog(physical string, salted bool) (*catalog.Catalog, error) {
 
 // tsdbPoints draws n distinct points as OpenTSDB receives them: four
 // metrics, one to three tags per series (host always, dc and rack for
-// some hosts), whole seconds over two days, and values of every form
-// OpenTSDB writes (integers of 1, 2, 4 and 8 bytes of either sign, 4- and
-// 8-byte floats).
+// some hosts), times over two days, a quarter of them given in
+// milliseconds (some at a whole second), the rest in seconds, and values
+// of every form OpenTSDB writes (integers of 1, 2, 4 and 8 bytes of
+// either sign, 4- and 8-byte floats).
 func tsdbPoints(n int, seed uint64) []examples.Point {
 	r := rand.New(rand.NewPCG(seed, 23))
 	metrics := []string{"sys.cpu.user", "sys.mem.free", "net.bytes.in", "disk.io.ops"}
@@ -57,7 +59,13 @@ func tsdbPoints(n int, seed uint64) []examples.Point {
 		}
 		p := examples.Point{Metric: metrics[r.IntN(len(metrics))], Tags: tags,
 			Time: start.Add(time.Duration(r.IntN(48*3600)) * time.Second)}
-		id := fmt.Sprint(p.Metric, p.Tags, p.Time.Unix())
+		if r.IntN(4) == 0 {
+			p.Millis = true
+			if r.IntN(5) != 0 {
+				p.Time = p.Time.Add(time.Duration(r.IntN(1000)) * time.Millisecond)
+			}
+		}
+		id := fmt.Sprint(p.Metric, p.Tags, p.Time.UnixMilli())
 		if seen[id] {
 			continue // OpenTSDB would overwrite the point
 		}
@@ -95,9 +103,15 @@ func uidsOf(o *examples.OpenTSDB) map[string]int64 {
 }
 
 // RunOpenTSDBDiff runs the differential suite over OpenTSDB's tsdb table:
-// points written byte for byte as OpenTSDB writes them (examples.OpenTSDB)
-// are read by the reference's own decoding of tag pairs and points
-// (refexpand.go), and fixed queries (metric reads over hours, tag
+// points written byte for byte as OpenTSDB writes them (examples.OpenTSDB),
+// second and millisecond points, two rows in three compacted as
+// OpenTSDB's compaction leaves them, some points written again later as
+// single cells (some in the other qualifier form, at the same time), and
+// a few cells that are no points (an annotation, a damaged compacted
+// cell, a millisecond point whose value does not fit its flags), are read
+// by the reference's own decoding of tag pairs and points
+// (refexpand.go); a full scan must count each cell that is no point as
+// malformed, and fixed queries (metric reads over hours, tag
 // filters, ORDER BY, LIMIT, aggregates) and random ones must return what
 // the reference does. It runs twice: salted as examples/opentsdb.yaml
 // is, and unsalted (OpenTSDB's default, where key order is metric and
@@ -153,9 +167,49 @@ func runOpenTSDBDiff(t *testing.T, st exec.Store, physical string, salted bool, 
 			}
 		}
 	}
+	// Two rows in three compacted, picked by the seed.
+	w.Compact(func(row []byte) bool {
+		h := fnv.New64a()
+		fmt.Fprint(h, o.Seed)
+		h.Write(row)
+		return h.Sum64()%3 != 0
+	})
+	compacted, mixed := 0, 0
+	for _, c := range w.Points {
+		if len(c.Qualifier) > 4 || len(c.Qualifier) == 4 && c.Qualifier[0]>>4 != 0xF {
+			compacted++
+			if c.Value[len(c.Value)-1] == 1 {
+				mixed++
+			}
+		}
+	}
+	// Cells that are no points, beside points of a row: each is skipped
+	// and counted, the row's points read.
+	bad := 0
+	badAt := map[string]bool{}
+	for i := 0; i < len(w.Points); i += 97 {
+		c := w.Points[i]
+		var q, v []byte
+		switch i % 3 {
+		case 0: // an annotation
+			q, v = []byte{1, 0, byte(i)}, []byte(`{"description":"deploy"}`)
+		case 1: // a compacted cell without its meta byte (one time twice, so no real cell has its qualifier)
+			q, v = []byte{0xE0, 0xF0, 0xE0, 0xF0}, []byte{1, 2}
+		default: // flags of 2 bytes over 1 (bit 4 set, which no writer sets)
+			q, v = []byte{0xF0, 0, byte(i) << 6, 0x11}, []byte{1}
+		}
+		if badAt[string(c.Key)+string(q)] {
+			continue // one cell, written twice
+		}
+		badAt[string(c.Key)+string(q)] = true
+		w.Points = append(w.Points, examples.RawCell{Key: c.Key, Family: c.Family, Qualifier: q, Value: v})
+		bad++
+	}
 	put(w.Points, 1000)
 	// Some points written again later with another value of the same
-	// form: the newer cell replaces the point.
+	// form, some at the same time in the other form (a second point as a
+	// millisecond one, or back): the newer cell replaces the point, also
+	// one a compacted cell holds.
 	n := len(w.Points)
 	for i := 0; i < len(pts); i += 29 {
 		p := pts[i]
@@ -166,6 +220,9 @@ func runOpenTSDBDiff(t *testing.T, st exec.Store, physical string, salted bool, 
 			p.Value = v + 1
 		case float64:
 			p.Value = v * 3
+		}
+		if i%58 == 0 && p.Time.UnixMilli()%1000 == 0 {
+			p.Millis = !p.Millis
 		}
 		w.Add(p)
 	}
@@ -178,6 +235,17 @@ func runOpenTSDBDiff(t *testing.T, st exec.Store, physical string, salted bool, 
 		t.Fatalf("the reference reads %d rows; the points have %d tag pairs", len(all), pairs)
 	}
 	pl := planner.New(cat, o.Planner)
+	var stats exec.Stats
+	sel, err := Plan(pl, "SELECT COUNT(*) FROM tsdb ALLOW FULL SCAN")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Drain(ctx, x, sel, &stats); err != nil {
+		t.Fatal(err)
+	}
+	if got := stats.Malformed.Load(); got != int64(bad) {
+		t.Errorf("a full scan counts %d malformed, want the %d cells that are no points (first: %v)", got, bad, stats.FirstMalformed())
+	}
 	c := &checker{x: x, pl: pl, t: tsdb, all: all, kinds: map[string]int{}, known: map[string]int{}}
 	for _, q := range tsdbQueries(uidsOf(w)) {
 		if err := c.checkNonEmpty(ctx, q); err != nil {
@@ -194,7 +262,7 @@ func runOpenTSDBDiff(t *testing.T, st exec.Store, physical string, salted bool, 
 			}
 		}
 	}
-	t.Logf("tsdb: %d points (%d written twice), %d rows, %d fixed and %d random queries, plans %v", n, len(w.Points)-n, len(all), len(tsdbQueries(uidsOf(w))), o.Queries, c.kinds)
+	t.Logf("tsdb: %d cells (%d compacted, %d of them mixed; %d no points), %d written again, %d rows, %d fixed and %d random queries, plans %v", n, compacted, mixed, bad, len(w.Points)-n, len(all), len(tsdbQueries(uidsOf(w))), o.Queries, c.kinds)
 }
 
 // tsdbQueries are the fixed queries over tsdb, with names turned into

@@ -3,6 +3,7 @@ package exectest
 import (
 	"fmt"
 	"math"
+	"sort"
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/exec"
@@ -21,10 +22,14 @@ import (
 //     qualifier, newest version only: the qualifier is offset << shift |
 //     flags, big-endian; flags & 8 is a float of 4 or 8 bytes, otherwise
 //     an integer of (flags & 7) + 1 bytes, big-endian two's complement;
-//     time is the base plus offset seconds, and _ts the cell's timestamp.
+//     time is the base plus offset seconds, and _ts the cell's timestamp;
+//   - a wide family in OpenTSDB's format (refTSDBCell) also holds 4-byte
+//     millisecond points and compacted cells of many points; its points
+//     are in time order, one per time, from the newest cell holding it.
 //
-// A table with both gives repetitions × cells rows; a wide row with no
-// cell in its family gives none.
+// A table with both gives repetitions × points rows; a wide row with no
+// point in its family gives none. A wide cell that does not fit is left
+// out, the row's other cells read, as the engine skips it.
 
 // expands reports whether a stored row of t may give several logical
 // rows.
@@ -53,22 +58,75 @@ func expandRow(t *catalog.Table, sr *exec.StoreRow, base catalog.Row) ([]catalog
 			out = append(out, one())
 			continue
 		}
-		var last *exec.Cell
-		for i := range sr.Cells {
-			c := &sr.Cells[i]
-			if c.Family != t.Wide.Family || (last != nil && last.Qualifier == c.Qualifier) {
-				continue
-			}
-			last = c
+		for _, p := range refWidePoints(t, sr) {
 			r := one()
-			if err := refPoint(t, r, []byte(c.Qualifier), c.Value); err != nil {
-				return nil, fmt.Errorf("reference: row '%s' of %s: %w", catalog.ToStringBinary(sr.Key), t.Name, err)
+			w := t.Wide
+			r[w.Offset] = catalog.Value{Type: t.Columns[w.Offset].Type, I: p.off}
+			r[w.Value] = catalog.Double(p.v)
+			if w.Time >= 0 && !r[w.Base].Null {
+				r[w.Time] = catalog.TimestampMillis(r[w.Base].I + p.ms)
 			}
-			r[len(t.Columns)] = catalog.TimestampMillis(c.Timestamp)
+			r[len(t.Columns)] = catalog.TimestampMillis(p.stamp)
 			out = append(out, r)
 		}
 	}
 	return out, nil
+}
+
+// refPt is one point of a wide row: its offset as the offset column
+// shows it, its distance from the base in milliseconds, its value, and
+// the timestamp of the cell holding it.
+type refPt struct {
+	off, ms, stamp int64
+	v              float64
+}
+
+// refWidePoints reads the points of sr's wide family, newest version of
+// each cell only, leaving out the cells that do not fit.
+func refWidePoints(t *catalog.Table, sr *exec.StoreRow) []refPt {
+	w := t.Wide
+	var pts []refPt
+	var last *exec.Cell
+	for i := range sr.Cells {
+		c := &sr.Cells[i]
+		if c.Family != w.Family || (last != nil && last.Qualifier == c.Qualifier) {
+			continue
+		}
+		last = c
+		var got []refPt
+		var err error
+		if w.OpenTSDB {
+			got, err = refTSDBCell([]byte(c.Qualifier), c.Value)
+		} else {
+			var p refPt
+			p, err = refPoint(w, []byte(c.Qualifier), c.Value)
+			got = []refPt{p}
+		}
+		if err != nil {
+			continue
+		}
+		for _, p := range got {
+			p.stamp = c.Timestamp
+			pts = append(pts, p)
+		}
+	}
+	if !w.OpenTSDB {
+		return pts
+	}
+	// One point per time: the newest cell's, the first read among
+	// cells of the same timestamp; then time order.
+	best := map[int64]int{}
+	for i, p := range pts {
+		if j, ok := best[p.ms]; !ok || p.stamp > pts[j].stamp {
+			best[p.ms] = i
+		}
+	}
+	var out []refPt
+	for _, i := range best {
+		out = append(out, pts[i])
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ms < out[j].ms })
+	return out
 }
 
 // refRepeats reads the repetitions of key's trailing group, and the
@@ -157,11 +215,11 @@ func refIntField(c *catalog.Component, typ catalog.Type, b []byte) (catalog.Valu
 	return catalog.Value{Type: typ, I: n}, nil
 }
 
-// refPoint reads one wide cell into r: offset, time and value.
-func refPoint(t *catalog.Table, r catalog.Row, qual, val []byte) error {
-	w := t.Wide
+// refPoint reads one cell of a wide family of fixed-width qualifiers:
+// its offset and value.
+func refPoint(w *catalog.Wide, qual, val []byte) (refPt, error) {
 	if len(qual) != w.QualWidth {
-		return fmt.Errorf("qualifier of %d bytes, want %d", len(qual), w.QualWidth)
+		return refPt{}, fmt.Errorf("qualifier of %d bytes, want %d", len(qual), w.QualWidth)
 	}
 	var q uint64
 	for _, x := range qual {
@@ -169,30 +227,115 @@ func refPoint(t *catalog.Table, r catalog.Row, qual, val []byte) error {
 	}
 	off := int64(q >> w.Shift)
 	flags := q & (1<<w.Shift - 1)
-	size := int(flags&7) + 1
-	var v float64
+	if int(flags&7)+1 != len(val) {
+		return refPt{}, fmt.Errorf("value of %d bytes under flags %#x", len(val), flags)
+	}
+	v, err := refValue(flags&8 != 0, val)
+	if err != nil {
+		return refPt{}, err
+	}
+	return refPt{off: off, ms: off * 1000, v: v}, nil
+}
+
+// refValue reads a point's value: a float of 4 or 8 bytes (IEEE), or an
+// integer of 1, 2, 4 or 8 bytes, big-endian two's complement.
+func refValue(float bool, val []byte) (float64, error) {
+	var u uint64
+	for _, x := range val {
+		u = u<<8 | uint64(x)
+	}
 	switch {
-	case flags&8 != 0 && size == 4 && len(val) == 4:
-		v = float64(math.Float32frombits(uint32(val[0])<<24 | uint32(val[1])<<16 | uint32(val[2])<<8 | uint32(val[3])))
-	case flags&8 != 0 && size == 8 && len(val) == 8:
-		var u uint64
-		for _, x := range val {
-			u = u<<8 | uint64(x)
-		}
-		v = math.Float64frombits(u)
-	case flags&8 == 0 && len(val) == size && (size == 1 || size == 2 || size == 4 || size == 8):
-		n := int64(int8(val[0])) // the sign comes from the first byte
-		for _, x := range val[1:] {
-			n = n<<8 | int64(x)
-		}
-		v = float64(n)
-	default:
-		return fmt.Errorf("value of %d bytes under flags %#x", len(val), flags)
+	case float && len(val) == 4:
+		return float64(math.Float32frombits(uint32(u))), nil
+	case float && len(val) == 8:
+		return math.Float64frombits(u), nil
+	case !float && (len(val) == 1 || len(val) == 2 || len(val) == 4 || len(val) == 8):
+		bits := uint(len(val)) * 8
+		return float64(int64(u<<(64-bits)) >> (64 - bits)), nil
 	}
-	r[w.Offset] = catalog.Value{Type: t.Columns[w.Offset].Type, I: off}
-	r[w.Value] = catalog.Double(v)
-	if w.Time >= 0 && !r[w.Base].Null {
-		r[w.Time] = catalog.TimestampMillis(r[w.Base].I + off*1000)
+	return 0, fmt.Errorf("%d bytes are no value (float %v)", len(val), float)
+}
+
+// refTSDBCell reads one cell of OpenTSDB 2.x's tsdb family:
+//
+//   - a qualifier of 2 bytes is a point at offset q >> 4 seconds, flags
+//     q & 0xF; its value's own length gives its width (as OpenTSDB reads
+//     a single cell), and a float flagged 4 bytes but stored in 8 is its
+//     last 4 when the first 4 are zero;
+//   - a qualifier of 4 bytes whose first nibble is 0xF is a point at
+//     offset (q & 0x0FFFFFFF) >> 6 milliseconds, flags q & 0xF, whose
+//     value has exactly (flags & 7) + 1 bytes;
+//   - any other even qualifier is a compacted cell: points of 2 bytes,
+//     or 4 when the first nibble is 0xF, one after the other, their
+//     values of (flags & 7) + 1 bytes one after the other in the value,
+//     then one meta byte;
+//   - an odd qualifier is no point (an annotation, an append or a
+//     histogram column).
+func refTSDBCell(qual, val []byte) ([]refPt, error) {
+	msPoint := func(q []byte) (int64, byte) {
+		u := uint32(q[0])<<24 | uint32(q[1])<<16 | uint32(q[2])<<8 | uint32(q[3])
+		return int64(u&0x0FFFFFFF) >> 6, byte(u & 0xF)
 	}
-	return nil
+	secPoint := func(q []byte) (int64, byte) {
+		u := uint16(q[0])<<8 | uint16(q[1])
+		return int64(u>>4) * 1000, byte(u & 0xF)
+	}
+	pt := func(ms int64, v float64) refPt { return refPt{off: ms / 1000, ms: ms, v: v} }
+	switch {
+	case len(qual) == 0 || len(qual)%2 == 1:
+		return nil, fmt.Errorf("qualifier of %d bytes is no point", len(qual))
+	case len(qual) == 2:
+		ms, flags := secPoint(qual)
+		if flags&8 != 0 && flags&7 == 3 && len(val) == 8 {
+			if val[0] != 0 || val[1] != 0 || val[2] != 0 || val[3] != 0 {
+				return nil, fmt.Errorf("a 4-byte float in 8 bytes not led by zeros")
+			}
+			val = val[4:]
+		}
+		v, err := refValue(flags&8 != 0, val)
+		if err != nil {
+			return nil, err
+		}
+		return []refPt{pt(ms, v)}, nil
+	case len(qual) == 4 && qual[0]>>4 == 0xF:
+		ms, flags := msPoint(qual)
+		if int(flags&7)+1 != len(val) {
+			return nil, fmt.Errorf("value of %d bytes under flags %#x", len(val), flags)
+		}
+		v, err := refValue(flags&8 != 0, val)
+		if err != nil {
+			return nil, err
+		}
+		return []refPt{pt(ms, v)}, nil
+	}
+	var pts []refPt
+	vi := 0
+	for qi := 0; qi < len(qual); {
+		var ms int64
+		var flags byte
+		if qual[qi]>>4 == 0xF {
+			if qi+4 > len(qual) {
+				return nil, fmt.Errorf("compacted qualifier ends inside a millisecond point")
+			}
+			ms, flags = msPoint(qual[qi:])
+			qi += 4
+		} else {
+			ms, flags = secPoint(qual[qi:])
+			qi += 2
+		}
+		n := int(flags&7) + 1
+		if vi+n > len(val) {
+			return nil, fmt.Errorf("compacted value ends inside point %d", len(pts))
+		}
+		v, err := refValue(flags&8 != 0, val[vi:vi+n])
+		if err != nil {
+			return nil, err
+		}
+		vi += n
+		pts = append(pts, pt(ms, v))
+	}
+	if len(val)-vi != 1 {
+		return nil, fmt.Errorf("compacted value has %d bytes after its points, not one meta byte", len(val)-vi)
+	}
+	return pts, nil
 }

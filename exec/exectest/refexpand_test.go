@@ -1,6 +1,7 @@
 package exectest
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -13,7 +14,8 @@ import (
 
 // TestExpandRow reads one tsdb row built by hand: metric 7, base hour
 // 2024-05-01 10:00:00 (0x663212A0 seconds), tag pairs (1,2) and (3,0x0A0B0C),
-// and points of every form with an older version of one of them.
+// and points of every form with an older version of one of them, read in
+// time order.
 func TestExpandRow(t *testing.T) {
 	cat, err := openTSDBCatalog("tsdb", true)
 	if err != nil {
@@ -59,8 +61,8 @@ func TestExpandRow(t *testing.T) {
 			point(tag[0], tag[1], "70", "10:01:10.000", "-256", "8"),
 			point(tag[0], tag[1], "600", "10:10:00.000", "65536", "6"),
 			point(tag[0], tag[1], "601", "10:10:01.000", "-4.294967296e+09", "5"),
-			point(tag[0], tag[1], "3599", "10:59:59.000", "2.5", "4"),
-			point(tag[0], tag[1], "3000", "10:50:00.000", "-2.5", "3"))
+			point(tag[0], tag[1], "3000", "10:50:00.000", "-2.5", "3"),
+			point(tag[0], tag[1], "3599", "10:59:59.000", "2.5", "4"))
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -82,8 +84,84 @@ func TestExpandRow(t *testing.T) {
 	if _, err := scanRow(tb, &exec.StoreRow{Key: key[:len(key)-2], Cells: sr.Cells}); err == nil {
 		t.Error("a group cut short reads")
 	}
-	bad := &exec.StoreRow{Key: key, Cells: []exec.Cell{{Family: "t", Qualifier: q(1, 3), Value: []byte{1, 2}}}}
-	if _, err := scanRow(tb, bad); err == nil {
-		t.Error("a 2-byte value under flags of 4 bytes reads")
+	// A 2-byte point's value is as long as it is, whatever its flags say;
+	// a length no value has is skipped with the row's other cells read.
+	odd := &exec.StoreRow{Key: key, Cells: []exec.Cell{
+		{Family: "t", Qualifier: q(1, 3), Value: []byte{1, 2}},
+		{Family: "t", Qualifier: q(2, 0), Value: []byte{1, 2, 3}},
+	}}
+	rows, err = scanRow(tb, odd)
+	if err != nil || len(rows) != 2 || rows[0][6].F != 258 || rows[0][4].I != 1 {
+		t.Errorf("a 2-byte value under flags of 4 bytes and a 3-byte one read as %v, %v", rows, err)
+	}
+}
+
+// TestRefTSDBCell reads millisecond points and compacted cells built by
+// hand, the engine's duplicate rule, and cells that do not fit.
+func TestRefTSDBCell(t *testing.T) {
+	sec := func(off, flags int) []byte { return []byte{byte(off >> 4), byte(off<<4 | flags)} }
+	ms := func(off, flags int) []byte {
+		u := 0xF<<28 | uint32(off)<<6 | uint32(flags)
+		return []byte{byte(u >> 24), byte(u >> 16), byte(u >> 8), byte(u)}
+	}
+	cat := func(b ...[]byte) []byte {
+		var out []byte
+		for _, x := range b {
+			out = append(out, x...)
+		}
+		return out
+	}
+	text := func(pts []refPt) string {
+		var s []string
+		for _, p := range pts {
+			s = append(s, fmt.Sprintf("%d/%d=%g@%d", p.off, p.ms, p.v, p.stamp))
+		}
+		return strings.Join(s, " ")
+	}
+	for _, c := range []struct {
+		qual, val []byte
+		want      string // "" for a cell that does not fit
+	}{
+		{ms(1500, 0), []byte{0xFF}, "1/1500=-1@0"},
+		{ms(3599999, 0xB), []byte{0xC0, 0x20, 0, 0}, "3599/3599999=-2.5@0"},
+		{ms(7, 1), []byte{1}, ""},                              // flags say 2 bytes
+		{ms(7, 0xB), []byte{0, 0, 0, 0, 0x40, 0x20, 0, 0}, ""}, // no 8-byte fix for ms
+		{sec(9, 0xB), []byte{0, 0, 0, 0, 0x40, 0x20, 0, 0}, "9/9000=2.5@0"},
+		{sec(9, 0xB), []byte{0, 0, 0, 1, 0x40, 0x20, 0, 0}, ""},
+		// Seconds and milliseconds mixed, and the meta byte.
+		{cat(sec(1, 0), ms(1250, 1), sec(2, 0xF)), cat([]byte{5, 1, 0}, []byte{0x3F, 0xF0, 0, 0, 0, 0, 0, 0}, []byte{1}), "1/1000=5@0 1/1250=256@0 2/2000=1@0"},
+		{cat(sec(1, 0), sec(3, 0)), []byte{5, 6, 0}, "1/1000=5@0 3/3000=6@0"},
+		{cat(sec(1, 0), sec(3, 0)), []byte{5, 6}, ""},       // no meta byte
+		{cat(sec(1, 0), sec(3, 0)), []byte{5, 6, 0, 0}, ""}, // a byte too many
+		{cat(sec(1, 0), ms(5, 0)[:2]), []byte{5, 6, 0}, ""}, // ends inside a ms point
+		{cat(sec(1, 0), sec(3, 2)), []byte{5, 6, 7, 0}, ""}, // a 3-byte integer
+		{[]byte{1, 0, 5}, []byte("note"), ""},               // an annotation
+		{nil, []byte{1}, ""},
+	} {
+		pts, err := refTSDBCell(c.qual, c.val)
+		if got := text(pts); got != c.want || (err == nil) != (c.want != "") {
+			t.Errorf("cell % X = % X: %q, %v; want %q", c.qual, c.val, got, err, c.want)
+		}
+	}
+
+	// A compacted cell and, later, single cells for two of its times,
+	// one a millisecond point at a whole second; an older compacted
+	// version is ignored; a damaged cell is skipped.
+	cells := []exec.Cell{
+		{Family: "t", Qualifier: string(sec(4, 0)), Timestamp: 30, Value: []byte{40}},
+		{Family: "t", Qualifier: string(cat(sec(1, 0), ms(2500, 0), sec(4, 0))), Timestamp: 20, Value: []byte{1, 2, 3, 1}},
+		{Family: "t", Qualifier: string(cat(sec(1, 0), ms(2500, 0), sec(4, 0))), Timestamp: 10, Value: []byte{7, 7, 7, 1}},
+		{Family: "t", Qualifier: string(cat(sec(8, 0), sec(9, 0))), Timestamp: 30, Value: []byte{8, 9}},
+		{Family: "t", Qualifier: string(ms(1000, 0)), Timestamp: 25, Value: []byte{10}},
+		{Family: "t", Qualifier: string(ms(2500, 0)), Timestamp: 5, Value: []byte{20}},
+	}
+	c, err := catalog.Parse(examples.OpenTSDBYAML)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb, _ := c.Table("tsdb")
+	got := text(refWidePoints(tb, &exec.StoreRow{Cells: cells}))
+	if want := "1/1000=10@25 2/2500=2@20 4/4000=40@30"; got != want {
+		t.Errorf("points %s, want %s", got, want)
 	}
 }

@@ -14,7 +14,8 @@ import (
 // columns and then _ts, the newest timestamp among the row's cells. A
 // stored row of a table with a key group or wide rows gives its logical
 // rows, read by the reference's own decoder (refexpand.go). A row whose
-// key or cells do not decode is an error, not skipped.
+// key or cells do not decode is an error, not skipped, except a wide
+// cell that does not fit: it is left out as the engine skips it.
 func ScanAll(ctx context.Context, st exec.Store, t *catalog.Table) ([]catalog.Row, error) {
 	it, err := st.Scan(ctx, t.Physical, exec.Range{}, exec.ReadOptions{})
 	if err != nil {
