@@ -3,6 +3,7 @@ package embedded
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/rkql/rkql/exec"
@@ -36,6 +37,7 @@ func (s *Store) ScanKeys(ctx context.Context, tableName string, r exec.Range, op
 		build: newRowBuilder(t, opts.Versions, s.now())}
 	k.build.setRead(&opts)
 	k.noTTL = !t.hasTTL()
+	k.headOnly = k.noTTL && k.build.match == nil
 	start := nonEmpty(r.Start)
 	if st := opts.Stats; st != nil {
 		st.RPCs.Add(1)
@@ -72,10 +74,20 @@ type keyScan struct {
 	size   int64 // bytes of the keys handed to fn
 	// noTTL is set when no family of the table has a TTL.
 	noTTL bool
+	// headOnly is set when a row's first family header decides whether
+	// it is visible: no TTL and no filter.
+	headOnly bool
+	// The batch being walked: its context, the rows walked and the bytes
+	// of the keys handed to fn so far, and whether rows are left after it.
+	ctx   context.Context
+	n     int
+	bsize int
+	more  bool
 }
 
 // batchOnce walks up to k.batch rows in one read transaction and reports
-// whether rows are left.
+// whether rows are left. It walks the bucket's pages itself where the
+// store file can be mapped (leafScan), and with bbolt's cursor otherwise.
 func (k *keyScan) batchOnce(ctx context.Context) (more bool, err error) {
 	tx, err := k.s.db.Begin(false)
 	if err != nil {
@@ -86,46 +98,68 @@ func (k *keyScan) batchOnce(ctx context.Context) (more bool, err error) {
 	if err != nil {
 		return false, err
 	}
+	k.n, k.more, k.ctx = 0, false, ctx
+	defer func() {
+		k.walked += int64(k.n)
+		k.size += int64(k.bsize)
+		k.bsize = 0
+	}()
+	if root := uint64(bk.Root()); root != 0 {
+		if data := k.s.mapped(tx.Size()); data != nil {
+			ls := &leafScan{data: data, pageSize: k.s.db.Info().PageSize,
+				pgid: uint64(tx.Size()) / uint64(k.s.db.Info().PageSize), stop: k.stop, fn: k.step}
+			if err := ls.scan(root, k.last); err != nil {
+				if errors.Is(err, errPageDamaged) {
+					return false, fmt.Errorf("%w: table %s: a page of its tree cannot be read", ErrCorrupt, k.t.spec.Name)
+				}
+				return false, err
+			}
+			return k.more, nil
+		}
+	}
 	c := bk.Cursor()
 	key, v := c.Seek(k.last)
 	if k.last == nil {
 		key, v = c.First()
 	}
-	headOnly := k.noTTL && k.build.match == nil
-	n, size := 0, 0
-	defer func() {
-		k.walked += int64(n)
-		k.size += int64(size)
-	}()
 	for ; key != nil && (k.stop == nil || bytes.Compare(key, k.stop) < 0); key, v = c.Next() {
-		if n == k.batch {
-			k.last = bytes.Clone(key)
-			return true, nil
-		}
-		if n%1024 == 0 {
-			if err := ctx.Err(); err != nil {
-				return false, err
-			}
-		}
-		n++
-		var vis, ok bool
-		if headOnly {
-			vis, ok = visibleHead(k.t, v)
-		} else {
-			vis, ok = k.visible(key, v)
-		}
-		if !ok {
-			return false, corrupt(k.t.spec.Name, key)
-		}
-		if !vis {
-			continue
-		}
-		size += len(key)
-		if err := k.fn(key); err != nil {
+		if err := k.step(key, v); errors.Is(err, errStopScan) {
+			break
+		} else if err != nil {
 			return false, err
 		}
 	}
-	return false, nil
+	return k.more, nil
+}
+
+// step takes one stored row of a batch: it hands the key to fn if the row
+// is visible. When the batch is full it keeps the key as where the next
+// batch starts and returns errStopScan.
+func (k *keyScan) step(key, v []byte) error {
+	if k.n == k.batch {
+		k.last, k.more = bytes.Clone(key), true
+		return errStopScan
+	}
+	if k.n%1024 == 0 {
+		if err := k.ctx.Err(); err != nil {
+			return err
+		}
+	}
+	k.n++
+	var vis, ok bool
+	if k.headOnly {
+		vis, ok = visibleHead(k.t, v)
+	} else {
+		vis, ok = k.visible(key, v)
+	}
+	if !ok {
+		return corrupt(k.t.spec.Name, key)
+	}
+	if !vis {
+		return nil
+	}
+	k.bsize += len(key)
+	return k.fn(key)
 }
 
 // visible reports whether Scan would return the row stored under key as
@@ -153,6 +187,12 @@ func (k *keyScan) visible(key, raw []byte) (vis, ok bool) {
 func visibleHead(t *table, raw []byte) (vis, ok bool) {
 	// The common case, read in place: a family name and a column count
 	// of one byte each, and at least two bytes per column after them.
+	if len(raw) >= 5 && raw[0] == rowFormat && raw[1] == 1 && t.fam1[raw[2]] {
+		// A one-byte family name: the column count is raw[3].
+		if cols := raw[3]; cols > 0 && cols < 0x80 && int(cols) <= (len(raw)-4)/2 {
+			return true, true
+		}
+	}
 	if len(raw) >= 3 && raw[0] == rowFormat && raw[1] > 0 && raw[1] < 0x80 {
 		n := 2 + int(raw[1])
 		if n < len(raw) {
