@@ -84,9 +84,6 @@ func (c *Component) EncodeField(dst []byte, v Value) ([]byte, error) {
 	if v.Null {
 		return nil, c.errf("a key field cannot be NULL")
 	}
-	if c.Enc == KeyJava && v.I < 0 && v.Type.integral() {
-		return nil, c.errf("%s is negative; the java encoding keeps order only for values >= 0", v)
-	}
 	if c.Unit != Millis && v.Type == TypeTimestamp {
 		n, err := c.toUnit(v)
 		if err != nil {
@@ -176,11 +173,37 @@ func typeRange(t Type) (int64, int64) {
 	return math.MinInt64, math.MaxInt64
 }
 
+// appendJava writes n as Java's Bytes.toBytes writes it in Width bytes:
+// big-endian two's complement, or MAX - n when descending. MAX - n is
+// computed in the field's width, wrapping as Java's int and long
+// arithmetic does, so that a negative n gives 2^(8w-1)-1-n as unsigned
+// bytes: descending order holds across zero.
 func (c *Component) appendJava(dst []byte, n int64) []byte {
 	if c.Desc {
 		n = c.javaMax() - n
 	}
 	return appendInt(dst, uint64(n), c.Width)
+}
+
+// javaInt is the integer a java field's Width bytes u hold, the inverse
+// of appendJava. ok is false only for an unsigned field of 8 bytes whose
+// bytes hold more than MaxInt64.
+func (c *Component) javaInt(u uint64) (int64, bool) {
+	switch {
+	case c.Unsigned:
+		if u > uint64(c.javaMax()) {
+			return 0, false
+		}
+		if c.Desc {
+			return c.javaMax() - int64(u), true
+		}
+		return int64(u), true
+	case c.Desc:
+		// The stored 2^(8w-1)-1-v lies in 0 .. 2^(8w)-1; below 8 bytes
+		// the difference fits, and at 8 it wraps back to v.
+		return c.javaMax() - int64(u), true
+	}
+	return signExtend(u, c.Width), true
 }
 
 // encodeInt writes the integer n that a decimal, binary or java field
@@ -220,7 +243,8 @@ func (c *Component) appendDecimal(dst []byte, n int64, v Value) ([]byte, error) 
 }
 
 // javaMax is the largest value a java field holds: 2^(8w-1)-1, or
-// 2^(8w)-1 unsigned (at most MaxInt64).
+// 2^(8w)-1 unsigned (at most MaxInt64). A signed field also holds every
+// negative value down to -2^(8w-1).
 func (c *Component) javaMax() int64 {
 	bits := uint(c.Width) * 8
 	if !c.Unsigned {
@@ -395,16 +419,9 @@ func (c *Component) DecodeField(key []byte) (Value, int, error) {
 		u ^= 1 << (uint(c.Width)*8 - 1)
 		return c.fromInt(signExtend(u, c.Width))(n)
 	case KeyJava:
-		u := readUint(b)
-		s := signExtend(u, c.Width)
-		if c.Unsigned {
-			s = int64(u)
-		}
-		if s < 0 || s > c.javaMax() {
-			return Value{}, 0, c.errf("'%s' is negative, which the java encoding never writes", ToStringBinary(b))
-		}
-		if c.Desc {
-			s = c.javaMax() - s
+		s, ok := c.javaInt(readUint(b))
+		if !ok {
+			return Value{}, 0, c.errf("'%s' is above %d, the largest value this field holds", ToStringBinary(b), c.javaMax())
 		}
 		return c.fromInt(s)(n)
 	}

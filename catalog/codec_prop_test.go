@@ -69,13 +69,16 @@ var fieldSpecs = []fieldSpec{
 	{"bin_double_desc", "DOUBLE", []string{`{field: f, order: desc}`, `{field: tail}`}, true},
 	{"bin_bool_asc", "BOOLEAN", []string{`{field: f}`, `{field: tail}`}, true},
 	{"bin_bool_desc", "BOOLEAN", []string{`{field: f, order: desc}`, `{field: tail}`}, true},
-	// Java's Bytes.toBytes, for values >= 0; desc is MAX - v.
-	{"java_bigint_asc", "BIGINT", []string{`{field: f, encoding: java}`, `{field: tail}`}, true},
+	// Java's Bytes.toBytes: ascending, in order within each sign only
+	// (TestSignSplitOrder); desc is MAX - v, in order across zero.
+	{"java_bigint_asc", "BIGINT", []string{`{field: f, encoding: java}`, `{field: tail}`}, false},
 	{"java_bigint_desc", "BIGINT", []string{`{field: f, encoding: java, order: desc}`, `{field: tail}`}, true},
-	{"java_int_asc", "INT", []string{`{field: f, encoding: java}`, `{field: tail}`}, true},
+	{"java_int_asc", "INT", []string{`{field: f, encoding: java}`, `{field: tail}`}, false},
 	{"java_int_desc", "INT", []string{`{field: f, encoding: java, order: desc}`, `{field: tail}`}, true},
+	{"java_int3_desc", "INT", []string{`{field: f, encoding: java, width: 3, order: desc}`, `{field: tail}`}, true},
+	{"java_bigint2_asc", "BIGINT", []string{`{field: f, encoding: java, width: 2}`, `{field: tail}`}, false},
 	{"java_ts_desc", "TIMESTAMP", []string{`{field: f, encoding: java, order: desc}`, `{field: tail}`}, true},
-	{"java_date_asc", "DATE", []string{`{field: f, encoding: java}`, `{field: tail}`}, true},
+	{"java_date_asc", "DATE", []string{`{field: f, encoding: java}`, `{field: tail}`}, false},
 	{"java_bool_desc", "BOOLEAN", []string{`{field: f, encoding: java, order: desc}`, `{field: tail}`}, true},
 }
 
@@ -223,7 +226,9 @@ func TestEncodeFieldRejects(t *testing.T) {
 	}{
 		{"bin_int_asc", Bigint(1 << 40), "key field f: 1099511627776 is out of range for INT in 4 bytes"},
 		{"java_int_asc", Bigint(1 << 31), "key field f: 2147483648 is out of range for INT in 4 bytes"},
-		{"java_bigint_asc", Bigint(-1), "key field f: -1 is negative; the java encoding keeps order only for values >= 0"},
+		{"java_int_asc", Bigint(-1<<31 - 1), "key field f: -2147483649 is out of range for INT in 4 bytes"},
+		{"java_bigint2_asc", Bigint(-1<<15 - 1), "key field f: -32769 is out of range for BIGINT in 2 bytes"},
+		{"java_int3_desc", Bigint(1 << 23), "key field f: 8388608 is out of range for INT in 3 bytes"},
 		{"bin_bool_asc", Value{Type: TypeBoolean, I: 2}, "key field f: TRUE is out of range for BOOLEAN in 1 bytes"},
 		{"bin_bigint_asc", String("7"), "key field f: '7' is STRING, not BIGINT"},
 		{"text_delim_underscore", Bigint(7), "key field f: 7 is BIGINT, not text"},

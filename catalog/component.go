@@ -44,8 +44,9 @@ const (
 	// KeyBinary writes a number big-endian with the sign bit flipped, so
 	// byte order is value order (a DATE as 4 bytes of days).
 	KeyBinary
-	// KeyJava writes a non-negative number as Java's Bytes.toBytes does, without the sign
-	// flip: byte order is value order only for non-negative values.
+	// KeyJava writes a number as Java's Bytes.toBytes does, in two's
+	// complement without the sign flip: byte order is value order within
+	// each sign, and 0..MAX sort before MIN..-1 (Component.SignSplit).
 	KeyJava
 )
 

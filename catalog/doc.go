@@ -30,8 +30,8 @@
 // table in the example catalog's style; AddTable, DropTable, AddIndex,
 // DropIndex, AddColumn and SetFamily edit a catalog's text, changing only
 // the lines of the table they touch, and return text that Parse loads;
-// TableSource returns one table's lines; Table.DDL prints a table back as
-// CREATE TABLE.
+// TableSource returns one table's lines. (The way back, a table as CREATE
+// TABLE, is engine.CreateTable, beside the conversion it inverts.)
 //
 // An encoding's name means the same bytes in a key and in a cell (java,
 // text); the old name binary loads with a warning (Catalog.Warnings).
@@ -41,8 +41,9 @@
 // Invariants: a hash or bucket gives exactly the bytes the Java expression
 // in the source documents gives, so rkql reads keys others wrote; a value
 // that could not be read back as itself (a delimiter inside a delimited
-// field, a pad byte at the padded edge, a negative number where the
-// encoding cannot order it) is refused when written; a component whose
-// OrderPreserving is true sorts its bytes in value order (reversed when
-// Desc). The package imports nothing of rkql and does no I/O but LoadFile.
+// field, a pad byte at the padded edge, a negative number in decimal
+// digits) is refused when written; a component whose OrderPreserving is
+// true sorts its bytes in value order (reversed when Desc); a SignSplit
+// one (ascending java, two's complement) does so within each sign, and
+// SignParts cuts a range of it at zero into exact spans. The package imports nothing of rkql and does no I/O but LoadFile.
 package catalog

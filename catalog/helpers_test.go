@@ -189,7 +189,12 @@ func encodable(c *Component, v Value) bool {
 		}
 		return delimOK(c, s)
 	case KeyJava:
-		return v.I >= 0
+		// Width bytes of two's complement, or unsigned.
+		bits := uint(c.Width) * 8
+		if c.Unsigned {
+			return v.I >= 0 && (bits >= 63 || v.I < 1<<bits)
+		}
+		return bits >= 64 || (v.I >= -(1<<(bits-1)) && v.I < 1<<(bits-1))
 	case KeyBinary:
 		return !(c.typ == TypeDouble && math.IsNaN(v.F))
 	}

@@ -273,12 +273,11 @@ func (st *keyStep) readInt(b []byte) (int64, bool) {
 	}
 	var v int64
 	if st.java {
-		v = signExtend(u, st.width)
-		if v < 0 {
-			return 0, false
-		}
+		// A signed java field: see Component.javaInt.
 		if st.desc {
-			v = st.javaMax - v
+			v = st.javaMax - int64(u)
+		} else {
+			v = signExtend(u, st.width)
 		}
 	} else {
 		if st.desc {

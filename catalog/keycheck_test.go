@@ -28,8 +28,9 @@ func checkAgrees(t *testing.T, tb *Table, k *KeyChecker, key []byte) {
 
 // keyCheckCatalog holds layouts for the fast path's other steps: buckets
 // whose modulus is not a power of two, over negative numbers, in decimal
-// and wider than a byte; descending and narrow integers; fixed-width,
-// descending and multi-byte delimited text.
+// and wider than a byte; descending and narrow integers, java ones
+// holding negative numbers; fixed-width, descending and multi-byte
+// delimited text.
 const keyCheckCatalog = `
 tables:
   - name: bucket_odd
@@ -51,6 +52,18 @@ tables:
       - {field: s}
       - {literal: "::"}
       - {field: t, order: desc}
+  - name: java_signed
+    columns:
+      - {name: a, type: BIGINT}
+      - {name: b, type: INT}
+      - {name: c, type: TIMESTAMP}
+      - {name: s, type: STRING}
+    rowkey:
+      - {bucket: a, mod: 7}
+      - {field: a, encoding: java}
+      - {field: b, encoding: java, width: 2, order: desc}
+      - {field: c, encoding: java, order: desc}
+      - {field: s}
 `
 
 // keyCheckLayouts holds layouts whose fields the fast path must leave to
@@ -135,7 +148,7 @@ func TestKeyCheckerAgrees(t *testing.T) {
 	for _, name := range ts.Names() {
 		tables = append(tables, mustTable(t, ts, name))
 	}
-	fast := 0
+	fast, negJava := 0, 0
 	for _, tb := range tables {
 		k := tb.NewKeyChecker()
 		if k.steps != nil {
@@ -158,6 +171,12 @@ func TestKeyCheckerAgrees(t *testing.T) {
 			}
 			if tb.DecodeKey(key, tb.NewRow(), nil) == nil {
 				valid++
+				for i := range tb.Key.Components {
+					c := &tb.Key.Components[i]
+					if c.Kind == KindField && c.Enc == KeyJava && !c.Unsigned && row[c.Column()].I < 0 {
+						negJava++
+					}
+				}
 			}
 			checkAgrees(t, tb, k, key)
 			if len(key) > 0 {
@@ -186,11 +205,14 @@ func TestKeyCheckerAgrees(t *testing.T) {
 	if refused == 0 {
 		t.Error("no changed key was refused; the test checks nothing invalid")
 	}
+	if negJava < 100 {
+		t.Errorf("only %d valid keys hold a negative java integer", negJava)
+	}
 }
 
 // BenchmarkKeyCheck checks a logs key with DecodeKey (decode) and with a
 // KeyChecker (check); raw is a hand-written check of the same layout on
-// the bytes: bucket = ts % 16, ts not negative, a NUL after the hostname.
+// the bytes: bucket = ts % 16, a NUL after the hostname.
 func BenchmarkKeyCheck(b *testing.B) {
 	tb := mustTable(b, loadExamples(b), "logs")
 	row := tb.NewRow()
@@ -221,7 +243,7 @@ func BenchmarkKeyCheck(b *testing.B) {
 	b.Run("raw", func(b *testing.B) {
 		for b.Loop() {
 			ts := int64(readUint(key[1:9]))
-			if len(key) < 10 || ts < 0 || int64(key[0]) != ts%16 || bytes.IndexByte(key[9:], 0) < 0 {
+			if len(key) < 10 || int64(key[0]) != ts%16 || bytes.IndexByte(key[9:], 0) < 0 {
 				b.Fatal("bad key")
 			}
 		}

@@ -79,7 +79,10 @@ func (c *Component) explain() string {
 			s = fmt.Sprintf("%d bytes big-endian with the sign bit flipped (Phoenix style), so negatives sort first", c.Width)
 		}
 	case KeyJava:
-		s = fmt.Sprintf("%d bytes big-endian, as Java's Bytes.toBytes writes them; in order only for values >= 0", c.Width)
+		s = fmt.Sprintf("%d bytes big-endian two's complement, as Java's Bytes.toBytes writes them; 0..MAX sort before MIN..-1", c.Width)
+		if c.Desc {
+			s = fmt.Sprintf("%d bytes big-endian, as Java's Bytes.toBytes writes them; MAX - value wraps as Java's arithmetic does, so negatives sort last", c.Width)
+		}
 		if c.Unsigned {
 			s = fmt.Sprintf("%d bytes big-endian, unsigned (0 to %d)", c.Width, c.javaMax())
 		}

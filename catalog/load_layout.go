@@ -81,6 +81,10 @@ func defaultEncoding(t Type) (KeyEncoding, int) {
 	return KeyBinary, 8
 }
 
+// DefaultKeyEncoding is the key encoding of a field of type t when the
+// layout names none, and the width of a number in it.
+func DefaultKeyEncoding(t Type) (KeyEncoding, int) { return defaultEncoding(t) }
+
 func (l *loader) component(t *Table, y *yComponent, cp []any) (Component, error) {
 	if y.Width < 0 {
 		return Component{}, l.errf(cp, "width %d cannot be negative", y.Width)

@@ -35,7 +35,9 @@ func (c *Component) OrderPreserving() bool {
 	case KeyDecimal:
 		return c.Width > 0
 	case KeyJava:
-		return true // values are >= 0, so byte order is value order
+		// Two's complement puts 0..MAX before MIN..-1; MAX - v and
+		// unsigned numbers sort in order.
+		return !c.SignSplit()
 	case KeyText:
 		if c.Reverse {
 			return false
@@ -48,6 +50,46 @@ func (c *Component) OrderPreserving() bool {
 		return c.Width == 0 && (len(c.delim) == 0 || (len(c.delim) == 1 && c.delim[0] == 0))
 	}
 	return false
+}
+
+// SignSplit reports whether the component's bytes sort in value order
+// within the negative values and within the others, but not across zero:
+// an ascending signed java field, which Java's Bytes.toBytes writes in
+// two's complement, so that 0..MAX sort before MIN..-1. A range of its
+// values that holds both signs is two ranges of bytes (SignParts).
+func (c *Component) SignSplit() bool {
+	if c.Kind != KindField || c.Enc != KeyJava || c.Unsigned || c.Desc {
+		return false
+	}
+	lo, _ := typeRange(c.typ)
+	return lo < 0
+}
+
+// ValueRange is the values lo <= v <= hi of a field, each end optional.
+type ValueRange struct {
+	Lo, Hi Bound
+}
+
+// SignParts divides the values lo..hi of a SignSplit component by sign:
+// it returns the part below zero and the part from zero up, in value
+// order, leaving out a part that holds no value the field can hold. Each
+// part is one exact FieldSpan. It returns nil for a component that is not
+// SignSplit, and for a range that holds no value.
+func (c *Component) SignParts(lo, hi Bound) []ValueRange {
+	if !c.SignSplit() {
+		return nil
+	}
+	a, b, ok := c.intBounds(lo, hi)
+	switch {
+	case !ok:
+		return nil
+	case a >= 0 || b < 0:
+		return []ValueRange{{lo, hi}}
+	}
+	return []ValueRange{
+		{lo, Bound{Set: true, Value: Value{Type: c.typ, I: -1}, Inclusive: true}},
+		{Bound{Set: true, Value: Value{Type: c.typ}, Inclusive: true}, hi},
+	}
 }
 
 // Descending reports whether larger values sort first in the key.
@@ -124,12 +166,31 @@ func signedZero(neg bool) float64 {
 // intSpan handles the integral types: bounds become inclusive integers,
 // clamped to what the encoding can hold.
 func (c *Component) intSpan(lo, hi Bound) KeySpan {
-	a, b := int64(math.MinInt64), int64(math.MaxInt64)
+	a, b, ok := c.intBounds(lo, hi)
+	if !ok {
+		return KeySpan{Empty: true}
+	}
+	if c.Enc == KeyDecimal && c.Width == 0 {
+		return KeySpan{}
+	}
+	if c.SignSplit() && a < 0 && b >= 0 {
+		// The bytes of a..-1 follow those of 0..b: one span would be
+		// the whole field, so it narrows nothing (see SignParts).
+		return KeySpan{}
+	}
+	return fixedSpan(c.encodeInt(a), c.encodeInt(b), true, true, c.Desc)
+}
+
+// intBounds turns the bounds of an integral field into the inclusive
+// range a..b of the integers its key stores, clamped to what the encoding
+// can hold; ok is false when no integer is left.
+func (c *Component) intBounds(lo, hi Bound) (a, b int64, ok bool) {
+	a, b = math.MinInt64, math.MaxInt64
 	if lo.Set {
 		a = c.intOf(lo.Value)
 		if !lo.Inclusive {
 			if a == math.MaxInt64 {
-				return KeySpan{Empty: true}
+				return 0, 0, false
 			}
 			a++
 		}
@@ -138,7 +199,7 @@ func (c *Component) intSpan(lo, hi Bound) KeySpan {
 		b = c.intOf(hi.Value)
 		if !hi.Inclusive {
 			if b == math.MinInt64 {
-				return KeySpan{Empty: true}
+				return 0, 0, false
 			}
 			b--
 		}
@@ -147,19 +208,8 @@ func (c *Component) intSpan(lo, hi Bound) KeySpan {
 		a, b = c.unitBounds(a, b)
 	}
 	dmin, dmax := c.intDomain()
-	if a < dmin {
-		a = dmin
-	}
-	if b > dmax {
-		b = dmax
-	}
-	if a > b {
-		return KeySpan{Empty: true}
-	}
-	if c.Enc == KeyDecimal && c.Width == 0 {
-		return KeySpan{}
-	}
-	return fixedSpan(c.encodeInt(a), c.encodeInt(b), true, true, c.Desc)
+	a, b = max(a, dmin), min(b, dmax)
+	return a, b, a <= b
 }
 
 // unitBounds turns inclusive bounds in milliseconds into inclusive bounds
@@ -213,7 +263,10 @@ func (c *Component) intDomain() (int64, int64) {
 		}
 		return 0, decimalMax(c.Width)
 	case KeyJava:
-		return 0, c.javaMax()
+		if c.Unsigned {
+			return 0, c.javaMax()
+		}
+		return -c.javaMax() - 1, c.javaMax()
 	case KeyBinary:
 		if c.Width >= 8 {
 			return math.MinInt64, math.MaxInt64

@@ -127,9 +127,28 @@ func TestFieldSpanDifferential(t *testing.T) {
 					}
 					alone, withRest := keyParts(t, tb, specRow(r, tb, v), fi)
 					checkSpan(t, boundString(lo, hi), span, v, inBounds(v, lo, hi), alone, withRest)
+					// A SignSplit field's range is its parts' exact spans.
+					parts := fc.SignParts(lo, hi)
+					if fc.SignSplit() && parts == nil && !span.Empty {
+						t.Fatalf("%s: no parts, span %+v", boundString(lo, hi), span)
+					}
+					in := 0
+					for _, p := range parts {
+						ps := fc.FieldSpan(p.Lo, p.Hi)
+						checkSpan(t, boundString(p.Lo, p.Hi), ps, v, inBounds(v, p.Lo, p.Hi), alone, withRest)
+						if !ps.Exact {
+							t.Fatalf("%s: part %s is not exact", boundString(lo, hi), boundString(p.Lo, p.Hi))
+						}
+						if inSpan(ps, alone) {
+							in++
+						}
+					}
+					if parts != nil && in != boolInt(inBounds(v, lo, hi)) {
+						t.Fatalf("%s: %s lies in %d parts", boundString(lo, hi), v, in)
+					}
 				}
 			}
-			if s.ordered && fc.Enc != KeyText && exact == 0 {
+			if (s.ordered || fc.SignSplit()) && fc.Enc != KeyText && exact == 0 {
 				t.Fatalf("no span of an order-preserving field was exact")
 			}
 		})
@@ -293,4 +312,11 @@ func TestDecimalDateSpanFarBounds(t *testing.T) {
 			}
 		}
 	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -212,7 +212,7 @@ func (l *linter) keyLength() {
 	l.add("key-length", sev,
 		"shorten it: a narrower hash prefix, binary instead of decimal numbers, fixed-width codes instead of names; aim for 16 bytes or a multiple of 8",
 		"the key %s %d bytes; every cell repeats it, so %s rows of %d cell(s) carry %s of key bytes",
-		size, n, thousands(seedRows), cells, humanBytes(cost))
+		size, n, catalog.Thousands(seedRows), cells, humanBytes(cost))
 }
 
 // delimiterOf returns the literal that ends a variable-width text field at
@@ -312,7 +312,7 @@ func outOfOrder(field string, b byte) string {
 func (l *linter) signedOrder() {
 	for i := range l.comps() {
 		c := &l.comps()[i]
-		if c.Kind != catalog.KindField || c.Enc != catalog.KeyJava || c.Unsigned {
+		if c.Kind != catalog.KindField || c.Enc != catalog.KeyJava || c.Unsigned || c.Desc {
 			continue
 		}
 		switch l.colType(c) {
@@ -322,8 +322,8 @@ func (l *linter) signedOrder() {
 		}
 		l.add("signed-order", Warning,
 			fmt.Sprintf("use encoding: sortable (sign bit flipped) if %s can be negative", c.Field),
-			"%s is %s in Java's Bytes.toBytes form, where a negative number's bytes sort after every positive one: rkql refuses negative values here, and Java code that writes them breaks every range over %s",
-			c.Field, l.colType(c), c.Field)
+			"%s is %s in Java's Bytes.toBytes form, where a negative number's bytes sort after every positive one: a range over %s that crosses zero is read as two key ranges, and ORDER BY %s merges them or sorts in the client unless the range keeps to one side of zero",
+			c.Field, l.colType(c), c.Field, c.Field)
 	}
 }
 
@@ -487,18 +487,6 @@ func (l *linter) seriesTTL() {
 	l.add("series-no-ttl", Info,
 		"set a TTL on the families whose rows age out (families: [{name: …, ttl: 2592000}])",
 		"rows are keyed by time first (%s) but family %s keeps them forever: the table only grows", first.Field, strings.Join(forever, ", "))
-}
-
-func thousands(n int64) string {
-	s := fmt.Sprint(n)
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }
 
 func humanBytes(n float64) string {

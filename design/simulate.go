@@ -264,10 +264,10 @@ func (s *Spread) Text() string {
 		gens = append(gens, name+" = "+g.String())
 	}
 	sort.Strings(gens)
-	fmt.Fprintf(&b, "%s: %s rows (%s) over %d regions\n", s.Table, thousands(s.Rows), strings.Join(gens, ", "), len(s.Counts))
+	fmt.Fprintf(&b, "%s: %s rows (%s) over %d regions\n", s.Table, catalog.Thousands(s.Rows), strings.Join(gens, ", "), len(s.Counts))
 	h := s.Hottest()
 	fmt.Fprintf(&b, "regions used %d of %d; busiest region %d (start '%s') takes %s rows, %.2f x the mean\n",
-		s.Used(), len(s.Counts), h+1, catalog.ToStringBinary(s.Starts[h]), thousands(s.Counts[h]), s.Skew())
+		s.Used(), len(s.Counts), h+1, catalog.ToStringBinary(s.Starts[h]), catalog.Thousands(s.Counts[h]), s.Skew())
 	group := (len(s.Counts) + histogramLines - 1) / histogramLines
 	var peak int64
 	sums := make([]int64, 0, histogramLines)
@@ -293,7 +293,7 @@ func (s *Spread) Text() string {
 		if n == 0 && sum > 0 {
 			n = 1
 		}
-		fmt.Fprintf(&b, "%9s %-12s %s %s\n", label, clip("'"+catalog.ToStringBinary(s.Starts[i])+"'", 12), strings.Repeat("#", n)+strings.Repeat(" ", barWidth-n), thousands(sum))
+		fmt.Fprintf(&b, "%9s %-12s %s %s\n", label, clip("'"+catalog.ToStringBinary(s.Starts[i])+"'", 12), strings.Repeat("#", n)+strings.Repeat(" ", barWidth-n), catalog.Thousands(sum))
 	}
 	return b.String()
 }
@@ -312,7 +312,7 @@ func CompareText(a, b *Spread) string {
 	row("", a.Table, b.Table)
 	row("regions", fmt.Sprint(len(a.Counts)), fmt.Sprint(len(b.Counts)))
 	row("regions used", fmt.Sprint(a.Used()), fmt.Sprint(b.Used()))
-	row("busiest region rows", thousands(a.Counts[a.Hottest()]), thousands(b.Counts[b.Hottest()]))
+	row("busiest region rows", catalog.Thousands(a.Counts[a.Hottest()]), catalog.Thousands(b.Counts[b.Hottest()]))
 	row("max / mean", fmt.Sprintf("%.2f", a.Skew()), fmt.Sprintf("%.2f", b.Skew()))
 	out.WriteString("\n")
 	out.WriteString(a.Text())

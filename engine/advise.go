@@ -67,7 +67,7 @@ func writeAdvice(b *strings.Builder, t *catalog.Table, qs []advise.Query, ranked
 		if i > 0 {
 			ratio = times(r.Total, best.Total)
 		}
-		fmt.Fprintf(b, " %-4d %-44s %14s %10s\n", i+1, r.Design.Name, thousands(r.Total), ratio)
+		fmt.Fprintf(b, " %-4d %-44s %14s %10s\n", i+1, r.Design.Name, catalog.Thousands(r.Total), ratio)
 	}
 	fmt.Fprintf(b, "\nrecommended: %s\n", best.Design.Name)
 	for i, c := range best.Costs {
@@ -75,7 +75,7 @@ func writeAdvice(b *strings.Builder, t *catalog.Table, qs []advise.Query, ranked
 		if c.Refused {
 			refused = " (refused: a full scan)"
 		}
-		fmt.Fprintf(b, "  Q%d: %s, ~%s rows%s\n", i+1, c.Plan, thousands(c.Rows), refused)
+		fmt.Fprintf(b, "  Q%d: %s, ~%s rows%s\n", i+1, c.Plan, catalog.Thousands(c.Rows), refused)
 	}
 	worst := ranked[len(ranked)-1]
 	if worst.Total > best.Total {
@@ -95,19 +95,7 @@ func times(a, b float64) string {
 	if r < 10 {
 		return fmt.Sprintf("%.1fx", r)
 	}
-	return thousands(math.Round(r)) + "x"
-}
-
-func thousands(f float64) string {
-	s := fmt.Sprintf("%.0f", f)
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
+	return catalog.Thousands(math.Round(r)) + "x"
 }
 
 func indentLines(s, prefix string) string {

@@ -161,9 +161,17 @@ func TestDDLRoundTripExamples(t *testing.T) {
 		t.Run(want.Name, func(t *testing.T) {
 			yamlText := runText(t, shown, "SHOW CATALOG "+want.Name)
 			from := showCatalogTable(t, yamlText, want.Name)
-			script := from.DDL(parser.QuoteIdent)
+			st, err := engine.CreateTable(from)
+			if err != nil {
+				t.Fatal(err)
+			}
+			script := st.String()
 			for _, ix := range from.Indexes {
-				script += ";\n" + ix.DDL(from, parser.QuoteIdent)
+				is, err := engine.CreateIndex(from, ix)
+				if err != nil {
+					t.Fatal(err)
+				}
+				script += ";\n" + is.String()
 			}
 			e := ddlEngine(t, t.TempDir(), []byte("tables: []\n"))
 			if out := runText(t, e, script); strings.Contains(out, "error") {

@@ -77,7 +77,7 @@ func TestExplainVerboseLegend(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range []string{"LEGEND reverse(phone):str: the characters reversed", "user_id:i64: 8 bytes big-endian, as Java's Bytes.toBytes writes them"} {
+	for _, w := range []string{"LEGEND reverse(phone):str: the characters reversed", "user_id:i64: 8 bytes big-endian two's complement, as Java's Bytes.toBytes writes them"} {
 		if !strings.Contains(text, w) {
 			t.Errorf("EXPLAIN (VERBOSE) lacks %q:\n%s", w, text)
 		}

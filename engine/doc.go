@@ -18,8 +18,10 @@
 // The layout statements (CREATE TABLE … ROWKEY, CREATE INDEX, DROP,
 // TRUNCATE, ALTER, SHOW CATALOG) do not plan: they edit the catalog file
 // through catalog's text edits, create or drop physical tables, and swap
-// the engine's catalog and planner (ddl.go, ddlspec.go). DELETE, TRUNCATE
-// and dropping a physical table ask Config.Confirm first.
+// the engine's catalog and planner (ddl.go, ddlspec.go); CreateTable and
+// CreateIndex turn a catalog table back into those statements
+// (ddlstmt.go). DELETE, TRUNCATE and dropping a physical table ask
+// Config.Confirm first.
 //
 // Invariants:
 //   - A read-only engine refuses every statement that writes before it

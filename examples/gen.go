@@ -148,7 +148,8 @@ func DomainOf(t *catalog.Table, col int) Domain {
 
 // keyDomain narrows a key field's values to what its encoding holds:
 // whole seconds for a TIMESTAMP counted in seconds, small numbers for a
-// narrow integer.
+// narrow integer; a signed java integer takes negative numbers too, as
+// Java code writing Bytes.toBytes(-5L) does.
 func keyDomain(t *catalog.Table, col int) Domain {
 	for i := range t.Key.Components {
 		k := &t.Key.Components[i]
@@ -166,6 +167,14 @@ func keyDomain(t *catalog.Table, col int) Domain {
 				return ints(0, 100)
 			case catalog.TypeInt:
 				return func(r *rand.Rand) catalog.Value { return catalog.Int(int32(r.IntN(100))) }
+			}
+		}
+		if k.Enc == catalog.KeyJava && !k.Unsigned {
+			switch t.Columns[col].Type {
+			case catalog.TypeBigint:
+				return ints(-500, 500)
+			case catalog.TypeInt:
+				return func(r *rand.Rand) catalog.Value { return catalog.Int(int32(r.IntN(200) - 100)) }
 			}
 		}
 	}

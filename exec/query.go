@@ -421,12 +421,25 @@ type mergeHeap struct {
 	items []mergeItem
 	from  int
 	desc  bool
+	// signed is set when component from is SignSplit: its first byte's
+	// top bit is the sign, set for the negative values, which sort
+	// first.
+	signed bool
 }
 
 func (h *mergeHeap) Len() int { return len(h.items) }
 func (h *mergeHeap) Less(i, j int) bool {
 	a, b := h.items[i].row, h.items[j].row
-	c := bytes.Compare(a.Key[a.Offs[h.from]:], b.Key[b.Offs[h.from]:])
+	ka, kb := a.Key[a.Offs[h.from]:], b.Key[b.Offs[h.from]:]
+	var c int
+	if h.signed && len(ka) > 0 && len(kb) > 0 && (ka[0]^kb[0])&0x80 != 0 {
+		c = 1 // the signs differ: a is the negative one when its bit is set
+		if ka[0]&0x80 != 0 {
+			c = -1
+		}
+	} else {
+		c = bytes.Compare(ka, kb)
+	}
 	if c == 0 {
 		c = bytes.Compare(a.Key, b.Key)
 	}
@@ -444,7 +457,8 @@ func (h *mergeHeap) Pop() any {
 }
 
 func (x *Executor) merge(ctx context.Context, acc *planner.Access, m *planner.MergeSort, stats *Stats) (*mergeIter, error) {
-	mi := &mergeIter{h: mergeHeap{from: m.From, desc: m.Desc}}
+	signed := m.From < len(acc.Table.Key.Components) && acc.Table.Key.Components[m.From].SignSplit()
+	mi := &mergeIter{h: mergeHeap{from: m.From, desc: m.Desc, signed: signed}}
 	dec := newDecoder(acc.Table, readColumns(acc))
 	for _, r := range acc.Ranges {
 		it, err := x.openRange(ctx, acc, r, stats, dec)

@@ -38,11 +38,24 @@
 //
 // Keywords are case-insensitive. Names are case-sensitive: letters, digits
 // and '_', not starting with a digit, or any text in double quotes ("" for
-// a quote). The reserved words AND AS BETWEEN BY CASE DELETE DISTINCT ELSE
-// END EXPLAIN FALSE FROM GROUP HAVING IN INSERT INTO IS LIKE LIMIT NOT NULL
-// OFFSET OR ORDER SELECT THEN TRUE VALUES WHEN WHERE must be quoted to be
-// used as names; the other words of the grammar are names wherever the
-// grammar expects a name.
+// a quote). The reserved words
+//
+//	AND AS BETWEEN BY CASE DELETE DISTINCT ELSE END EXPLAIN FALSE FROM
+//	GROUP HAVING IN INSERT INTO IS LIKE LIMIT NOT NULL OR ORDER SELECT
+//	THEN TRUE VALUES WHEN WHERE
+//
+// must be quoted to be used as names. They are the words that begin or
+// continue an expression (NOT, CASE … END, TRUE, FALSE, NULL, AND, OR, IS,
+// IN, LIKE, BETWEEN), the words that end a select item (AS, FROM) or follow
+// SELECT or "(" in its place (DISTINCT), the clauses of SELECT up to LIMIT,
+// and the standard SQL statement words, so that a misspelt query fails at
+// the word that is wrong. Every other word of the grammar, OFFSET among
+// them, is a name wherever the grammar expects a name or an operand, and a
+// keyword only where it may come: "SELECT offset FROM tsdb ORDER BY offset
+// LIMIT 5 OFFSET 10" reads the column offset twice. No such word can follow
+// an operand except as a keyword, and a select item's alias ends at FROM, so
+// the grammar stays LL(1). An error right after such a word read as a name
+// says so ("OFFSET" was read as a name).
 //
 //	stmt     = select | insert | delete | update | explain
 //	         | SHOW TABLES | SHOW REGIONS name | SHOW CATALOG [name]

@@ -41,7 +41,7 @@ var keywordTable = [...]Keyword{
 	{Word: "IS", Reserved: true}, {Word: "JAVA", Layout: true}, {Word: "JSON"}, {Word: "KEY"},
 	{Word: "LEFT", Layout: true}, {Word: "LIKE", Reserved: true}, {Word: "LIMIT", Reserved: true},
 	{Word: "LINT", Starter: true}, {Word: "MINUTE"}, {Word: "MOD", Layout: true}, {Word: "NO"},
-	{Word: "NOT", Reserved: true}, {Word: "NULL", Reserved: true}, {Word: "OFFSET", Reserved: true},
+	{Word: "NOT", Reserved: true}, {Word: "NULL", Reserved: true}, {Word: "OFFSET"},
 	{Word: "ON"}, {Word: "OR", Reserved: true}, {Word: "ORDER", Reserved: true},
 	{Word: "PAD", Layout: true}, {Word: "RAW"}, {Word: "REGIONS"}, {Word: "REPAIR"}, {Word: "REVERSE", Layout: true},
 	{Word: "RIGHT", Layout: true}, {Word: "ROWKEY", Layout: true}, {Word: "ROWS"}, {Word: "SCAN"},

@@ -85,7 +85,7 @@ func parseStmt(src string, toks []lexer.Token, eof lexer.Token) (Stmt, *Error) {
 	}
 	g, err := stmtParser().ParseFromLexer(peek)
 	if err != nil {
-		return nil, syntaxError(src, err, g)
+		return nil, syntaxError(src, err, g, toks)
 	}
 	c := converter{src: src, toks: toks}
 	return c.stmt(g)

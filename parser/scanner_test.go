@@ -235,3 +235,39 @@ func TestKeywordClasses(t *testing.T) {
 		t.Errorf("Keywords() hands out the table itself")
 	}
 }
+
+// Every word that is not reserved names a column in a select list, a
+// condition, an ORDER BY and an assignment, beside the clauses it may also
+// begin; printing quotes it, and the printed text parses back the same.
+func TestNonReservedNames(t *testing.T) {
+	for _, k := range Keywords() {
+		if k.Reserved {
+			continue
+		}
+		w := strings.ToLower(k.Word)
+		q := QuoteIdent(w)
+		for _, c := range []struct{ in, want string }{
+			{
+				"SELECT " + w + ", b FROM t WHERE " + w + " < 60 ORDER BY " + w + " DESC LIMIT 1 OFFSET 2",
+				"SELECT " + q + ", b FROM t WHERE " + q + " < 60 ORDER BY " + q + " DESC LIMIT 1 OFFSET 2",
+			},
+			{
+				"SELECT a " + w + ", -" + w + " FROM t WHERE b = " + w + " GROUP BY " + w,
+				"SELECT a AS " + q + ", -" + q + " FROM t WHERE b = " + q + " GROUP BY " + q,
+			},
+			{
+				"UPDATE t SET " + w + " = 1 WHERE " + w + " IS NULL",
+				"UPDATE t SET " + q + " = 1 WHERE " + q + " IS NULL",
+			},
+		} {
+			s, err := ParseOne(c.in)
+			if err != nil {
+				t.Errorf("%s: %v", c.in, err)
+				continue
+			}
+			if got := s.String(); got != c.want {
+				t.Errorf("%s\n got %s\nwant %s", c.in, got, c.want)
+			}
+		}
+	}
+}

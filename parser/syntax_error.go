@@ -2,6 +2,7 @@ package parser
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -61,8 +62,9 @@ var productionLabels = map[string][]string{
 }
 
 // syntaxError turns an error from participle into an *Error with a readable
-// message. g is the statement as far as it was parsed, or nil.
-func syntaxError(src string, err error, g *gStmt) *Error {
+// message. g is the statement as far as it was parsed, or nil; toks are the
+// statement's tokens.
+func syntaxError(src string, err error, g *gStmt, toks []lexer.Token) *Error {
 	var uerr *participle.UnexpectedTokenError
 	if errors.As(err, &uerr) {
 		tok := uerr.Unexpected
@@ -75,6 +77,7 @@ func syntaxError(src string, err error, g *gStmt) *Error {
 			msg += ", expected " + joinOr(expected)
 		}
 		msg += hint(tok, expected, g)
+		msg += nameHint(tok, expected, toks)
 		return newError(src, Pos(tok.Pos.Offset), msg)
 	}
 	var perr participle.Error
@@ -104,6 +107,25 @@ func hint(tok lexer.Token, expected []string, g *gStmt) string {
 		return " (" + strconv.Quote(last.Alias) + " was read as an alias)"
 	}
 	return ""
+}
+
+// nameHint explains an error right after a non-reserved keyword that was
+// read as a name where the keyword itself could have come, as OFFSET in
+// "ORDER BY a, OFFSET 5".
+func nameHint(tok lexer.Token, expected []string, toks []lexer.Token) string {
+	i := slices.IndexFunc(toks, func(t lexer.Token) bool { return t.Pos.Offset >= tok.Pos.Offset })
+	if i < 0 {
+		i = len(toks)
+	}
+	if i == 0 || toks[i-1].Type != tokIdent || toks[i-1].Value[0] == '"' {
+		return ""
+	}
+	prev := toks[i-1].Value
+	k, ok := LookupKeyword(prev)
+	if !ok || !slices.ContainsFunc(expected, func(e string) bool { return e == k.Word || strings.HasPrefix(e, k.Word+" ") }) {
+		return ""
+	}
+	return " (" + strconv.Quote(prev) + " was read as a name)"
 }
 
 // describeToken names a token for "unexpected …".

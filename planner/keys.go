@@ -65,6 +65,10 @@ type keyPlan struct {
 	// union is the number of branches of the OR whose ranges this plan
 	// unites; 0 when it comes from no OR.
 	union int
+	// oneSign is set when the component at term is SignSplit and each
+	// range holds values of one sign only, so that a scan of one range
+	// returns them in order.
+	oneSign bool
 }
 
 // alt is one alternative prefix while walking the key.
@@ -275,7 +279,15 @@ func planKeys(t *catalog.Table, conj []expr.Expr, lim Limits) (*keyPlan, error) 
 		}
 	}
 	desc := kp.term < len(comps) && comps[kp.term].Descending()
-	kp.ranges = buildRanges(w.alts, w.span, w.spanCons, desc)
+	var parts []spanPart
+	if w.span != nil {
+		parts = w.parts
+		if parts == nil {
+			lo, hi := boundText(w.spanCons)
+			parts = []spanPart{{span: *w.span, from: lo, to: hi}}
+		}
+	}
+	kp.ranges = buildRanges(w.alts, parts, desc)
 	if salted {
 		if err := kp.salt(t, &comps[0]); err != nil {
 			return nil, err
@@ -297,6 +309,16 @@ type keyWalker struct {
 	narrowed bool
 	span     *catalog.KeySpan
 	spanCons *fieldCons
+	// parts, when set, are the spans the key ends with instead of span:
+	// one per sign of a SignSplit field's range.
+	parts []spanPart
+}
+
+// spanPart is one span of the field that ends the key, with its bounds
+// as EXPLAIN shows them.
+type spanPart struct {
+	span     catalog.KeySpan
+	from, to string
 }
 
 // prefixExact reports whether the key bytes before component ci end
@@ -389,7 +411,7 @@ func (w *keyWalker) field(ci int, c *catalog.Component) {
 		kp.notes = append(kp.notes, fmt.Sprintf("%d values of %s would make more than %d key ranges, so the range from the least to the greatest is scanned and filtered.", len(fc.eq), c.Field, w.lim.MaxKeys))
 		wide := &fieldCons{lo: catalog.Bound{Set: true, Value: fc.eq[0], Inclusive: true},
 			hi: catalog.Bound{Set: true, Value: fc.eq[len(fc.eq)-1], Inclusive: true}}
-		w.end(ci, fieldSpan(c, wide), wide)
+		w.endRange(ci, c, wide)
 		return
 	case fc != nil && fc.hasEq:
 		if len(fc.eq) > 1 {
@@ -397,12 +419,35 @@ func (w *keyWalker) field(ci int, c *catalog.Component) {
 		}
 		w.alts = expand(w.alts, col, fc.eq)
 	default:
-		w.end(ci, fieldSpan(c, fc), fc)
+		w.endRange(ci, c, fc)
 		return
 	}
 	w.alts = appendField(kp, w.alts, c, col)
 	w.bind()
 	markEq(kp, fc)
+}
+
+// endRange ends the key at field c with the span of its range or LIKE
+// pattern. The range of a SignSplit field is split by sign: a range
+// holding both signs is two exact spans, which a scan reads one after the
+// other and a merge puts back in order.
+func (w *keyWalker) endRange(ci int, c *catalog.Component, fc *fieldCons) {
+	if fc != nil && (fc.lo.Set || fc.hi.Set) {
+		if parts := c.SignParts(fc.lo, fc.hi); parts != nil {
+			w.kp.oneSign = true
+			if len(parts) > 1 {
+				w.parts = nil
+				for _, p := range parts {
+					w.parts = append(w.parts, spanPart{span: c.FieldSpan(p.Lo, p.Hi), from: boundString(p.Lo), to: boundString(p.Hi)})
+				}
+				w.kp.term = ci
+				w.span, w.spanCons = &catalog.KeySpan{Exact: true}, fc
+				w.bind()
+				return
+			}
+		}
+	}
+	w.end(ci, fieldSpan(c, fc), fc)
 }
 
 // mergeRanges sorts ranges by start and merges overlapping ones and equal
@@ -581,30 +626,35 @@ func fieldSpan(c *catalog.Component, fc *fieldCons) catalog.KeySpan {
 	return catalog.KeySpan{}
 }
 
-func buildRanges(alts []alt, span *catalog.KeySpan, fc *fieldCons, desc bool) []KeyRange {
-	out := make([]KeyRange, 0, len(alts))
+// buildRanges makes the key ranges of each alternative prefix and each
+// span part, or a point per alternative when there are no parts.
+func buildRanges(alts []alt, parts []spanPart, desc bool) []KeyRange {
+	out := make([]KeyRange, 0, len(alts)*max(1, len(parts)))
 	for _, a := range alts {
-		if span == nil {
+		if parts == nil {
 			out = append(out, KeyRange{Start: a.key, Point: true, From: a.shown, To: a.shown})
 			continue
 		}
-		r := KeyRange{From: slices.Clone(a.shown), To: slices.Clone(a.shown)}
-		if span.Start != nil {
-			r.Start = append(bytes.Clone(a.key), span.Start...)
-		} else if len(a.key) > 0 {
-			r.Start = bytes.Clone(a.key)
+		for _, p := range parts {
+			span := &p.span
+			r := KeyRange{From: slices.Clone(a.shown), To: slices.Clone(a.shown)}
+			if span.Start != nil {
+				r.Start = append(bytes.Clone(a.key), span.Start...)
+			} else if len(a.key) > 0 {
+				r.Start = bytes.Clone(a.key)
+			}
+			if span.Stop != nil {
+				r.Stop = append(bytes.Clone(a.key), span.Stop...)
+			} else {
+				r.Stop = catalog.PrefixEnd(a.key)
+			}
+			lo, hi := p.from, p.to
+			if desc {
+				lo, hi = hi, lo
+			}
+			r.From, r.To = append(r.From, lo), append(r.To, hi)
+			out = append(out, r)
 		}
-		if span.Stop != nil {
-			r.Stop = append(bytes.Clone(a.key), span.Stop...)
-		} else {
-			r.Stop = catalog.PrefixEnd(a.key)
-		}
-		lo, hi := boundText(fc)
-		if desc {
-			lo, hi = hi, lo
-		}
-		r.From, r.To = append(r.From, lo), append(r.To, hi)
-		out = append(out, r)
 	}
 	return out
 }
@@ -615,17 +665,20 @@ func boundText(fc *fieldCons) (string, string) {
 	if fc == nil {
 		return lo, hi
 	}
-	if fc.lo.Set {
-		lo = fc.lo.Value.String()
-	}
-	if fc.hi.Set {
-		hi = fc.hi.Value.String()
-	}
+	lo, hi = boundString(fc.lo), boundString(fc.hi)
 	if fc.like != nil && !fc.lo.Set && !fc.hi.Set {
 		lo = catalog.String(fc.like.Pattern).String()
 		hi = lo
 	}
 	return lo, hi
+}
+
+// boundString shows one bound, "*" when open.
+func boundString(b catalog.Bound) string {
+	if !b.Set {
+		return "*"
+	}
+	return b.Value.String()
 }
 
 // salt prefixes every range or point with its salt bytes: a point's own,

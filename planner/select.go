@@ -345,8 +345,10 @@ func (c *compiler) pinned(conj []expr.Expr) map[int]bool {
 }
 
 // keyOrder lists the fields, from the key component term on, whose order
-// a forward scan of one range returns rows in.
-func keyOrder(t *catalog.Table, term int) []SortKey {
+// a forward scan of one range returns rows in. A SignSplit field is in
+// order only at term, and only when oneSign says each range holds values
+// of one sign.
+func keyOrder(t *catalog.Table, term int, oneSign bool) []SortKey {
 	var out []SortKey
 	comps := t.Key.Components
 	for i := term; i < len(comps); i++ {
@@ -354,7 +356,7 @@ func keyOrder(t *catalog.Table, term int) []SortKey {
 		if c.Kind == catalog.KindLiteral {
 			continue
 		}
-		if !c.OrderPreserving() {
+		if !c.OrderPreserving() && !(i == term && oneSign && c.SignSplit()) {
 			break
 		}
 		out = append(out, SortKey{Col: c.Column(), Name: c.Field, Desc: c.Descending()})
@@ -368,7 +370,7 @@ func (pl *Planner) order(acc *Access, kp *keyPlan, want []SortKey, toData []int,
 	if count || acc.Kind == EmptyResult {
 		return nil, nil
 	}
-	natural := keyOrder(acc.Table, kp.term)
+	natural := keyOrder(acc.Table, kp.term, kp.oneSign)
 	for i := range natural {
 		if toData != nil {
 			natural[i].Col = toData[natural[i].Col]

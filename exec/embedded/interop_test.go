@@ -139,6 +139,38 @@ func TestInterop(t *testing.T) {
 	runInterop(t, interopCases())
 }
 
+// TestInteropNegative: Java code may write negative numbers into java
+// key fields: Bytes.toBytes(-1001L) is two's complement, and
+// Long.MAX_VALUE - ts for a time before 1970 overflows past
+// Long.MIN_VALUE. rkql reads such rows and writes the same bytes.
+func TestInteropNegative(t *testing.T) {
+	ts := time.Date(1969, 12, 31, 0, 0, 0, 0, time.UTC).UnixMilli()
+	if ts >= 0 {
+		t.Fatal("the time is not before 1970")
+	}
+	runInterop(t, []interopCase{{
+		table: "orders",
+		key:   cat(md5Prefix("s1", 4), []byte("s1|"), toBytesLong(math.MaxInt64-ts), toBytesLong(-1001)),
+		cells: map[string][]byte{"d:buyer": []byte("b7"), "d:amount": toBytesDouble(-3), "d:status": []byte("new")},
+		vals: map[string]catalog.Value{"seller": catalog.String("s1"), "ts": catalog.TimestampMillis(ts), "order_id": catalog.Bigint(-1001),
+			"buyer": catalog.String("b7"), "amount": catalog.Double(-3), "status": catalog.String("new")},
+		where: "seller = 's1' AND ts = '1969-12-31 00:00:00' AND order_id = -1001",
+	}, {
+		table: "orders",
+		key:   cat(md5Prefix("s2", 4), []byte("s2|"), toBytesLong(math.MaxInt64-ts), toBytesLong(math.MinInt64)),
+		cells: map[string][]byte{"d:buyer": []byte("b8")},
+		vals: map[string]catalog.Value{"seller": catalog.String("s2"), "ts": catalog.TimestampMillis(ts), "order_id": catalog.Bigint(math.MinInt64),
+			"buyer": catalog.String("b8")},
+		where: "seller = 's2' AND order_id < -5 AND ts < '1970-01-01 00:00:00'",
+	}, {
+		table: "phone_users",
+		key:   cat([]byte("1234567810"), []byte("|"), toBytesLong(-77)),
+		cells: map[string][]byte{"u:name": []byte("neg")},
+		vals:  map[string]catalog.Value{"phone": catalog.String("0187654321"), "user_id": catalog.Bigint(-77), "name": catalog.String("neg")},
+		where: "phone = '0187654321' AND user_id BETWEEN -100 AND 100",
+	}})
+}
+
 func runInterop(t *testing.T, cases []interopCase) {
 	ctx := context.Background()
 	c, err := catalog.Parse(examples.CatalogYAML)

@@ -192,6 +192,24 @@ var fixedQueries = map[string][]string{
 	"logs": {
 		"SELECT hostname, COUNT(*), MIN(ts) FROM logs GROUP BY hostname HAVING COUNT(*) > 0 ORDER BY hostname ALLOW FULL SCAN",
 	},
+	// id and n are java integers holding both signs: Java's two's
+	// complement sorts 0..MAX before MIN..-1 (id), and MAX - v (n) sorts
+	// descending across zero.
+	"java_signed": {
+		"SELECT * FROM java_signed WHERE id IN (-6, -5, -4, -3, -2, -1) ALLOW FULL SCAN",
+		"SELECT * FROM java_signed WHERE acct = 'acct-1' AND id < 7",
+		"SELECT * FROM java_signed WHERE acct = 'acct-1' AND id < -100",
+		"SELECT acct, id, n FROM java_signed WHERE acct = 'acct-2' AND id BETWEEN -250 AND 250 ORDER BY id LIMIT 7",
+		"SELECT acct, id, n FROM java_signed WHERE acct = 'acct-2' AND id BETWEEN -250 AND 250 ORDER BY id DESC LIMIT 7",
+		"SELECT acct, id FROM java_signed WHERE acct IN ('acct-3', 'acct-4') AND id > -300 ORDER BY id DESC LIMIT 9",
+		"SELECT acct, id FROM java_signed WHERE acct = 'acct-3' ORDER BY id LIMIT 5",
+		"SELECT acct, id FROM java_signed WHERE acct = 'acct-3' AND id >= 0 ORDER BY id DESC LIMIT 5",
+		"SELECT id, n, acct FROM java_signed WHERE id BETWEEN -20 AND 20 ORDER BY id, n DESC LIMIT 12 ALLOW FULL SCAN",
+		"SELECT id, n, acct FROM java_signed WHERE id BETWEEN -20 AND 20 ORDER BY id DESC LIMIT 12 ALLOW FULL SCAN",
+		"SELECT id, n FROM java_signed WHERE id IN (-17, -16, 16, 17) AND n BETWEEN -60 AND 60 ORDER BY n LIMIT 5 ALLOW FULL SCAN",
+		"SELECT id, n FROM java_signed WHERE id < -480 ORDER BY id LIMIT 4 ALLOW FULL SCAN",
+		"SELECT acct, id, n FROM java_signed WHERE acct = 'acct-5' AND id BETWEEN -100 AND 100 AND n < 0",
+	},
 }
 
 // checkNonEmpty checks q and that the reference answers it with rows.

@@ -67,7 +67,7 @@ func RunOpenTSDB(t *testing.T, st exec.Store, physical string) {
 
 	// sys.mem.free (2) on host (2) = web02 (4), 10:00 to 11:00.
 	hour := "2024-05-01 10:00:00"
-	q := fmt.Sprintf("SELECT ts, \"offset\", value FROM tsdb WHERE metric = 2 AND base = '%s' AND tagk = 2 AND tagv = 4", hour)
+	q := fmt.Sprintf("SELECT ts, offset, value FROM tsdb WHERE metric = 2 AND base = '%s' AND tagk = 2 AND tagv = 4", hour)
 	var want []string
 	for _, p := range pts {
 		if p.Metric == "sys.mem.free" && p.Tags["host"] == "web02" && p.Time.Format("2006-01-02 15") == "2024-05-01 10" {
