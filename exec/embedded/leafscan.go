@@ -20,13 +20,21 @@ type leafScan struct {
 	// stop ends the scan: keys at or after it are not visited (nil:
 	// the end of the bucket).
 	stop []byte
-	fn   func(k, v []byte) error
+	to   leafVisitor
 	// visits counts the pages read: a tree has fewer pages than the
 	// file, so more visits mean a damaged page points back into the tree.
 	visits uint64
 }
 
-// errStopScan is returned by a leafScan's fn to end the scan early
+// leafVisitor takes the entries a leafScan visits, a leaf page at a time:
+// entries i to j-1 of page p, all in the scan's range. It reads them with
+// leafEntry. A page at a time, so that the per-key work is one loop in
+// the visitor rather than a call per key.
+type leafVisitor interface {
+	entries(p []byte, i, j int) error
+}
+
+// errStopScan is returned by a leafVisitor to end the scan early
 // without an error.
 var errStopScan = errors.New("scan stopped")
 
@@ -35,8 +43,7 @@ var errPageDamaged = errors.New("damaged page")
 
 // scan visits, in key order, the leaf elements of the tree rooted at page
 // root whose keys are at or after start (nil: the first) and before
-// ls.stop. fn gets a nested bucket's key with a nil value, as a cursor
-// gives it.
+// ls.stop.
 func (ls *leafScan) scan(root uint64, start []byte) error {
 	err := ls.visit(root, start, 0)
 	if errors.Is(err, errStopScan) {
@@ -77,6 +84,16 @@ func branchKey(p []byte, i int) ([]byte, uint64, bool) {
 		return nil, 0, false
 	}
 	return p[k : k+n : k+n], ne.Uint64(p[e+8:]), true
+}
+
+// leafKV returns the key and value of leaf element i of page p; a nested
+// bucket's value is nil, as a cursor gives it.
+func leafKV(p []byte, i int) (k, v []byte, ok bool) {
+	flags, k, v, ok := leafEntry(p, i)
+	if flags&leafBucket != 0 {
+		v = nil
+	}
+	return k, v, ok
 }
 
 // leafEntry returns the flags, key and value of leaf element i of page p.
@@ -147,31 +164,33 @@ func (ls *leafScan) branch(p []byte, count int, start []byte, depth int) error {
 }
 
 func (ls *leafScan) leaf(p []byte, count int, start []byte) error {
-	i, bad := 0, false
-	if start != nil {
-		i = sort.Search(count, func(j int) bool {
-			_, k, _, ok := leafEntry(p, j)
+	i, j, bad := 0, count, false
+	search := func(bound []byte) int {
+		return sort.Search(count, func(e int) bool {
+			_, k, _, ok := leafEntry(p, e)
 			bad = bad || !ok
-			return !ok || bytes.Compare(k, start) >= 0
+			return !ok || bytes.Compare(k, bound) >= 0
 		})
-		if bad {
-			return errPageDamaged
+	}
+	if start != nil {
+		i = search(start)
+	}
+	if ls.stop != nil && count > 0 {
+		// Most pages end before stop: one compare instead of a search.
+		if _, last, _, ok := leafEntry(p, count-1); !ok || bytes.Compare(last, ls.stop) >= 0 {
+			j = search(ls.stop)
 		}
 	}
-	for ; i < count; i++ {
-		flags, k, v, ok := leafEntry(p, i)
-		if !ok {
-			return errPageDamaged
-		}
-		if ls.stop != nil && bytes.Compare(k, ls.stop) >= 0 {
-			return errStopScan
-		}
-		if flags&leafBucket != 0 {
-			v = nil
-		}
-		if err := ls.fn(k, v); err != nil {
+	if bad {
+		return errPageDamaged
+	}
+	if i < j {
+		if err := ls.to.entries(p, i, j); err != nil {
 			return err
 		}
+	}
+	if j < count {
+		return errStopScan
 	}
 	return nil
 }

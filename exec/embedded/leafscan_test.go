@@ -71,6 +71,21 @@ func leafScanDB(t *testing.T, n int) (*bolt.DB, [][]byte) {
 
 type kv struct{ k, v string }
 
+type funcVisitor func(k, v []byte) error
+
+func (f funcVisitor) entries(p []byte, i, j int) error {
+	for ; i < j; i++ {
+		k, v, ok := leafKV(p, i)
+		if !ok {
+			return errPageDamaged
+		}
+		if err := f(k, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func cursorRange(b *bolt.Bucket, start, stop []byte) []kv {
 	var out []kv
 	c := b.Cursor()
@@ -87,10 +102,10 @@ func cursorRange(b *bolt.Bucket, start, stop []byte) []kv {
 func scanRange(tx *bolt.Tx, data []byte, root uint64, start, stop []byte) ([]kv, error) {
 	var out []kv
 	ls := &leafScan{data: data, pageSize: tx.DB().Info().PageSize, pgid: uint64(tx.Size()) / uint64(tx.DB().Info().PageSize),
-		stop: stop, fn: func(k, v []byte) error {
+		stop: stop, to: funcVisitor(func(k, v []byte) error {
 			out = append(out, kv{string(k), string(v)})
 			return nil
-		}}
+		})}
 	err := ls.scan(root, start)
 	return out, err
 }
