@@ -5,7 +5,7 @@ DEMO_DIR  ?= .cache/demo
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
 export GOFLAGS ?= -buildvcs=false
 
-.PHONY: all build test test-short demo bench bench-compare lint fuzz clean
+.PHONY: all build test test-short demo demo-opentsdb bench bench-compare lint fuzz clean
 
 all: build
 
@@ -21,6 +21,10 @@ test-short: ## unit tests only, with smaller differential runs, no HBase
 demo: build ## the REPL on the embedded store, with the examples loaded
 	$(GO) run ./examples/load --store $(DEMO_DIR) --catalog examples/catalog.yaml
 	bin/rkql --store $(DEMO_DIR) --catalog examples/catalog.yaml
+
+demo-opentsdb: build ## the REPL on a day of OpenTSDB points: seconds, milliseconds, compacted
+	$(GO) run ./examples/load --opentsdb --store $(DEMO_DIR)-opentsdb
+	bin/rkql --store $(DEMO_DIR)-opentsdb --catalog examples/opentsdb.yaml
 
 bench: ## benchmarks, each with its raw baseline in the same run
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./...

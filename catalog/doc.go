@@ -12,8 +12,10 @@
 // (f % N), a salt (Phoenix's over the rest of the key, or OpenTSDB's over
 // chosen fields), random suffixes, and a repeated group of fields that
 // ends the key (OpenTSDB's tag pairs; Table.Repeats). A Table may be Wide:
-// each cell of a family is a logical row, its qualifier holding an offset
-// and flags that give the value's width (Wide.Point, Wide.Cell).
+// each point a cell of a family holds is a logical row, its qualifier
+// holding an offset and flags that give the value's width (Wide.Points,
+// Wide.RowCell); the opentsdb qualifier format reads OpenTSDB's second,
+// millisecond and compacted cells.
 //
 // For each component the package knows how to write it (EncodeField,
 // Compute), read it back (DecodeField, DecodeNumber; Table.DecodeKey), and

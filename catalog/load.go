@@ -74,8 +74,9 @@ type yTable struct {
 type yWide struct {
 	Family    string `yaml:"family"`
 	Qualifier struct {
-		Width int  `yaml:"width"`
-		Shift uint `yaml:"shift"`
+		Format string `yaml:"format"`
+		Width  int    `yaml:"width"`
+		Shift  uint   `yaml:"shift"`
 	} `yaml:"qualifier"`
 	Offset string `yaml:"offset"`
 	Value  string `yaml:"value"`
@@ -410,8 +411,18 @@ func (l *loader) wide(t *Table, y *yWide, path []any) error {
 		return l.errf(path, "wide: table %q has no family %q", t.Name, y.Family)
 	}
 	w := &Wide{Family: y.Family, QualWidth: y.Qualifier.Width, Shift: y.Qualifier.Shift, Time: -1, Base: -1, unit: 1000}
-	if w.QualWidth < 1 || w.QualWidth > 8 || w.Shift < 4 || w.Shift >= uint(w.QualWidth)*8 {
-		return l.errf(path, "wide: qualifier needs a width of 1 to 8 bytes and a shift of at least 4 (the flags) and less than its bits")
+	switch y.Qualifier.Format {
+	case "opentsdb":
+		if w.QualWidth != 0 || w.Shift != 0 {
+			return l.errf(path, "wide: qualifier format opentsdb takes no width or shift")
+		}
+		w.OpenTSDB, w.QualWidth, w.Shift = true, 2, 4
+	case "":
+		if w.QualWidth < 1 || w.QualWidth > 8 || w.Shift < 4 || w.Shift >= uint(w.QualWidth)*8 {
+			return l.errf(path, "wide: qualifier needs a width of 1 to 8 bytes and a shift of at least 4 (the flags) and less than its bits")
+		}
+	default:
+		return l.errf(path, "wide: unknown qualifier format %q (known: opentsdb)", y.Qualifier.Format)
 	}
 	col := func(name string, want ...Type) (int, error) {
 		i, ok := t.colByName[name]

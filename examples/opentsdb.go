@@ -23,7 +23,11 @@ type RawCell struct {
 type Point struct {
 	Metric string
 	Tags   map[string]string
-	Time   time.Time // whole seconds
+	// Time is in whole seconds, unless Millis is set or it has a
+	// fraction of a second: then it was given in milliseconds, which
+	// OpenTSDB writes as a 4-byte qualifier (Internal.buildQualifier).
+	Time   time.Time
+	Millis bool
 	Value  any
 }
 
@@ -123,12 +127,85 @@ func (o *OpenTSDB) Add(p Point) {
 	case float64:
 		val, flags = binary.BigEndian.AppendUint64(nil, math.Float64bits(v)), 0x8|0x7
 	}
-	qual := binary.BigEndian.AppendUint16(nil, uint16(ts-base)<<4|flags)
+	var qual []byte
+	if ms := p.Time.UnixMilli() - base*1000; p.Millis || ms%1000 != 0 {
+		// 0xF in the first nibble, the offset in ms, 2 unused bits, the flags.
+		qual = binary.BigEndian.AppendUint32(nil, 0xF0000000|uint32(ms)<<6|uint32(flags))
+	} else {
+		qual = binary.BigEndian.AppendUint16(nil, uint16(ts-base)<<4|flags)
+	}
 	o.Points = append(o.Points, RawCell{Key: row, Family: []byte("t"), Qualifier: qual, Value: val})
 }
 
+// Compact rewrites the point cells of each row keep picks into one cell,
+// as OpenTSDB's CompactionQueue does once the row's hour has passed: the
+// points in time order (the last written of a time kept), the qualifier
+// their qualifiers, the value their values and, for more than one point,
+// a meta byte, 1 when seconds and milliseconds are mixed. The compacted
+// cell takes the place of the row's first cell.
+func (o *OpenTSDB) Compact(keep func(row []byte) bool) {
+	at := map[string]int{} // row -> index of its first cell in out
+	var rows [][]RawCell
+	var out []RawCell
+	for _, c := range o.Points {
+		if !keep(c.Key) {
+			out = append(out, c)
+			continue
+		}
+		i, ok := at[string(c.Key)]
+		if !ok {
+			i = len(rows)
+			at[string(c.Key)] = i
+			rows = append(rows, nil)
+			out = append(out, RawCell{Key: c.Key, Family: c.Family})
+		}
+		rows[i] = append(rows[i], c)
+	}
+	n := 0
+	for j := range out {
+		if out[j].Qualifier != nil {
+			continue
+		}
+		cells := rows[n]
+		n++
+		millis := func(q []byte) uint32 {
+			if len(q) == 4 {
+				return binary.BigEndian.Uint32(q) & 0x0FFFFFFF >> 6
+			}
+			return uint32(binary.BigEndian.Uint16(q)>>4) * 1000
+		}
+		sort.SliceStable(cells, func(a, b int) bool { return millis(cells[a].Qualifier) < millis(cells[b].Qualifier) })
+		var pts []RawCell
+		for _, c := range cells {
+			if len(pts) > 0 && millis(pts[len(pts)-1].Qualifier) == millis(c.Qualifier) {
+				pts[len(pts)-1] = c // the later write of the same time
+				continue
+			}
+			pts = append(pts, c)
+		}
+		if len(pts) == 1 {
+			out[j] = pts[0]
+			continue
+		}
+		var qual, val []byte
+		var sec, ms bool
+		for _, c := range pts {
+			qual, val = append(qual, c.Qualifier...), append(val, c.Value...)
+			sec, ms = sec || len(c.Qualifier) == 2, ms || len(c.Qualifier) == 4
+		}
+		meta := byte(0)
+		if sec && ms {
+			meta = 1
+		}
+		out[j].Qualifier, out[j].Value = qual, append(val, meta)
+	}
+	o.Points = out
+}
+
 // OpenTSDBDemo is a day of points for two metrics on four hosts, every
-// 10 minutes, with values of every width OpenTSDB writes.
+// 10 minutes, with values of every width OpenTSDB writes. web01 and web02
+// send seconds, db01 milliseconds, db02 both in turn; the rows of the
+// hours before noon are compacted, the later ones hold a cell per point.
 func OpenTSDBDemo() ([]Point, *OpenTSDB) {
 	o := NewOpenTSDB()
 	var pts []Point
@@ -139,6 +216,10 @@ func OpenTSDBDemo() ([]Point, *OpenTSDB) {
 			for i := 0; i < 24*6; i++ {
 				p := Point{Metric: metric, Tags: map[string]string{"host": host, "dc": []string{"lga", "sjc"}[h%2]},
 					Time: start.Add(time.Duration(i*600+h*7+m) * time.Second)}
+				if host == "db01" || host == "db02" && i%2 == 0 {
+					p.Time = p.Time.Add(time.Duration(i%8*125) * time.Millisecond)
+					p.Millis = true
+				}
 				switch i % 6 {
 				case 0:
 					p.Value = int64(i)
@@ -158,5 +239,7 @@ func OpenTSDBDemo() ([]Point, *OpenTSDB) {
 			}
 		}
 	}
+	noon := uint32(start.Add(12 * time.Hour).Unix())
+	o.Compact(func(row []byte) bool { return binary.BigEndian.Uint32(row[4:8]) < noon })
 	return pts, o
 }

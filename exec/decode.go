@@ -206,7 +206,10 @@ func (d *decoder) stamps(sr *StoreRow) []int64 {
 
 // decodeVersions returns the row as it stood at each of its newest n
 // distinct cell timestamps, newest first: each column holds its newest
-// value written at or before that timestamp, and _ts is the timestamp.
+// value written at or before that timestamp, and _ts is the timestamp. A
+// table that Expands gives its logical rows instead (expand), with a
+// *cellsSkipped beside them when some wide cells do not fit: Stats.decoded
+// tells the two kinds of error apart.
 func (d *decoder) decodeVersions(sr *StoreRow, n int) ([]*Row, error) {
 	box, err := d.decodeBox(sr)
 	if box == nil {

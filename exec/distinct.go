@@ -150,8 +150,7 @@ func (l *looseIter) first(ctx context.Context) (*Row, error) {
 		}
 		l.stats.received(sr)
 		rows, err := l.dec.decodeVersions(sr, l.acc.Versions)
-		if err != nil {
-			l.stats.malformed(err)
+		if !l.stats.decoded(err) {
 			continue
 		}
 		for _, r := range rows {

@@ -240,8 +240,7 @@ func (x *Executor) points(ctx context.Context, acc *planner.Access, stats *Stats
 	for _, sr := range srs {
 		stats.received(sr)
 		rs, err := dec.decodeVersions(sr, acc.Versions)
-		if err != nil {
-			stats.malformed(err)
+		if !stats.decoded(err) {
 			continue
 		}
 		out = append(out, rs...)
@@ -316,10 +315,9 @@ func (ri *rangeIter) next(ctx context.Context) (*Row, error) {
 			ri.good++
 			return keyRow, nil
 		}
-		if ri.pending, err = ri.dec.decodeVersions(sr, ri.versions); err != nil {
+		if ri.pending, err = ri.dec.decodeVersions(sr, ri.versions); !ri.stats.decoded(err) {
 			// A row that does not fit the layout is skipped and counted,
 			// so that one bad row does not stop a scan.
-			ri.stats.malformed(err)
 			ri.pending = nil
 			continue
 		}

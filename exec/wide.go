@@ -1,16 +1,85 @@
 package exec
 
 import (
+	"cmp"
+	"errors"
 	"fmt"
 	"slices"
 
 	"github.com/rkql/rkql/catalog"
 )
 
+// cellsSkipped is the error of a stored row some of whose wide cells do
+// not fit the layout: decodeVersions returns the rows of the cells that do
+// alongside it, and each error counts as one malformed row.
+type cellsSkipped struct{ errs []error }
+
+func (e *cellsSkipped) Error() string {
+	return fmt.Sprintf("%d cells skipped (first: %v)", len(e.errs), e.errs[0])
+}
+
+// decoded counts in s what decodeVersions skipped and says whether its
+// rows are to be used: a row that does not fit is skipped whole, a wide
+// row's cells that do not fit one by one.
+func (s *Stats) decoded(err error) bool {
+	var cs *cellsSkipped
+	if errors.As(err, &cs) {
+		for _, e := range cs.errs {
+			s.malformed(e)
+		}
+		return true
+	}
+	if err != nil {
+		s.malformed(err)
+		return false
+	}
+	return true
+}
+
+// widePoint is one point of a wide row and the timestamp of its cell.
+type widePoint struct {
+	catalog.WidePoint
+	stamp int64
+}
+
+// points returns the points of sr's wide family, with an error for each
+// cell that does not fit. Older versions of a cell are ignored. With the
+// OpenTSDB format the points are in time order and a time held by several
+// cells (a compacted cell beside the points it replaced) gives one point,
+// from the newest cell, as OpenTSDB's compaction keeps it; otherwise they
+// are in qualifier order.
+func (d *decoder) points(base *Row, sr *StoreRow) ([]widePoint, []error) {
+	t, w := d.t, d.t.Wide
+	var pts []widePoint
+	var errs []error
+	var buf []catalog.WidePoint
+	for i := range sr.Cells {
+		c := &sr.Cells[i]
+		if c.Family != w.Family || (i > 0 && sr.Cells[i-1].Family == c.Family && sr.Cells[i-1].Qualifier == c.Qualifier) {
+			continue // an older version of the same cell
+		}
+		var err error
+		if buf, err = w.Points(buf[:0], []byte(c.Qualifier), c.Value); err != nil {
+			errs = append(errs, fmt.Errorf("table %s: key '%s': %w", t.Name, catalog.ToStringBinary(base.Key), err))
+			continue
+		}
+		for _, p := range buf {
+			pts = append(pts, widePoint{p, c.Timestamp})
+		}
+	}
+	if w.OpenTSDB {
+		slices.SortStableFunc(pts, func(a, b widePoint) int {
+			return cmp.Or(cmp.Compare(a.Millis, b.Millis), cmp.Compare(b.stamp, a.stamp))
+		})
+		pts = slices.CompactFunc(pts, func(a, b widePoint) bool { return a.Millis == b.Millis })
+	}
+	return pts, errs
+}
+
 // expand turns one stored row of a table that Expands into its logical
-// rows: one per repetition of the key's group, times one per cell of the
-// wide family (in qualifier order). A cell that does not fit the wide
-// layout makes the row malformed.
+// rows: one per repetition of the key's group, times one per point of the
+// wide family. Cells that do not fit the wide layout are left out and
+// reported in a *cellsSkipped with the rows of the rest.
 func (d *decoder) expand(base *Row, sr *StoreRow) ([]*Row, error) {
 	t := d.t
 	reps, err := t.Repeats(base.Key, base.Offs)
@@ -23,17 +92,12 @@ func (d *decoder) expand(base *Row, sr *StoreRow) ([]*Row, error) {
 	} else {
 		reps = [][]catalog.Value{nil}
 	}
-	var cells []*Cell
-	if w := t.Wide; w != nil {
-		for i := range sr.Cells {
-			c := &sr.Cells[i]
-			if c.Family != w.Family || (len(cells) > 0 && cells[len(cells)-1].Qualifier == c.Qualifier) {
-				continue // an older version of the same point
-			}
-			cells = append(cells, c)
-		}
+	var pts []widePoint
+	var errs []error
+	if t.Wide != nil {
+		pts, errs = d.points(base, sr)
 	}
-	out := make([]*Row, 0, len(reps)*max(len(cells), 1))
+	out := make([]*Row, 0, len(reps)*max(len(pts), 1))
 	for _, rep := range reps {
 		one := func() *Row {
 			r := &Row{Vals: slices.Clone(base.Vals), Key: base.Key, Offs: base.Offs}
@@ -46,14 +110,15 @@ func (d *decoder) expand(base *Row, sr *StoreRow) ([]*Row, error) {
 			out = append(out, one())
 			continue
 		}
-		for _, c := range cells {
+		for _, p := range pts {
 			r := one()
-			if err := t.Wide.Point(r.Vals, []byte(c.Qualifier), c.Value); err != nil {
-				return nil, fmt.Errorf("table %s: key '%s': %w", t.Name, catalog.ToStringBinary(base.Key), err)
-			}
-			r.Vals[len(t.Columns)] = catalog.TimestampMillis(c.Timestamp)
+			t.Wide.Set(r.Vals, p.WidePoint)
+			r.Vals[len(t.Columns)] = catalog.TimestampMillis(p.stamp)
 			out = append(out, r)
 		}
+	}
+	if len(errs) > 0 {
+		return out, &cellsSkipped{errs}
 	}
 	return out, nil
 }

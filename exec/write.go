@@ -42,12 +42,14 @@ func RowMutation(t *catalog.Table, row catalog.Row, ts int64, rnd func(int64) in
 			m.Cells = append(m.Cells, Cell{Family: c.Family, Qualifier: c.Qualifier, Timestamp: ts, Value: c.EncodeCell(row[i])})
 		}
 	}
-	if w := t.Wide; w != nil && !row[w.Offset].Null && !row[w.Value].Null {
-		q, v, err := w.Cell(row[w.Offset].I, row[w.Value].F)
+	if w := t.Wide; w != nil {
+		q, v, ok, err := w.RowCell(row)
 		if err != nil {
 			return Mutation{}, fmt.Errorf("table %s: %w", t.Name, err)
 		}
-		m.Cells = append(m.Cells, Cell{Family: w.Family, Qualifier: string(q), Timestamp: ts, Value: v})
+		if ok {
+			m.Cells = append(m.Cells, Cell{Family: w.Family, Qualifier: string(q), Timestamp: ts, Value: v})
+		}
 	}
 	if cols == nil {
 		for i := range t.Columns {

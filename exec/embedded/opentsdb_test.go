@@ -5,6 +5,7 @@ import (
 
 	"github.com/rkql/rkql/exec/embedded"
 	"github.com/rkql/rkql/exec/exectest"
+	"github.com/rkql/rkql/exec/tsdbtest"
 )
 
 func TestOpenTSDB(t *testing.T) {
@@ -14,4 +15,14 @@ func TestOpenTSDB(t *testing.T) {
 	}
 	defer st.Close()
 	exectest.RunOpenTSDB(t, st, "tsdb")
+}
+
+// TestOpenTSDBPointForms: seconds, milliseconds and compacted cells.
+func TestOpenTSDBPointForms(t *testing.T) {
+	st, err := embedded.Open(t.TempDir(), embedded.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	tsdbtest.RunPointForms(t, st, "tsdb")
 }

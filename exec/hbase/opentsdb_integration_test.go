@@ -5,6 +5,7 @@ import (
 
 	"github.com/rkql/rkql/exec/exectest"
 	hbstore "github.com/rkql/rkql/exec/hbase"
+	"github.com/rkql/rkql/exec/tsdbtest"
 	"github.com/rkql/rkql/hbase/hbasetest"
 )
 
@@ -16,4 +17,13 @@ func TestIntegrationOpenTSDB(t *testing.T) {
 	name := hbasetest.TableName("rkql_tsdb")
 	dropAtEnd(t, st, []string{name, name + "-uid"})
 	exectest.RunOpenTSDB(t, st, name)
+}
+
+// TestIntegrationOpenTSDBPointForms reads OpenTSDB's second,
+// millisecond and compacted cells from a real HBase.
+func TestIntegrationOpenTSDBPointForms(t *testing.T) {
+	st := openStore(t, hbstore.Options{CompressionFallback: true})
+	name := hbasetest.TableName("rkql_tsdbforms")
+	dropAtEnd(t, st, []string{name, name + "-uid"})
+	tsdbtest.RunPointForms(t, st, name)
 }

@@ -1,0 +1,123 @@
+package catalog
+
+import (
+	"encoding/binary"
+	"fmt"
+)
+
+// OpenTSDB 2.x's qualifiers (Const, Internal):
+//
+//   - a second point is 2 bytes, offset in seconds << 4 | flags;
+//   - a millisecond point is 4 bytes, 0xF << 28 | offset in ms << 6 |
+//     flags, bits 4 and 5 unused: its first byte's high nibble is 0xF,
+//     which a second point's never is (3599 << 4 is 0xE0F0);
+//   - flags & 8 marks a float, (flags & 7) + 1 is the value's length;
+//   - a compacted cell (CompactionQueue) holds an hour's points: its
+//     qualifier is their qualifiers, 2 or 4 bytes each, mixed or not, in
+//     time order, and its value their values followed by one meta byte
+//     (1 when seconds and milliseconds are mixed, else 0);
+//   - a qualifier of odd length is no point: an annotation (0x01), an
+//     append column (0x05) or a histogram (0x06).
+const (
+	tsdbMsNibble   = 0xF0
+	tsdbMsFlagBits = 6
+	tsdbMaxMillis  = 1<<22 - 1
+)
+
+// tsdbPoints appends the points of one OpenTSDB cell to dst. A single
+// 2-byte point is read as OpenTSDB reads it (Internal.extractDataPoints):
+// a float flagged as 4 bytes but stored in 8 whose first 4 are zero is
+// its last 4 (what early versions wrote), and the value's length, not the
+// flags', gives its width. Millisecond and compacted points must have the
+// lengths their flags give.
+func tsdbPoints(dst []WidePoint, qual, val []byte) ([]WidePoint, error) {
+	switch {
+	case len(qual)%2 != 0 || len(qual) == 0:
+		return dst, fmt.Errorf("qualifier '%s' is not a data point (an annotation, append or histogram column)", ToStringBinary(qual))
+	case len(qual) == 2:
+		flags := qual[1] & 0xF
+		if flags&8 != 0 && flags&7 == 3 && len(val) == 8 {
+			if val[0]|val[1]|val[2]|val[3] != 0 {
+				return dst, fmt.Errorf("value '%s' of qualifier '%s' is a 4-byte float in 8 bytes whose first 4 are not zero", ToStringBinary(val), ToStringBinary(qual))
+			}
+			val = val[4:]
+		}
+		v, err := flagValue(flags, val)
+		if err != nil {
+			return dst, fmt.Errorf("%w of qualifier '%s'", err, ToStringBinary(qual))
+		}
+		s := int64(binary.BigEndian.Uint16(qual) >> 4)
+		return append(dst, WidePoint{Millis: s * 1000, Offset: s, Value: v}), nil
+	case len(qual) == 4 && qual[0]&tsdbMsNibble == tsdbMsNibble:
+		p, n, err := tsdbPoint(qual, val)
+		if err == nil && n != len(val) {
+			err = fmt.Errorf("value '%s' does not fit the flags %#x of qualifier '%s'", ToStringBinary(val), qual[3]&0xF, ToStringBinary(qual))
+		}
+		if err != nil {
+			return dst, err
+		}
+		return append(dst, p), nil
+	}
+	n := len(dst)
+	rest, vals := qual, val
+	for len(rest) > 0 {
+		p, used, err := tsdbPoint(rest, vals)
+		if err != nil {
+			return dst[:n], fmt.Errorf("compacted cell '%s': %w", ToStringBinary(qual), err)
+		}
+		dst = append(dst, p)
+		rest, vals = rest[tsdbQualLen(rest):], vals[used:]
+	}
+	if len(vals) != 1 {
+		return dst[:n], fmt.Errorf("compacted cell '%s': value '%s' is %d bytes, not its %d points' %d and a meta byte",
+			ToStringBinary(qual), ToStringBinary(val), len(val), len(dst)-n, len(val)-len(vals))
+	}
+	return dst, nil
+}
+
+// tsdbQualLen is the length of the point qualifier q starts with.
+func tsdbQualLen(q []byte) int {
+	if q[0]&tsdbMsNibble == tsdbMsNibble {
+		return 4
+	}
+	return 2
+}
+
+// tsdbPoint reads the point whose qualifier q starts with and whose value
+// val starts with, by its flags, and says how many bytes of val it used.
+func tsdbPoint(q, val []byte) (WidePoint, int, error) {
+	var p WidePoint
+	if len(q) < tsdbQualLen(q) {
+		return p, 0, fmt.Errorf("qualifier '%s' ends inside a point", ToStringBinary(q))
+	}
+	var flags byte
+	if tsdbQualLen(q) == 4 {
+		flags = q[3] & 0xF
+		p.Millis = int64(binary.BigEndian.Uint32(q)&0x0FFFFFFF) >> tsdbMsFlagBits
+		p.Offset = p.Millis / 1000
+	} else {
+		flags = q[1] & 0xF
+		p.Offset = int64(binary.BigEndian.Uint16(q) >> 4)
+		p.Millis = p.Offset * 1000
+	}
+	n := int(flags&7) + 1
+	if n > len(val) {
+		return p, 0, fmt.Errorf("value '%s' is shorter than the flags %#x of qualifier '%s' say", ToStringBinary(val), flags, ToStringBinary(q[:tsdbQualLen(q)]))
+	}
+	v, err := flagValue(flags, val[:n])
+	if err != nil {
+		return p, 0, fmt.Errorf("%w of qualifier '%s'", err, ToStringBinary(q[:tsdbQualLen(q)]))
+	}
+	p.Value = v
+	return p, n, nil
+}
+
+// tsdbMillisCell writes a 4-byte millisecond point ms after the base, its
+// value as pointValue writes it.
+func tsdbMillisCell(ms int64, v float64) (qual, val []byte, err error) {
+	if ms < 0 || ms > tsdbMaxMillis {
+		return nil, nil, fmt.Errorf("offset %d ms does not fit a millisecond qualifier", ms)
+	}
+	val, flags := pointValue(v)
+	return binary.BigEndian.AppendUint32(nil, 0xF<<28|uint32(ms)<<tsdbMsFlagBits|uint32(flags)), val, nil
+}
