@@ -109,10 +109,7 @@ func (k *keyScan) batchOnce(ctx context.Context) (more bool, err error) {
 			ls := &leafScan{data: data, pageSize: k.s.db.Info().PageSize,
 				pgid: uint64(tx.Size()) / uint64(k.s.db.Info().PageSize), stop: k.stop, to: k}
 			if err := ls.scan(root, k.last); err != nil {
-				if errors.Is(err, errPageDamaged) {
-					return false, fmt.Errorf("%w: table %s: a page of its tree cannot be read", ErrCorrupt, k.t.spec.Name)
-				}
-				return false, err
+				return false, pageErr(err, k.t)
 			}
 			return k.more, nil
 		}

@@ -133,19 +133,9 @@ func (ls *leafScan) visit(id uint64, start []byte, depth int) error {
 }
 
 func (ls *leafScan) branch(p []byte, count int, start []byte, depth int) error {
-	i, bad := 0, false
-	if start != nil {
-		// The last child whose first key is at or before start holds
-		// it; keys before the first child's key are in the first.
-		i = sort.Search(count, func(j int) bool {
-			k, _, ok := branchKey(p, j)
-			bad = bad || !ok
-			return !ok || bytes.Compare(k, start) > 0
-		}) - 1
-		if bad {
-			return errPageDamaged
-		}
-		i = max(i, 0)
+	i, err := branchStart(p, count, start)
+	if err != nil {
+		return err
 	}
 	for first := i; i < count; i++ {
 		k, child, ok := branchKey(p, i)
@@ -161,6 +151,24 @@ func (ls *leafScan) branch(p []byte, count int, start []byte, depth int) error {
 		start = nil // the children after the first start after it
 	}
 	return nil
+}
+
+// branchStart returns the child of branch page p that holds start: the
+// last whose first key is at or before it, or the first child.
+func branchStart(p []byte, count int, start []byte) (int, error) {
+	if start == nil {
+		return 0, nil
+	}
+	bad := false
+	i := sort.Search(count, func(j int) bool {
+		k, _, ok := branchKey(p, j)
+		bad = bad || !ok
+		return !ok || bytes.Compare(k, start) > 0
+	}) - 1
+	if bad {
+		return 0, errPageDamaged
+	}
+	return max(i, 0), nil
 }
 
 func (ls *leafScan) leaf(p []byte, count int, start []byte) error {
