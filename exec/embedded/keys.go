@@ -23,13 +23,7 @@ const keysBatch = 16
 // it reads in read transactions of a bounded number of rows; fn is called
 // inside one and must not call back into the Store.
 func (s *Store) ScanKeys(ctx context.Context, tableName string, r exec.Range, opts exec.ReadOptions, fn func(key []byte) error) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if !opts.KeysOnly() || opts.Limit != 0 || opts.Reverse || opts.Ranges != nil {
-		return fmt.Errorf("keys of a read that is not keys-only, or is limited, reversed or of several ranges: %w", exec.ErrNotPushable)
-	}
-	t, err := s.table(tableName)
+	t, err := s.keysTable(ctx, tableName, &opts)
 	if err != nil {
 		return err
 	}
@@ -57,6 +51,19 @@ func (s *Store) ScanKeys(ctx context.Context, tableName string, r exec.Range, op
 		}
 	}
 	return nil
+}
+
+// keysTable returns the table a keys-only read reads, after checking that
+// opts ask for one ScanKeys serves: keys alone, with no Limit, Reverse or
+// Ranges.
+func (s *Store) keysTable(ctx context.Context, tableName string, opts *exec.ReadOptions) (*table, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if !opts.KeysOnly() || opts.Limit != 0 || opts.Reverse || opts.Ranges != nil {
+		return nil, fmt.Errorf("keys of a read that is not keys-only, or is limited, reversed or of several ranges: %w", exec.ErrNotPushable)
+	}
+	return s.table(tableName)
 }
 
 // keyScan is the state of one ScanKeys call.

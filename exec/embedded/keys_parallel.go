@@ -25,13 +25,7 @@ const minSubtreesPerPart = 8
 // a store file that cannot be mapped, is read by ScanKeys with part 0's
 // fn alone.
 func (s *Store) ScanKeysParallel(ctx context.Context, tableName string, r exec.Range, opts exec.ReadOptions, parts int, newFn func(part int) func(key []byte) error) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if !opts.KeysOnly() || opts.Limit != 0 || opts.Reverse || opts.Ranges != nil {
-		return fmt.Errorf("keys of a read that is not keys-only, or is limited, reversed or of several ranges: %w", exec.ErrNotPushable)
-	}
-	t, err := s.table(tableName)
+	t, err := s.keysTable(ctx, tableName, &opts)
 	if err != nil {
 		return err
 	}
