@@ -221,7 +221,8 @@ func encodeKey(e *planner.EncodeKey) *Result {
 }
 
 // decodeKey shows every component of a key but its literals, in key
-// order: field values, and the number a hash, bucket, salt or random
+// order: field values, each repetition of a key group's fields (named
+// field[1], field[2], …), and the number a hash, bucket, salt or random
 // component holds (an md5 prefix as its hex text).
 func decodeKey(d *planner.DecodeKey) *Result {
 	var cols []Column
@@ -235,6 +236,16 @@ func decodeKey(d *planner.DecodeKey) *Result {
 			col := d.Table.Columns[c.Column()]
 			cols = append(cols, Column{Name: col.Name, Type: col.Type})
 			row = append(row, d.Row[c.Column()])
+			continue
+		case catalog.KindGroup:
+			gcols := c.GroupColumns()
+			for j, rep := range d.Repeats {
+				for k, v := range rep {
+					col := d.Table.Columns[gcols[k]]
+					cols = append(cols, Column{Name: fmt.Sprintf("%s[%d]", col.Name, j+1), Type: col.Type})
+					row = append(row, v)
+				}
+			}
 			continue
 		}
 		b := d.Key[d.Offsets[i]:d.Offsets[i+1]]

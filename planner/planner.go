@@ -80,6 +80,10 @@ type DecodeKey struct {
 	Row   catalog.Row
 	// Offsets is where each key component starts.
 	Offsets []int
+	// Repeats are the repetitions of the key's trailing group, each the
+	// values of the group's fields in order; nil when it has none. Row
+	// holds only the first.
+	Repeats [][]catalog.Value
 }
 
 // Delete removes the rows a SELECT * with the same WHERE finds.
@@ -340,7 +344,11 @@ func (pl *Planner) decodeKey(s *parser.DecodeKeyStmt) (*DecodeKey, error) {
 	if err := t.DecodeKey(key, row, offs); err != nil {
 		return nil, errAt(s.Key.Pos(), "%v", err)
 	}
-	return &DecodeKey{Table: t, Key: key, Row: row, Offsets: offs}, nil
+	reps, err := t.Repeats(key, offs)
+	if err != nil {
+		return nil, errAt(s.Key.Pos(), "%v", err)
+	}
+	return &DecodeKey{Table: t, Key: key, Row: row, Offsets: offs, Repeats: reps}, nil
 }
 
 // notes explains the costs the layout forces on this query.

@@ -44,6 +44,9 @@ func (pl *Planner) updatePlan(s *parser.UpdateStmt) (*Update, error) {
 	if err := indexWrite(t, s.Table.NamePos, "UPDATE", s.AllowIndexWrite); err != nil {
 		return nil, err
 	}
+	if err := expandWrite(t, s.Table.NamePos, "UPDATE"); err != nil {
+		return nil, err
+	}
 	for _, c := range t.Key.Components {
 		if c.Kind == catalog.KindRandom {
 			return nil, errAt(s.Table.NamePos, "UPDATE of %s cannot write its rows again: their keys end in a random number (%s), so a row's key cannot be computed from its fields", t.Name, c.String())

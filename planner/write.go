@@ -22,12 +22,38 @@ func indexWrite(t *catalog.Table, at parser.Pos, verb string, allowed bool) erro
 	return errAt(at, "%s is an index of %s, kept in step with its rows: %s %s instead (CHECK INDEX %s REPAIR mends the index; ALLOW INDEX WRITE writes it directly)", t.Name, t.IndexOf.Name, verb, t.IndexOf.Name, t.Name)
 }
 
+// expandWrite refuses a DELETE or UPDATE of a table whose stored rows
+// give several rows each (Table.Expands: a key group, wide rows). Both
+// write whole stored rows: a DELETE of one point would remove every
+// point and tag pair of its stored row, and an UPDATE writes the row
+// back as an INSERT does, with one tag pair, as a new stored row.
+func expandWrite(t *catalog.Table, at parser.Pos, verb string) error {
+	if !t.Expands() {
+		return nil
+	}
+	var what []string
+	if t.Wide != nil {
+		what = append(what, "each cell of family "+t.Wide.Family+" is a row")
+	}
+	if n := len(t.Key.Components); t.Key.Components[n-1].Kind == catalog.KindGroup {
+		what = append(what, "each repetition of "+t.Key.Components[n-1].String()+" is a row")
+	}
+	why := "DELETE removes whole stored rows, so it would remove rows its WHERE does not select"
+	if verb == "UPDATE" {
+		why = "UPDATE writes each row back as INSERT does, as a stored row of its own, so it would add rows instead of changing them"
+	}
+	return errAt(at, "%s of %s is not supported: %s; %s", verb, t.Name, strings.Join(what, " and "), why)
+}
+
 func (pl *Planner) deletePlan(s *parser.DeleteStmt) (*Delete, error) {
 	t, err := pl.table(s.Table)
 	if err != nil {
 		return nil, err
 	}
 	if err := indexWrite(t, s.Table.NamePos, "DELETE FROM", s.AllowIndexWrite); err != nil {
+		return nil, err
+	}
+	if err := expandWrite(t, s.Table.NamePos, "DELETE"); err != nil {
 		return nil, err
 	}
 	find, err := pl.selectPlan(&parser.SelectStmt{Select: s.Delete, Star: true, Table: s.Table, Where: s.Where, Limit: -1, AllowFullScan: s.AllowFullScan})

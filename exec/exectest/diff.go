@@ -6,7 +6,10 @@
 // The reference (Evaluate) shares no code with the planner: it reads
 // every row by a plain scan decoded with the catalog's codec (ScanAll),
 // and walks the parsed statement with its own SQL semantics (ref.go,
-// refvalue.go). Query shapes where the planned result is known to differ
+// refvalue.go). A key group's repetitions and a wide family's cells,
+// which give several logical rows per stored row, it reads with its own
+// decoder (refexpand.go); RunOpenTSDBDiff runs the suite over OpenTSDB's
+// tsdb table with points written as OpenTSDB writes them. Query shapes where the planned result is known to differ
 // from it are listed, with reproductions, in KnownDivergences.
 //
 // RunWrites checks writes the same way: random sequences of INSERTs (at

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/examples"
+	"github.com/rkql/rkql/parser"
 )
 
 // queryGen writes random queries over one table. Values come from the
@@ -102,7 +103,7 @@ func (g *queryGen) colName(col int) string {
 	if col == len(g.t.Columns) {
 		return tsColumn
 	}
-	return g.t.Columns[col].Name
+	return parser.QuoteIdent(g.t.Columns[col].Name)
 }
 
 func (g *queryGen) colType(col int) catalog.Type {
@@ -298,7 +299,7 @@ func (g *queryGen) query() string {
 				sel := strings.Split(distinct, ", ")
 				it = sel[g.r.IntN(len(sel))]
 			case items == "DISTINCT *":
-				it = g.t.Columns[g.r.IntN(len(g.t.Columns))].Name
+				it = parser.QuoteIdent(g.t.Columns[g.r.IntN(len(g.t.Columns))].Name)
 			case g.r.IntN(6) == 0:
 				if x, kind := g.expr(col); kind != "" {
 					it = x
@@ -353,7 +354,7 @@ func (g *queryGen) leading(keys []int) []string {
 	n := 1 + g.r.IntN(len(keys))
 	var out []string
 	for i, col := range keys[:n] {
-		name := g.t.Columns[col].Name
+		name := parser.QuoteIdent(g.t.Columns[col].Name)
 		switch {
 		case i == n-1 && g.t.Columns[col].Type == catalog.TypeString && g.r.IntN(4) == 0:
 			// A prefix pattern, which the planner may turn into a range.
@@ -482,7 +483,7 @@ func (g *queryGen) distinctItems() (string, string) {
 		keys := g.t.KeyColumns()
 		for _, c := range keys[:1+g.r.IntN(len(keys))] {
 			if g.t.Columns[c].Type != catalog.TypeDouble {
-				cols = append(cols, g.t.Columns[c].Name)
+				cols = append(cols, parser.QuoteIdent(g.t.Columns[c].Name))
 			}
 		}
 	default:
@@ -511,7 +512,7 @@ func (g *queryGen) items() string {
 	var cols []string
 	for _, c := range g.t.Columns {
 		if g.r.IntN(2) == 0 {
-			cols = append(cols, c.Name)
+			cols = append(cols, parser.QuoteIdent(c.Name))
 		}
 	}
 	if len(cols) == 0 || g.r.IntN(6) == 0 {

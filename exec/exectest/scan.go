@@ -11,20 +11,17 @@ import (
 
 // ScanAll reads every row of t by one plain scan of the whole physical
 // table, decoded with the catalog's codec alone: each row holds t's
-// columns and then _ts, the newest timestamp among the row's cells. A row
-// whose key or cells do not decode is an error, not skipped.
+// columns and then _ts, the newest timestamp among the row's cells. A
+// stored row of a table with a key group or wide rows gives its logical
+// rows, read by the reference's own decoder (refexpand.go). A row whose
+// key or cells do not decode is an error, not skipped.
 func ScanAll(ctx context.Context, st exec.Store, t *catalog.Table) ([]catalog.Row, error) {
 	it, err := st.Scan(ctx, t.Physical, exec.Range{}, exec.ReadOptions{})
 	if err != nil {
 		return nil, err
 	}
 	defer it.Close()
-	cols := map[[2]string]int{}
-	for i, c := range t.Columns {
-		if c.Family != "" {
-			cols[[2]string{c.Family, c.Qualifier}] = i
-		}
-	}
+	cols := storedColumns(t)
 	var out []catalog.Row
 	for {
 		sr, err := it.Next(ctx)
@@ -34,12 +31,36 @@ func ScanAll(ctx context.Context, st exec.Store, t *catalog.Table) ([]catalog.Ro
 		if err != nil {
 			return nil, err
 		}
-		r, err := decodeRow(t, cols, sr)
+		rs, err := logicalRows(t, cols, sr)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, r)
+		out = append(out, rs...)
 	}
+}
+
+// storedColumns maps family and qualifier to the column they hold.
+func storedColumns(t *catalog.Table) map[[2]string]int {
+	cols := map[[2]string]int{}
+	for i, c := range t.Columns {
+		if c.Family != "" {
+			cols[[2]string{c.Family, c.Qualifier}] = i
+		}
+	}
+	return cols
+}
+
+// logicalRows reads the logical rows of one stored row: one, or those of
+// its group's repetitions and wide cells.
+func logicalRows(t *catalog.Table, cols map[[2]string]int, sr *exec.StoreRow) ([]catalog.Row, error) {
+	r, err := decodeRow(t, cols, sr)
+	if err != nil {
+		return nil, err
+	}
+	if !expands(t) {
+		return []catalog.Row{r}, nil
+	}
+	return expandRow(t, sr, r)
 }
 
 // decodeRow builds one logical row. Cells come newest first within a

@@ -27,3 +27,13 @@ func TestIntegrationOpenTSDBPointForms(t *testing.T) {
 	dropAtEnd(t, st, []string{name, name + "-uid"})
 	tsdbtest.RunPointForms(t, st, name)
 }
+
+// TestIntegrationDifferentialOpenTSDB runs the differential suite over
+// OpenTSDB's tsdb table in a real HBase, salted (split at its 20
+// buckets) and unsalted.
+func TestIntegrationDifferentialOpenTSDB(t *testing.T) {
+	st := openStore(t, hbstore.Options{CompressionFallback: true})
+	name := hbasetest.TableName("rkql_tsdbdiff")
+	dropAtEnd(t, st, []string{name, name + "_nosalt"})
+	exectest.RunOpenTSDBDiff(t, st, name, exectest.Options{Rows: 2000, Queries: 150})
+}
