@@ -36,6 +36,7 @@ type keyOp uint8
 
 const (
 	opLiteral   keyOp = iota // the literal's bytes
+	opByte                   // a literal of one byte (b)
 	opFixed                  // a fixed-width text field: skip it
 	opRest                   // a text field that ends the key
 	opDelimited              // a text field up to its delimiter (lit)
@@ -50,6 +51,7 @@ type keyStep struct {
 	op    keyOp
 	width int
 	lit   []byte // opLiteral: the literal; opDelimited: the delimiter
+	b     byte   // opByte: the literal's one byte
 	// opInt: how to read the integer, and its type's range.
 	java, desc bool
 	javaMax    int64
@@ -94,6 +96,8 @@ func (k *KeyChecker) fastSteps() []keyStep {
 		c := &comps[i]
 		st := keyStep{width: c.Width, c: c}
 		switch {
+		case c.Kind == KindLiteral && len(c.Literal) == 1:
+			st.op, st.b = opByte, c.Literal[0]
 		case c.Kind == KindLiteral:
 			st.op, st.lit = opLiteral, c.Literal
 		case c.Kind == KindField && c.measuredOnly() && !k.need[i]:
@@ -175,79 +179,83 @@ func (k *KeyChecker) Decode(key []byte, row Row, offs []int) error {
 // false means the general path must decide.
 func (k *KeyChecker) fast(key []byte) bool {
 	steps := k.steps
-	pos := 0
+	offs := k.offs[:len(steps)+1]
+	ints := k.ints[:len(steps)]
+	pos, n := 0, len(key)
+	// Each case works on offsets into key rather than on re-sliced
+	// remainders: this loop runs once per component of every counted key.
 	for i := range steps {
 		st := &steps[i]
-		k.offs[i] = pos
-		rest := key[pos:]
+		offs[i] = pos
 		switch st.op {
+		case opByte:
+			if pos >= n || key[pos] != st.b {
+				return false
+			}
+			pos++
 		case opLiteral:
-			if len(rest) < len(st.lit) || !equalShort(rest[:len(st.lit)], st.lit) {
+			e := pos + len(st.lit)
+			if e > n || string(key[pos:e]) != string(st.lit) {
 				return false
 			}
-			pos += len(st.lit)
-		case opFixed:
-			if len(rest) < st.width {
+			pos = e
+		case opFixed, opBucket:
+			if pos += st.width; pos > n {
 				return false
 			}
-			pos += st.width
 		case opRest:
-			pos = len(key)
+			pos = n
 		case opDelimited:
-			var n int
+			var j int
 			if len(st.lit) == 1 {
-				n = indexByteShort(rest, st.lit[0])
+				j = bytes.IndexByte(key[pos:], st.lit[0])
 			} else {
-				n = bytes.Index(rest, st.lit)
+				j = bytes.Index(key[pos:], st.lit)
 			}
-			if n < 0 {
+			if j < 0 {
 				return false
 			}
-			pos += n
+			pos += j
 		case opDescText:
-			n := bytes.IndexByte(rest, 0xFF)
-			if n < 0 {
+			j := bytes.IndexByte(key[pos:], 0xFF)
+			if j < 0 {
 				return false
 			}
-			pos += n + 1
+			pos += j + 1
 		case opInt:
-			if len(rest) < st.width {
+			e := pos + st.width
+			if e > n {
 				return false
 			}
-			v, ok := st.readInt(rest[:st.width])
+			v, ok := st.readInt(key[pos:e])
 			if !ok {
 				return false
 			}
-			k.ints[i] = v
-			pos += st.width
-		case opBucket:
-			if len(rest) < st.width {
-				return false
-			}
-			pos += st.width
+			ints[i] = v
+			pos = e
 		}
 	}
-	if pos != len(key) {
+	if pos != n {
 		return false
 	}
-	k.offs[len(steps)] = pos
+	offs[len(steps)] = pos
 	for _, i := range k.buckets {
 		st := &steps[i]
-		var n int64
+		var b int64
 		if st.mod&(st.mod-1) == 0 {
-			n = k.ints[st.input] & (st.mod - 1) // a power of two: no division
-		} else if n = k.ints[st.input] % st.mod; n < 0 {
-			n += st.mod
+			b = ints[st.input] & (st.mod - 1) // a power of two: no division
+		} else if b = ints[st.input] % st.mod; b < 0 {
+			b += st.mod
 		}
-		got := key[k.offs[i] : k.offs[i]+st.width]
+		at := offs[i]
 		if st.byte1 {
-			if int64(got[0]) != n {
+			if int64(key[at]) != b {
 				return false
 			}
 			continue
 		}
 		var buf [8]byte
-		if string(got) != string(st.c.appendNumber(buf[:0], n)) {
+		if string(key[at:at+st.width]) != string(st.c.appendNumber(buf[:0], b)) {
 			return false
 		}
 	}
@@ -303,33 +311,4 @@ func (c *Component) fastInt() bool {
 		return false
 	}
 	return (c.Enc == KeyBinary || c.Enc == KeyJava) && !c.Unsigned && c.Width >= 1 && c.Width <= 8
-}
-
-// equalShort is bytes.Equal for a and b of the same, small length: a
-// loop costs less than the call for the few bytes of a key literal.
-func equalShort(a, b []byte) bool {
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-// indexByteShort is bytes.IndexByte, with a loop over the first bytes,
-// where a key's text fields usually end, before the vectorised search.
-func indexByteShort(b []byte, c byte) int {
-	const short = 32
-	for i := 0; i < len(b) && i < short; i++ {
-		if b[i] == c {
-			return i
-		}
-	}
-	if len(b) <= short {
-		return -1
-	}
-	if i := bytes.IndexByte(b[short:], c); i >= 0 {
-		return short + i
-	}
-	return -1
 }

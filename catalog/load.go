@@ -257,6 +257,9 @@ type loader struct {
 	root     *yaml.Node
 	src      []byte
 	warnings []string
+	// lines is src split into lines, made when a double-quoted string is
+	// first read again from the source.
+	lines []string
 }
 
 // warnf records that something deprecated was read at path.
@@ -570,7 +573,10 @@ func (l *loader) bytes(path []any, s string) ([]byte, error) {
 	if n.Kind != yaml.ScalarNode || n.Style&yaml.DoubleQuotedStyle == 0 || n.Value != s {
 		return ParseBinary(s)
 	}
-	if raw, ok := rawDoubleQuoted(l.src, n.Line, n.Column); ok {
+	if l.lines == nil {
+		l.lines = strings.Split(string(l.src), "\n")
+	}
+	if raw, ok := rawDoubleQuoted(l.lines, n.Line, n.Column); ok {
 		return ParseBinary(raw)
 	}
 	return parseYAMLBinary(s)
@@ -579,10 +585,9 @@ func (l *loader) bytes(path []any, s string) ([]byte, error) {
 // rawDoubleQuoted reads the one-line double-quoted YAML scalar that starts
 // at line and column (1-based, counted in characters) of src, and returns
 // its text with every YAML escape decoded but \xNN, which stays as written
-// so that ParseBinary reads it as a byte. ok is false when the scalar is
-// not found there or runs over several lines.
-func rawDoubleQuoted(src []byte, line, col int) (string, bool) {
-	lines := strings.Split(string(src), "\n")
+// so that ParseBinary reads it as a byte. lines are the source's lines. ok
+// is false when the scalar is not found there or runs over several lines.
+func rawDoubleQuoted(lines []string, line, col int) (string, bool) {
 	if line < 1 || line > len(lines) {
 		return "", false
 	}

@@ -24,8 +24,10 @@
 // store computing partial aggregates per region could feed the same node.
 //
 // A keys-only COUNT over a store that implements KeyScanner takes the
-// keys straight from the store's cursor loop and checks each against the
-// layout with catalog.KeyChecker; no row is built.
+// keys straight from the store's read loop and checks each against the
+// layout with catalog.KeyChecker; no row is built. Over a
+// ParallelKeyScanner it counts parts of the range on several goroutines,
+// one KeyChecker each, and adds them up in key order.
 //
 // Rows stream: nothing holds a whole result except a client sort, which is
 // bounded by SortBudget rows. It holds each row as one byte encoding of

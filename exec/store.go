@@ -255,6 +255,20 @@ type KeyScanner interface {
 	ScanKeys(ctx context.Context, table string, r Range, opts ReadOptions, fn func(key []byte) error) error
 }
 
+// ParallelKeyScanner is a KeyScanner that can cut a range into parts, in
+// key order, and hand each part's keys to its own reader on a goroutine of
+// its own, for a count that uses more than one core.
+type ParallelKeyScanner interface {
+	KeyScanner
+	// ScanKeysParallel is ScanKeys over up to parts parts. It calls
+	// newFn(i) once for each part i it uses, 0 first and in order, before
+	// any key is read; part i's fn then gets the keys of the i-th run of
+	// the range, from one goroutine. A store may use fewer parts than
+	// asked, even one. An error from a fn ends the scan; the error of the
+	// part first in key order is returned.
+	ScanKeysParallel(ctx context.Context, table string, r Range, opts ReadOptions, parts int, newFn func(part int) func(key []byte) error) error
+}
+
 // Sentinel errors returned by stores.
 var (
 	ErrTableNotFound = errors.New("exec: table not found")

@@ -1,6 +1,8 @@
 package parser
 
 import (
+	"sync"
+
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
 )
@@ -23,12 +25,19 @@ import (
 // before a string, COUNT before "("); such words are still names where the
 // grammar wants a name.
 
-// stmtParser parses one statement. It is built once and never modified.
-var stmtParser = participle.MustBuild[gStmt](
-	participle.Lexer(lexDef{}),
-	participle.CaseInsensitive("Keyword", "Ident", "Typed", "Func", "Logic", "Interval"),
-	participle.UseLookahead(0),
-)
+// stmtParser returns the parser of one statement. It is built once and
+// never modified. Building it is most of the package's start-up cost, so
+// init starts it on a goroutine of its own: a program that parses after
+// loading its catalog and opening its store finds it built.
+var stmtParser = sync.OnceValue(func() *participle.Parser[gStmt] {
+	return participle.MustBuild[gStmt](
+		participle.Lexer(lexDef{}),
+		participle.CaseInsensitive("Keyword", "Ident", "Typed", "Func", "Logic", "Interval"),
+		participle.UseLookahead(0),
+	)
+})
+
+func init() { go stmtParser() }
 
 // gStmt lists the statements, the most frequent first: every alternative
 // tried costs time.

@@ -83,7 +83,7 @@ func parseStmt(src string, toks []lexer.Token, eof lexer.Token) (Stmt, *Error) {
 	if err != nil {
 		return nil, newError(src, Pos(eof.Pos.Offset), err.Error())
 	}
-	g, err := stmtParser.ParseFromLexer(peek)
+	g, err := stmtParser().ParseFromLexer(peek)
 	if err != nil {
 		return nil, syntaxError(src, err, g, toks)
 	}

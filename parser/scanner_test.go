@@ -183,7 +183,7 @@ func TestCompleteMalformed(t *testing.T) {
 // as a Logic token, DATE as a Typed one, INTERVAL as an Interval one).
 func TestKeywordsAreTheGrammars(t *testing.T) {
 	grammar := map[string]bool{"OR": true, "DATE": true, "INTERVAL": true}
-	for _, m := range regexp.MustCompile(`"([A-Z][A-Z_]*)"`).FindAllStringSubmatch(stmtParser.String(), -1) {
+	for _, m := range regexp.MustCompile(`"([A-Z][A-Z_]*)"`).FindAllStringSubmatch(stmtParser().String(), -1) {
 		grammar[m[1]] = true
 	}
 	table := map[string]bool{}

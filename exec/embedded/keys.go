@@ -3,6 +3,7 @@ package embedded
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/rkql/rkql/exec"
@@ -22,13 +23,7 @@ const keysBatch = 16
 // it reads in read transactions of a bounded number of rows; fn is called
 // inside one and must not call back into the Store.
 func (s *Store) ScanKeys(ctx context.Context, tableName string, r exec.Range, opts exec.ReadOptions, fn func(key []byte) error) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if !opts.KeysOnly() || opts.Limit != 0 || opts.Reverse || opts.Ranges != nil {
-		return fmt.Errorf("keys of a read that is not keys-only, or is limited, reversed or of several ranges: %w", exec.ErrNotPushable)
-	}
-	t, err := s.table(tableName)
+	t, err := s.keysTable(ctx, tableName, &opts)
 	if err != nil {
 		return err
 	}
@@ -36,6 +31,7 @@ func (s *Store) ScanKeys(ctx context.Context, tableName string, r exec.Range, op
 		build: newRowBuilder(t, opts.Versions, s.now())}
 	k.build.setRead(&opts)
 	k.noTTL = !t.hasTTL()
+	k.headOnly = k.noTTL && k.build.match == nil
 	start := nonEmpty(r.Start)
 	if st := opts.Stats; st != nil {
 		st.RPCs.Add(1)
@@ -57,6 +53,19 @@ func (s *Store) ScanKeys(ctx context.Context, tableName string, r exec.Range, op
 	return nil
 }
 
+// keysTable returns the table a keys-only read reads, after checking that
+// opts ask for one ScanKeys serves: keys alone, with no Limit, Reverse or
+// Ranges.
+func (s *Store) keysTable(ctx context.Context, tableName string, opts *exec.ReadOptions) (*table, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if !opts.KeysOnly() || opts.Limit != 0 || opts.Reverse || opts.Ranges != nil {
+		return nil, fmt.Errorf("keys of a read that is not keys-only, or is limited, reversed or of several ranges: %w", exec.ErrNotPushable)
+	}
+	return s.table(tableName)
+}
+
 // keyScan is the state of one ScanKeys call.
 type keyScan struct {
 	s     *Store
@@ -72,10 +81,20 @@ type keyScan struct {
 	size   int64 // bytes of the keys handed to fn
 	// noTTL is set when no family of the table has a TTL.
 	noTTL bool
+	// headOnly is set when a row's first family header decides whether
+	// it is visible: no TTL and no filter.
+	headOnly bool
+	// The batch being walked: its context, the rows walked and the bytes
+	// of the keys handed to fn so far, and whether rows are left after it.
+	ctx   context.Context
+	n     int
+	bsize int
+	more  bool
 }
 
 // batchOnce walks up to k.batch rows in one read transaction and reports
-// whether rows are left.
+// whether rows are left. It walks the bucket's pages itself where the
+// store file can be mapped (leafScan), and with bbolt's cursor otherwise.
 func (k *keyScan) batchOnce(ctx context.Context) (more bool, err error) {
 	tx, err := k.s.db.Begin(false)
 	if err != nil {
@@ -86,46 +105,100 @@ func (k *keyScan) batchOnce(ctx context.Context) (more bool, err error) {
 	if err != nil {
 		return false, err
 	}
+	k.n, k.more, k.ctx = 0, false, ctx
+	defer func() {
+		k.walked += int64(k.n)
+		k.size += int64(k.bsize)
+		k.bsize = 0
+	}()
+	if root := uint64(bk.Root()); root != 0 {
+		if data := k.s.mapped(tx.Size()); data != nil {
+			ls := &leafScan{data: data, pageSize: k.s.db.Info().PageSize,
+				pgid: uint64(tx.Size()) / uint64(k.s.db.Info().PageSize), stop: k.stop, to: k}
+			if err := ls.scan(root, k.last); err != nil {
+				return false, pageErr(err, k.t)
+			}
+			return k.more, nil
+		}
+	}
 	c := bk.Cursor()
 	key, v := c.Seek(k.last)
 	if k.last == nil {
 		key, v = c.First()
 	}
-	headOnly := k.noTTL && k.build.match == nil
-	n, size := 0, 0
-	defer func() {
-		k.walked += int64(n)
-		k.size += int64(size)
-	}()
 	for ; key != nil && (k.stop == nil || bytes.Compare(key, k.stop) < 0); key, v = c.Next() {
-		if n == k.batch {
-			k.last = bytes.Clone(key)
-			return true, nil
-		}
-		if n%1024 == 0 {
-			if err := ctx.Err(); err != nil {
-				return false, err
-			}
-		}
-		n++
-		var vis, ok bool
-		if headOnly {
-			vis, ok = visibleHead(k.t, v)
-		} else {
-			vis, ok = k.visible(key, v)
-		}
-		if !ok {
-			return false, corrupt(k.t.spec.Name, key)
-		}
-		if !vis {
-			continue
-		}
-		size += len(key)
-		if err := k.fn(key); err != nil {
+		if err := k.visit(key, v); errors.Is(err, errStopScan) {
+			break
+		} else if err != nil {
 			return false, err
 		}
 	}
-	return false, nil
+	return k.more, nil
+}
+
+// entries takes entries i to j-1 of leaf page p, as visit takes one row.
+// It is visit's loop with the common case written out, as leafEntry and
+// visibleHead would do it: a table without TTL read without a filter,
+// whose row starts with a one-byte family name. It runs once per key.
+func (k *keyScan) entries(p []byte, i, j int) error {
+	fam1 := &k.t.fam1
+	for ; i < j; i++ {
+		e := pageHeaderSize + i*elementSize
+		el := (*[elementSize]byte)(p[e : e+elementSize])
+		pos, kn, vn := uint64(ne.Uint32(el[4:8])), uint64(ne.Uint32(el[8:12])), uint64(ne.Uint32(el[12:16]))
+		ks := uint64(e) + pos // no overflow: each term is below 2^32
+		ve := ks + kn + vn
+		if ve > uint64(len(p)) {
+			return errPageDamaged
+		}
+		key, v := p[ks:ks+kn:ks+kn], p[ks+kn:ve:ve]
+		if ne.Uint32(el[0:4])&leafBucket != 0 {
+			v = nil
+		}
+		if !k.headOnly || k.n == k.batch || k.n%1024 == 0 ||
+			!(len(v) >= 6 && v[0] == rowFormat && v[1] == 1 && fam1[v[2]] && v[3] > 0 && v[3] < 0x80 && int(v[3]) <= (len(v)-4)/2) {
+			if err := k.visit(key, v); err != nil {
+				return err
+			}
+			continue
+		}
+		k.n++
+		k.bsize += len(key)
+		if err := k.fn(key); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// visit takes one stored row of a batch: it hands the key to fn if the row
+// is visible. When the batch is full it keeps the key as where the next
+// batch starts and returns errStopScan.
+func (k *keyScan) visit(key, v []byte) error {
+	if k.n == k.batch {
+		k.last, k.more = bytes.Clone(key), true
+		return errStopScan
+	}
+	if k.n%1024 == 0 {
+		if err := k.ctx.Err(); err != nil {
+			return err
+		}
+	}
+	k.n++
+	var vis, ok bool
+	if k.headOnly {
+		vis, ok = visibleHead(k.t, v)
+	} else {
+		vis, ok = k.visible(key, v)
+	}
+	if !ok {
+		return corrupt(k.t.spec.Name, key)
+	}
+	if !vis {
+		return nil
+	}
+	k.bsize += len(key)
+	return k.fn(key)
 }
 
 // visible reports whether Scan would return the row stored under key as
@@ -153,6 +226,12 @@ func (k *keyScan) visible(key, raw []byte) (vis, ok bool) {
 func visibleHead(t *table, raw []byte) (vis, ok bool) {
 	// The common case, read in place: a family name and a column count
 	// of one byte each, and at least two bytes per column after them.
+	if len(raw) >= 5 && raw[0] == rowFormat && raw[1] == 1 && t.fam1[raw[2]] {
+		// A one-byte family name: the column count is raw[3].
+		if cols := raw[3]; cols > 0 && cols < 0x80 && int(cols) <= (len(raw)-4)/2 {
+			return true, true
+		}
+	}
 	if len(raw) >= 3 && raw[0] == rowFormat && raw[1] > 0 && raw[1] < 0x80 {
 		n := 2 + int(raw[1])
 		if n < len(raw) {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"sync"
 	"testing"
 	"time"
@@ -341,5 +342,98 @@ func TestScanKeysStops(t *testing.T) {
 	n := 0
 	if err := st.ScanKeys(context.Background(), tb.Physical, exec.Range{}, opts, func([]byte) error { n++; return nil }); err != nil || n != 5000 {
 		t.Errorf("ScanKeys gives %d keys (%v), want 5000", n, err)
+	}
+}
+
+// TestScanKeysParallel: over random ranges of a table of many pages, with
+// rows that do not fit the layout among them, ScanKeysParallel's parts
+// hand over, in part order, exactly the keys ScanKeys hands over, with
+// the same stats; it does use several parts; and an error from one part's
+// reader is what it returns.
+func TestScanKeysParallel(t *testing.T) {
+	ctx := context.Background()
+	x, _, tb := loadLogs(t, 20_000)
+	st := x.Store.(*embedded.Store)
+	for i, k := range [][]byte{{0x03}, {0x0f, 0x80}, []byte("\x07zzzzzzzzzz")} {
+		m := exec.Mutation{Key: k, Cells: []exec.Cell{{Family: "l", Qualifier: "message", Value: fmt.Appendf(nil, "junk %d", i)}}}
+		if err := st.Mutate(ctx, tb.Physical, []exec.Mutation{m}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	all := scanKeys(t, st, tb, exec.Range{})
+	rng := rand.New(rand.NewPCG(7, 8))
+	pick := func() []byte {
+		if rng.IntN(4) == 0 {
+			return nil
+		}
+		return all[rng.IntN(len(all))]
+	}
+	usedParts := 0
+	for i := range 60 {
+		r := exec.Range{Start: pick(), Stop: pick()}
+		if i == 0 {
+			r = exec.Range{}
+		}
+		want := scanKeys(t, st, tb, r)
+		var wantStats exec.Stats
+		if err := st.ScanKeys(ctx, tb.Physical, r, exec.ReadOptions{Table: tb, Columns: []int{}, Stats: &wantStats}, func([]byte) error { return nil }); err != nil {
+			t.Fatal(err)
+		}
+		parts := 2 + i%3
+		var got [][][]byte
+		var gotStats exec.Stats
+		err := st.ScanKeysParallel(ctx, tb.Physical, r, exec.ReadOptions{Table: tb, Columns: []int{}, Stats: &gotStats}, parts,
+			func(part int) func([]byte) error {
+				if part != len(got) {
+					t.Errorf("newFn(%d) called after %d parts", part, len(got))
+				}
+				got = append(got, nil)
+				return func(k []byte) error {
+					got[part] = append(got[part], bytes.Clone(k))
+					return nil
+				}
+			})
+		if err != nil {
+			t.Fatal(err)
+		}
+		usedParts = max(usedParts, len(got))
+		var flat [][]byte
+		for _, p := range got {
+			flat = append(flat, p...)
+		}
+		if fmt.Sprintf("%q", flat) != fmt.Sprintf("%q", want) {
+			t.Fatalf("%q..%q in %d parts: %d keys, ScanKeys gives %d", r.Start, r.Stop, parts, len(flat), len(want))
+		}
+		for _, f := range []struct {
+			name      string
+			got, want int64
+		}{
+			{"rows read", gotStats.RowsRead.Load(), wantStats.RowsRead.Load()},
+			{"bytes", gotStats.Bytes.Load(), wantStats.Bytes.Load()},
+			{"regions", gotStats.Regions.Load(), wantStats.Regions.Load()},
+			{"rpcs", gotStats.RPCs.Load(), wantStats.RPCs.Load()},
+		} {
+			if f.got != f.want {
+				t.Errorf("%q..%q: %s: %d in parts, %d through ScanKeys", r.Start, r.Stop, f.name, f.got, f.want)
+			}
+		}
+	}
+	if usedParts < 2 {
+		t.Fatalf("no scan used more than %d part; the test checks nothing parallel", usedParts)
+	}
+	// An error from the second part's reader ends the scan and is the
+	// one returned.
+	boom := errors.New("boom")
+	err := st.ScanKeysParallel(ctx, tb.Physical, exec.Range{}, exec.ReadOptions{Table: tb, Columns: []int{}}, 2,
+		func(part int) func([]byte) error {
+			return func([]byte) error {
+				if part == 1 {
+					return boom
+				}
+				return nil
+			}
+		})
+	if !errors.Is(err, boom) {
+		t.Errorf("a reader's error gives %v, want boom", err)
 	}
 }

@@ -94,6 +94,16 @@ type Store struct {
 	rowsPerTx int
 	scanBatch int
 
+	// pages are read-only maps of the store file, for reads that walk
+	// its pages themselves (leafScan). A map is replaced by a larger one
+	// when the file grows; all are unmapped by Close, after the last
+	// read transaction has ended.
+	pages struct {
+		sync.Mutex
+		maps   [][]byte
+		failed bool // mapping failed once: read with bbolt's cursor
+	}
+
 	mu struct {
 		sync.RWMutex
 		// tables caches the meta bucket: name -> table.
@@ -269,7 +279,34 @@ func (s *Store) Close() error {
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("embedded: close: %w", err)
 	}
+	s.pages.Lock()
+	defer s.pages.Unlock()
+	for _, m := range s.pages.maps {
+		_ = unmapFile(m)
+	}
+	s.pages.maps = nil
 	return nil
+}
+
+// mapped returns a read-only map of at least the first size bytes of the
+// store file, or nil where the file cannot be mapped. The caller holds a
+// read transaction whose pages lie in those bytes.
+func (s *Store) mapped(size int64) []byte {
+	s.pages.Lock()
+	defer s.pages.Unlock()
+	if s.pages.failed {
+		return nil
+	}
+	if n := len(s.pages.maps); n > 0 && int64(len(s.pages.maps[n-1])) >= size {
+		return s.pages.maps[n-1]
+	}
+	m, err := mapFile(s.db.Path(), int(size))
+	if err != nil {
+		s.pages.failed = true
+		return nil
+	}
+	s.pages.maps = append(s.pages.maps, m)
+	return m
 }
 
 // Dir returns the store's directory.

@@ -29,6 +29,9 @@ type table struct {
 	meta []byte
 	// fams are the families sorted by name.
 	fams []family
+	// fam1 marks the bytes that are one-byte family names, the usual
+	// kind, so that a row header's family is checked without a compare.
+	fam1 [256]bool
 	// absent is set on a table CreateTable made in a read-only store: it
 	// exists in memory only, has no bucket, and reads as empty.
 	absent bool
@@ -50,6 +53,9 @@ func newTable(m tableMeta, raw []byte) *table {
 			v = 1
 		}
 		t.fams = append(t.fams, family{name: f.Name, versions: v, ttlMs: f.TTL * 1000})
+		if len(f.Name) == 1 {
+			t.fam1[f.Name[0]] = true
+		}
 	}
 	sort.Slice(t.fams, func(i, j int) bool { return t.fams[i].name < t.fams[j].name })
 	return t
