@@ -24,32 +24,9 @@ import (
 // base-hour range. physical prefixes the HBase table names.
 func RunOpenTSDB(t *testing.T, st exec.Store, physical string) {
 	ctx := context.Background()
-	src := strings.Replace(string(examples.OpenTSDBYAML), "hbase: tsdb-uid", "hbase: "+physical+"-uid", 1)
-	src = strings.Replace(src, "  - name: tsdb\n", "  - name: tsdb\n    hbase: "+physical+"\n", 1)
-	cat, err := catalog.Parse([]byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
+	cat, pts, _ := LoadOpenTSDBDemo(t, st, physical)
 	tsdb, _ := cat.Table("tsdb")
-	uidt, _ := cat.Table("tsdb_uid")
 	x := &exec.Executor{Store: st}
-	for _, tb := range []*catalog.Table{tsdb, uidt} {
-		if err := x.EnsureTable(ctx, tb); err != nil {
-			t.Fatal(err)
-		}
-	}
-	pts, o := examples.OpenTSDBDemo()
-	put := func(table string, cells []examples.RawCell) {
-		var muts []exec.Mutation
-		for _, c := range cells {
-			muts = append(muts, exec.Mutation{Key: c.Key, Cells: []exec.Cell{{Family: string(c.Family), Qualifier: string(c.Qualifier), Timestamp: 1000, Value: c.Value}}})
-		}
-		if err := st.Mutate(ctx, table, muts); err != nil {
-			t.Fatal(err)
-		}
-	}
-	put(uidt.Physical, o.UID)
-	put(tsdb.Physical, o.Points)
 	pl := planner.New(cat, planner.Options{})
 
 	// Names to uids through tsdb-uid, both ways.
@@ -142,5 +119,43 @@ func RunOpenTSDB(t *testing.T, st exec.Store, physical string) {
 	got, err = runRaw(ctx, x, pl, fmt.Sprintf("SELECT COUNT(*) FROM tsdb WHERE metric = 2 AND base = '%s'", hour))
 	if err != nil || got != "48" {
 		t.Fatalf("count: %q, %v; want 48 (24 points, 2 tag pairs each)", got, err)
+	}
+}
+
+// LoadOpenTSDBDemo makes examples/opentsdb.yaml's tables in st, named
+// physical and physical+"-uid", and writes examples.OpenTSDBDemo's cells
+// into them byte for byte. It returns the catalog and the demo's points
+// and cells.
+func LoadOpenTSDBDemo(t *testing.T, st exec.Store, physical string) (*catalog.Catalog, []examples.Point, *examples.OpenTSDB) {
+	t.Helper()
+	cat, err := openTSDBCatalog(physical, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := &exec.Executor{Store: st}
+	for _, name := range []string{"tsdb", "tsdb_uid"} {
+		tb, _ := cat.Table(name)
+		if err := x.EnsureTable(context.Background(), tb); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pts, o := examples.OpenTSDBDemo()
+	uidt, _ := cat.Table("tsdb_uid")
+	tsdb, _ := cat.Table("tsdb")
+	PutRawCells(t, st, uidt.Physical, o.UID)
+	PutRawCells(t, st, tsdb.Physical, o.Points)
+	return cat, pts, o
+}
+
+// PutRawCells writes cells into table as they are, at HBase timestamp
+// 1000.
+func PutRawCells(t *testing.T, st exec.Store, table string, cells []examples.RawCell) {
+	t.Helper()
+	var muts []exec.Mutation
+	for _, c := range cells {
+		muts = append(muts, exec.Mutation{Key: c.Key, Cells: []exec.Cell{{Family: string(c.Family), Qualifier: string(c.Qualifier), Timestamp: 1000, Value: c.Value}}})
+	}
+	if err := st.Mutate(context.Background(), table, muts); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/examples"
 	"github.com/rkql/rkql/exec"
+	"github.com/rkql/rkql/exec/exectest"
 	"github.com/rkql/rkql/parser"
 	"github.com/rkql/rkql/planner"
 )
@@ -29,23 +30,9 @@ import (
 // compacted row, one of them replacing a compacted point.
 func RunPointForms(t *testing.T, st exec.Store, physical string) {
 	ctx := context.Background()
-	src := strings.Replace(string(examples.OpenTSDBYAML), "hbase: tsdb-uid", "hbase: "+physical+"-uid", 1)
-	src = strings.Replace(src, "  - name: tsdb\n", "  - name: tsdb\n    hbase: "+physical+"\n", 1)
-	cat, err := catalog.Parse([]byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
+	cat, pts, o := exectest.LoadOpenTSDBDemo(t, st, physical)
 	tsdb, _ := cat.Table("tsdb")
-	uidt, _ := cat.Table("tsdb_uid")
 	x := &exec.Executor{Store: st}
-	for _, tb := range []*catalog.Table{tsdb, uidt} {
-		if err := x.EnsureTable(ctx, tb); err != nil {
-			t.Fatal(err)
-		}
-	}
-	pts, o := examples.OpenTSDBDemo()
-	put(t, st, uidt.Physical, o.UID)
-	put(t, st, tsdb.Physical, o.Points)
 	forms := map[string]int{}
 	for _, c := range o.Points {
 		switch q := c.Qualifier; {
@@ -107,7 +94,7 @@ func RunPointForms(t *testing.T, st exec.Store, physical string) {
 			want = append(want, line(p.Time, p.Value))
 		}
 	}
-	put(t, st, tsdb.Physical, []examples.RawCell{
+	exectest.PutRawCells(t, st, tsdb.Physical, []examples.RawCell{
 		{Key: row(from.Add(3 * time.Hour)), Family: []byte("t"), Qualifier: []byte{0x01, 0x00, 0x05}, Value: []byte(`{"description":"deploy"}`)},
 		// 1 s and 2 s, one byte each: 01 02 and no meta byte.
 		{Key: row(from), Family: []byte("t"), Qualifier: []byte{0x00, 0x10, 0x00, 0x20}, Value: []byte{1, 2}},
@@ -190,17 +177,6 @@ func check(t *testing.T, ctx context.Context, x *exec.Executor, pl *planner.Plan
 	}
 	if n := stats.Malformed.Load(); n != malformed {
 		t.Fatalf("%s: %d skipped (first: %v), want %d", q, n, stats.FirstMalformed(), malformed)
-	}
-}
-
-func put(t *testing.T, st exec.Store, table string, cells []examples.RawCell) {
-	t.Helper()
-	var muts []exec.Mutation
-	for _, c := range cells {
-		muts = append(muts, exec.Mutation{Key: c.Key, Cells: []exec.Cell{{Family: string(c.Family), Qualifier: string(c.Qualifier), Timestamp: 1000, Value: c.Value}}})
-	}
-	if err := st.Mutate(context.Background(), table, muts); err != nil {
-		t.Fatal(err)
 	}
 }
 

@@ -19,7 +19,7 @@ var allowed = map[string][]string{
 	"exec/embedded": {"exec", "catalog", "expr"},
 	"exec/hbase":    {"exec", "hbase", "catalog", "expr"},
 	"exec/exectest": {"exec", "planner", "parser", "catalog", "expr", "examples"},
-	"exec/tsdbtest": {"exec", "planner", "parser", "catalog", "expr", "examples"},
+	"exec/tsdbtest": {"exec", "exec/exectest", "planner", "parser", "catalog", "expr", "examples"},
 	"engine":        {"parser", "planner", "exec", "catalog", "expr", "design", "advise"},
 	"design":        {"catalog"},
 	"advise":        {"catalog", "parser", "planner"},
