@@ -50,6 +50,13 @@ func run(dir, catFile string) error {
 	if err != nil {
 		return err
 	}
+	for _, t := range c.Tables {
+		if t.Wide != nil {
+			// Generated rows would not hold one point per cell, as a
+			// wide table's rows must; OpenTSDB's loader writes its cells.
+			return fmt.Errorf("table %s has wide rows, which generated rows cannot fill; for examples/opentsdb.yaml use --opentsdb (make demo-opentsdb)", t.Name)
+		}
+	}
 	st, err := embedded.Open(dir, embedded.Options{})
 	if err != nil {
 		return err
