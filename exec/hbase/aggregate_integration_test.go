@@ -21,24 +21,32 @@ import (
 // load a coprocessor ends the test, saying so.
 func ordersEngine(t *testing.T, coprocessors []string) (*engine.Engine, []catalog.Row, *catalog.Table) {
 	t.Helper()
+	e, tb, x := emptyOrders(t, coprocessors)
+	rows := ordersRows(tb)
+	if err := x.Insert(context.Background(), tb, rows, 0, nil); err != nil {
+		t.Fatal(err)
+	}
+	return e, rows, tb
+}
+
+// emptyOrders makes the scratch catalog's orders table, with the given
+// coprocessors, in a store of its own (dropped at the end), and returns
+// an engine over it, the table and an executor to write its rows.
+func emptyOrders(t *testing.T, coprocessors []string) (*engine.Engine, *catalog.Table, *exec.Executor) {
+	t.Helper()
 	st := openStore(t, hbstore.Options{CompressionFallback: true, Coprocessors: coprocessors})
 	cat, names := scratchCatalog(t)
 	dropAtEnd(t, st, names)
 	tb, _ := cat.Table("orders")
-	ctx := context.Background()
 	x := &exec.Executor{Store: st}
-	if err := x.EnsureTable(ctx, tb); err != nil {
+	if err := x.EnsureTable(context.Background(), tb); err != nil {
 		if hbasetest.CoprocessorMissing(err) {
 			hbasetest.NoCoprocessor(t, hb.AggregateClass, err)
 		}
 		t.Fatal(err)
 	}
-	rows := ordersRows(tb)
-	if err := x.Insert(ctx, tb, rows, 0, nil); err != nil {
-		t.Fatal(err)
-	}
 	e := engine.New(engine.Config{Catalog: cat, Open: func(context.Context) (exec.Store, error) { return st, nil }})
-	return e, rows, tb
+	return e, tb, x
 }
 
 // countWhere counts the rows for which keep holds: the answer the

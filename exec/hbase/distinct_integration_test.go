@@ -7,10 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"testing"
-
-	"github.com/rkql/rkql/engine"
-	"github.com/rkql/rkql/exec"
-	hbstore "github.com/rkql/rkql/exec/hbase"
 )
 
 var analyzeRead = regexp.MustCompile(`ANALYZE rows read (\d+), rows received (\d+), rows returned (\d+)`)
@@ -19,25 +15,13 @@ var analyzeRead = regexp.MustCompile(`ANALYZE rows read (\d+), rows received (\d
 // once, and EXPLAIN ANALYZE shows a few rows read and received per
 // seller, not the table's 9,000, with pushdown on and off.
 func TestLooseScan(t *testing.T) {
-	st := openStore(t, hbstore.Options{CompressionFallback: true})
-	cat, names := scratchCatalog(t)
-	dropAtEnd(t, st, names)
-	tb, _ := cat.Table("orders")
+	e, rows, _ := ordersEngine(t, nil)
 	ctx := context.Background()
-	x := &exec.Executor{Store: st}
-	if err := x.EnsureTable(ctx, tb); err != nil {
-		t.Fatal(err)
-	}
-	rows := ordersRows(tb)
-	if err := x.Insert(ctx, tb, rows, 0, nil); err != nil {
-		t.Fatal(err)
-	}
 	var want []string
 	for s := range 60 {
 		want = append(want, fmt.Sprintf("('s%d')", s))
 	}
 	slices.Sort(want)
-	e := engine.New(engine.Config{Catalog: cat, Open: func(context.Context) (exec.Store, error) { return st, nil }})
 	for _, on := range []bool{true, false} {
 		e.SetPushdown(on)
 		got, err := result(ctx, e, "SELECT DISTINCT seller FROM orders ORDER BY seller ALLOW FULL SCAN")

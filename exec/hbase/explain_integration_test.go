@@ -13,8 +13,6 @@ import (
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/engine"
-	"github.com/rkql/rkql/exec"
-	hbstore "github.com/rkql/rkql/exec/hbase"
 	"github.com/rkql/rkql/parser"
 )
 
@@ -96,19 +94,8 @@ func ordersRows(tb *catalog.Table) []catalog.Row {
 // ANALYZE, the bytes and RPCs of reads of the orders table with pushdown
 // off and on, and checks both give the same rows.
 func TestExplainAnalyzePushdown(t *testing.T) {
-	st := openStore(t, hbstore.Options{CompressionFallback: true})
-	cat, names := scratchCatalog(t)
-	dropAtEnd(t, st, names)
-	tb, _ := cat.Table("orders")
+	e, _, _ := ordersEngine(t, nil)
 	ctx := context.Background()
-	x := &exec.Executor{Store: st}
-	if err := x.EnsureTable(ctx, tb); err != nil {
-		t.Fatal(err)
-	}
-	if err := x.Insert(ctx, tb, ordersRows(tb), 0, nil); err != nil {
-		t.Fatal(err)
-	}
-	e := engine.New(engine.Config{Catalog: cat, Open: func(context.Context) (exec.Store, error) { return st, nil }})
 	var sellers []string
 	for s := range 50 {
 		sellers = append(sellers, fmt.Sprintf("'s%d'", s))

@@ -9,8 +9,6 @@ import (
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/engine"
-	"github.com/rkql/rkql/exec"
-	hbstore "github.com/rkql/rkql/exec/hbase"
 	"github.com/rkql/rkql/parser"
 )
 
@@ -18,15 +16,8 @@ import (
 // SHOW REGIONS orders to show the regions that hold them with more writes
 // than any other region.
 func TestShowRegionsLoad(t *testing.T) {
-	st := openStore(t, hbstore.Options{CompressionFallback: true})
-	cat, names := scratchCatalog(t)
-	dropAtEnd(t, st, names)
-	tb, _ := cat.Table("orders")
+	e, tb, x := emptyOrders(t, nil)
 	ctx := context.Background()
-	x := &exec.Executor{Store: st}
-	if err := x.EnsureTable(ctx, tb); err != nil {
-		t.Fatal(err)
-	}
 	var rows []catalog.Row
 	for _, r := range ordersRows(tb) {
 		if s := r[0].S; s == "s1" || s == "s7" {
@@ -49,7 +40,6 @@ func TestShowRegionsLoad(t *testing.T) {
 		}
 		hot[string(k[:1])] = true
 	}
-	e := engine.New(engine.Config{Catalog: cat, Open: func(context.Context) (exec.Store, error) { return st, nil }})
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		got := showRegions(t, ctx, e)
