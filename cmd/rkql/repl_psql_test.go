@@ -79,8 +79,12 @@ func TestREPLMetaCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	paged := filepath.Join(dir, "paged")
+	// Once the pager has the whole result, the REPL holds no lock on the
+	// store while the user reads it: flock -n takes the lock at once.
+	lock := filepath.Join(dir, "lock")
 	env := []string{"XDG_STATE_HOME=" + t.TempDir(), "TERM=xterm", "NO_COLOR=1", "EDITOR=" + editor,
-		"PAGER=cat > " + paged + "; echo PAGER-DONE"}
+		"PAGER=cat > " + paged + "; if flock -n -x " + filepath.Join(store, "rkql.db") + " true; then echo free > " + lock +
+			"; else echo held > " + lock + "; fi; echo PAGER-DONE"}
 	p := startPty(t, env, "--store", store, "--catalog", fixedCatalog)
 	p.waitFor(0, `rkql> `)
 
@@ -110,6 +114,9 @@ func TestREPLMetaCommands(t *testing.T) {
 	p.press("SELECT buyer FROM orders WHERE seller = 's1';\r", `PAGER-DONE\n[\s\S]*rkql> $`)
 	if b, err := os.ReadFile(paged); err != nil || !strings.HasSuffix(string(b), " b59\n(60 rows)\n\n") || strings.Count(string(b), "\n") != 64 {
 		t.Errorf("the pager got %q (%v)", b, err)
+	}
+	if b, err := os.ReadFile(lock); err != nil || string(b) != "free\n" {
+		t.Errorf("while the pager ran, the store's lock was %q (%v), want free (flock(1) must be installed)", b, err)
 	}
 	// A short result is written as it is.
 	p.press(`\pset pager off`+"\r", `Pager is off\.\n[\s\S]*rkql> $`)

@@ -67,6 +67,11 @@ func (s *Session) runOne(ctx context.Context, in IO, src source, off int, st par
 		out := &checkedWriter{w: dst}
 		err = s.write(ctx, out, res, !in.Interactive())
 		if paged != nil && out.err == nil {
+			if s.cfg.ReleaseStore && err == nil {
+				// The whole result is in the pager: other processes
+				// may use the store while the user reads it.
+				s.releaseStore(in)
+			}
 			out.err = paged.close()
 		}
 		if out.err == nil {
