@@ -49,6 +49,14 @@ func (e *Engine) showTables(ctx context.Context) (*Result, error) {
 
 // showRegions lists a table's regions with their keys, and each start key
 // decoded through the layout as far as it goes.
+// regionsWithLoad is st's regions with their load where st has it.
+func regionsWithLoad(ctx context.Context, st exec.Store, table string) ([]exec.Region, error) {
+	if rl, ok := st.(exec.RegionLoader); ok {
+		return rl.RegionsWithLoad(ctx, table)
+	}
+	return st.Regions(ctx, table)
+}
+
 func (e *Engine) showRegions(ctx context.Context, t *catalog.Table) (*Result, error) {
 	x, err := e.executor(ctx)
 	if err != nil {
@@ -63,7 +71,7 @@ func (e *Engine) showRegions(ctx context.Context, t *catalog.Table) (*Result, er
 		res.Warnings = neverCreatedNote(t)
 		return res, nil
 	}
-	regions, err := x.Store.Regions(ctx, t.Physical)
+	regions, err := regionsWithLoad(ctx, x.Store, t.Physical)
 	if err != nil {
 		return nil, err
 	}

@@ -210,7 +210,8 @@ type Region struct {
 	EndKey   []byte
 	Server   string
 	// Load is the region's traffic and size as its server last reported
-	// them; nil where the store has no such figures.
+	// them; nil where the store has no such figures, and from Regions
+	// (see RegionLoader).
 	Load *RegionLoad
 }
 
@@ -218,6 +219,15 @@ type Region struct {
 type RegionLoad struct {
 	ReadRequests, WriteRequests uint64
 	StoreFileMB, MemStoreMB     uint32
+}
+
+// RegionLoader is a Store whose regions can carry their Load. Regions
+// leaves it out, since finding it may cost a call that EXPLAIN and the
+// other readers of region boundaries should not pay.
+type RegionLoader interface {
+	// RegionsWithLoad is Regions with each region's Load where the store
+	// has it.
+	RegionsWithLoad(ctx context.Context, table string) ([]Region, error)
 }
 
 // Store is what a plan runs against. Implementations must be safe for

@@ -9,6 +9,8 @@ import (
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/engine"
+	"github.com/rkql/rkql/exec"
+	hbstore "github.com/rkql/rkql/exec/hbase"
 	"github.com/rkql/rkql/parser"
 )
 
@@ -108,4 +110,51 @@ func showRegions(t *testing.T, ctx context.Context, e *engine.Engine) []catalog.
 		t.Errorf("SHOW REGIONS notes: %v", res.Notes)
 	}
 	return out
+}
+
+// TestRegionsLeaveLoadOut: Regions, which EXPLAIN and other readers of
+// region boundaries call, does not ask the master for loads, whose answer
+// holds every region of the cluster; RegionsWithLoad, for SHOW REGIONS,
+// does.
+func TestRegionsLeaveLoadOut(t *testing.T) {
+	st := openStore(t, hbstore.Options{CompressionFallback: true})
+	cat, names := scratchCatalog(t)
+	dropAtEnd(t, st, names)
+	tb, _ := cat.Table("orders")
+	ctx := context.Background()
+	if err := (&exec.Executor{Store: st}).EnsureTable(ctx, tb); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		loaded, err := st.RegionsWithLoad(ctx, tb.Physical)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, r := range loaded {
+			if r.Load != nil {
+				n++
+			}
+		}
+		if n > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no region of %d has a load after 60 s", len(loaded))
+		}
+		time.Sleep(time.Second)
+	}
+	plain, err := st.Regions(ctx, tb.Physical)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plain) < 2 {
+		t.Fatalf("%d regions; the scratch orders table is split", len(plain))
+	}
+	for _, r := range plain {
+		if r.Load != nil {
+			t.Fatalf("Regions gave region %s a load", r.Name)
+		}
+	}
 }

@@ -206,8 +206,20 @@ func (s *Store) Tables(ctx context.Context) ([]string, error) {
 	return names, nil
 }
 
+var _ exec.RegionLoader = (*Store)(nil)
+
 // Regions lists a table's regions in key order, from hbase:meta.
 func (s *Store) Regions(ctx context.Context, table string) ([]exec.Region, error) {
+	return s.regions(ctx, table, false)
+}
+
+// RegionsWithLoad is Regions with the load each region's server last
+// reported to the master.
+func (s *Store) RegionsWithLoad(ctx context.Context, table string) ([]exec.Region, error) {
+	return s.regions(ctx, table, true)
+}
+
+func (s *Store) regions(ctx context.Context, table string, withLoad bool) ([]exec.Region, error) {
 	rs, err := s.c.Regions(ctx, table)
 	if err != nil {
 		return nil, mapErr(err)
@@ -215,9 +227,13 @@ func (s *Store) Regions(ctx context.Context, table string) ([]exec.Region, error
 	if len(rs) == 0 {
 		return nil, fmt.Errorf("HBase table %s: %w", table, exec.ErrTableNotFound)
 	}
-	// The load is a second call to the master; a cluster that refuses it
-	// (a permission, an old master) still lists its regions.
-	loads, _ := s.c.Admin().RegionLoads(ctx)
+	// The load is a call to the master whose answer holds every region of
+	// the cluster; a cluster that refuses it (a permission, an old
+	// master) still lists its regions.
+	var loads map[string]hb.RegionLoad
+	if withLoad {
+		loads, _ = s.c.Admin().RegionLoads(ctx)
+	}
 	out := make([]exec.Region, len(rs))
 	for i, r := range rs {
 		out[i] = exec.Region{Name: string(r.Name), StartKey: r.StartKey, EndKey: r.EndKey, Server: r.Server}
