@@ -25,8 +25,9 @@ func openWriteSession(t *testing.T, cat *catalog.Catalog, clock *exectest.Clock)
 }
 
 // TestWriteModel runs random INSERTs (older, equal, newer, future and no
-// TIMESTAMP; NULLs; partial columns), DELETEs and clock advances past a
-// TTL over the indexed tables, and checks after each one queries through
+// TIMESTAMP; NULLs; partial columns), DELETEs, UPDATEs (and ones the
+// engine must refuse) and clock advances past a TTL over the indexed
+// tables, and checks after each one queries through
 // every index and without one against exectest.Model.
 func TestWriteModel(t *testing.T) {
 	ops := 1500
@@ -48,6 +49,9 @@ func TestWriteModel(t *testing.T) {
 		open := func(t *testing.T) exectest.Session { return openWriteSession(t, cat, clock) }
 		st := exectest.RunWrites(t, cat, exectest.WriteOptions{Ops: ops, Tables: c.tables, Clock: clock, Open: open, Reopen: open})
 		t.Logf("%s: %d operations, %d queries checked", c.file, st.Ops, st.Queries)
+		if st.Updates == 0 || st.UpdatedRows == 0 || st.UpdatesRefused == 0 {
+			t.Errorf("%s: %d updates of %d rows, %d refused: the run did not check UPDATE", c.file, st.Updates, st.UpdatedRows, st.UpdatesRefused)
+		}
 	}
 }
 

@@ -191,6 +191,9 @@ func (c *writeChecker) fails(t *testing.T, o WriteOptions, ops []op, q *string) 
 		o.Clock.ms.Store(c.start)
 	}
 	w := &world{t: c.t, m: NewModel(c.t, o.Markers), clock: o.Clock}
+	if o.Clock == nil {
+		w.sync = o.WriteClock
+	}
 	sess := o.Reopen(t)
 	for i, p := range ops {
 		want, err := w.apply(p)

@@ -26,6 +26,9 @@ type writeGen struct {
 	// future is the first timestamp of the future pool, far past any
 	// clock the run reaches.
 	future int64
+
+	// updates says UPDATEs are drawn: the model knows the engine's clock.
+	updates bool
 }
 
 func newWriteGen(t *catalog.Table, r *rand.Rand, clock bool, start int64) *writeGen {
@@ -72,6 +75,8 @@ func (g *writeGen) next(w *world) op {
 	case n < 22:
 		where := g.deleteWhere()
 		return op{sql: "DELETE FROM " + g.t.Name + " WHERE " + where, where: where}
+	case g.updates && n < 36:
+		return g.update()
 	}
 	if g.r.IntN(40) == 0 {
 		g.keys[g.r.IntN(len(g.keys))] = g.newKey()
@@ -186,7 +191,11 @@ func runWriteTable(t *testing.T, cat *catalog.Catalog, tb *catalog.Table, o Writ
 	}
 	r := rand.New(rand.NewPCG(o.Seed, 17))
 	w := &world{t: tb, m: NewModel(tb, o.Markers), clock: o.Clock}
+	if o.Clock == nil {
+		w.sync = o.WriteClock
+	}
 	g := newWriteGen(tb, r, o.Clock != nil, start)
+	g.updates = o.Clock != nil || o.WriteClock != nil
 	c := &writeChecker{t: tb, r: rand.New(rand.NewPCG(o.Seed, 19)), start: start}
 	sess := o.Open(t)
 	st := WriteStats{Known: map[string]int{}}
@@ -222,6 +231,11 @@ func runWriteTable(t *testing.T, cat *catalog.Catalog, tb *catalog.Table, o Writ
 		switch {
 		case p.advance > 0:
 			st.Advances++
+		case p.update != nil && (want.refused || want.refusal != ""):
+			st.UpdatesRefused++
+		case p.update != nil:
+			st.Updates++
+			st.UpdatedRows += want.updated
 		case p.writes == nil:
 			st.Deletes++
 		case want.refused:
@@ -252,6 +266,12 @@ func runOp(ctx context.Context, sess Session, p op, want outcome) error {
 	}
 	_, tag, err := sess.Exec(ctx, p.sql)
 	switch {
+	case want.refusal != "" && err == nil:
+		return fmt.Errorf("%s: accepted (%s), want a refusal: %s", p, tag, want.refusal)
+	case want.refusal != "" && !strings.Contains(err.Error(), want.refusal):
+		return fmt.Errorf("%s: %v, want a refusal: %s", p, err, want.refusal)
+	case want.refusal != "":
+		return nil
 	case want.refused && err == nil:
 		return fmt.Errorf("%s: accepted, but two rows would share an entry of a unique index", p)
 	case want.refused && !strings.Contains(err.Error(), "must be unique"):
@@ -260,7 +280,9 @@ func runOp(ctx context.Context, sess Session, p op, want outcome) error {
 		return nil
 	case err != nil:
 		return fmt.Errorf("%s: %w", p, err)
-	case p.writes == nil && tag != fmt.Sprintf("DELETE %d", want.deleted):
+	case p.update != nil && tag != updateTag(want.updated):
+		return fmt.Errorf("%s: %q, want %s", p, tag, updateTag(want.updated))
+	case p.update == nil && p.writes == nil && tag != fmt.Sprintf("DELETE %d", want.deleted):
 		return fmt.Errorf("%s: %q, want DELETE %d", p, tag, want.deleted)
 	}
 	return nil

@@ -57,6 +57,11 @@ type WriteOptions struct {
 	// (no table with a TTL may be listed), and every write carries a
 	// TIMESTAMP.
 	Clock *Clock
+	// WriteClock, without Clock, is the engine's clock (Config.Clock):
+	// RunWrites sets it to the wall time before each operation, so that
+	// the model knows the timestamp an UPDATE (which names none) writes
+	// at. Without Clock or WriteClock no UPDATE is generated.
+	WriteClock *Clock
 	// Open returns a session over an empty store whose engine and store
 	// read Clock; RunWrites calls it once per table. Reopen, when set,
 	// does the same for replays that shrink a failing sequence.
@@ -67,6 +72,12 @@ type WriteOptions struct {
 // WriteStats count what a run did.
 type WriteStats struct {
 	Ops, Writes, Refused, Deletes, Advances, Queries int
+	// Updates counts the UPDATEs run, UpdatesRefused those the engine
+	// had to refuse (a key field or _ts set, a column set twice, a
+	// computed value, a shared unique index entry).
+	Updates, UpdatesRefused int
+	// UpdatedRows counts the rows the UPDATEs wrote.
+	UpdatedRows int
 	// Hidden counts the puts a delete marker hid (with Markers).
 	Hidden int
 	// Known counts, by name, the operations left out and the differing
@@ -98,8 +109,8 @@ func RunWrites(t *testing.T, cat *catalog.Catalog, o WriteOptions) WriteStats {
 		}
 		t.Run(name, func(t *testing.T) {
 			st := runWriteTable(t, cat, tb, o)
-			t.Logf("%s: %d operations (%d writes, %d refused, %d deletes, %d clock advances), %d puts hidden by a delete marker, %d queries checked",
-				name, st.Ops, st.Writes, st.Refused, st.Deletes, st.Advances, st.Hidden, st.Queries)
+			t.Logf("%s: %d operations (%d writes, %d refused, %d deletes, %d updates of %d rows, %d updates refused, %d clock advances), %d puts hidden by a delete marker, %d queries checked",
+				name, st.Ops, st.Writes, st.Refused, st.Deletes, st.Updates, st.UpdatedRows, st.UpdatesRefused, st.Advances, st.Hidden, st.Queries)
 			for k, n := range st.Known {
 				t.Logf("%s: %d operations left out or queries excused as the known divergence %q", name, n, k)
 				total.Known[k] += n
@@ -108,6 +119,9 @@ func RunWrites(t *testing.T, cat *catalog.Catalog, o WriteOptions) WriteStats {
 			total.Writes += st.Writes
 			total.Refused += st.Refused
 			total.Deletes += st.Deletes
+			total.Updates += st.Updates
+			total.UpdatesRefused += st.UpdatesRefused
+			total.UpdatedRows += st.UpdatedRows
 			total.Advances += st.Advances
 			total.Queries += st.Queries
 			total.Hidden += st.Hidden
@@ -124,6 +138,8 @@ type op struct {
 	writes []Write
 	// where is a DELETE's condition.
 	where string
+	// update is an UPDATE.
+	update *updateOp
 }
 
 func (p op) String() string {
@@ -140,12 +156,18 @@ type world struct {
 	m         *Model
 	clock     *Clock
 	lastWrite int64
+	// sync, without clock, is the engine's clock, set to the wall time
+	// before each operation.
+	sync *Clock
 }
 
 // now returns the current time in ms.
 func (w *world) now() int64 {
 	if w.clock != nil {
 		return w.clock.ms.Load()
+	}
+	if w.sync != nil {
+		return w.sync.ms.Load()
 	}
 	return time.Now().UnixMilli()
 }
@@ -154,6 +176,10 @@ func (w *world) now() int64 {
 type outcome struct {
 	refused bool
 	deleted int
+	// updated is an UPDATE's row count; refusal the part of the error
+	// the engine must refuse an UPDATE with.
+	updated int
+	refusal string
 	// known names the known write divergence the operation is an
 	// instance of, when one is.
 	known string
@@ -161,12 +187,17 @@ type outcome struct {
 
 // apply runs op on the model and returns what the engine must answer.
 func (w *world) apply(p op) (outcome, error) {
+	if w.sync != nil {
+		w.sync.ms.Store(time.Now().UnixMilli())
+	}
 	switch {
 	case p.advance > 0:
 		w.clock.Advance(p.advance)
 		return outcome{}, nil
 	case p.writes != nil:
 		return w.applyInsert(p.writes)
+	case p.update != nil:
+		return w.applyUpdate(p.update)
 	}
 	return w.applyDelete(p.where)
 }
