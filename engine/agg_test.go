@@ -118,11 +118,7 @@ func TestGroupBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := embedded.Open(t.TempDir(), embedded.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := tempStore(t)
 	e := engine.New(engine.Config{Catalog: cat, CreateOnDemand: true, GroupBudget: 3,
 		Open: func(context.Context) (exec.Store, error) { return st, nil }})
 	tb, _ := cat.Table("orders")

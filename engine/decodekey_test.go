@@ -13,7 +13,6 @@ import (
 	"github.com/rkql/rkql/engine"
 	"github.com/rkql/rkql/examples"
 	"github.com/rkql/rkql/exec"
-	"github.com/rkql/rkql/exec/embedded"
 	"github.com/rkql/rkql/parser"
 )
 
@@ -39,11 +38,7 @@ func TestDecodeKey(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			st, err := embedded.Open(t.TempDir(), embedded.Options{NoSync: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { st.Close() })
+			st := tempStore(t)
 			e = engine.New(engine.Config{Catalog: cat, Open: func(context.Context) (exec.Store, error) { return st, nil }})
 			engines[name] = e
 		}

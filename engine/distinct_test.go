@@ -89,11 +89,7 @@ func TestDistinctBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := embedded.Open(t.TempDir(), embedded.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := tempStore(t)
 	e := engine.New(engine.Config{Catalog: cat, CreateOnDemand: true, DistinctBudget: 10,
 		Open: func(context.Context) (exec.Store, error) { return st, nil }})
 	tb, _ := cat.Table("orders")
@@ -110,3 +106,15 @@ func TestDistinctBudget(t *testing.T) {
 }
 
 var regexpOneLine = regexp.MustCompile(`^[^\n]*distinct budget exceeded: more than 10 distinct rows[^\n]*$`)
+
+// tempStore opens an embedded store in a directory of the test's, closed
+// when the test ends.
+func tempStore(t testing.TB) *embedded.Store {
+	t.Helper()
+	st, err := embedded.Open(t.TempDir(), embedded.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}

@@ -9,7 +9,6 @@ import (
 	"github.com/rkql/rkql/engine"
 	"github.com/rkql/rkql/examples"
 	"github.com/rkql/rkql/exec"
-	"github.com/rkql/rkql/exec/embedded"
 	"github.com/rkql/rkql/parser"
 )
 
@@ -23,11 +22,7 @@ func TestWriteExpandingRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := embedded.Open(t.TempDir(), embedded.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := tempStore(t)
 	tsdb, _ := cat.Table("tsdb")
 	x := &exec.Executor{Store: st}
 	if err := x.EnsureTable(ctx, tsdb); err != nil {

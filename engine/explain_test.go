@@ -37,11 +37,7 @@ func newEngine(t testing.TB, p exec.Pushdown) *engine.Engine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := embedded.Open(t.TempDir(), embedded.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := tempStore(t)
 	// NOW() reads a fixed clock, so that EXPLAIN's folded times stay put.
 	now := func() time.Time { return time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC) }
 	return engine.New(engine.Config{Catalog: cat, CreateOnDemand: true, Planner: planner.Options{Now: now},
