@@ -27,11 +27,7 @@ func (s *Store) ScanKeys(ctx context.Context, tableName string, r exec.Range, op
 	if err != nil {
 		return err
 	}
-	k := &keyScan{s: s, t: t, fn: fn, stop: nonEmpty(r.Stop), batch: s.scanBatch * keysBatch,
-		build: newRowBuilder(t, opts.Versions, s.now())}
-	k.build.setRead(&opts)
-	k.noTTL = !t.hasTTL()
-	k.headOnly = k.noTTL && k.build.match == nil
+	k := s.newKeyScan(t, &opts, fn, nonEmpty(r.Stop), s.scanBatch*keysBatch)
 	start := nonEmpty(r.Start)
 	if st := opts.Stats; st != nil {
 		st.RPCs.Add(1)
@@ -64,6 +60,16 @@ func (s *Store) keysTable(ctx context.Context, tableName string, opts *exec.Read
 		return nil, fmt.Errorf("keys of a read that is not keys-only, or is limited, reversed or of several ranges: %w", exec.ErrNotPushable)
 	}
 	return s.table(tableName)
+}
+
+// newKeyScan returns the state of a keys-only read of t that hands keys
+// before stop to fn, batch rows per read transaction.
+func (s *Store) newKeyScan(t *table, opts *exec.ReadOptions, fn func([]byte) error, stop []byte, batch int) *keyScan {
+	k := &keyScan{s: s, t: t, fn: fn, stop: stop, batch: batch, build: newRowBuilder(t, opts.Versions, s.now())}
+	k.build.setRead(opts)
+	k.noTTL = !t.hasTTL()
+	k.headOnly = k.noTTL && k.build.match == nil
+	return k
 }
 
 // keyScan is the state of one ScanKeys call.
@@ -112,9 +118,8 @@ func (k *keyScan) batchOnce(ctx context.Context) (more bool, err error) {
 		k.bsize = 0
 	}()
 	if root := uint64(bk.Root()); root != 0 {
-		if data := k.s.mapped(tx.Size()); data != nil {
-			ls := &leafScan{data: data, pageSize: k.s.db.Info().PageSize,
-				pgid: uint64(tx.Size()) / uint64(k.s.db.Info().PageSize), stop: k.stop, to: k}
+		if ls, ok := k.s.leafScan(tx, k.stop); ok {
+			ls.to = k
 			if err := ls.scan(root, k.last); err != nil {
 				return false, pageErr(err, k.t)
 			}
@@ -137,26 +142,16 @@ func (k *keyScan) batchOnce(ctx context.Context) (more bool, err error) {
 }
 
 // entries takes entries i to j-1 of leaf page p, as visit takes one row.
-// It is visit's loop with the common case written out, as leafEntry and
-// visibleHead would do it: a table without TTL read without a filter,
-// whose row starts with a one-byte family name. It runs once per key.
+// It is visit's loop with the common case written out: a table without
+// TTL read without a filter, whose row header headFits. It runs once per
+// key.
 func (k *keyScan) entries(p []byte, i, j int) error {
-	fam1 := &k.t.fam1
 	for ; i < j; i++ {
-		e := pageHeaderSize + i*elementSize
-		el := (*[elementSize]byte)(p[e : e+elementSize])
-		pos, kn, vn := uint64(ne.Uint32(el[4:8])), uint64(ne.Uint32(el[8:12])), uint64(ne.Uint32(el[12:16]))
-		ks := uint64(e) + pos // no overflow: each term is below 2^32
-		ve := ks + kn + vn
-		if ve > uint64(len(p)) {
+		key, v, ok := leafEntry(p, i)
+		if !ok {
 			return errPageDamaged
 		}
-		key, v := p[ks:ks+kn:ks+kn], p[ks+kn:ve:ve]
-		if ne.Uint32(el[0:4])&leafBucket != 0 {
-			v = nil
-		}
-		if !k.headOnly || k.n == k.batch || k.n%1024 == 0 ||
-			!(len(v) >= 6 && v[0] == rowFormat && v[1] == 1 && fam1[v[2]] && v[3] > 0 && v[3] < 0x80 && int(v[3]) <= (len(v)-4)/2) {
+		if !k.headOnly || k.n == k.batch || k.n%1024 == 0 || !k.t.headFits(v) {
 			if err := k.visit(key, v); err != nil {
 				return err
 			}
@@ -218,6 +213,14 @@ func (k *keyScan) visible(key, raw []byte) (vis, ok bool) {
 	return vis, ok
 }
 
+// headFits is visibleHead's common case, small enough to inline: the row
+// starts with a one-byte family name of the table and a one-byte column
+// count with room for its columns after it.
+func (t *table) headFits(raw []byte) bool {
+	return len(raw) >= 6 && raw[0] == rowFormat && raw[1] == 1 && t.fam1[raw[2]] &&
+		raw[3] > 0 && raw[3] < 0x80 && int(raw[3]) <= (len(raw)-4)/2
+}
+
 // visibleHead is visibleCells for a table without TTL, where every cell
 // is visible: a row is visible if it holds a cell, which its first family
 // header says. It checks the format byte, that the family is one of the
@@ -226,11 +229,8 @@ func (k *keyScan) visible(key, raw []byte) (vis, ok bool) {
 func visibleHead(t *table, raw []byte) (vis, ok bool) {
 	// The common case, read in place: a family name and a column count
 	// of one byte each, and at least two bytes per column after them.
-	if len(raw) >= 5 && raw[0] == rowFormat && raw[1] == 1 && t.fam1[raw[2]] {
-		// A one-byte family name: the column count is raw[3].
-		if cols := raw[3]; cols > 0 && cols < 0x80 && int(cols) <= (len(raw)-4)/2 {
-			return true, true
-		}
+	if t.headFits(raw) {
+		return true, true
 	}
 	if len(raw) >= 3 && raw[0] == rowFormat && raw[1] > 0 && raw[1] < 0x80 {
 		n := 2 + int(raw[1])

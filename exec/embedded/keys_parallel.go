@@ -43,13 +43,11 @@ func (s *Store) ScanKeysParallel(ctx context.Context, tableName string, r exec.R
 		return err
 	}
 	root := uint64(bk.Root())
-	data := s.mapped(tx.Size())
-	if root == 0 || data == nil {
+	base, ok := s.leafScan(tx, stop)
+	if root == 0 || !ok {
 		_ = tx.Rollback()
 		return s.ScanKeys(ctx, tableName, r, opts, newFn(0))
 	}
-	ps := s.db.Info().PageSize
-	base := leafScan{data: data, pageSize: ps, pgid: uint64(tx.Size()) / uint64(ps), stop: stop}
 	subs, err := base.subtrees(root, start, parts*minSubtreesPerPart)
 	if err != nil {
 		return pageErr(err, t)
@@ -67,12 +65,8 @@ func (s *Store) ScanKeysParallel(ctx context.Context, tableName string, r exec.R
 	defer cancel()
 	scans := make([]*keyScan, parts)
 	for i := range scans {
-		k := &keyScan{s: s, t: t, fn: newFn(i), stop: stop, batch: math.MaxInt,
-			build: newRowBuilder(t, opts.Versions, s.now()), ctx: ctx}
-		k.build.setRead(&opts)
-		k.noTTL = !t.hasTTL()
-		k.headOnly = k.noTTL && k.build.match == nil
-		scans[i] = k
+		scans[i] = s.newKeyScan(t, &opts, newFn(i), stop, math.MaxInt)
+		scans[i].ctx = ctx
 	}
 	errs := make([]error, parts)
 	var wg sync.WaitGroup

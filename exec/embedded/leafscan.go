@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"sort"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // leafScan walks a bucket's b-tree straight from the pages of the store
@@ -32,6 +34,17 @@ type leafScan struct {
 // the visitor rather than a call per key.
 type leafVisitor interface {
 	entries(p []byte, i, j int) error
+}
+
+// leafScan returns a leafScan of the pages of tx, ending before stop, or
+// false where the store file cannot be mapped.
+func (s *Store) leafScan(tx *bolt.Tx, stop []byte) (leafScan, bool) {
+	data := s.mapped(tx.Size())
+	if data == nil {
+		return leafScan{}, false
+	}
+	ps := s.db.Info().PageSize
+	return leafScan{data: data, pageSize: ps, pgid: uint64(tx.Size()) / uint64(ps), stop: stop}, true
 }
 
 // errStopScan is returned by a leafVisitor to end the scan early
@@ -86,29 +99,22 @@ func branchKey(p []byte, i int) ([]byte, uint64, bool) {
 	return p[k : k+n : k+n], ne.Uint64(p[e+8:]), true
 }
 
-// leafKV returns the key and value of leaf element i of page p; a nested
-// bucket's value is nil, as a cursor gives it.
-func leafKV(p []byte, i int) (k, v []byte, ok bool) {
-	flags, k, v, ok := leafEntry(p, i)
-	if flags&leafBucket != 0 {
-		v = nil
-	}
-	return k, v, ok
-}
-
-// leafEntry returns the flags, key and value of leaf element i of page p.
-func leafEntry(p []byte, i int) (flags uint32, k, v []byte, ok bool) {
+// leafEntry returns the key and value of leaf element i of page p; a
+// nested bucket's value is nil, as a cursor gives it.
+func leafEntry(p []byte, i int) (k, v []byte, ok bool) {
 	e := pageHeaderSize + i*elementSize
 	el := (*[elementSize]byte)(p[e : e+elementSize])
-	flags = ne.Uint32(el[0:4])
 	pos, kn, vn := uint64(ne.Uint32(el[4:8])), uint64(ne.Uint32(el[8:12])), uint64(ne.Uint32(el[12:16]))
 	// The sums cannot overflow: each term is below 2^32.
 	ks := uint64(e) + pos
 	ve := ks + kn + vn
 	if ve > uint64(len(p)) {
-		return 0, nil, nil, false
+		return nil, nil, false
 	}
-	return flags, p[ks : ks+kn : ks+kn], p[ks+kn : ve : ve], true
+	if ne.Uint32(el[0:4])&leafBucket != 0 {
+		return p[ks : ks+kn : ks+kn], nil, true
+	}
+	return p[ks : ks+kn : ks+kn], p[ks+kn : ve : ve], true
 }
 
 func (ls *leafScan) visit(id uint64, start []byte, depth int) error {
@@ -175,7 +181,7 @@ func (ls *leafScan) leaf(p []byte, count int, start []byte) error {
 	i, j, bad := 0, count, false
 	search := func(bound []byte) int {
 		return sort.Search(count, func(e int) bool {
-			_, k, _, ok := leafEntry(p, e)
+			k, _, ok := leafEntry(p, e)
 			bad = bad || !ok
 			return !ok || bytes.Compare(k, bound) >= 0
 		})
@@ -185,7 +191,7 @@ func (ls *leafScan) leaf(p []byte, count int, start []byte) error {
 	}
 	if ls.stop != nil && count > 0 {
 		// Most pages end before stop: one compare instead of a search.
-		if _, last, _, ok := leafEntry(p, count-1); !ok || bytes.Compare(last, ls.stop) >= 0 {
+		if last, _, ok := leafEntry(p, count-1); !ok || bytes.Compare(last, ls.stop) >= 0 {
 			j = search(ls.stop)
 		}
 	}

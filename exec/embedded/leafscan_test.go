@@ -75,7 +75,7 @@ type funcVisitor func(k, v []byte) error
 
 func (f funcVisitor) entries(p []byte, i, j int) error {
 	for ; i < j; i++ {
-		k, v, ok := leafKV(p, i)
+		k, v, ok := leafEntry(p, i)
 		if !ok {
 			return errPageDamaged
 		}
