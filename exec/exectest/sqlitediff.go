@@ -1,0 +1,473 @@
+package exectest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/exec"
+	"github.com/rkql/rkql/expr"
+	"github.com/rkql/rkql/parser"
+	"github.com/rkql/rkql/planner"
+)
+
+// SQLiteOptions size the sqlite oracle's run. Zero values mean the
+// defaults.
+type SQLiteOptions struct {
+	Rows    int    // rows generated per table (600)
+	Queries int    // random queries per table (150)
+	Seed    uint64 // random seed (1, or $RKQL_DIFF_SEED)
+	// Tables limits the run to these tables; nil means all that do not
+	// expand (a key group or wide rows: logical rows are no stored rows).
+	Tables  []string
+	Planner planner.Options
+}
+
+// SQLiteStats count a run's statements.
+type SQLiteStats struct {
+	Tables, Rows, Refused int
+	Compared              int // statements run by both
+	Agreed                int // of which equal results, or an overflow error in both
+	NonEmpty              int // of Agreed: results with rows
+	BothRefused           int // of Agreed: an integer overflow in both
+	// Skipped counts the statements outside the compared subset, or
+	// differing as documented, by their entry in SQLiteDifferences.
+	Skipped map[string]int
+	// Differ are the disagreements, each the statement and the
+	// difference.
+	Differ []string
+}
+
+// Add adds o's counts to s.
+func (s *SQLiteStats) Add(o SQLiteStats) {
+	s.Tables += o.Tables
+	s.Rows += o.Rows
+	s.Refused += o.Refused
+	s.Compared += o.Compared
+	s.Agreed += o.Agreed
+	s.BothRefused += o.BothRefused
+	s.NonEmpty += o.NonEmpty
+	s.Differ = append(s.Differ, o.Differ...)
+	if s.Skipped == nil {
+		s.Skipped = map[string]int{}
+	}
+	for k, n := range o.Skipped {
+		s.Skipped[k] += n
+	}
+}
+
+// Summary is one line of counts, with the skipped ones by reason.
+func (s *SQLiteStats) Summary() string {
+	var skips []string
+	for k, n := range s.Skipped {
+		skips = append(skips, fmt.Sprintf("%s %d", k, n))
+	}
+	sort.Strings(skips)
+	return fmt.Sprintf("%d tables, %d rows (%d hostile rows refused by the write), %d statements compared, %d agreed (%d with rows, %d by an overflow error in both), %d differ; skipped: %s",
+		s.Tables, s.Rows, s.Refused, s.Compared, s.Agreed, s.NonEmpty, s.BothRefused, len(s.Differ), strings.Join(skips, ", "))
+}
+
+// diffSeed is o's seed, or $RKQL_DIFF_SEED, or 1.
+func diffSeed(seed uint64) uint64 {
+	if seed != 0 {
+		return seed
+	}
+	if s, err := strconv.ParseUint(os.Getenv("RKQL_DIFF_SEED"), 10, 64); err == nil && s > 0 {
+		return s
+	}
+	return 1
+}
+
+// RunSQLite loads the same adversarial rows into st and into sqlite for
+// each table of cat, and compares the whole table and random SELECTs
+// answered by both. A statement the two engines answer differently fails
+// the test, unless SQLiteDifferences names why.
+func RunSQLite(t *testing.T, st exec.Store, db *SQLite, cat *catalog.Catalog, o SQLiteOptions) SQLiteStats {
+	if o.Rows == 0 {
+		o.Rows = 600
+	}
+	if o.Queries == 0 {
+		o.Queries = 150
+	}
+	o.Seed = diffSeed(o.Seed)
+	var all SQLiteStats
+	for _, tb := range cat.Tables {
+		if o.Tables != nil && !slices.Contains(o.Tables, tb.Name) || o.Tables == nil && expands(tb) {
+			continue
+		}
+		t.Run(tb.Name, func(t *testing.T) {
+			s := sqliteTable(t, st, db, cat, tb, o)
+			t.Logf("%s: %s", tb.Name, s.Summary())
+			for _, d := range s.Differ {
+				t.Errorf("%s", d)
+			}
+			all.Add(s)
+		})
+	}
+	return all
+}
+
+// sqliteTable runs the oracle over one table.
+func sqliteTable(t *testing.T, st exec.Store, db *SQLite, cat *catalog.Catalog, tb *catalog.Table, o SQLiteOptions) SQLiteStats {
+	ctx := context.Background()
+	s := SQLiteStats{Tables: 1, Skipped: map[string]int{}}
+	x := &exec.Executor{Store: st}
+	if err := x.EnsureTable(ctx, tb); err != nil {
+		t.Fatal(err)
+	}
+	rows, refused := hostileRows(tb, o.Rows, o.Seed)
+	s.Rows, s.Refused = len(rows), refused
+	if err := loadBoth(ctx, x, db, tb, rows); err != nil {
+		t.Fatal(err)
+	}
+	c := &sqliteChecker{x: x, db: db, pl: planner.New(cat, o.Planner), t: tb, tr: newSQLTr(tb, rows), rows: rows, s: &s}
+	c.check(ctx, "SELECT *, _ts FROM "+tb.Name+" ALLOW FULL SCAN")
+	g := &queryGen{t: tb, r: rand.New(rand.NewPCG(o.Seed, 29)), rows: rows}
+	for range o.Queries {
+		c.check(ctx, g.query())
+	}
+	return s
+}
+
+// loadBoth writes rows into the store, each at its _ts, and into a fresh
+// sqlite table.
+func loadBoth(ctx context.Context, x *exec.Executor, db *SQLite, tb *catalog.Table, rows []catalog.Row) error {
+	n := len(tb.Columns)
+	for _, ts := range writeTimes {
+		var batch []catalog.Row
+		for _, r := range rows {
+			if r[n].I == ts {
+				batch = append(batch, r[:n])
+			}
+		}
+		if err := x.Insert(ctx, tb, batch, ts, nil); err != nil {
+			return fmt.Errorf("load %s: %w", tb.Name, err)
+		}
+	}
+	ins, err := insertSQL(tb, rows)
+	if err != nil {
+		return err
+	}
+	return db.Exec(createSQL(tb) + "\n" + ins)
+}
+
+// sqliteChecker runs statements on both engines and counts.
+type sqliteChecker struct {
+	x    *exec.Executor
+	db   *SQLite
+	pl   *planner.Planner
+	t    *catalog.Table
+	tr   *sqlTr
+	rows []catalog.Row
+	s    *SQLiteStats
+	// nonEmpty says the statement being checked returned rows.
+	nonEmpty bool
+}
+
+// check runs q on both and records the outcome.
+func (c *sqliteChecker) check(ctx context.Context, q string) {
+	c.nonEmpty = false
+	err := c.compare(ctx, q)
+	var sk *SkipError
+	switch {
+	case err == nil:
+		c.s.Compared++
+		c.s.Agreed++
+		if c.nonEmpty {
+			c.s.NonEmpty++
+		}
+	case errors.As(err, &sk):
+		c.s.Skipped[sk.Diff]++
+		if os.Getenv("RKQL_SQLITE_SKIPS") != "" {
+			fmt.Println("SKIP", sk.Diff, q)
+		}
+	case errors.Is(err, errBothRefused):
+		c.s.Compared++
+		c.s.Agreed++
+		c.s.BothRefused++
+	default:
+		c.s.Compared++
+		c.s.Differ = append(c.s.Differ, fmt.Sprintf("%s\n  %v", q, err))
+	}
+}
+
+var errBothRefused = errors.New("an integer overflow in both")
+
+// compare runs q planned by rkql (and without its index, when it uses
+// one) and by sqlite, and returns their difference.
+func (c *sqliteChecker) compare(ctx context.Context, q string) error {
+	s, err := parseSelect(q)
+	if err != nil {
+		return err
+	}
+	if err := c.nanRisk(s); err != nil {
+		return err
+	}
+	ss, err := c.tr.selectSQL(s)
+	if err != nil {
+		return err
+	}
+	rows, serr := c.db.Query(ss.SQL)
+	var se *SQLError
+	if serr != nil && !(errors.As(serr, &se) && strings.Contains(se.Msg, "integer overflow")) {
+		return fmt.Errorf("sqlite: %v\n  %s", serr, ss.SQL)
+	}
+	sel, perr := Plan(c.pl, q)
+	var got []catalog.Row
+	if perr == nil {
+		got, perr = Drain(ctx, c.x, sel, nil)
+	}
+	if perr != nil || serr != nil {
+		return c.refusal(s, perr, serr, ss.SQL)
+	}
+	want, err := sqliteResult(s, ss, sel.Output, rows)
+	if err != nil {
+		return fmt.Errorf("%w\n  %s", err, ss.SQL)
+	}
+	if len(got) > 0 {
+		c.nonEmpty = true
+	}
+	if err := Compare(canonical(got), want); err != nil {
+		return fmt.Errorf("rkql and sqlite differ: %w\n  sqlite: %s\n%s", err, ss.SQL, sel)
+	}
+	if ix := sel.IndexLookup(); ix != nil {
+		noIx := strings.Replace(q, " FROM "+c.t.Name+" ", " FROM "+c.t.Name+" NO INDEX ", 1)
+		if err := c.compare(ctx, noIx); err != nil {
+			return fmt.Errorf("with NO INDEX: %w", err)
+		}
+	}
+	return nil
+}
+
+// refusal judges a statement that failed in one engine or both.
+func (c *sqliteChecker) refusal(s *parser.SelectStmt, perr, serr error, sql string) error {
+	over := errors.Is(perr, expr.ErrOverflow)
+	switch {
+	case perr != nil && serr != nil && over:
+		return errBothRefused
+	case over && hasCall(s, "AVG"):
+		return skip("avg-overflow")
+	case over || perr == nil:
+		return skip("overflow-rows")
+	}
+	if serr != nil {
+		return fmt.Errorf("rkql: %v; sqlite: %v\n  %s", perr, serr, sql)
+	}
+	return fmt.Errorf("rkql fails where sqlite answers: %v\n  sqlite: %s", perr, sql)
+}
+
+// hasCall reports whether s calls the function name.
+func hasCall(s *parser.SelectStmt, name string) bool {
+	is := func(e parser.Expr) bool { c, ok := e.(*parser.CallExpr); return ok && c.Name == name }
+	for _, it := range s.Items {
+		if anyExpr(it.Expr, is) {
+			return true
+		}
+	}
+	return anyExpr(s.Having, is)
+}
+
+// nanRisk skips a query that can make a NaN out of the data: % over a
+// DOUBLE column that holds an infinity, or a sum over one that holds
+// both.
+func (c *sqliteChecker) nanRisk(s *parser.SelectStmt) error {
+	inf := func(name string, both bool) bool {
+		i, ok := c.t.Column(name)
+		if !ok || c.t.Columns[i].Type != catalog.TypeDouble {
+			return false
+		}
+		var pos, neg bool
+		for _, r := range c.rows {
+			pos = pos || !r[i].Null && math.IsInf(r[i].F, 1)
+			neg = neg || !r[i].Null && math.IsInf(r[i].F, -1)
+		}
+		return both && pos && neg || !both && (pos || neg)
+	}
+	risky := func(e parser.Expr) bool {
+		switch e := e.(type) {
+		case *parser.BinaryExpr:
+			return e.Op == parser.OpMod && anyExpr(e.LHS, func(x parser.Expr) bool {
+				col, ok := x.(*parser.ColumnRef)
+				return ok && inf(col.Name, false)
+			})
+		case *parser.CallExpr:
+			if e.Name == "SUM" || e.Name == "AVG" {
+				col, ok := e.Args[0].(*parser.ColumnRef)
+				return ok && inf(col.Name, true)
+			}
+		}
+		return false
+	}
+	for _, it := range s.Items {
+		if anyExpr(it.Expr, risky) {
+			return skip("nan")
+		}
+	}
+	for _, o := range s.Order {
+		if anyExpr(o.Expr, risky) {
+			return skip("nan")
+		}
+	}
+	if anyExpr(s.Where, risky) || anyExpr(s.Having, risky) {
+		return skip("nan")
+	}
+	return nil
+}
+
+// canonical copies rows with -0.0 as 0.0.
+func canonical(rows []catalog.Row) []catalog.Row {
+	out := make([]catalog.Row, len(rows))
+	for i, r := range rows {
+		out[i] = slices.Clone(r)
+		for j, v := range out[i] {
+			if v.Type == catalog.TypeDouble && !v.Null && v.F == 0 {
+				out[i][j].F = 0
+			}
+		}
+	}
+	return out
+}
+
+// sqliteResult turns sqlite's rows into the result rkql must give: each
+// value read as the type of rkql's output column, rows tied on the ORDER
+// BY keys in one group, LIMIT and OFFSET cut by Compare.
+func sqliteResult(s *parser.SelectStmt, ss *sqlSelect, outs []planner.Output, rows [][]SQLValue) (*Result, error) {
+	if len(outs) != ss.Items {
+		return nil, fmt.Errorf("rkql gives %d columns, sqlite %d", len(outs), ss.Items)
+	}
+	res := &Result{Limit: s.Limit, Offset: s.Offset, Approx: make([]bool, len(outs))}
+	sums := func(e parser.Expr) bool {
+		c, ok := e.(*parser.CallExpr)
+		return ok && (c.Name == "SUM" || c.Name == "AVG")
+	}
+	star := 0
+	if s.Star {
+		star = len(outs) - len(s.Items)
+	}
+	for i, it := range s.Items {
+		res.Approx[star+i] = outs[star+i].Type == catalog.TypeDouble && anyExpr(it.Expr, sums)
+	}
+	var g []catalog.Row
+	for i, r := range rows {
+		if len(r) < ss.Items {
+			return nil, fmt.Errorf("sqlite row of %d values", len(r))
+		}
+		row := make(catalog.Row, ss.Items)
+		for j := range row {
+			v, err := fromSQL(r[j], outs[j].Type)
+			if err != nil {
+				return nil, fmt.Errorf("column %s: %w", outs[j].Name, err)
+			}
+			row[j] = v
+		}
+		if i > 0 && !sameKeys(rows[i-1], r, ss.Keys) {
+			res.Groups = append(res.Groups, g)
+			g = nil
+		}
+		g = append(g, row)
+	}
+	if len(g) > 0 {
+		res.Groups = append(res.Groups, g)
+	}
+	return res, nil
+}
+
+// sameKeys reports whether two sqlite rows tie on the sort keys.
+func sameKeys(a, b []SQLValue, keys []int) bool {
+	for _, k := range keys {
+		x, y := a[k], b[k]
+		switch {
+		case x.Kind == 'n' || y.Kind == 'n':
+			if x.Kind != y.Kind {
+				return false
+			}
+		case (x.Kind == 'i' || x.Kind == 'r') && (y.Kind == 'i' || y.Kind == 'r'):
+			if x.Kind == 'i' && y.Kind == 'i' {
+				if x.I != y.I {
+					return false
+				}
+			} else if num(x) != num(y) {
+				return false
+			}
+		case x.Kind != y.Kind || x.S != y.S || string(x.B) != string(y.B):
+			return false
+		}
+	}
+	return true
+}
+
+func num(v SQLValue) float64 {
+	if v.Kind == 'i' {
+		return float64(v.I)
+	}
+	return v.F
+}
+
+// fromSQL reads a sqlite value as a value of type t.
+func fromSQL(v SQLValue, t catalog.Type) (catalog.Value, error) {
+	if v.Kind == 'n' {
+		return catalog.Null(t), nil
+	}
+	bad := func() (catalog.Value, error) {
+		return catalog.Value{}, fmt.Errorf("sqlite gives %s, which is no %s", v, t)
+	}
+	switch t {
+	case catalog.TypeString:
+		if v.Kind != 't' {
+			return bad()
+		}
+		return catalog.String(v.S), nil
+	case catalog.TypeBytes:
+		if v.Kind != 'b' {
+			return bad()
+		}
+		return catalog.Bytes(v.B), nil
+	case catalog.TypeDouble:
+		switch v.Kind {
+		case 'r':
+			return catalog.Double(v.F + 0), nil
+		case 'i':
+			return catalog.Double(float64(v.I)), nil
+		}
+		return bad()
+	}
+	if v.Kind != 'i' {
+		return bad()
+	}
+	switch t {
+	case catalog.TypeBoolean:
+		if v.I != 0 && v.I != 1 {
+			return bad()
+		}
+		return catalog.Bool(v.I == 1), nil
+	case catalog.TypeInt:
+		if v.I < math.MinInt32 || v.I > math.MaxInt32 {
+			return bad()
+		}
+	}
+	return catalog.Value{Type: t, I: v.I}, nil
+}
+
+// String renders v as sqlite's quote mode would.
+func (v SQLValue) String() string {
+	switch v.Kind {
+	case 'i':
+		return strconv.FormatInt(v.I, 10)
+	case 'r':
+		return strconv.FormatFloat(v.F, 'g', -1, 64) + " (REAL)"
+	case 't':
+		return "'" + v.S + "'"
+	case 'b':
+		return fmt.Sprintf("X'%x'", v.B)
+	}
+	return "NULL"
+}
