@@ -1,8 +1,12 @@
 package embedded_test
 
 import (
+	"context"
 	"errors"
+	"github.com/rkql/rkql/exec"
 	"os"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -59,4 +63,28 @@ func TestSQLiteOracle(t *testing.T) {
 		}
 		t.Logf("seed %d: %s", seed, all.Summary())
 	}
+}
+
+// TestSQLiteOracleSeesChange changes one row of the store behind sqlite's
+// back: the oracle must report the whole table, and queries, as
+// different.
+func TestSQLiteOracleSeesChange(t *testing.T) {
+	db := openSQLite(t)
+	cat, st := openCatalog(t, "../../examples/catalog.yaml")
+	tb, _ := cat.Table("sites")
+	visits, _ := tb.Column("visits")
+	o := exectest.SQLiteOptions{Rows: 200, Queries: 30, Seed: 1,
+		Tamper: func(ctx context.Context, x *exec.Executor, t *catalog.Table, rows []catalog.Row) error {
+			r := slices.Clone(rows[0][:len(t.Columns)])
+			r[visits] = catalog.Bigint(-7)
+			return x.Insert(ctx, t, []catalog.Row{r}, 1_700_090_000_000, nil)
+		}}
+	s, err := exectest.SQLiteTable(context.Background(), st, db, cat, tb, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Differ) == 0 || !strings.HasPrefix(s.Differ[0], "SELECT *, _ts FROM sites ALLOW FULL SCAN\n") {
+		t.Fatalf("the oracle did not see the changed row: %s", s.Summary())
+	}
+	t.Logf("%s\n%s", s.Summary(), s.Differ[0])
 }

@@ -30,6 +30,9 @@ type SQLiteOptions struct {
 	// expand (a key group or wide rows: logical rows are no stored rows).
 	Tables  []string
 	Planner planner.Options
+	// Tamper, when set, changes the store behind sqlite's back once both
+	// hold the rows: the test that shows the oracle sees a difference.
+	Tamper func(ctx context.Context, x *exec.Executor, t *catalog.Table, rows []catalog.Row) error
 }
 
 // SQLiteStats count a run's statements.
@@ -92,20 +95,16 @@ func diffSeed(seed uint64) uint64 {
 // answered by both. A statement the two engines answer differently fails
 // the test, unless SQLiteDifferences names why.
 func RunSQLite(t *testing.T, st exec.Store, db *SQLite, cat *catalog.Catalog, o SQLiteOptions) SQLiteStats {
-	if o.Rows == 0 {
-		o.Rows = 600
-	}
-	if o.Queries == 0 {
-		o.Queries = 150
-	}
-	o.Seed = diffSeed(o.Seed)
 	var all SQLiteStats
 	for _, tb := range cat.Tables {
 		if o.Tables != nil && !slices.Contains(o.Tables, tb.Name) || o.Tables == nil && expands(tb) {
 			continue
 		}
 		t.Run(tb.Name, func(t *testing.T) {
-			s := sqliteTable(t, st, db, cat, tb, o)
+			s, err := SQLiteTable(context.Background(), st, db, cat, tb, o)
+			if err != nil {
+				t.Fatal(err)
+			}
 			t.Logf("%s: %s", tb.Name, s.Summary())
 			for _, d := range s.Differ {
 				t.Errorf("%s", d)
@@ -116,18 +115,31 @@ func RunSQLite(t *testing.T, st exec.Store, db *SQLite, cat *catalog.Catalog, o 
 	return all
 }
 
-// sqliteTable runs the oracle over one table.
-func sqliteTable(t *testing.T, st exec.Store, db *SQLite, cat *catalog.Catalog, tb *catalog.Table, o SQLiteOptions) SQLiteStats {
-	ctx := context.Background()
+// SQLiteTable runs the oracle over one table: it loads adversarial rows
+// into st and into a fresh sqlite table, then compares the whole table
+// and o.Queries random SELECTs.
+func SQLiteTable(ctx context.Context, st exec.Store, db *SQLite, cat *catalog.Catalog, tb *catalog.Table, o SQLiteOptions) (SQLiteStats, error) {
+	if o.Rows == 0 {
+		o.Rows = 600
+	}
+	if o.Queries == 0 {
+		o.Queries = 150
+	}
+	o.Seed = diffSeed(o.Seed)
 	s := SQLiteStats{Tables: 1, Skipped: map[string]int{}}
 	x := &exec.Executor{Store: st}
 	if err := x.EnsureTable(ctx, tb); err != nil {
-		t.Fatal(err)
+		return s, err
 	}
 	rows, refused := hostileRows(tb, o.Rows, o.Seed)
 	s.Rows, s.Refused = len(rows), refused
 	if err := loadBoth(ctx, x, db, tb, rows); err != nil {
-		t.Fatal(err)
+		return s, err
+	}
+	if o.Tamper != nil {
+		if err := o.Tamper(ctx, x, tb, rows); err != nil {
+			return s, err
+		}
 	}
 	c := &sqliteChecker{x: x, db: db, pl: planner.New(cat, o.Planner), t: tb, tr: newSQLTr(tb, rows), rows: rows, s: &s}
 	c.check(ctx, "SELECT *, _ts FROM "+tb.Name+" ALLOW FULL SCAN")
@@ -135,7 +147,7 @@ func sqliteTable(t *testing.T, st exec.Store, db *SQLite, cat *catalog.Catalog, 
 	for range o.Queries {
 		c.check(ctx, g.query())
 	}
-	return s
+	return s, nil
 }
 
 // loadBoth writes rows into the store, each at its _ts, and into a fresh
