@@ -38,10 +38,11 @@ type SQLiteOptions struct {
 // SQLiteStats count a run's statements.
 type SQLiteStats struct {
 	Tables, Rows, Refused int
+	Ops                   int // writes, CREATE, BUILD and DROP INDEX run
 	Compared              int // statements run by both
 	Agreed                int // of which equal results, or an overflow error in both
 	NonEmpty              int // of Agreed: results with rows
-	BothRefused           int // of Agreed: an integer overflow in both
+	BothRefused           int // of Agreed: refused by both (an integer overflow, a unique index)
 	// Skipped counts the statements outside the compared subset, or
 	// differing as documented, by their entry in SQLiteDifferences.
 	Skipped map[string]int
@@ -55,6 +56,7 @@ func (s *SQLiteStats) Add(o SQLiteStats) {
 	s.Tables += o.Tables
 	s.Rows += o.Rows
 	s.Refused += o.Refused
+	s.Ops += o.Ops
 	s.Compared += o.Compared
 	s.Agreed += o.Agreed
 	s.BothRefused += o.BothRefused
@@ -75,8 +77,12 @@ func (s *SQLiteStats) Summary() string {
 		skips = append(skips, fmt.Sprintf("%s %d", k, n))
 	}
 	sort.Strings(skips)
-	return fmt.Sprintf("%d tables, %d rows (%d hostile rows refused by the write), %d statements compared, %d agreed (%d with rows, %d by an overflow error in both), %d differ; skipped: %s",
-		s.Tables, s.Rows, s.Refused, s.Compared, s.Agreed, s.NonEmpty, s.BothRefused, len(s.Differ), strings.Join(skips, ", "))
+	load := fmt.Sprintf("%d rows (%d hostile rows refused by the write)", s.Rows, s.Refused)
+	if s.Ops > 0 {
+		load = fmt.Sprintf("%d operations", s.Ops)
+	}
+	return fmt.Sprintf("%d tables, %s, %d statements compared, %d agreed (%d with rows, %d refused by both), %d differ; skipped: %s",
+		s.Tables, load, s.Compared, s.Agreed, s.NonEmpty, s.BothRefused, len(s.Differ), strings.Join(skips, ", "))
 }
 
 // diffSeed is o's seed, or $RKQL_DIFF_SEED, or 1.
@@ -181,6 +187,8 @@ type sqliteChecker struct {
 	tr   *sqlTr
 	rows []catalog.Row
 	s    *SQLiteStats
+	// sess, when set, runs rkql's statements instead of pl and x.
+	sess Session
 	// nonEmpty says the statement being checked returned rows.
 	nonEmpty bool
 }
@@ -233,15 +241,11 @@ func (c *sqliteChecker) compare(ctx context.Context, q string) error {
 	if serr != nil && !(errors.As(serr, &se) && strings.Contains(se.Msg, "integer overflow")) {
 		return fmt.Errorf("sqlite: %v\n  %s", serr, ss.SQL)
 	}
-	sel, perr := Plan(c.pl, q)
-	var got []catalog.Row
-	if perr == nil {
-		got, perr = Drain(ctx, c.x, sel, nil)
-	}
+	got, types, plan, perr := c.run(ctx, q)
 	if perr != nil || serr != nil {
 		return c.refusal(s, perr, serr, ss.SQL)
 	}
-	want, err := sqliteResult(s, ss, sel.Output, rows)
+	want, err := sqliteResult(s, ss, types, rows)
 	if err != nil {
 		return fmt.Errorf("%w\n  %s", err, ss.SQL)
 	}
@@ -249,15 +253,48 @@ func (c *sqliteChecker) compare(ctx context.Context, q string) error {
 		c.nonEmpty = true
 	}
 	if err := Compare(canonical(got), want); err != nil {
-		return fmt.Errorf("rkql and sqlite differ: %w\n  sqlite: %s\n%s", err, ss.SQL, sel)
+		if plan == nil {
+			return fmt.Errorf("rkql and sqlite differ: %w\n  sqlite: %s", err, ss.SQL)
+		}
+		return fmt.Errorf("rkql and sqlite differ: %w\n  sqlite: %s\n%s", err, ss.SQL, plan)
 	}
-	if ix := sel.IndexLookup(); ix != nil {
+	if plan != nil && plan.IndexLookup() != nil {
 		noIx := strings.Replace(q, " FROM "+c.t.Name+" ", " FROM "+c.t.Name+" NO INDEX ", 1)
 		if err := c.compare(ctx, noIx); err != nil {
 			return fmt.Errorf("with NO INDEX: %w", err)
 		}
 	}
 	return nil
+}
+
+// run runs q in rkql: through the session when the checker has one
+// (the types of the result columns are then those of its first row, nil
+// without rows), else planned and executed directly.
+func (c *sqliteChecker) run(ctx context.Context, q string) ([]catalog.Row, []catalog.Type, *planner.Select, error) {
+	if c.sess != nil {
+		rows, _, err := c.sess.Exec(ctx, q)
+		if err != nil || len(rows) == 0 {
+			return nil, nil, nil, err
+		}
+		types := make([]catalog.Type, len(rows[0]))
+		for i, v := range rows[0] {
+			types[i] = v.Type
+		}
+		return rows, types, nil, nil
+	}
+	sel, err := Plan(c.pl, q)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	got, err := Drain(ctx, c.x, sel, nil)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	types := make([]catalog.Type, len(sel.Output))
+	for i, o := range sel.Output {
+		types[i] = o.Type
+	}
+	return got, types, sel, nil
 }
 
 // refusal judges a statement that failed in one engine or both.
@@ -352,9 +389,20 @@ func canonical(rows []catalog.Row) []catalog.Row {
 // sqliteResult turns sqlite's rows into the result rkql must give: each
 // value read as the type of rkql's output column, rows tied on the ORDER
 // BY keys in one group, LIMIT and OFFSET cut by Compare.
-func sqliteResult(s *parser.SelectStmt, ss *sqlSelect, outs []planner.Output, rows [][]SQLValue) (*Result, error) {
-	if len(outs) != ss.Items {
+func sqliteResult(s *parser.SelectStmt, ss *sqlSelect, outs []catalog.Type, rows [][]SQLValue) (*Result, error) {
+	if outs == nil {
+		// rkql returned no rows, so only their number counts: read
+		// every value as a NULL.
+		outs = make([]catalog.Type, ss.Items)
+		for i := range rows {
+			rows[i] = slices.Repeat([]SQLValue{{Kind: 'n'}}, len(rows[i]))
+		}
+	}
+	if len(outs) != ss.Items && len(rows) > 0 {
 		return nil, fmt.Errorf("rkql gives %d columns, sqlite %d", len(outs), ss.Items)
+	}
+	if len(rows) == 0 {
+		return &Result{Limit: s.Limit, Offset: s.Offset}, nil
 	}
 	res := &Result{Limit: s.Limit, Offset: s.Offset, Approx: make([]bool, len(outs))}
 	sums := func(e parser.Expr) bool {
@@ -366,7 +414,7 @@ func sqliteResult(s *parser.SelectStmt, ss *sqlSelect, outs []planner.Output, ro
 		star = len(outs) - len(s.Items)
 	}
 	for i, it := range s.Items {
-		res.Approx[star+i] = outs[star+i].Type == catalog.TypeDouble && anyExpr(it.Expr, sums)
+		res.Approx[star+i] = outs[star+i] == catalog.TypeDouble && anyExpr(it.Expr, sums)
 	}
 	var g []catalog.Row
 	for i, r := range rows {
@@ -375,9 +423,9 @@ func sqliteResult(s *parser.SelectStmt, ss *sqlSelect, outs []planner.Output, ro
 		}
 		row := make(catalog.Row, ss.Items)
 		for j := range row {
-			v, err := fromSQL(r[j], outs[j].Type)
+			v, err := fromSQL(r[j], outs[j])
 			if err != nil {
-				return nil, fmt.Errorf("column %s: %w", outs[j].Name, err)
+				return nil, fmt.Errorf("column %d: %w", j+1, err)
 			}
 			row[j] = v
 		}
