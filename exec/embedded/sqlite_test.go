@@ -2,7 +2,6 @@ package embedded_test
 
 import (
 	"context"
-	"errors"
 	"github.com/rkql/rkql/engine"
 	"github.com/rkql/rkql/exec"
 	"os"
@@ -17,28 +16,12 @@ import (
 	"github.com/rkql/rkql/exec/exectest"
 )
 
-// openSQLite starts the sqlite3 shell, the second oracle. Without it the
-// test is skipped, except under CI or RKQL_REQUIRE_HBASE=1, where the set-up
-// installs it and its absence fails.
-func openSQLite(t *testing.T) *exectest.SQLite {
-	t.Helper()
-	db, err := exectest.OpenSQLite()
-	if errors.Is(err, exectest.ErrNoSQLite) && os.Getenv("CI") == "" && os.Getenv("RKQL_REQUIRE_HBASE") != "1" {
-		t.Skip(err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
-}
-
 // TestSQLiteOracle loads the same adversarial rows into the embedded store
 // and into sqlite3, over the example catalog and the layouts beyond it,
 // and compares the whole table and random SELECTs, for seeds 1 to 3 (or
 // $RKQL_DIFF_SEED alone).
 func TestSQLiteOracle(t *testing.T) {
-	db := openSQLite(t)
+	db := exectest.OpenSQLiteT(t)
 	seeds := []uint64{1, 2, 3}
 	if os.Getenv("RKQL_DIFF_SEED") != "" {
 		seeds = []uint64{0}
@@ -71,7 +54,7 @@ func TestSQLiteOracle(t *testing.T) {
 // back: the oracle must report the whole table, and queries, as
 // different.
 func TestSQLiteOracleSeesChange(t *testing.T) {
-	db := openSQLite(t)
+	db := exectest.OpenSQLiteT(t)
 	cat, st := openCatalog(t, "../../examples/catalog.yaml")
 	tb, _ := cat.Table("sites")
 	visits, _ := tb.Column("visits")
@@ -97,7 +80,7 @@ func TestSQLiteOracleSeesChange(t *testing.T) {
 // one) and a random query after each, for seeds 1 to 3 (or
 // $RKQL_DIFF_SEED alone).
 func TestSQLiteWrites(t *testing.T) {
-	db := openSQLite(t)
+	db := exectest.OpenSQLiteT(t)
 	seeds := []uint64{1, 2, 3}
 	if os.Getenv("RKQL_DIFF_SEED") != "" {
 		seeds = []uint64{0}

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"testing"
 )
 
 // The second oracle is sqlite3, driven through its command-line shell
@@ -264,4 +265,20 @@ func parseSQLToken(t string) (SQLValue, error) {
 		return SQLValue{}, fmt.Errorf("exectest: sqlite3 real %q: %w", t, err)
 	}
 	return SQLValue{Kind: 'r', F: f}, nil
+}
+
+// OpenSQLiteT starts sqlite3 for a test and ends it with the test.
+// Without sqlite3 the test is skipped, except under CI or
+// RKQL_REQUIRE_HBASE=1, whose set-up installs it: there its absence fails.
+func OpenSQLiteT(t testing.TB) *SQLite {
+	t.Helper()
+	db, err := OpenSQLite()
+	if errors.Is(err, ErrNoSQLite) && os.Getenv("CI") == "" && os.Getenv("RKQL_REQUIRE_HBASE") != "1" {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
 }

@@ -91,8 +91,8 @@ func layoutBytes(t *catalog.Table) []string {
 // domains' values, about one value in eight (and NULLs) replaced by an
 // adversarial one, one row per key. A row the write refuses keeps its
 // ordinary values; refused counts them. The rows' _ts are spread over
-// four write times.
-func hostileRows(t *catalog.Table, n int, seed uint64) (rows []catalog.Row, refused int) {
+// the write times.
+func hostileRows(t *catalog.Table, n int, seed uint64, times []int64) (rows []catalog.Row, refused int) {
 	r := rand.New(rand.NewPCG(seed, 23))
 	base := examples.Rows(t, n, seed)
 	addSpecials(t, base, r, false)
@@ -118,7 +118,7 @@ func hostileRows(t *catalog.Table, n int, seed uint64) (rows []catalog.Row, refu
 		for _, k := range keys {
 			seen[k] = true
 		}
-		rows = append(rows, append(try, catalog.TimestampMillis(writeTimes[r.IntN(len(writeTimes))])))
+		rows = append(rows, append(try, catalog.TimestampMillis(times[r.IntN(len(times))])))
 	}
 	return rows, refused
 }

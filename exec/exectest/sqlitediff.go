@@ -30,6 +30,11 @@ type SQLiteOptions struct {
 	// expand (a key group or wide rows: logical rows are no stored rows).
 	Tables  []string
 	Planner planner.Options
+	// Now, when set, is the store's time (ms): the rows are then
+	// written within the day before it, so that no TTL expires them on a
+	// store that reads the wall clock (HBase). Zero writes them at
+	// writeTimes, which a store whose clock reads SQLiteClock keeps.
+	Now int64
 	// Tamper, when set, changes the store behind sqlite's back once both
 	// hold the rows: the test that shows the oracle sees a difference.
 	Tamper func(ctx context.Context, x *exec.Executor, t *catalog.Table, rows []catalog.Row) error
@@ -137,9 +142,16 @@ func SQLiteTable(ctx context.Context, st exec.Store, db *SQLite, cat *catalog.Ca
 	if err := x.EnsureTable(ctx, tb); err != nil {
 		return s, err
 	}
-	rows, refused := hostileRows(tb, o.Rows, o.Seed)
+	times := writeTimes
+	if o.Now != 0 {
+		times = make([]int64, len(writeTimes))
+		for i, ts := range writeTimes {
+			times[i] = ts - writeTimes[len(writeTimes)-1] + o.Now - 3_600_000
+		}
+	}
+	rows, refused := hostileRows(tb, o.Rows, o.Seed, times)
 	s.Rows, s.Refused = len(rows), refused
-	if err := loadBoth(ctx, x, db, tb, rows); err != nil {
+	if err := loadBoth(ctx, x, db, tb, rows, times); err != nil {
 		return s, err
 	}
 	if o.Tamper != nil {
@@ -158,14 +170,17 @@ func SQLiteTable(ctx context.Context, st exec.Store, db *SQLite, cat *catalog.Ca
 
 // loadBoth writes rows into the store, each at its _ts, and into a fresh
 // sqlite table.
-func loadBoth(ctx context.Context, x *exec.Executor, db *SQLite, tb *catalog.Table, rows []catalog.Row) error {
+func loadBoth(ctx context.Context, x *exec.Executor, db *SQLite, tb *catalog.Table, rows []catalog.Row, times []int64) error {
 	n := len(tb.Columns)
-	for _, ts := range writeTimes {
+	for _, ts := range times {
 		var batch []catalog.Row
 		for _, r := range rows {
 			if r[n].I == ts {
 				batch = append(batch, r[:n])
 			}
+		}
+		if len(batch) == 0 {
+			continue
 		}
 		if err := x.Insert(ctx, tb, batch, ts, nil); err != nil {
 			return fmt.Errorf("load %s: %w", tb.Name, err)
