@@ -23,7 +23,11 @@ import (
 // input, rows come back in its quote mode, which keeps every value's
 // type (an INTEGER has no point, a REAL has one or is Inf, TEXT is
 // quoted, a BLOB is X'…', NULL is NULL), and a marker row ends each
-// answer. Errors come back on the same pipe, before the marker.
+// answer. Errors come back on standard error, which stdio does not
+// buffer as it buffers the rows: there a statement that must fail (a
+// JSON path rkqlend_N, a one-line runtime error) ends each answer, so that both streams are
+// read to the end of the same statement, and no error can land inside
+// a row.
 
 // ErrNoSQLite is returned by OpenSQLite when no sqlite3 program is found.
 var ErrNoSQLite = errors.New("exectest: sqlite3 not found (install Debian's sqlite3 package)")
@@ -31,10 +35,11 @@ var ErrNoSQLite = errors.New("exectest: sqlite3 not found (install Debian's sqli
 // SQLite is one sqlite3 shell over an in-memory database. It is not safe
 // for concurrent use.
 type SQLite struct {
-	cmd *exec.Cmd
-	in  io.WriteCloser
-	out *bufio.Reader
-	n   int // markers sent
+	cmd  *exec.Cmd
+	in   io.WriteCloser
+	out  *bufio.Reader
+	errs *bufio.Reader
+	n    int // markers sent
 }
 
 // SQLValue is one value sqlite3 returned: Kind is 'i' (INTEGER), 'r'
@@ -64,27 +69,23 @@ func OpenSQLite() (*SQLite, error) {
 		}
 		prog = p
 	}
-	r, w, err := os.Pipe()
+	cmd := exec.Command(prog, "-batch", ":memory:")
+	in, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(prog, "-batch", ":memory:")
-	// Errors and rows share one pipe, so that an error arrives in order,
-	// before the statement's marker.
-	cmd.Stdout, cmd.Stderr = w, w
-	in, err := cmd.StdinPipe()
+	out, err := cmd.StdoutPipe()
 	if err != nil {
-		r.Close()
-		w.Close()
+		return nil, err
+	}
+	errs, err := cmd.StderrPipe()
+	if err != nil {
 		return nil, err
 	}
 	if err := cmd.Start(); err != nil {
-		r.Close()
-		w.Close()
 		return nil, fmt.Errorf("exectest: start sqlite3: %w", err)
 	}
-	w.Close()
-	s := &SQLite{cmd: cmd, in: in, out: bufio.NewReader(r)}
+	s := &SQLite{cmd: cmd, in: in, out: bufio.NewReader(out), errs: bufio.NewReader(errs)}
 	if err := s.Exec(".mode quote\nPRAGMA case_sensitive_like = ON;"); err != nil {
 		s.Close()
 		return nil, err
@@ -112,58 +113,39 @@ func (s *SQLite) Exec(sql string) error {
 func (s *SQLite) Query(sql string) ([][]SQLValue, error) {
 	s.n++
 	marker := fmt.Sprintf("rkql-end-%d", s.n)
-	if _, err := fmt.Fprintf(s.in, "%s\n;\nSELECT '%s';\n", sql, marker); err != nil {
+	if _, err := fmt.Fprintf(s.in, "%s\n;\nSELECT '%s';\nSELECT json_extract('{}', 'rkqlend_%d');\n", sql, marker, s.n); err != nil {
 		return nil, fmt.Errorf("exectest: write to sqlite3: %w", err)
 	}
 	var rows [][]SQLValue
 	for {
-		c, err := s.out.ReadByte()
-		if err != nil {
-			return nil, fmt.Errorf("exectest: sqlite3 ended: %w", err)
-		}
-		if !startsValue(c) {
-			// An error message: its lines run to the marker.
-			s.out.UnreadByte()
-			return nil, s.readError(marker, "")
-		}
-		s.out.UnreadByte()
 		row, err := s.readRow()
 		if err != nil {
-			// A runtime error may come in the middle of a row.
-			return nil, s.readError(marker, err.Error())
+			return nil, fmt.Errorf("exectest: read sqlite3's rows: %w", err)
 		}
 		if len(row) == 1 && row[0].Kind == 't' && row[0].S == marker {
-			return rows, nil
+			break
 		}
 		rows = append(rows, row)
 	}
-}
-
-// startsValue reports whether c can start a value in quote mode.
-func startsValue(c byte) bool {
-	return c == '\'' || c == 'X' || c == 'N' || c == 'I' || c == '-' || c >= '0' && c <= '9'
-}
-
-// readError reads an error's lines up to the marker row; first is what
-// was read of it already.
-func (s *SQLite) readError(marker, first string) error {
+	// Standard error, to the failing statement after the marker.
 	var msg []string
-	if first != "" {
-		msg = append(msg, first)
-	}
+	end := fmt.Sprintf("'rkqlend_%d'", s.n)
 	for {
-		line, err := s.out.ReadString('\n')
+		line, err := s.errs.ReadString('\n')
 		if err != nil {
-			return fmt.Errorf("exectest: sqlite3 ended: %w (%s)", err, strings.Join(msg, " "))
+			return nil, fmt.Errorf("exectest: sqlite3 ended: %w", err)
 		}
-		line = strings.TrimRight(line, "\n")
-		if line == "'"+marker+"'" {
-			return &SQLError{Msg: strings.Join(msg, " ")}
+		if strings.Contains(line, end) {
+			break
 		}
 		if len(msg) < 3 {
 			msg = append(msg, strings.TrimSpace(line))
 		}
 	}
+	if len(msg) > 0 {
+		return nil, &SQLError{Msg: strings.Join(msg, " ")}
+	}
+	return rows, nil
 }
 
 // readRow reads one row: values separated by commas, ended by a newline.
@@ -184,8 +166,7 @@ func (s *SQLite) readRow() ([]SQLValue, error) {
 		case '\n':
 			return row, nil
 		default:
-			s.out.UnreadByte()
-			return nil, fmt.Errorf("after a value")
+			return nil, fmt.Errorf("%q after a value", c)
 		}
 	}
 }

@@ -253,7 +253,7 @@ func (tr *sqlTr) selectSQL(s *parser.SelectStmt) (*sqlSelect, error) {
 // clauses writes WHERE, GROUP BY and HAVING.
 func (tr *sqlTr) clauses(b *strings.Builder, s *parser.SelectStmt) error {
 	if s.Where != nil {
-		w, err := tr.expr(s.Where)
+		w, err := tr.cond(s.Where)
 		if err != nil {
 			return err
 		}
@@ -267,7 +267,7 @@ func (tr *sqlTr) clauses(b *strings.Builder, s *parser.SelectStmt) error {
 		b.WriteString(" GROUP BY " + gs)
 	}
 	if s.Having != nil {
-		h, err := tr.expr(s.Having)
+		h, err := tr.cond(s.Having)
 		if err != nil {
 			return err
 		}

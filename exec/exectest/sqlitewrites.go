@@ -290,7 +290,7 @@ func (ws *writeRun) both(ctx context.Context, q, verb, where, sets string) error
 	if err != nil {
 		return err
 	}
-	w, err := ws.c.tr.expr(s.Where)
+	w, err := ws.c.tr.cond(s.Where)
 	if err != nil {
 		return err
 	}
