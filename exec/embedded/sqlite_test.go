@@ -46,7 +46,7 @@ func TestSQLiteOracle(t *testing.T) {
 			st.Close()
 			all.Add(s)
 		}
-		t.Logf("seed %d: %s", seed, all.Summary())
+		t.Logf("seed %d: %s\n%s", seed, all.Summary(), all.Reasons())
 	}
 }
 
@@ -125,7 +125,7 @@ func TestSQLiteWrites(t *testing.T) {
 				all.Add(s)
 			})
 		}
-		t.Logf("seed %d: %s", seed, all.Summary())
+		t.Logf("seed %d: %s\n%s", seed, all.Summary(), all.Reasons())
 	}
 }
 

@@ -20,7 +20,7 @@ import (
 // and that row keeps its ordinary values.
 
 var hostileStrings = []string{
-	"", " ", "  x ", "|", "||", "~", ",", ".", "_", "%", "!", "'", "''", `\`, `\N`, "\t", "a\tb", "line\nnext",
+	"", " ", "  x ", "|", "||", "~", ",", ".", "_", "%", "!", "'", "''", `\`, `\N`, "\t", "a\tb", "line\nnext", "cr\r\nlf",
 	"0", "00", "x", "xxxx", "ÿ", "é", "É", "naïve", "Ωmega", "дом", "日本語", "😀", "e\u0301", "ü-Ü",
 	"a%b_c!d", "zzzz", "~~~", strings.Repeat("long", 40),
 }

@@ -90,6 +90,22 @@ func (s *SQLiteStats) Summary() string {
 		s.Tables, load, s.Compared, s.Agreed, s.NonEmpty, s.BothRefused, len(s.Differ), strings.Join(skips, ", "))
 }
 
+// Reasons says why each kind of skipped statement was left out, one a
+// line.
+func (s *SQLiteStats) Reasons() string {
+	var lines []string
+	for k, n := range s.Skipped {
+		name, _, _ := strings.Cut(k, " (")
+		why := SQLiteDifferences[name]
+		if b, ok := strings.CutPrefix(name, "bug:"); ok {
+			why = "rkql bug: " + SQLiteKnownBugs[b].Why
+		}
+		lines = append(lines, fmt.Sprintf("%s (%d): %s", k, n, why))
+	}
+	sort.Strings(lines)
+	return strings.Join(lines, "\n")
+}
+
 // diffSeed is o's seed, or $RKQL_DIFF_SEED, or 1.
 func diffSeed(seed uint64) uint64 {
 	if seed != 0 {

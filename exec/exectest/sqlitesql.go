@@ -182,13 +182,38 @@ func sqlLiteral(v catalog.Value) (string, error) {
 		if strings.IndexByte(v.S, 0) >= 0 {
 			return "", skip("nul-text")
 		}
-		return "'" + strings.ReplaceAll(v.S, "'", "''") + "'", nil
+		return sqlText(v.S), nil
 	case catalog.TypeDouble:
 		return sqlFloat(v.F)
 	case catalog.TypeBytes:
 		return fmt.Sprintf("X'%x'", v.B), nil
 	}
 	return strconv.FormatInt(v.I, 10), nil
+}
+
+// sqlText quotes s, its control characters as char(n): the shell reads
+// its input by lines, and would drop a carriage return before a newline.
+func sqlText(s string) string {
+	if !strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 }) {
+		return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+	}
+	var parts []string
+	var b strings.Builder
+	for _, r := range s {
+		if r >= 0x20 {
+			b.WriteRune(r)
+			continue
+		}
+		if b.Len() > 0 {
+			parts = append(parts, "'"+strings.ReplaceAll(b.String(), "'", "''")+"'")
+			b.Reset()
+		}
+		parts = append(parts, fmt.Sprintf("char(%d)", r))
+	}
+	if b.Len() > 0 {
+		parts = append(parts, "'"+strings.ReplaceAll(b.String(), "'", "''")+"'")
+	}
+	return "(" + strings.Join(parts, " || ") + ")"
 }
 
 func sqlFloat(f float64) (string, error) {
