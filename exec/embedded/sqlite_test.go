@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -22,10 +23,7 @@ import (
 // $RKQL_DIFF_SEED alone).
 func TestSQLiteOracle(t *testing.T) {
 	db := exectest.OpenSQLiteT(t)
-	seeds := []uint64{1, 2, 3}
-	if os.Getenv("RKQL_DIFF_SEED") != "" {
-		seeds = []uint64{0}
-	}
+	seeds := sqliteSeeds(t)
 	o := exectest.SQLiteOptions{}
 	if testing.Short() {
 		o.Rows, o.Queries = 300, 50
@@ -48,6 +46,19 @@ func TestSQLiteOracle(t *testing.T) {
 		}
 		t.Logf("seed %d: %s\n%s", seed, all.Summary(), all.Reasons())
 	}
+}
+
+// sqliteSeeds are the seeds 1 to 3, or $RKQL_DIFF_SEED alone.
+func sqliteSeeds(t *testing.T) []uint64 {
+	env := os.Getenv("RKQL_DIFF_SEED")
+	if env == "" {
+		return []uint64{1, 2, 3}
+	}
+	s, err := strconv.ParseUint(env, 10, 64)
+	if err != nil || s == 0 {
+		t.Fatalf("RKQL_DIFF_SEED=%q is no seed", env)
+	}
+	return []uint64{s}
 }
 
 // TestSQLiteOracleSeesChange changes one row of the store behind sqlite's
@@ -81,10 +92,7 @@ func TestSQLiteOracleSeesChange(t *testing.T) {
 // $RKQL_DIFF_SEED alone).
 func TestSQLiteWrites(t *testing.T) {
 	db := exectest.OpenSQLiteT(t)
-	seeds := []uint64{1, 2, 3}
-	if os.Getenv("RKQL_DIFF_SEED") != "" {
-		seeds = []uint64{0}
-	}
+	seeds := sqliteSeeds(t)
 	ops := 150
 	if testing.Short() {
 		ops = 50

@@ -143,8 +143,9 @@ func RunSQLite(t *testing.T, st exec.Store, db *SQLite, cat *catalog.Catalog, o 
 }
 
 // SQLiteTable runs the oracle over one table: it loads adversarial rows
-// into st and into a fresh sqlite table, then compares the whole table
-// and o.Queries random SELECTs.
+// into st and into a fresh sqlite table, then compares the whole table,
+// queries aimed at the adversarial values (edgeQueries), and o.Queries
+// random SELECTs.
 func SQLiteTable(ctx context.Context, st exec.Store, db *SQLite, cat *catalog.Catalog, tb *catalog.Table, o SQLiteOptions) (SQLiteStats, error) {
 	if o.Rows == 0 {
 		o.Rows = 600
@@ -177,6 +178,9 @@ func SQLiteTable(ctx context.Context, st exec.Store, db *SQLite, cat *catalog.Ca
 	}
 	c := &sqliteChecker{x: x, db: db, pl: planner.New(cat, o.Planner), t: tb, tr: newSQLTr(tb, rows), rows: rows, s: &s}
 	c.check(ctx, "SELECT *, _ts FROM "+tb.Name+" ALLOW FULL SCAN")
+	for _, q := range edgeQueries(tb, rows, rand.New(rand.NewPCG(o.Seed, 37))) {
+		c.check(ctx, q)
+	}
 	g := &queryGen{t: tb, r: rand.New(rand.NewPCG(o.Seed, 29)), rows: rows}
 	for range o.Queries {
 		c.check(ctx, g.query())

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -63,8 +64,8 @@ func SQLiteWrites(ctx context.Context, sess Session, db *SQLite, tb *catalog.Tab
 	}
 	// UPPER and LOWER meet the letters of the pools' values.
 	values := slices.Clone(g.keys)
-	for _, vs := range g.vals {
-		values = append(values, vs)
+	for _, i := range slices.Sorted(maps.Keys(g.vals)) {
+		values = append(values, g.vals[i])
 	}
 	ws.c = &sqliteChecker{db: db, t: tb, tr: newSQLTr(tb, values), s: &s, sess: sess}
 	for i := 0; i < o.Ops; i++ {
@@ -108,7 +109,7 @@ func firstField(ci *parser.CreateIndexStmt) string {
 // hold to the write pools.
 func addHostile(g *writeGen, r *rand.Rand) {
 	layout := layoutBytes(g.t)
-	for col := range g.vals {
+	for _, col := range slices.Sorted(maps.Keys(g.vals)) {
 		for range 8 {
 			v := hostile(r, &g.t.Columns[col], layout)
 			row := slices.Clone(g.keys[0])
@@ -363,8 +364,8 @@ func (ws *writeRun) check(ctx context.Context, q string) {
 	var pool []catalog.Row
 	for _, k := range ws.g.keys {
 		r := append(slices.Clone(k), catalog.TimestampMillis(0))
-		for i, vs := range ws.g.vals {
-			r[i] = pick(ws.r, vs)
+		for _, i := range slices.Sorted(maps.Keys(ws.g.vals)) {
+			r[i] = pick(ws.r, ws.g.vals[i])
 		}
 		pool = append(pool, r)
 	}
