@@ -97,23 +97,28 @@ func TestSQLiteWrites(t *testing.T) {
 	if testing.Short() {
 		ops = 50
 	}
-	extra := map[string][]string{
-		"sites":  {"CREATE INDEX sites_by_visits ON sites ROWKEY (visits, domain)"},
-		"orders": {"CREATE INDEX orders_by_status ON orders ROWKEY (status, '|', seller, '|', order_id, ts)"},
-	}
-	src, err := os.ReadFile("../../examples/catalog.yaml")
-	if err != nil {
-		t.Fatal(err)
+	runs := []struct {
+		file, table string
+		extra       []string // CREATE INDEX statements the run adds, builds and drops
+	}{
+		{"../../examples/catalog.yaml", "sites", []string{"CREATE INDEX sites_by_visits ON sites ROWKEY (visits, domain)"}},
+		{"../../examples/catalog.yaml", "orders", []string{"CREATE INDEX orders_by_status ON orders ROWKEY (status, '|', seller, '|', order_id, ts)"}},
+		{"testdata/writes.yaml", "wm_sessions", []string{"CREATE INDEX wm_sessions_by_hits ON wm_sessions ROWKEY (hits, id)"}},
+		{"testdata/layouts.yaml", "java_signed", []string{"CREATE INDEX java_signed_by_v ON java_signed ROWKEY (v, acct, '|', id, n)"}},
 	}
 	for _, seed := range seeds {
 		var all exectest.SQLiteStats
-		for _, name := range []string{"sites", "orders"} {
-			t.Run(name, func(t *testing.T) {
+		for _, run := range runs {
+			t.Run(run.table, func(t *testing.T) {
+				src, err := os.ReadFile(run.file)
+				if err != nil {
+					t.Fatal(err)
+				}
 				cat, err := catalog.Parse(src)
 				if err != nil {
 					t.Fatal(err)
 				}
-				tb, _ := cat.Table(name)
+				tb, _ := cat.Table(run.table)
 				clock := exectest.NewClock(exectest.SQLiteClock)
 				st, err := embedded.Open(t.TempDir(), embedded.Options{NoSync: true, Clock: clock.Now})
 				if err != nil {
@@ -122,11 +127,11 @@ func TestSQLiteWrites(t *testing.T) {
 				defer st.Close()
 				sess := engine.New(engine.Config{Catalog: cat, CatalogSource: src, CatalogFile: filepath.Join(t.TempDir(), "catalog.yaml"),
 					CreateOnDemand: true, Clock: clock.Now, Open: func(context.Context) (exec.Store, error) { return st, nil }})
-				s, err := exectest.SQLiteWrites(context.Background(), sess, db, tb, exectest.SQLiteWriteOptions{Ops: ops, Seed: seed, Indexes: extra[name]})
+				s, err := exectest.SQLiteWrites(context.Background(), sess, db, tb, exectest.SQLiteWriteOptions{Ops: ops, Seed: seed, Indexes: run.extra})
 				if err != nil {
 					t.Fatal(err)
 				}
-				t.Logf("%s: %s", name, s.Summary())
+				t.Logf("%s: %s", run.table, s.Summary())
 				for _, d := range s.Differ {
 					t.Error(d)
 				}
