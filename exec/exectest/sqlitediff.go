@@ -51,6 +51,8 @@ type SQLiteStats struct {
 	// Skipped counts the statements outside the compared subset, or
 	// differing as documented, by their entry in SQLiteDifferences.
 	Skipped map[string]int
+	// Example is the first statement skipped for each reason.
+	Example map[string]string
 	// Differ are the disagreements, each the statement and the
 	// difference.
 	Differ []string
@@ -73,6 +75,26 @@ func (s *SQLiteStats) Add(o SQLiteStats) {
 	for k, n := range o.Skipped {
 		s.Skipped[k] += n
 	}
+	for k, q := range o.Example {
+		if _, ok := s.Example[k]; !ok {
+			s.setExample(k, q)
+		}
+	}
+}
+
+// skip counts q as skipped for reason.
+func (s *SQLiteStats) skip(reason, q string) {
+	s.Skipped[reason]++
+	if _, ok := s.Example[reason]; !ok {
+		s.setExample(reason, q)
+	}
+}
+
+func (s *SQLiteStats) setExample(reason, q string) {
+	if s.Example == nil {
+		s.Example = map[string]string{}
+	}
+	s.Example[reason] = q
 }
 
 // Summary is one line of counts, with the skipped ones by reason.
@@ -90,8 +112,8 @@ func (s *SQLiteStats) Summary() string {
 		s.Tables, load, s.Compared, s.Agreed, s.NonEmpty, s.BothRefused, len(s.Differ), strings.Join(skips, ", "))
 }
 
-// Reasons says why each kind of skipped statement was left out, one a
-// line.
+// Reasons says why each kind of skipped statement was left out, with
+// the first one.
 func (s *SQLiteStats) Reasons() string {
 	var lines []string
 	for k, n := range s.Skipped {
@@ -100,7 +122,7 @@ func (s *SQLiteStats) Reasons() string {
 		if b, ok := strings.CutPrefix(name, "bug:"); ok {
 			why = "rkql bug: " + SQLiteKnownBugs[b].Why
 		}
-		lines = append(lines, fmt.Sprintf("%s (%d): %s", k, n, why))
+		lines = append(lines, fmt.Sprintf("%s (%d): %s\n    for example %s", k, n, why, s.Example[k]))
 	}
 	sort.Strings(lines)
 	return strings.Join(lines, "\n")
@@ -241,10 +263,7 @@ func (c *sqliteChecker) check(ctx context.Context, q string) {
 			c.s.NonEmpty++
 		}
 	case errors.As(err, &sk):
-		c.s.Skipped[sk.Diff]++
-		if os.Getenv("RKQL_SQLITE_SKIPS") != "" {
-			fmt.Println("SKIP", sk.Diff, q)
-		}
+		c.s.skip(sk.Diff, q)
 	case errors.Is(err, errBothRefused):
 		c.s.Compared++
 		c.s.Agreed++
