@@ -20,5 +20,5 @@ func TestSQLiteOracleHBase(t *testing.T) {
 	dropAtEnd(t, st, names)
 	o := exectest.SQLiteOptions{Rows: 300, Queries: 60, Now: time.Now().UnixMilli()}
 	s := exectest.RunSQLite(t, st, db, cat, o)
-	t.Logf("%s", s.Summary())
+	t.Logf("%s\n%s", s.Summary(), s.Reasons())
 }
