@@ -93,7 +93,7 @@ func TestSQLiteOracleSeesChange(t *testing.T) {
 func TestSQLiteWrites(t *testing.T) {
 	db := exectest.OpenSQLiteT(t)
 	seeds := sqliteSeeds(t)
-	ops := 150
+	ops := 100
 	if testing.Short() {
 		ops = 50
 	}
