@@ -22,7 +22,8 @@ func edgeQueries(t *catalog.Table, rows []catalog.Row, r *rand.Rand) []string {
 		qs = append(qs,
 			"SELECT "+name+", COUNT(*)"+from+" GROUP BY "+name+" ORDER BY 1 DESC LIMIT 12 ALLOW FULL SCAN",
 			"SELECT MIN("+name+"), MAX("+name+"), COUNT("+name+"), COUNT(DISTINCT "+name+")"+from+" ALLOW FULL SCAN",
-			"SELECT "+name+from+" ORDER BY "+name+" LIMIT 7 OFFSET 2 ALLOW FULL SCAN")
+			"SELECT "+name+from+" ORDER BY "+name+" LIMIT 7 OFFSET 2 ALLOW FULL SCAN",
+			"SELECT DISTINCT "+name+from+" ORDER BY 1 DESC ALLOW FULL SCAN")
 		v := sample(rows, i, r)
 		switch c.Type {
 		case catalog.TypeString:
