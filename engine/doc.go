@@ -23,6 +23,15 @@
 // (ddlstmt.go). DELETE, TRUNCATE and dropping a physical table ask
 // Config.Confirm first.
 //
+// A layout statement that edits the catalog or its physical tables is
+// one unit across processes (catlock.go): under an exclusive flock on
+// <catalog>.lock it reads the file as it is now, computes the edit,
+// creates or drops the physical tables, and writes the file (a temporary
+// file renamed over it). Lock order: the catalog lock, then the store's
+// (the embedded store's flock on rkql.db). An engine that holds its store
+// and finds the catalog locked closes the store before it waits, so no
+// process waits for the catalog while holding the store.
+//
 // Invariants:
 //   - A read-only engine refuses every statement that writes before it
 //     touches the store.

@@ -36,6 +36,10 @@ type Config struct {
 	// them). The file need not exist yet.
 	CatalogSource []byte
 	CatalogFile   string
+	// CatalogLockTimeout is how long a layout statement waits for another
+	// process's edit of the same catalog file (see catlock.go). 0 means
+	// ten seconds; a negative value means not at all.
+	CatalogLockTimeout time.Duration
 	// Confirm asks whether to go on with a statement that removes rows or
 	// tables (DELETE, TRUNCATE TABLE, DROP TABLE of a physical table); nil
 	// goes on without asking (the shell always sets one).

@@ -1,0 +1,94 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// A layout statement that edits the catalog file, or creates or drops the
+// physical tables it names, is one unit: it holds an exclusive flock on
+// the lock file beside the catalog (<catalog>.lock) while it reads the
+// file as it is now, computes its edit, creates or drops the physical
+// tables, and writes the file. Two processes editing one catalog
+// therefore never lose each other's entries, on any store.
+//
+// Lock order: the catalog's lock comes before the store's. A layout
+// statement takes the catalog lock first and opens the store under it;
+// an engine that holds its store open when the catalog lock is busy
+// closes the store before it waits. No process ever waits for the
+// catalog while holding the store, so two cannot wait for each other.
+
+// ErrCatalogInUse is matched by the error of a layout statement that gave
+// up waiting for another process's edit of the same catalog file.
+var ErrCatalogInUse = errors.New("engine: the catalog is being changed by another process")
+
+// defaultCatalogLockTimeout is how long a layout statement waits for the
+// catalog lock when Config.CatalogLockTimeout is 0.
+const defaultCatalogLockTimeout = 10 * time.Second
+
+// lockPoll is how often a waiting layout statement tries the lock again.
+const lockPoll = 50 * time.Millisecond
+
+// lockCatalog takes the catalog lock, waiting for another process's edit
+// up to Config.CatalogLockTimeout or the end of ctx. The caller calls the
+// function it returns when its edit is written.
+func (e *Engine) lockCatalog(ctx context.Context) (func(), error) {
+	path := e.cfg.CatalogFile + ".lock"
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("locking the catalog: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("locking the catalog: %w", err)
+	}
+	ok, err := tryLock(f)
+	if err == nil && !ok {
+		// Never wait for the catalog while holding the store: the
+		// process that holds the catalog may be waiting for it.
+		if err = e.Close(); err == nil {
+			err = e.waitLock(ctx, f)
+		}
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() {
+		unlock(f)
+		f.Close()
+	}, nil
+}
+
+// waitLock tries f's lock until it is free, the timeout passes or ctx
+// ends.
+func (e *Engine) waitLock(ctx context.Context, f *os.File) error {
+	timeout := e.cfg.CatalogLockTimeout
+	if timeout == 0 {
+		timeout = defaultCatalogLockTimeout
+	}
+	gaveUp := fmt.Errorf("catalog %s is being changed by another process: gave up after %s: %w", e.cfg.CatalogFile, max(timeout, 0), ErrCatalogInUse)
+	if timeout < 0 {
+		return gaveUp
+	}
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	tick := time.NewTicker(lockPoll)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("waiting for the catalog lock: %w", ctx.Err())
+		case <-deadline.C:
+			return gaveUp
+		case <-tick.C:
+		}
+		ok, err := tryLock(f)
+		if err != nil || ok {
+			return err
+		}
+	}
+}
