@@ -84,7 +84,7 @@ func TestCatalogEditsAtOnce(t *testing.T) {
 
 // noClose is a store shared by several engines, which none of them
 // closes.
-type noClose struct{ exec.Store }
+type noClose struct{ *embedded.Store }
 
 func (noClose) Close() error { return nil }
 

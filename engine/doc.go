@@ -21,7 +21,9 @@
 // the engine's catalog and planner (ddl.go, ddlspec.go); CreateTable and
 // CreateIndex turn a catalog table back into those statements
 // (ddlstmt.go). DELETE, TRUNCATE and dropping a physical table ask
-// Config.Confirm first.
+// Config.Confirm first; one not confirmed fails and changes nothing. DROP
+// TABLE of a name the catalog lacks drops the stored table of that name
+// that no catalog table describes, if there is one (dropstored.go).
 //
 // A layout statement that edits the catalog or its physical tables is
 // one unit across processes (catlock.go): under an exclusive flock on

@@ -254,7 +254,7 @@ func registerShellFlags(fs *flag.FlagSet, o *options) {
 	fs.BoolVar(&o.noPushdown, "no-pushdown", false, "keep every filter, projection and limit in the client instead of handing them to the store (\\pushdown in the REPL)")
 	fs.BoolVar(&o.quiet, "q", false, "quiet: leave out command tags such as INSERT 3")
 	fs.Var(historyFlag{o: o}, "history", "REPL history `file` ('' for none; default $XDG_STATE_HOME/rkql/history, else ~/.local/state/rkql/history)")
-	fs.BoolVar(&o.yes, "yes", false, "answer yes to the questions DELETE, TRUNCATE TABLE and DROP TABLE ask before removing rows or tables (a script is otherwise answered no)")
+	fs.BoolVar(&o.yes, "yes", false, "answer yes to the questions DELETE, TRUNCATE TABLE, DROP TABLE and DROP INDEX ask before removing rows or tables (a script is otherwise answered no, and the statement fails)")
 	fs.BoolVar(&o.stopOnError, "stop-on-error", false, "stop a -f script or stdin at the first failed statement")
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 }
