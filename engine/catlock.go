@@ -21,10 +21,28 @@ import (
 // an engine that holds its store open when the catalog lock is busy
 // closes the store before it waits. No process ever waits for the
 // catalog while holding the store, so two cannot wait for each other.
+// Where the system has no flock (catlock_other.go), edits are not kept
+// apart.
 
 // ErrCatalogInUse is matched by the error of a layout statement that gave
 // up waiting for another process's edit of the same catalog file.
 var ErrCatalogInUse = errors.New("engine: the catalog is being changed by another process")
+
+// catalogInUseError is a wait for the catalog lock given up after waited.
+type catalogInUseError struct {
+	file   string
+	waited time.Duration
+}
+
+func (e *catalogInUseError) Error() string {
+	msg := fmt.Sprintf("catalog %s is being changed by another rkql process", e.file)
+	if e.waited > 0 {
+		msg += fmt.Sprintf(": gave up after %s", e.waited)
+	}
+	return msg
+}
+
+func (e *catalogInUseError) Is(target error) bool { return target == ErrCatalogInUse }
 
 // defaultCatalogLockTimeout is how long a layout statement waits for the
 // catalog lock when Config.CatalogLockTimeout is 0.
@@ -70,7 +88,7 @@ func (e *Engine) waitLock(ctx context.Context, f *os.File) error {
 	if timeout == 0 {
 		timeout = defaultCatalogLockTimeout
 	}
-	gaveUp := fmt.Errorf("catalog %s is being changed by another process: gave up after %s: %w", e.cfg.CatalogFile, max(timeout, 0), ErrCatalogInUse)
+	gaveUp := &catalogInUseError{file: e.cfg.CatalogFile, waited: max(timeout, 0)}
 	if timeout < 0 {
 		return gaveUp
 	}

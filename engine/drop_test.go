@@ -52,6 +52,12 @@ func newDropFixture(t *testing.T) *dropFixture {
 // answers its questions with answer (nil: yes).
 func (f *dropFixture) engine(t *testing.T, readOnly bool, answer func(q string) bool) *engine.Engine {
 	t.Helper()
+	return engine.New(f.config(t, readOnly, answer))
+}
+
+// config is the Config of engine.
+func (f *dropFixture) config(t *testing.T, readOnly bool, answer func(q string) bool) engine.Config {
+	t.Helper()
 	src, err := os.ReadFile(f.catFile)
 	if err != nil {
 		t.Fatal(err)
@@ -63,11 +69,11 @@ func (f *dropFixture) engine(t *testing.T, readOnly bool, answer func(q string) 
 	if answer == nil {
 		answer = func(string) bool { return true }
 	}
-	return engine.New(engine.Config{
+	return engine.Config{
 		Catalog: cat, CatalogSource: src, CatalogFile: f.catFile, CreateOnDemand: true, ReadOnly: readOnly,
 		Open:    func(context.Context) (exec.Store, error) { return noClose{f.st}, nil },
 		Confirm: func(_ context.Context, q string) (bool, error) { return answer(q), nil },
-	})
+	}
 }
 
 // stored returns the store's tables.
