@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/rkql/rkql/parser"
 )
 
 // A layout statement that edits the catalog file, or creates or drops the
@@ -44,6 +46,14 @@ func (e *catalogInUseError) Error() string {
 
 func (e *catalogInUseError) Is(target error) bool { return target == ErrCatalogInUse }
 
+// lockFileError is a catalog lock whose file cannot be opened, as in a
+// directory this process may not write: no edit of the catalog can be
+// written there either.
+type lockFileError struct{ err error }
+
+func (e *lockFileError) Error() string { return "locking the catalog: " + e.err.Error() }
+func (e *lockFileError) Unwrap() error { return e.err }
+
 // defaultCatalogLockTimeout is how long a layout statement waits for the
 // catalog lock when Config.CatalogLockTimeout is 0.
 const defaultCatalogLockTimeout = 10 * time.Second
@@ -51,17 +61,36 @@ const defaultCatalogLockTimeout = 10 * time.Second
 // lockPoll is how often a waiting layout statement tries the lock again.
 const lockPoll = 50 * time.Millisecond
 
+// lockFor takes the catalog lock for the layout statement st, and
+// returns what lets go of it: nothing to let go of for SHOW CATALOG, for a
+// session without a catalog file, and for a TRUNCATE beside a catalog in
+// a directory this process may not write, which no edit can change.
+func (e *Engine) lockFor(ctx context.Context, st parser.Stmt) (func(), error) {
+	none := func() {}
+	if _, show := st.(*parser.ShowCatalogStmt); show || e.cfg.CatalogFile == "" {
+		return none, nil
+	}
+	release, err := e.lockCatalog(ctx)
+	var noFile *lockFileError
+	if _, truncate := st.(*parser.TruncateStmt); truncate && errors.As(err, &noFile) {
+		return none, nil
+	}
+	return release, err
+}
+
 // lockCatalog takes the catalog lock, waiting for another process's edit
 // up to Config.CatalogLockTimeout or the end of ctx. The caller calls the
 // function it returns when its edit is written.
 func (e *Engine) lockCatalog(ctx context.Context) (func(), error) {
 	path := e.cfg.CatalogFile + ".lock"
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fmt.Errorf("locking the catalog: %w", err)
+		return nil, &lockFileError{err}
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	// Read access is all a flock needs: a lock file another user made
+	// serves every user who may change the catalog beside it.
+	f, err := os.OpenFile(path, os.O_RDONLY|os.O_CREATE, 0o644)
 	if err != nil {
-		return nil, fmt.Errorf("locking the catalog: %w", err)
+		return nil, &lockFileError{err}
 	}
 	ok, err := tryLock(f)
 	if err == nil && !ok {

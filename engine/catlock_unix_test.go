@@ -5,6 +5,8 @@ package engine_test
 import (
 	"context"
 	"errors"
+	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -48,5 +50,29 @@ func TestCatalogLockGivesUp(t *testing.T) {
 	}
 	if _, _, err := noWait.Exec(context.Background(), create); err != nil {
 		t.Errorf("CREATE TABLE once the edit is over: %v", err)
+	}
+}
+
+// Beside a catalog in a directory no one may write, the lock file cannot
+// be made: an edit fails before it creates a table, and TRUNCATE, which
+// edits nothing, runs.
+func TestCatalogLockUnwritableDir(t *testing.T) {
+	if _, err := os.Stat("/proc/self"); err != nil {
+		t.Skip("no /proc, the directory not even root may write")
+	}
+	f := newDropFixture(t)
+	cfg := f.config(t, false, nil)
+	cfg.CatalogFile = "/proc/catalog.yaml"
+	e := engine.New(cfg)
+	ctx := context.Background()
+	_, _, err := e.Exec(ctx, "CREATE TABLE y (k STRING, v BIGINT) ROWKEY (k)")
+	if err == nil || !strings.HasPrefix(err.Error(), "locking the catalog: open /proc/catalog.yaml.lock: ") {
+		t.Errorf("CREATE TABLE beside an unwritable catalog: %v", err)
+	}
+	if got := f.stored(t); !slices.Equal(got, []string{"x", "x_by_v"}) {
+		t.Errorf("the failed CREATE TABLE left the store with %v", got)
+	}
+	if _, tag, err := e.Exec(ctx, "TRUNCATE TABLE x"); err != nil || tag != "TRUNCATE TABLE" {
+		t.Errorf("TRUNCATE TABLE beside an unwritable catalog: %q, %v", tag, err)
 	}
 }

@@ -41,13 +41,11 @@ func isDDL(st parser.Stmt) bool {
 }
 
 func (e *Engine) runDDL(ctx context.Context, st parser.Stmt) (*Result, error) {
-	if _, show := st.(*parser.ShowCatalogStmt); !show && e.cfg.CatalogFile != "" {
-		release, err := e.lockCatalog(ctx)
-		if err != nil {
-			return nil, err
-		}
-		defer release()
+	release, err := e.lockFor(ctx, st)
+	if err != nil {
+		return nil, err
 	}
+	defer release()
 	if err := e.reloadCatalog(); err != nil {
 		return nil, err
 	}
