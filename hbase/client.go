@@ -42,7 +42,8 @@ type Config struct {
 	MaxBackoff   time.Duration
 	// ScanCaching is the default rows per scan RPC. Default 100.
 	ScanCaching int
-	// ScanMaxResultSize is the default bytes per scan RPC. Default 2 MiB.
+	// ScanMaxResultSize is the default bytes per scan RPC, and the bytes
+	// per RPC of the client's hbase:meta scans. Default 2 MiB.
 	ScanMaxResultSize int64
 	// MetaScanRows is the most rows one RPC of an hbase:meta scan asks
 	// for, when the client lists a table's regions or finds one (that

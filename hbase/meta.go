@@ -40,6 +40,9 @@ func (c *Client) scanMeta(ctx context.Context, s metaScan, visit func(*Result) (
 			StartRow: s.start,
 			StopRow:  s.stop,
 			Reversed: proto.Bool(s.reversed),
+			// As for any scan: the server may cut a page short at this
+			// size, so a page of meta is only as long as its rows allow.
+			MaxResultSize: proto.Uint64(uint64(c.cfg.ScanMaxResultSize)),
 		},
 	}
 	if s.excludeStart {
