@@ -24,6 +24,9 @@ type fakeMeta struct {
 	// transit maps a region's start key to the meta scans that show it
 	// in transition: no server, state OPENING; negative is for good.
 	transit map[string]int
+	// loseAfter, when positive, counts down the continuations of meta
+	// scanners; the one that brings it to zero finds its scanner gone.
+	loseAfter int
 	// offline lists the start keys of regions whose row says offline
 	// (and not split), with no server.
 	offline map[string]bool
@@ -118,6 +121,14 @@ func (fs *fakeServer) metaScan(req *pb.ScanRequest) (proto.Message, []byte, *pb.
 		id = req.GetScannerId()
 		if sc = fs.meta.scanners[id]; sc == nil {
 			return nil, nil, exception(clsUnknownScanner, "unknown meta scanner")
+		}
+		if fs.meta.loseAfter > 0 {
+			if fs.meta.loseAfter--; fs.meta.loseAfter == 0 {
+				delete(fs.meta.scanners, id)
+				ex := exception(clsUnknownScanner, "lease expired")
+				ex.DoNotRetry = proto.Bool(true) // as HBase marks it
+				return nil, nil, ex
+			}
 		}
 		if req.GetNextCallSeq() != sc.seq {
 			return nil, nil, exception(clsOutOfOrderScannerNext, "seq")

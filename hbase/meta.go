@@ -56,6 +56,10 @@ func (c *Client) scanMeta(ctx context.Context, s metaScan, visit func(*Result) (
 		rep, err := c.callRegion(ctx, meta, "Scan", req, &resp)
 		c.noteError(meta, err)
 		if err != nil {
+			if metaScannerLost(err) {
+				// The lease ran out between pages, say: read meta again.
+				return &RetryableError{Err: err}
+			}
 			return err
 		}
 		if resp.ScannerId != nil {
@@ -70,21 +74,27 @@ func (c *Client) scanMeta(ctx context.Context, s metaScan, visit func(*Result) (
 		for _, res := range results {
 			ok, err := visit(res)
 			if err != nil || !ok {
-				if more {
-					c.closeMetaScanner(ctx, meta, id)
-				}
+				c.closeMetaScanner(ctx, meta, id, &resp)
 				return err
 			}
 		}
 		if !more {
-			if !metaClosed(&resp) {
-				c.closeMetaScanner(ctx, meta, id)
-			}
+			c.closeMetaScanner(ctx, meta, id, &resp)
 			return nil
 		}
 		req = &pb.ScanRequest{ScannerId: proto.Uint64(id), NextCallSeq: proto.Uint64(seq)}
 		seq++
 	}
+}
+
+// metaScannerLost reports whether err says that the server no longer
+// has the meta scanner a call continued.
+func metaScannerLost(err error) bool {
+	switch exceptionClass(err) {
+	case clsUnknownScanner, clsOutOfOrderScannerNext, clsScannerReset:
+		return true
+	}
+	return false
 }
 
 // setMetaPage sets the rows one meta scan call asks for, and under a
@@ -113,18 +123,17 @@ func metaMore(resp *pb.ScanResponse, got, asked int) bool {
 	return got >= asked
 }
 
-// metaClosed reports whether the server closed its scanner after resp.
-func metaClosed(resp *pb.ScanResponse) bool {
-	return (resp.MoreResults != nil && !resp.GetMoreResults()) ||
-		(resp.MoreResultsInRegion != nil && !resp.GetMoreResultsInRegion())
-}
-
-// closeMetaScanner closes an open meta scanner, ignoring failures: the
-// server drops it when its lease ends anyway.
-func (c *Client) closeMetaScanner(ctx context.Context, meta *Region, id uint64) {
+// closeMetaScanner closes the meta scanner that gave resp, unless the
+// server closed it already. A failure is ignored: the server drops the
+// scanner when its lease ends anyway.
+func (c *Client) closeMetaScanner(ctx context.Context, meta *Region, id uint64, resp *pb.ScanResponse) {
+	if (resp.MoreResults != nil && !resp.GetMoreResults()) ||
+		(resp.MoreResultsInRegion != nil && !resp.GetMoreResultsInRegion()) {
+		return
+	}
 	req := &pb.ScanRequest{ScannerId: proto.Uint64(id), CloseScanner: proto.Bool(true), NumberOfRows: proto.Uint32(0)}
-	var resp pb.ScanResponse
-	_, _ = c.callRegion(context.WithoutCancel(ctx), meta, "Scan", req, &resp)
+	var out pb.ScanResponse
+	_, _ = c.callRegion(context.WithoutCancel(ctx), meta, "Scan", req, &out)
 }
 
 // metaTableStop is the hbase:meta row just after every region row of

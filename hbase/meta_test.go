@@ -93,6 +93,17 @@ func TestFakeMetaShortPages(t *testing.T) {
 	}
 }
 
+// TestFakeMetaScannerLost lists regions through a meta scanner that the
+// server loses between two pages: the listing starts again.
+func TestFakeMetaScannerLost(t *testing.T) {
+	fs := newFakeServer(t, metaSplits, fakeRows)
+	fs.meta.page, fs.meta.loseAfter = 3, 2
+	rs, err := metaClient(fs, 0).Regions(context.Background(), "t")
+	if err != nil || len(rs) != 16 {
+		t.Fatalf("%d regions, %v", len(rs), err)
+	}
+}
+
 // TestFakeMetaGap reads a table whose meta row of region k10-k12 is
 // missing: the listing retries until the row is back, and fails, naming
 // the gap, while it is not; so does the aggregate that uses the list,
