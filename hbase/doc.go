@@ -122,8 +122,9 @@
 //	client              Client: finds the region for each row through
 //	  (client.go,       hbase:meta, caches locations, groups Multi actions by
 //	   locate.go,       server, drives Scanners region by region, retries
-//	   scanner.go,      with backoff, and turns server exceptions into the
-//	   multi.go,        error groups below; Admin talks to the master
+//	   meta.go,         with backoff, and turns server exceptions into the
+//	   scanner.go,      error groups below; Admin talks to the master
+//	   multi.go,
 //	   admin.go)
 //	        |
 //	region connection   internal/rpc: one TCP connection per server and
