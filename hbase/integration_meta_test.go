@@ -100,7 +100,8 @@ func readAll(ctx context.Context, c *hbase.Client, table string) (counted, scann
 // through pages shorter than asked for.
 func TestIntegrationCountWhileRegionsReopen(t *testing.T) {
 	q := hbasetest.Quorum(t)
-	ctx := ctxT(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
 	c, err := hbase.NewClient(ctx, hbase.Config{ZKQuorum: q, ZKRoot: hbasetest.Root(), MetaScanRows: 4, ScanMaxResultSize: 1})
 	if err != nil {
 		t.Fatal(err)
