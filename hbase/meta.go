@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/rkql/rkql/hbase/internal/pb"
 	"google.golang.org/protobuf/proto"
@@ -133,7 +134,9 @@ func (c *Client) closeMetaScanner(ctx context.Context, meta *Region, id uint64, 
 	}
 	req := &pb.ScanRequest{ScannerId: proto.Uint64(id), CloseScanner: proto.Bool(true), NumberOfRows: proto.Uint32(0)}
 	var out pb.ScanResponse
-	_, _ = c.callRegion(context.WithoutCancel(ctx), meta, "Scan", req, &out)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), min(c.cfg.RPCTimeout, 10*time.Second))
+	defer cancel()
+	_, _ = c.callRegion(ctx, meta, "Scan", req, &out)
 }
 
 // metaTableStop is the hbase:meta row just after every region row of
