@@ -39,6 +39,7 @@ type fakeMetaRow struct {
 	r              *Region // Server "" writes no info:server
 	offline, split bool
 	state          string // "" writes no info:state
+	corrupt        bool   // info:regioninfo lacks its PBUF magic
 }
 
 type fakeMetaScanner struct {
@@ -130,10 +131,12 @@ func (fs *fakeServer) metaScan(req *pb.ScanRequest) (proto.Message, []byte, *pb.
 				return nil, nil, ex
 			}
 		}
-		if req.GetNextCallSeq() != sc.seq {
-			return nil, nil, exception(clsOutOfOrderScannerNext, "seq")
+		if req.NextCallSeq != nil { // as HBase: checked only when sent
+			if req.GetNextCallSeq() != sc.seq {
+				return nil, nil, exception(clsOutOfOrderScannerNext, "seq")
+			}
+			sc.seq++
 		}
-		sc.seq++
 	}
 	if req.LimitOfRows != nil {
 		sc.left = int(req.GetLimitOfRows())
@@ -202,7 +205,11 @@ func metaCells(row fakeMetaRow) []Cell {
 	r := row.r
 	ri, _ := proto.Marshal(&pb.RegionInfo{RegionId: proto.Uint64(r.ID), TableName: tableName(r.Table),
 		StartKey: r.StartKey, EndKey: r.EndKey, Offline: proto.Bool(row.offline), Split: proto.Bool(row.split)})
-	cells := []Cell{{Row: r.Name, Family: metaFamily, Qualifier: regionInfoQual, Type: CellPut, Value: append([]byte("PBUF"), ri...)}}
+	magic := "PBUF"
+	if row.corrupt {
+		magic = "XXXX"
+	}
+	cells := []Cell{{Row: r.Name, Family: metaFamily, Qualifier: regionInfoQual, Type: CellPut, Value: append([]byte(magic), ri...)}}
 	if r.Server != "" {
 		cells = append(cells, Cell{Row: r.Name, Family: metaFamily, Qualifier: serverQual, Type: CellPut, Value: []byte(r.Server)})
 	}

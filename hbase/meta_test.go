@@ -89,6 +89,9 @@ func TestFakeMetaShortPages(t *testing.T) {
 			if n, err := countAll(t, c); err != nil || n != 40 {
 				t.Errorf("count: %d %v, want 40", n, err)
 			}
+			if n := len(fs.meta.scanners); n != 0 {
+				t.Errorf("%d meta scanners left open", n)
+			}
 		})
 	}
 }
@@ -101,6 +104,22 @@ func TestFakeMetaScannerLost(t *testing.T) {
 	rs, err := metaClient(fs, 0).Regions(context.Background(), "t")
 	if err != nil || len(rs) != 16 {
 		t.Fatalf("%d regions, %v", len(rs), err)
+	}
+}
+
+// TestFakeMetaCorruptRow lists regions through a meta row that cannot
+// be read: the listing fails, naming the row, and closes its scanner
+// (open, next, close).
+func TestFakeMetaCorruptRow(t *testing.T) {
+	fs := newFakeServer(t, metaSplits, fakeRows)
+	fs.meta.page = 3
+	fs.meta.extra = []fakeMetaRow{{r: &Region{Table: "t", Name: metaKey("t", []byte("k07"), "1.bad."), StartKey: []byte("k07")}, corrupt: true}}
+	_, err := metaClient(fs, 0).Regions(context.Background(), "t")
+	if err == nil || !strings.Contains(err.Error(), `meta row "t,k07,1.bad.": regioninfo lacks the PBUF magic`) {
+		t.Errorf("listing through a corrupt row: %v", err)
+	}
+	if n := len(fs.meta.scanners); n != 0 || fs.count("Scan.meta") != 3 {
+		t.Errorf("%d meta scanners left open after %d calls", n, fs.count("Scan.meta"))
 	}
 }
 
