@@ -2,9 +2,13 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
+	"strings"
 
 	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/exec"
 	"github.com/rkql/rkql/planner"
 )
 
@@ -45,5 +49,48 @@ func (e *Engine) checkIndex(ctx context.Context, c *planner.CheckIndex) (*Result
 		cols[i] = Column{Name: n, Type: catalog.TypeBigint}
 		row[i] = catalog.Bigint(vals[i])
 	}
-	return rowsResult(cols, []catalog.Row{row}), nil
+	res := rowsResult(cols, []catalog.Row{row})
+	if !c.Repair && !rep.Clean() {
+		// The report is shown, and then the statement fails, as rkql
+		// store check does on damage.
+		res.Rows = &failAfter{sliceRows: sliceRows{rows: []catalog.Row{row}},
+			err: &IndexMismatchError{Index: c.Index.Name, Table: c.Table.Name, Report: rep}}
+	}
+	return res, nil
+}
+
+// IndexMismatchError is CHECK INDEX finding an index that does not match
+// its data table. It follows the report's row.
+type IndexMismatchError struct {
+	Index, Table string
+	Report       exec.IndexReport
+}
+
+func (e *IndexMismatchError) Error() string {
+	r := e.Report
+	var parts []string
+	for _, p := range []struct {
+		n    int64
+		what string
+	}{{r.Missing, "missing"}, {r.Orphans, "orphan"}, {r.Unverified, "unverified"}, {r.Stale, "stale"}} {
+		if p.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", p.n, p.what))
+		}
+	}
+	return fmt.Sprintf("index %s does not match table %s: %s %s (CHECK INDEX %s REPAIR rewrites them)",
+		e.Index, e.Table, strings.Join(parts, ", "), plural(r.Missing+r.Orphans+r.Unverified+r.Stale, "entry", "entries"), e.Index)
+}
+
+// failAfter serves rows held in memory, then fails with err.
+type failAfter struct {
+	sliceRows
+	err error
+}
+
+func (f *failAfter) Next(ctx context.Context) (catalog.Row, error) {
+	r, err := f.sliceRows.Next(ctx)
+	if errors.Is(err, io.EOF) {
+		return nil, f.err
+	}
+	return r, err
 }
