@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // EncodeKey writes the rowkey of row. Every key field must be set. A random
@@ -31,6 +32,41 @@ func (t *Table) EncodeKey(row Row, rnd func(n int64) int64) ([]byte, error) {
 		copy(key, t.saltBytes(&comps[0], key, offs))
 	}
 	return key, nil
+}
+
+// EncodeRowKey is EncodeKey for a row about to be stored: a key of no
+// bytes is refused too, since HBase keeps no row under an empty key.
+func (t *Table) EncodeRowKey(row Row, rnd func(n int64) int64) ([]byte, error) {
+	key, err := t.EncodeKey(row, rnd)
+	if err != nil || len(key) > 0 {
+		return key, err
+	}
+	var fields []string
+	for _, c := range t.KeyColumns() {
+		fields = append(fields, t.Columns[c].Name+" = "+row[c].String())
+	}
+	what := "table " + t.Name
+	if t.IndexOf != nil {
+		what = "index " + t.Name + " of " + t.IndexOf.Name
+	}
+	return nil, &KeyError{Msg: fmt.Sprintf("the row key of %s would be empty (%s): HBase keeps no row under an empty key",
+		what, strings.Join(fields, ", "))}
+}
+
+// EntryRow projects a data row of table data onto the columns of index
+// ix's table; ok is false when an index key field is NULL, as such a row
+// has no entry.
+func (ix *Index) EntryRow(data *Table, row Row) (Row, bool) {
+	it := ix.Table
+	out := it.NewRow()
+	for i, c := range it.Columns {
+		d, _ := data.Column(c.Name)
+		out[i] = row[d]
+		if c.KeyField && row[d].Null {
+			return nil, false
+		}
+	}
+	return out, true
 }
 
 // saltBytes computes a salt component from the key bytes it covers: the

@@ -244,7 +244,7 @@ func readBatches(ctx context.Context, t *catalog.Table, src rowSource, size int,
 			return
 		}
 		if err == nil {
-			_, err = t.EncodeKey(row, zero)
+			_, err = t.EncodeRowKey(row, zero)
 		}
 		if err != nil {
 			send(importBatch{line: line, err: err})
