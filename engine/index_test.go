@@ -44,3 +44,110 @@ CHECK INDEX u_by_e`)
 		t.Fatalf("empty entry key:\n%s\nwant\n%s", got, want)
 	}
 }
+
+const tagsDDL = `CREATE TABLE p (k STRING, tag STRING, n BIGINT) ROWKEY (k) FAMILIES (d);
+INSERT INTO p (k, tag, n) VALUES ('a', 'red', 1), ('b', 'red', 2), ('c', 'red', 3), ('d', 'red', 4)`
+
+// An index made over a table that has rows is not built: the catalog
+// says so, no query reads it (EXPLAIN says why, and a query it alone
+// would serve fails naming BUILD INDEX), writes keep it in step anyway,
+// and BUILD INDEX makes it one that queries read.
+func TestUnbuiltIndexNotRead(t *testing.T) {
+	dir := t.TempDir()
+	e := ddlEngine(t, dir, []byte("tables: []\n"))
+	got := runText(t, e, tagsDDL+`;
+CREATE INDEX p_by_tag ON p ROWKEY (tag, '|', k) COVERING (n);
+INSERT INTO p (k, tag, n) VALUES ('e', 'red', 5);
+SELECT k FROM p WHERE tag = 'red';
+SELECT k FROM p USE INDEX (p_by_tag) WHERE tag = 'red'`)
+	want := `CREATE TABLE
+INSERT 4
+CREATE INDEX
+warning: index p_by_tag is not built: no query reads it until BUILD INDEX p_by_tag ON p writes the entries of the rows p holds
+INSERT 1
+error: query on p would read the whole table (FULL SCAN): index p_by_tag would serve it, but it is not built (BUILD INDEX p_by_tag ON p fills it); or add ALLOW FULL SCAN to read the table anyway
+error: index p_by_tag is not built, so its entries may not match p (BUILD INDEX p_by_tag ON p fills it)
+`
+	if got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+	if src := string(e.CatalogSource()); !strings.Contains(src, "      - name: p_by_tag\n") || !strings.Contains(src, "        state: unbuilt\n") {
+		t.Fatalf("the catalog does not record the index as unbuilt:\n%s", src)
+	}
+	// Another process reads the same catalog.
+	e.Close()
+	e = ddlEngine(t, dir, nil)
+	got = runText(t, e, "SELECT k FROM p WHERE tag = 'red' ALLOW FULL SCAN; EXPLAIN SELECT k FROM p WHERE tag = 'red' ALLOW FULL SCAN")
+	if !strings.HasPrefix(got, "'a'\n'b'\n'c'\n'd'\n'e'\nFULL SCAN OVER p") ||
+		!strings.Contains(got, "index p_by_tag (tag:str| | k:str) was passed over: index p_by_tag is not built, so its entries may not match p (BUILD INDEX p_by_tag ON p fills it).") {
+		t.Fatalf("reads around the unbuilt index:\n%s", got)
+	}
+	got = runText(t, e, "BUILD INDEX p_by_tag ON p; SELECT k, n FROM p WHERE tag = 'red'; CHECK INDEX p_by_tag")
+	if want := "BUILD INDEX 5\n'a' | 1\n'b' | 2\n'c' | 3\n'd' | 4\n'e' | 5\n5 | 5 | 0 | 0 | 0 | 0 | 0\n"; got != want {
+		t.Fatalf("after BUILD INDEX: got\n%s\nwant\n%s", got, want)
+	}
+	if src := string(e.CatalogSource()); strings.Contains(src, "state:") {
+		t.Fatalf("BUILD INDEX left the state in the catalog:\n%s", src)
+	}
+	if got := runText(t, e, "EXPLAIN SELECT k, n FROM p WHERE tag = 'red'"); !strings.Contains(got, "INDEX LOOKUP OVER p_by_tag") {
+		t.Fatalf("the built index is not read:\n%s", got)
+	}
+}
+
+// An index made over an empty table is built from the start: writes keep
+// it, and queries read it.
+func TestIndexOverEmptyTableBuilt(t *testing.T) {
+	e := ddlEngine(t, t.TempDir(), []byte("tables: []\n"))
+	got := runText(t, e, `CREATE TABLE p (k STRING, tag STRING, n BIGINT) ROWKEY (k) FAMILIES (d);
+CREATE INDEX p_by_tag ON p ROWKEY (tag, '|', k) COVERING (n);
+INSERT INTO p (k, tag, n) VALUES ('a', 'red', 1), ('b', 'blue', 2);
+SELECT k, n FROM p WHERE tag = 'red';
+CHECK INDEX p_by_tag`)
+	if want := "CREATE TABLE\nCREATE INDEX\nINSERT 2\n'a' | 1\n2 | 2 | 0 | 0 | 0 | 0 | 0\n"; got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+	if strings.Contains(string(e.CatalogSource()), "state:") {
+		t.Fatalf("an index over an empty table is recorded unbuilt:\n%s", e.CatalogSource())
+	}
+}
+
+// DROP INDEX that keeps its stored table (not confirmed), then writes,
+// then the same CREATE INDEX: the stored table's entries are not trusted
+// (the index is unbuilt, and CREATE INDEX says so once), and BUILD INDEX
+// leaves exactly the entries the rows give, deleting the stale ones.
+func TestIndexOverStaleTable(t *testing.T) {
+	e := ddlEngine(t, t.TempDir(), []byte("tables: []\n"))
+	index := "CREATE INDEX p_by_tag ON p ROWKEY (tag, '|', k) COVERING (n)"
+	if got := runText(t, e, tagsDDL+";\n"+index); !strings.HasSuffix(got, "CREATE INDEX\nwarning: index p_by_tag is not built: no query reads it until BUILD INDEX p_by_tag ON p writes the entries of the rows p holds\n") {
+		t.Fatalf("setup:\n%s", got)
+	}
+	if got := runText(t, e, "BUILD INDEX p_by_tag ON p"); got != "BUILD INDEX 4\n" {
+		t.Fatalf("BUILD INDEX: %s", got)
+	}
+	e.SetConfirm(func(context.Context, string) (bool, error) { return false, nil })
+	got := runText(t, e, "DROP INDEX p_by_tag")
+	e.SetConfirm(nil)
+	if !strings.Contains(got, "kept (not confirmed") {
+		t.Fatalf("DROP INDEX, not confirmed: %s", got)
+	}
+	got = runText(t, e, "DELETE FROM p WHERE k = 'a'; UPDATE p SET n = 20 WHERE k = 'b'; "+index+"; SELECT k, n FROM p WHERE tag = 'red'")
+	want := `DELETE 1
+UPDATE 1
+CREATE INDEX
+warning: HBase table p_by_tag exists already and holds rows, which an index cannot trust: index p_by_tag is not built, and no query reads it until BUILD INDEX p_by_tag ON p replaces them with the entries of the rows of p
+error: query on p would read the whole table (FULL SCAN): index p_by_tag would serve it, but it is not built (BUILD INDEX p_by_tag ON p fills it); or add ALLOW FULL SCAN to read the table anyway
+`
+	if got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+	got = runText(t, e, "BUILD INDEX p_by_tag ON p; SELECT k, n FROM p WHERE tag = 'red'; CHECK INDEX p_by_tag")
+	want = `BUILD INDEX 3
+'b' | 20
+'c' | 3
+'d' | 4
+3 | 3 | 0 | 0 | 0 | 0 | 0
+`
+	if got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+}

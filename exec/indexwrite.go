@@ -622,12 +622,22 @@ func decodeCells(t *catalog.Table, m Mutation, row catalog.Row) error {
 	return nil
 }
 
-// BuildIndex writes every data row's entry, verified, in batches.
-func (x *Executor) BuildIndex(ctx context.Context, t *catalog.Table, ix *catalog.Index, progress func(int64)) (int64, error) {
+// buildBatch is how many writes BUILD INDEX sends at a time.
+const buildBatch = 5000
+
+// BuildIndex makes ix hold exactly the entries t's rows give: it deletes
+// every entry the index holds (left from an earlier index of the same
+// name, or from writes while it was not built), then writes each data
+// row's entry, verified, in batches. It returns how many entries it
+// wrote and how many it deleted. progress, when set, is told how many
+// entries are written so far.
+func (x *Executor) BuildIndex(ctx context.Context, t *catalog.Table, ix *catalog.Index, progress func(int64)) (written, removed int64, err error) {
 	if err := x.EnsureTable(ctx, ix.Table); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	var n int64
+	if removed, err = x.clearTable(ctx, ix.Table); err != nil {
+		return 0, removed, err
+	}
 	var batch []Mutation
 	flush := func() error {
 		if err := x.mutate(ctx, ix.Physical, batch); err != nil {
@@ -635,24 +645,57 @@ func (x *Executor) BuildIndex(ctx context.Context, t *catalog.Table, ix *catalog
 		}
 		batch = batch[:0]
 		if progress != nil {
-			progress(n)
+			progress(written)
 		}
 		return nil
 	}
-	err := x.scanAll(ctx, t, func(r *Row) error {
+	err = x.scanAll(ctx, t, func(r *Row) error {
 		m, ok, err := indexEntry(ix, t, r.Vals[:len(t.Columns)], true)
 		if err != nil || !ok {
 			return err
 		}
 		batch = append(batch, m)
-		n++
-		if len(batch) == 5000 {
+		written++
+		if len(batch) == buildBatch {
 			return flush()
 		}
 		return nil
 	})
 	if err != nil {
+		return written, removed, err
+	}
+	return written, removed, flush()
+}
+
+// clearTable deletes every row of t's physical table, in batches, and
+// returns how many it deleted.
+func (x *Executor) clearTable(ctx context.Context, t *catalog.Table) (int64, error) {
+	it, err := x.Store.Scan(ctx, t.Physical, Range{}, ReadOptions{Table: t, Columns: []int{}})
+	if err != nil {
+		return 0, err
+	}
+	defer it.Close()
+	var n int64
+	var batch []Mutation
+	for {
+		sr, err := it.Next(ctx)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return n, err
+		}
+		batch = append(batch, Mutation{Key: sr.Key, DeleteRow: true})
+		if len(batch) == buildBatch {
+			if err := x.mutate(ctx, t.Physical, batch); err != nil {
+				return n, err
+			}
+			n += int64(len(batch))
+			batch = batch[:0]
+		}
+	}
+	if err := x.mutate(ctx, t.Physical, batch); err != nil {
 		return n, err
 	}
-	return n, flush()
+	return n + int64(len(batch)), nil
 }
