@@ -95,7 +95,7 @@ func (e *Engine) buildIndex(ctx context.Context, b *planner.BuildIndex) (*Result
 	}
 	n, _, err := x.BuildIndex(ctx, b.Table, b.Index, e.progress)
 	if err != nil {
-		return nil, fmt.Errorf("BUILD INDEX %s stopped after %d entries, and the index stays unbuilt (run it again): %w", b.Index.Name, n, err)
+		return nil, fmt.Errorf("BUILD INDEX %s stopped after %d entries, and the index stays unbuilt: %w", b.Index.Name, n, err)
 	}
 	if err := e.setIndexState(b.Table.Name, b.Index.Name, ""); err != nil {
 		return nil, err
@@ -165,7 +165,7 @@ func (e *Engine) checkIndex(ctx context.Context, c *planner.CheckIndex) (*Result
 		// The report is shown, and then the statement fails, as rkql
 		// store check does on damage.
 		res.Rows = &failAfter{sliceRows: sliceRows{rows: []catalog.Row{row}},
-			err: &IndexMismatchError{Index: c.Index.Name, Table: c.Table.Name, Report: rep}}
+			err: &IndexMismatchError{Index: c.Index.Name, Table: c.Table.Name, Report: rep, Unbuilt: c.Index.Unbuilt}}
 	}
 	return res, nil
 }
@@ -175,6 +175,8 @@ func (e *Engine) checkIndex(ctx context.Context, c *planner.CheckIndex) (*Result
 type IndexMismatchError struct {
 	Index, Table string
 	Report       exec.IndexReport
+	// Unbuilt is an index the catalog records as not built.
+	Unbuilt bool
 }
 
 func (e *IndexMismatchError) Error() string {
@@ -188,8 +190,13 @@ func (e *IndexMismatchError) Error() string {
 			parts = append(parts, fmt.Sprintf("%d %s", p.n, p.what))
 		}
 	}
+	n := plural(r.Missing+r.Orphans+r.Unverified+r.Stale, "entry", "entries")
+	if e.Unbuilt {
+		return fmt.Sprintf("index %s is not built, and does not match table %s: %s %s (BUILD INDEX %s ON %s fills it)",
+			e.Index, e.Table, strings.Join(parts, ", "), n, e.Index, e.Table)
+	}
 	return fmt.Sprintf("index %s does not match table %s: %s %s (CHECK INDEX %s REPAIR rewrites them)",
-		e.Index, e.Table, strings.Join(parts, ", "), plural(r.Missing+r.Orphans+r.Unverified+r.Stale, "entry", "entries"), e.Index)
+		e.Index, e.Table, strings.Join(parts, ", "), n, e.Index)
 }
 
 // failAfter serves rows held in memory, then fails with err.

@@ -82,6 +82,19 @@ error: index p_by_tag is not built, so its entries may not match p (BUILD INDEX 
 		!strings.Contains(got, "index p_by_tag (tag:str| | k:str) was passed over: index p_by_tag is not built, so its entries may not match p (BUILD INDEX p_by_tag ON p fills it).") {
 		t.Fatalf("reads around the unbuilt index:\n%s", got)
 	}
+	got = runText(t, e, "SHOW TABLES; CHECK INDEX p_by_tag")
+	if !strings.Contains(got, "'p_by_tag' | 'index of p, not built' |") ||
+		!strings.HasSuffix(got, "5 | 1 | 4 | 0 | 0 | 0 | 0\nerror: index p_by_tag is not built, and does not match table p: 4 missing entries (BUILD INDEX p_by_tag ON p fills it)\n") {
+		t.Fatalf("SHOW TABLES and CHECK INDEX of the unbuilt index:\n%s", got)
+	}
+	res, err := e.Run(context.Background(), mustParse(t, "DESCRIBE p"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Close()
+	if notes := strings.Join(res.Notes, "\n"); !strings.Contains(notes, "Index p_by_tag (HBase table p_by_tag): tag:str| | k:str (not built: BUILD INDEX p_by_tag ON p fills it)") {
+		t.Fatalf("DESCRIBE p:\n%s", notes)
+	}
 	got = runText(t, e, "BUILD INDEX p_by_tag ON p; SELECT k, n FROM p WHERE tag = 'red'; CHECK INDEX p_by_tag")
 	if want := "BUILD INDEX 5\n'a' | 1\n'b' | 2\n'c' | 3\n'd' | 4\n'e' | 5\n5 | 5 | 0 | 0 | 0 | 0 | 0\n"; got != want {
 		t.Fatalf("after BUILD INDEX: got\n%s\nwant\n%s", got, want)
@@ -140,6 +153,10 @@ error: query on p would read the whole table (FULL SCAN): index p_by_tag would s
 	if got != want {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
 	}
+	got = runText(t, e, "CHECK INDEX p_by_tag")
+	if want := "3 | 4 | 0 | 1 | 0 | 1 | 0\nerror: index p_by_tag is not built, and does not match table p: 1 orphan, 1 stale entries (BUILD INDEX p_by_tag ON p fills it)\n"; got != want {
+		t.Fatalf("CHECK INDEX of the stale index: got\n%s\nwant\n%s", got, want)
+	}
 	got = runText(t, e, "BUILD INDEX p_by_tag ON p; SELECT k, n FROM p WHERE tag = 'red'; CHECK INDEX p_by_tag")
 	want = `BUILD INDEX 3
 'b' | 20
@@ -149,5 +166,31 @@ error: query on p would read the whole table (FULL SCAN): index p_by_tag would s
 `
 	if got != want {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+func mustParse(t *testing.T, text string) parser.Stmt {
+	t.Helper()
+	st, err := parser.ParseOne(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// BUILD INDEX of an index unique on its key fails, and leaves it unbuilt,
+// when two rows would share an entry: the index would lose one of them.
+func TestBuildUniqueIndexRefusesSharedEntry(t *testing.T) {
+	e := ddlEngine(t, t.TempDir(), []byte("tables: []\n"))
+	got := runText(t, e, `CREATE TABLE q (k STRING, e STRING) ROWKEY (k) FAMILIES (d);
+INSERT INTO q (k, e) VALUES ('1', 'x'), ('2', 'x'), ('3', 'y');
+CREATE INDEX q_by_e ON q ROWKEY (e) UNIQUE;
+BUILD INDEX q_by_e ON q;
+SELECT k FROM q WHERE e = 'y'`)
+	want := `error: BUILD INDEX q_by_e stopped after 0 entries, and the index stays unbuilt: index q_by_e: two rows of q have e = 'x', and the index's key must be unique (it leaves out key fields of q)
+error: query on q would read the whole table (FULL SCAN): index q_by_e would serve it, but it is not built (BUILD INDEX q_by_e ON q fills it); or add ALLOW FULL SCAN to read the table anyway
+`
+	if !strings.HasSuffix(got, want) {
+		t.Fatalf("got\n%s\nwant it to end\n%s", got, want)
 	}
 }
