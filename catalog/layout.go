@@ -45,12 +45,26 @@ func (t *Table) EncodeRowKey(row Row, rnd func(n int64) int64) ([]byte, error) {
 	for _, c := range t.KeyColumns() {
 		fields = append(fields, t.Columns[c].Name+" = "+row[c].String())
 	}
-	what := "table " + t.Name
-	if t.IndexOf != nil {
-		what = "index " + t.Name + " of " + t.IndexOf.Name
-	}
 	return nil, &KeyError{Msg: fmt.Sprintf("the row key of %s would be empty (%s): HBase keeps no row under an empty key",
-		what, strings.Join(fields, ", "))}
+		t.Name, strings.Join(fields, ", "))}
+}
+
+// CheckStoredKeys checks, before a write, that row of t and each of its
+// index entries have keys that can be stored: they encode (a random
+// component drawn as 0), and none is empty.
+func (t *Table) CheckStoredKeys(row Row) error {
+	zero := func(int64) int64 { return 0 }
+	if _, err := t.EncodeRowKey(row, zero); err != nil {
+		return err
+	}
+	for _, ix := range t.Indexes {
+		if ir, ok := ix.EntryRow(t, row); ok {
+			if _, err := ix.Table.EncodeRowKey(ir, zero); err != nil {
+				return fmt.Errorf("index %s: %w", ix.Name, err)
+			}
+		}
+	}
+	return nil
 }
 
 // EntryRow projects a data row of table data onto the columns of index

@@ -19,7 +19,7 @@ func TestEmptyRowKeyRefused(t *testing.T) {
 	ctx := context.Background()
 	_, _, err := e.Exec(ctx, "INSERT INTO sites (domain, owner, visits) VALUES ('a.com', 'ann', 1), ('', 'ann', 2)")
 	var pe *parser.Error
-	if !errors.As(err, &pe) || pe.Pos != 71 || !strings.Contains(pe.Msg, "the row key of table sites would be empty (domain = ''): HBase keeps no row under an empty key") {
+	if !errors.As(err, &pe) || pe.Pos != 71 || !strings.Contains(pe.Msg, "the row key of sites would be empty (domain = ''): HBase keeps no row under an empty key") {
 		t.Fatalf("INSERT of an empty key: %v, want it at offset 71", err)
 	}
 	// Written as rkql import and the loader write, past the planner.
@@ -39,7 +39,7 @@ CREATE INDEX u_by_e ON u ROWKEY (e) UNIQUE;
 INSERT INTO u (id, e) VALUES ('1', 'x'), ('2', '');
 SELECT id FROM u WHERE id IN ('1', '2');
 CHECK INDEX u_by_e`)
-	want := "error: the row key of index u_by_e of u would be empty (e = ''): HBase keeps no row under an empty key\n0 | 0 | 0 | 0 | 0 | 0 | 0\n"
+	want := "error: index u_by_e: the row key of u_by_e would be empty (e = ''): HBase keeps no row under an empty key\n0 | 0 | 0 | 0 | 0 | 0 | 0\n"
 	if !strings.HasSuffix(got, want) {
 		t.Fatalf("empty entry key:\n%s\nwant\n%s", got, want)
 	}

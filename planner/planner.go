@@ -261,7 +261,7 @@ func (pl *Planner) insert(s *parser.InsertStmt) (*Insert, error) {
 			}
 			row[cols[i]] = v
 		}
-		if err := storableKeys(t, row); err != nil {
+		if err := t.CheckStoredKeys(row); err != nil {
 			return nil, errAt(vals[0].Pos(), "%v", err)
 		}
 		ins.Rows = append(ins.Rows, row)
@@ -277,23 +277,6 @@ func (pl *Planner) insert(s *parser.InsertStmt) (*Insert, error) {
 		ins.Timestamp = v.I
 	}
 	return ins, nil
-}
-
-// storableKeys checks that row of t, and each of its index entries, has
-// a key the store can keep.
-func storableKeys(t *catalog.Table, row catalog.Row) error {
-	zero := func(int64) int64 { return 0 }
-	if _, err := t.EncodeRowKey(row, zero); err != nil {
-		return err
-	}
-	for _, ix := range t.Indexes {
-		if ir, ok := ix.EntryRow(t, row); ok {
-			if _, err := ix.Table.EncodeRowKey(ir, zero); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
 }
 
 func (pl *Planner) encodeKey(s *parser.EncodeKeyStmt) (*EncodeKey, error) {
