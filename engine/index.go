@@ -83,14 +83,15 @@ func tableHasRows(ctx context.Context, x *exec.Executor, physical string) (exist
 // built, so that no query reads it half-way, and built once every entry
 // is written; a build that fails leaves it unbuilt.
 func (e *Engine) buildIndex(ctx context.Context, b *planner.BuildIndex) (*Result, error) {
+	// The catalog is marked before the store is opened for the build.
+	if err := e.setIndexState(b.Table.Name, b.Index.Name, catalog.StateUnbuilt); err != nil {
+		return nil, err
+	}
 	x, err := e.executor(ctx)
 	if err != nil {
 		return nil, err
 	}
 	if err := e.ensure(ctx, x, b.Table); err != nil {
-		return nil, err
-	}
-	if err := e.setIndexState(b.Table.Name, b.Index.Name, catalog.StateUnbuilt); err != nil {
 		return nil, err
 	}
 	n, _, err := x.BuildIndex(ctx, b.Table, b.Index, e.progress)
