@@ -36,11 +36,8 @@ lint: ## gofmt and go vet
 	@test -z "$$(gofmt -l . | tee /dev/stderr)" || (echo "gofmt would change the files above" && exit 1)
 	$(GO) vet ./...
 
-fuzz: ## each fuzz target for 30 seconds
-	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 30s ./parser
-	$(GO) test -run '^$$' -fuzz FuzzDecodeKey -fuzztime 30s ./catalog
-	$(GO) test -run '^$$' -fuzz FuzzPlan -fuzztime 30s ./planner
-	$(GO) test -run '^$$' -fuzz FuzzOpenStore -fuzztime 30s -fuzzminimizetime 5s ./exec/embedded
+fuzz: ## every fuzz target of the module, each for FUZZTIME (30s)
+	scripts/fuzz.sh
 
 clean:
 	rm -rf bin $(DEMO_DIR)

@@ -30,7 +30,8 @@
 // The layout statements write catalogs through this package too: TableSpec
 // and its parts are the YAML shape the loader reads; RenderTable writes one
 // table in the example catalog's style; AddTable, DropTable, AddIndex,
-// DropIndex, AddColumn and SetFamily edit a catalog's text, changing only
+// DropIndex, AddColumn, SetFamily and SetIndexState (an index's state:
+// unbuilt, Index.Unbuilt) edit a catalog's text, changing only
 // the lines of the table they touch, and return text that Parse loads;
 // TableSource returns one table's lines. (The way back, a table as CREATE
 // TABLE, is engine.CreateTable, beside the conversion it inverts.)

@@ -139,6 +139,7 @@ type yIndex struct {
 	Carries []string     `yaml:"carries"`
 	Covers  []string     `yaml:"covers"`
 	Family  string       `yaml:"family"`
+	State   string       `yaml:"state"`
 }
 
 // Parse reads and validates a YAML catalog. Unknown keys, duplicate keys

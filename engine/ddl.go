@@ -216,6 +216,10 @@ func (e *Engine) createIndex(ctx context.Context, s *parser.CreateIndexStmt) (*R
 	if err != nil {
 		return nil, err
 	}
+	notes, err := e.newIndexState(ctx, t, spec)
+	if err != nil {
+		return nil, err
+	}
 	src, err := catalog.AddIndex(e.cfg.CatalogSource, t.Name, spec)
 	if err != nil {
 		return nil, parser.Errorf(s.Index.NamePos, "CREATE INDEX %s: %w", s.Index.Name, err)
@@ -227,13 +231,9 @@ func (e *Engine) createIndex(ctx context.Context, s *parser.CreateIndexStmt) (*R
 	if err := e.saveCatalog(src); err != nil {
 		return nil, err
 	}
-	prev := res.Warnings
-	res.Warnings = func() []string {
-		var out []string
-		if prev != nil {
-			out = prev()
-		}
-		return append(out, fmt.Sprintf("the index is empty: BUILD INDEX %s ON %s fills it", s.Index.Name, t.Name))
+	res.Warnings = nil
+	if len(notes) > 0 {
+		res.Warnings = func() []string { return notes }
 	}
 	return res, nil
 }

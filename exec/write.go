@@ -22,7 +22,7 @@ func RowMutation(t *catalog.Table, row catalog.Row, ts int64, rnd func(int64) in
 	if rnd == nil {
 		rnd = rand.Int64N
 	}
-	key, err := t.EncodeKey(row, rnd)
+	key, err := t.EncodeRowKey(row, rnd)
 	if err != nil {
 		return Mutation{}, err
 	}

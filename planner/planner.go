@@ -261,7 +261,7 @@ func (pl *Planner) insert(s *parser.InsertStmt) (*Insert, error) {
 			}
 			row[cols[i]] = v
 		}
-		if _, err := t.EncodeKey(row, func(int64) int64 { return 0 }); err != nil {
+		if err := t.CheckStoredKeys(row); err != nil {
 			return nil, errAt(vals[0].Pos(), "%v", err)
 		}
 		ins.Rows = append(ins.Rows, row)
