@@ -15,8 +15,10 @@ import (
 // physical tables it names, is one unit: it holds an exclusive flock on
 // the lock file beside the catalog (<catalog>.lock) while it reads the
 // file as it is now, computes its edit, creates or drops the physical
-// tables, and writes the file. Two processes editing one catalog
-// therefore never lose each other's entries, on any store.
+// tables, and writes the file; BUILD INDEX holds it while it marks the
+// index unbuilt, and again while it marks it built, but not while it
+// writes the entries. Two processes editing one catalog therefore never
+// lose each other's entries, on any store.
 //
 // Lock order: the catalog's lock comes before the store's. A layout
 // statement takes the catalog lock first and opens the store under it;

@@ -34,8 +34,9 @@ func catalogEngine(t *testing.T, catFile string, open func(context.Context) (exe
 }
 
 // Engines that edit one catalog file at once lose none of each other's
-// tables: each edit reads the file, changes it and writes it under the
-// lock beside it.
+// tables, indexes or index states: each edit, BUILD INDEX's marks
+// included, reads the file, changes it and writes it under the lock
+// beside it.
 func TestCatalogEditsAtOnce(t *testing.T) {
 	const n = 8
 	dir := t.TempDir()
@@ -61,14 +62,23 @@ func TestCatalogEditsAtOnce(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			<-start
-			_, _, errs[i] = e.Exec(context.Background(), fmt.Sprintf("CREATE TABLE t%d (k STRING, v BIGINT) ROWKEY (k)", i))
+			for _, sql := range []string{
+				"CREATE TABLE t%d (k STRING, v BIGINT) ROWKEY (k)",
+				"INSERT INTO t%d (k, v) VALUES ('a', 1)",
+				"CREATE INDEX t%[1]d_by_v ON t%[1]d ROWKEY (v, k)",
+				"BUILD INDEX t%[1]d_by_v ON t%[1]d",
+			} {
+				if _, _, errs[i] = e.Exec(context.Background(), fmt.Sprintf(sql, i)); errs[i] != nil {
+					return
+				}
+			}
 		}()
 	}
 	close(start)
 	wg.Wait()
 	for i, err := range errs {
 		if err != nil {
-			t.Errorf("CREATE TABLE t%d: %v", i, err)
+			t.Errorf("engine %d: %v", i, err)
 		}
 	}
 	cat, err := catalog.LoadFile(catFile)
@@ -76,8 +86,14 @@ func TestCatalogEditsAtOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range n {
-		if _, ok := cat.Table(fmt.Sprintf("t%d", i)); !ok {
+		tb, ok := cat.Table(fmt.Sprintf("t%d", i))
+		switch {
+		case !ok:
 			t.Errorf("table t%d is not in the catalog; it holds %v", i, cat.Names())
+		case len(tb.Indexes) != 1:
+			t.Errorf("table t%d has %d indexes, want its one", i, len(tb.Indexes))
+		case tb.Indexes[0].Unbuilt:
+			t.Errorf("index %s is unbuilt after BUILD INDEX", tb.Indexes[0].Name)
 		}
 	}
 }

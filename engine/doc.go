@@ -26,7 +26,8 @@
 // that no catalog table describes, if there is one (dropstored.go).
 //
 // A layout statement that edits the catalog or its physical tables is
-// one unit across processes (catlock.go): under an exclusive flock on
+// one unit across processes (catlock.go), and so is each mark BUILD INDEX
+// makes of an index's state: under an exclusive flock on
 // <catalog>.lock it reads the file as it is now, computes the edit,
 // creates or drops the physical tables, and writes the file (a temporary
 // file renamed over it). Lock order: the catalog lock, then the store's

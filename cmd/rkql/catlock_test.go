@@ -13,16 +13,22 @@ import (
 )
 
 // createAtOnce starts n rkql processes at once, with args, each creating
-// table names[i] of catFile and inserting a row into it, and waits for
-// them all. Every one must succeed.
-func createAtOnce(t *testing.T, catFile string, names []string, args ...string) {
+// table names[i] of catFile and inserting a row into it, then, withIndex,
+// creating and building an index of it; and waits for them all. Every
+// one must succeed.
+func createAtOnce(t *testing.T, catFile string, names []string, withIndex bool, args ...string) {
 	t.Helper()
 	cmds := make([]*exec.Cmd, len(names))
 	outs := make([]*bytes.Buffer, len(names))
 	for i, name := range names {
-		cmd := exec.Command(rkqlBin, append(append([]string{"--catalog", catFile}, args...),
-			"-e", "CREATE TABLE "+name+" (k STRING, v BIGINT) ROWKEY (k)",
-			"-e", fmt.Sprintf("INSERT INTO %s (k, v) VALUES ('k', %d)", name, i))...)
+		sql := []string{
+			"-e", "CREATE TABLE " + name + " (k STRING, v BIGINT) ROWKEY (k)",
+			"-e", fmt.Sprintf("INSERT INTO %s (k, v) VALUES ('k', %d)", name, i),
+		}
+		if withIndex {
+			sql = append(sql, "-e", "CREATE INDEX "+name+"_by_v ON "+name+" ROWKEY (v, k)", "-e", "BUILD INDEX "+name+"_by_v ON "+name)
+		}
+		cmd := exec.Command(rkqlBin, append(append([]string{"--catalog", catFile}, args...), sql...)...)
 		cmd.Env = append(os.Environ(), "XDG_DATA_HOME="+t.TempDir())
 		outs[i] = &bytes.Buffer{}
 		cmd.Stdout, cmd.Stderr = outs[i], outs[i]
@@ -40,8 +46,8 @@ func createAtOnce(t *testing.T, catFile string, names []string, args ...string) 
 	}
 }
 
-// checkCreated checks that every table of names is in catFile and reads
-// back the row its process wrote.
+// checkCreated checks that every table of names is in catFile, with its
+// index built if it has one, and reads back the row its process wrote.
 func checkCreated(t *testing.T, catFile string, names []string, args ...string) {
 	t.Helper()
 	cat, err := catalog.LoadFile(catFile)
@@ -50,8 +56,15 @@ func checkCreated(t *testing.T, catFile string, names []string, args ...string) 
 	}
 	var sql []string
 	for _, name := range names {
-		if _, ok := cat.Table(name); !ok {
+		tb, ok := cat.Table(name)
+		if !ok {
 			t.Errorf("table %s is not in the catalog, which holds %v", name, cat.Names())
+			continue
+		}
+		for _, ix := range tb.Indexes {
+			if ix.Unbuilt {
+				t.Errorf("index %s is unbuilt after BUILD INDEX", ix.Name)
+			}
 		}
 		sql = append(sql, "SELECT v FROM "+name+" WHERE k = 'k'")
 	}
@@ -69,9 +82,10 @@ func checkCreated(t *testing.T, catFile string, names []string, args ...string) 
 }
 
 // Eight processes started at once on one catalog and one embedded store,
-// each creating a table and writing a row into it, all keep their table:
-// each catalog edit reads the file, adds its table and writes it under
-// the lock beside the catalog, so none writes over another's.
+// each creating a table, writing a row into it, and creating and building
+// an index of it, all keep their table and index: each catalog edit reads
+// the file, changes it and writes it under the lock beside the catalog,
+// so none writes over another's.
 func TestCatalogEditsAcrossProcesses(t *testing.T) {
 	catFile := writeFile(t, "catalog.yaml", "tables: []\n")
 	store := t.TempDir()
@@ -79,7 +93,7 @@ func TestCatalogEditsAcrossProcesses(t *testing.T) {
 	for i := range 8 {
 		names = append(names, fmt.Sprintf("t%d", i))
 	}
-	createAtOnce(t, catFile, names, "--store", store, "--lock-timeout", "2m", "--timeout", "2m")
+	createAtOnce(t, catFile, names, true, "--store", store, "--lock-timeout", "2m", "--timeout", "2m")
 	checkCreated(t, catFile, names, "--store", store)
 }
 
@@ -98,6 +112,6 @@ func TestClusterCatalogEditsAcrossProcesses(t *testing.T) {
 			rkql(t, "", append([]string{"--catalog", catFile, "--allow-writes", "--yes", "-e", "DROP TABLE " + name}, conn...)...)
 		}
 	})
-	createAtOnce(t, catFile, names, append([]string{"--allow-writes", "--lock-timeout", "5m", "--timeout", "5m"}, conn...)...)
+	createAtOnce(t, catFile, names, false, append([]string{"--allow-writes", "--lock-timeout", "5m", "--timeout", "5m"}, conn...)...)
 	checkCreated(t, catFile, names, conn...)
 }
