@@ -84,7 +84,7 @@ func tableHasRows(ctx context.Context, x *exec.Executor, physical string) (exist
 // is written; a build that fails leaves it unbuilt.
 func (e *Engine) buildIndex(ctx context.Context, b *planner.BuildIndex) (*Result, error) {
 	// The catalog is marked before the store is opened for the build.
-	if err := e.setIndexState(b.Table.Name, b.Index.Name, catalog.StateUnbuilt); err != nil {
+	if err := e.setIndexState(ctx, b.Table.Name, b.Index.Name, catalog.StateUnbuilt); err != nil {
 		return nil, err
 	}
 	x, err := e.executor(ctx)
@@ -98,7 +98,7 @@ func (e *Engine) buildIndex(ctx context.Context, b *planner.BuildIndex) (*Result
 	if err != nil {
 		return nil, fmt.Errorf("BUILD INDEX %s stopped after %d entries, and the index stays unbuilt: %w", b.Index.Name, n, err)
 	}
-	if err := e.setIndexState(b.Table.Name, b.Index.Name, ""); err != nil {
+	if err := e.setIndexState(ctx, b.Table.Name, b.Index.Name, ""); err != nil {
 		return nil, err
 	}
 	return &Result{Tag: fmt.Sprintf("BUILD INDEX %d", n)}, nil
@@ -106,8 +106,9 @@ func (e *Engine) buildIndex(ctx context.Context, b *planner.BuildIndex) (*Result
 
 // setIndexState records the state of index of table in the catalog
 // (catalog.StateUnbuilt, or "" for built): in the catalog file when the
-// session has one, else in the engine's catalog alone.
-func (e *Engine) setIndexState(table, index, state string) error {
+// session has one, under the catalog lock, else in the engine's catalog
+// alone.
+func (e *Engine) setIndexState(ctx context.Context, table, index, state string) error {
 	if len(e.cfg.CatalogSource) == 0 {
 		// A catalog given as a value: its index is all there is to mark.
 		if t, ok := e.cfg.Catalog.Table(table); ok {
@@ -118,6 +119,13 @@ func (e *Engine) setIndexState(table, index, state string) error {
 			}
 		}
 		return nil
+	}
+	if e.cfg.CatalogFile != "" {
+		release, err := e.lockCatalog(ctx)
+		if err != nil {
+			return err
+		}
+		defer release()
 	}
 	if err := e.reloadCatalog(); err != nil {
 		return err
