@@ -364,6 +364,7 @@ func FuzzOpenTSDBPoints(f *testing.F) {
 	f.Add([]byte{0xF0, 0x0A, 0x41}, []byte{1, 2, 3})
 	f.Add([]byte{0x00, 0xAB}, []byte{0, 0, 0, 0, 0x3F, 0xC0, 0, 0})
 	f.Add([]byte{0x01, 0x00, 0x00}, []byte("{}"))
+	f.Add([]byte{0x05, 0x00, 0x00}, []byte{0x03, 0xC0, 7, 0x00, 0xA0, 5, 0x03, 0xC0, 8})
 	w := &Wide{OpenTSDB: true, QualWidth: 2, Shift: 4}
 	f.Fuzz(func(t *testing.T, qual, val []byte) {
 		got, err := w.Points(nil, qual, val)

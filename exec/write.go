@@ -93,6 +93,13 @@ func (x *Executor) InsertColumns(ctx context.Context, t *catalog.Table, cols []i
 		keep := make([]catalog.Row, 0, len(chunk))
 		at := map[string]int{}
 		for _, r := range chunk {
+			if t.Wide != nil {
+				// The row as written, base filled in, for the indexes too.
+				var err error
+				if r, err = t.Wide.Complete(r); err != nil {
+					return fmt.Errorf("table %s: %w", t.Name, err)
+				}
+			}
 			m, err := RowMutation(t, r, ts, nil, cols)
 			if err != nil {
 				return err
