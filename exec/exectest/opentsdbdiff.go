@@ -335,3 +335,9 @@ func tsdbQueries(uid map[string]int64) []string {
 	}
 	return qs
 }
+
+// OpenTSDBCatalog is examples/opentsdb.yaml, salted, with the HBase
+// tables named physical and physical-uid.
+func OpenTSDBCatalog(physical string) (*catalog.Catalog, error) {
+	return openTSDBCatalog(physical, true)
+}

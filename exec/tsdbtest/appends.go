@@ -89,3 +89,8 @@ func putAt(t *testing.T, st exec.Store, table string, cells []examples.RawCell, 
 		t.Fatal(err)
 	}
 }
+
+// Query runs a SELECT and returns its rows as a|b|c lines and its stats.
+func Query(ctx context.Context, x *exec.Executor, pl *planner.Planner, q string) ([]string, *exec.Stats, error) {
+	return query(ctx, x, pl, q)
+}
