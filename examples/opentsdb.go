@@ -56,9 +56,8 @@ func (o *OpenTSDB) uid(kind, name string) []byte {
 		m = map[string]uint32{}
 		o.uids[kind] = m
 	}
-	id, ok := m[name]
-	if !ok {
-		id = uint32(len(m) + 1)
+	if _, ok := m[name]; !ok {
+		id := uint32(len(m) + 1)
 		m[name] = id
 		b := uid3(id)
 		o.UID = append(o.UID,
