@@ -32,9 +32,17 @@ type fieldCons struct {
 
 // Limits caps how far the planner expands keys.
 type Limits struct {
-	// MaxKeys caps the ranges or points one access may enumerate; an IN
-	// list that would exceed it becomes a wider range plus a filter.
+	// MaxKeys caps the ranges one access may enumerate; an IN list that
+	// would exceed it becomes a wider range plus a filter. Each range is
+	// a scan of its own.
 	MaxKeys int
+	// MaxPoints caps the keys an access may enumerate when its IN lists
+	// (or OR branches) bind the whole key: each is a Get, sent in
+	// batched multi-gets in key order, which costs far less than a scan
+	// a range, so a list of up to MaxPoints keys stays a point lookup
+	// where the same list would read ranges past MaxKeys. It is never
+	// below MaxKeys.
+	MaxPoints int
 	// MaxFanout caps the values of one hash, bucket, salt or random
 	// component the planner will fan out over.
 	MaxFanout int64
@@ -44,11 +52,19 @@ func (l Limits) withDefaults() Limits {
 	if l.MaxKeys <= 0 {
 		l.MaxKeys = 4096
 	}
+	if l.MaxPoints <= 0 {
+		l.MaxPoints = defaultMaxPoints
+	}
+	l.MaxPoints = max(l.MaxPoints, l.MaxKeys)
 	if l.MaxFanout <= 0 {
 		l.MaxFanout = 1024
 	}
 	return l
 }
+
+// defaultMaxPoints is MaxPoints when Limits leaves it 0: a million keys,
+// past which the keys alone would take hundreds of megabytes to plan.
+const defaultMaxPoints = 1 << 20
 
 // keyPlan is the planner's choice of key ranges for one table.
 type keyPlan struct {
@@ -229,24 +245,48 @@ func dedup(vs []catalog.Value) []catalog.Value {
 	return slices.CompactFunc(out, catalog.Equal)
 }
 
+// intersect returns the values of a, sorted and without repeats as dedup
+// leaves them, that b holds too.
 func intersect(a, b []catalog.Value) []catalog.Value {
+	b = dedup(b)
 	var out []catalog.Value
-	for _, x := range a {
-		for _, y := range b {
-			if catalog.Equal(x, y) {
-				out = append(out, x)
-				break
-			}
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch c := catalog.Compare(a[i], b[j]); {
+		case c < 0:
+			i++
+		case c > 0:
+			j++
+		default:
+			out = append(out, a[i])
+			i, j = i+1, j+1
 		}
 	}
 	return out
 }
 
-// planKeys chooses the key ranges of table t for the conjuncts.
+// planKeys chooses the key ranges of table t for the conjuncts. Where
+// the ranges would pass MaxKeys, it plans again with MaxPoints instead,
+// and takes that plan when it reads points alone.
 func planKeys(t *catalog.Table, conj []expr.Expr, lim Limits) (*keyPlan, error) {
+	lim = lim.withDefaults()
+	kp, err := walkKeys(t, conj, lim)
+	if err != nil || !kp.capped || lim.MaxPoints <= lim.MaxKeys {
+		return kp, err
+	}
+	wide := lim
+	wide.MaxKeys = lim.MaxPoints
+	pk, err := walkKeys(t, conj, wide)
+	if err != nil || !pk.points || pk.capped {
+		return kp, err
+	}
+	return pk, nil
+}
+
+// walkKeys walks t's key components for the conjuncts, within lim.
+func walkKeys(t *catalog.Table, conj []expr.Expr, lim Limits) (*keyPlan, error) {
 	comps := t.Key.Components
 	w := &keyWalker{
-		t: t, cons: gather(t, conj), lim: lim.withDefaults(),
+		t: t, cons: gather(t, conj), lim: lim,
 		kp:   &keyPlan{ways: 1, absorbed: map[expr.Expr]bool{}, term: len(comps)},
 		alts: []alt{{row: t.NewRow(), set: make([]bool, len(t.Columns))}},
 	}
