@@ -92,3 +92,29 @@ func testInputs(t testing.TB) map[string]string {
 	}
 	return inputs
 }
+
+// TestBinaryPos: a chain's position is its first operand's, however
+// long the chain, and each link's is the same.
+func TestBinaryPos(t *testing.T) {
+	src := "SELECT * FROM t WHERE a + 2 * b - 3 = 1 OR NOT c AND d"
+	s, err := ParseOne(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	where := s.(*SelectStmt).Where
+	want := Pos(strings.Index(src, "a +"))
+	for e := where; ; {
+		b, ok := e.(*BinaryExpr)
+		if !ok {
+			break
+		}
+		if b.Pos() != want {
+			t.Errorf("%s is at %d, want %d", b, b.Pos(), want)
+		}
+		e = b.LHS
+	}
+	built := &BinaryExpr{OpPos: 5, Op: OpAdd, LHS: &BinaryExpr{OpPos: 3, Op: OpAdd, RHS: &IntLit{Val: 1}}, RHS: &IntLit{Val: 2}}
+	if built.Pos() != 3 {
+		t.Errorf("a chain built outside the parser, with no first operand, is at %d, want 3", built.Pos())
+	}
+}
