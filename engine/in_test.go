@@ -26,6 +26,15 @@ func inList(vals []catalog.Value) string {
 	return "(" + strings.Join(parts, ", ") + ")"
 }
 
+// orList renders col = v OR col = w … for the values.
+func orList(col string, vals []catalog.Value) string {
+	parts := make([]string, len(vals))
+	for i, v := range vals {
+		parts[i] = col + " = " + v.String()
+	}
+	return strings.Join(parts, " OR ")
+}
+
 // inValues takes n values of column col: every other one from the rows
 // (in a shuffled order, NULL left out), the rest values no row holds.
 func inValues(rows []catalog.Row, col, n int, absent func(i int) catalog.Value) []catalog.Value {
@@ -59,8 +68,9 @@ func matchesIn(v catalog.Value, vals []catalog.Value, not bool) bool {
 
 // TestLongInLists: IN and NOT IN lists of 20,000 values, on the key of
 // an index (points past the ranges' cap), on the table's leading key
-// field (a range per value), and on a column no key holds (a filter),
-// return exactly the rows a brute-force test of each row returns.
+// field (a range per value), and on a column no key holds (a filter), and
+// an OR of as many equalities, return exactly the rows a brute-force test
+// of each row returns.
 func TestLongInLists(t *testing.T) {
 	e, rows := loadedOrders(t, 3000)
 	tb, _ := e.Catalog().Table("orders")
@@ -83,9 +93,10 @@ func TestLongInLists(t *testing.T) {
 		{"buyer NOT IN " + inList(buyers) + " ALLOW FULL SCAN", buyer, buyers, true, "FILTER BY buyer NOT IN ("},
 		{"buyer NOT IN " + inList(withNull) + " ALLOW FULL SCAN", buyer, withNull, true, "FILTER BY buyer NOT IN ("},
 		{"buyer IN " + inList(withNull) + " ALLOW FULL SCAN", buyer, withNull, false, "FILTER BY buyer IN ("},
+		{"(" + orList("buyer", buyers) + ") ALLOW FULL SCAN", buyer, buyers, false, "FILTER BY buyer = "},
 	} {
 		q := "SELECT order_id FROM orders WHERE " + c.where
-		name := c.where[:strings.Index(c.where, "(")]
+		name := c.where[:strings.IndexAny(c.where[1:], "(=")+1]
 		plan, err := explain(t, e, "EXPLAIN "+q)
 		if err != nil {
 			t.Fatal(err)

@@ -383,9 +383,19 @@ func (p *And) Eval(r catalog.Row) Tri {
 func (p *And) String() string { return join(p.Terms, " AND ", true) }
 
 // Or is a disjunction.
-type Or struct{ Terms []Expr }
+// Build it with NewOr, which indexes a long OR of equalities on one
+// column; eq is nil for any other, or an Or built as a literal.
+type Or struct {
+	Terms []Expr
+	eq    *orEq
+}
 
 func (p *Or) Eval(r catalog.Row) Tri {
+	if p.eq != nil {
+		if v := r[p.eq.col]; v.Null || setType(v.Type) {
+			return p.eq.eval(v)
+		}
+	}
 	out := False
 	for _, t := range p.Terms {
 		switch t.Eval(r) {

@@ -18,6 +18,59 @@ func NewIn(col int, name string, vals []catalog.Value, not bool) *In {
 	return p
 }
 
+// NewOr returns the OR of terms. When every term is col = value or col
+// IN (…) on one column, with more than a few values in all, the values
+// are indexed as NewIn's are, so that Eval tests a row in constant time
+// however many terms there are; String is the OR's all the same.
+func NewOr(terms []Expr) *Or {
+	p := &Or{Terms: terms}
+	col := -1
+	var vals []catalog.Value
+	for _, t := range terms {
+		switch t := t.(type) {
+		case *Cmp:
+			if t.Op != Eq || (col >= 0 && t.Col != col) {
+				return p
+			}
+			col, vals = t.Col, append(vals, t.Val)
+		case *In:
+			if t.Not || (col >= 0 && t.Col != col) {
+				return p
+			}
+			col, vals = t.Col, append(vals, t.Vals...)
+		default:
+			return p
+		}
+	}
+	if len(vals) > linearIn {
+		if set := newInSet(vals); set != nil {
+			p.eq = &orEq{col: col, set: set}
+		}
+	}
+	return p
+}
+
+// orEq is an OR of equalities on column col, its values in set.
+type orEq struct {
+	col int
+	set *inSet
+}
+
+// eval is the OR over v, NULL or of a type the set holds: TRUE where v
+// equals a value, else UNKNOWN where v is NULL or a value is, else FALSE,
+// as the OR of the equalities gives.
+func (o *orEq) eval(v catalog.Value) Tri {
+	switch {
+	case v.Null:
+		return Unknown
+	case o.set.has(v):
+		return True
+	case o.set.hasNull:
+		return Unknown
+	}
+	return False
+}
+
 // linearIn is the longest list searched value by value: a short list is
 // as quick to scan as to hash.
 const linearIn = 8

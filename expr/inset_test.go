@@ -71,3 +71,38 @@ func BenchmarkInEval(b *testing.B) {
 		})
 	}
 }
+
+// TestOrSetMatchesTerms: an OR of equalities and IN lists on one column,
+// indexed by NewOr, gives for every value what evaluating its terms one
+// after another gives.
+func TestOrSetMatchesTerms(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for i := range 3000 {
+		var terms []Expr
+		for range 2 + r.IntN(10) {
+			if r.IntN(3) == 0 {
+				vals := []catalog.Value{inValues[r.IntN(len(inValues))], inValues[r.IntN(len(inValues))]}
+				terms = append(terms, &In{Col: 0, Name: "x", Vals: vals})
+			} else {
+				terms = append(terms, &Cmp{Col: 0, Name: "x", Op: Eq, Val: inValues[r.IntN(len(inValues))]})
+			}
+		}
+		fast, slow := NewOr(terms), &Or{Terms: terms}
+		for _, v := range inValues {
+			row := catalog.Row{v}
+			if got, want := fast.Eval(row), slow.Eval(row); got != want {
+				t.Fatalf("case %d: %s over %s: indexed %v, term by term %v", i, slow, v, got, want)
+			}
+		}
+	}
+	if NewOr([]Expr{&Cmp{Col: 0, Op: Eq, Val: catalog.Bigint(1)}, &Cmp{Col: 1, Op: Eq, Val: catalog.Bigint(2)}}).eq != nil {
+		t.Error("an OR over two columns is indexed")
+	}
+	var long []Expr
+	for i := range 20 {
+		long = append(long, &Cmp{Col: 0, Op: Eq, Val: catalog.Bigint(int64(i))})
+	}
+	if NewOr(long).eq == nil {
+		t.Error("an OR of 20 equalities on one column is not indexed")
+	}
+}

@@ -73,7 +73,7 @@ func (c *compiler) pred(e parser.Expr) (expr.Expr, error) {
 			if e.Op == parser.OpAnd {
 				return &expr.And{Terms: terms}, nil
 			}
-			return &expr.Or{Terms: terms}, nil
+			return expr.NewOr(terms), nil
 		}
 		return c.cmp(e)
 	case *parser.UnaryExpr:
