@@ -209,3 +209,41 @@ func cpuTime(b *testing.B) time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// TestLongInListOrder: the rows of more points than one batch of Gets
+// reads, sorted, come in the order asked for, each once.
+func TestLongInListOrder(t *testing.T) {
+	e, rows := loadedOrders(t, 3000)
+	tb, _ := e.Catalog().Table("orders")
+	id, _ := tb.Column("order_id")
+	ids := inValues(rows, id, 20000, func(i int) catalog.Value { return catalog.Bigint(int64(-i)) })
+	want := 0
+	for _, r := range rows {
+		if matchesIn(r[id], ids, false) {
+			want++
+		}
+	}
+	for _, dir := range []string{"", " DESC"} {
+		q := "SELECT order_id FROM orders WHERE order_id IN " + inList(ids) + " ORDER BY order_id" + dir
+		plan, err := explain(t, e, "EXPLAIN "+q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs, _, err := e.Exec(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make([]int64, len(rs))
+		for i, r := range rs {
+			got[i] = r[0].I
+		}
+		sorted := slices.Clone(got)
+		slices.Sort(sorted)
+		if dir != "" {
+			slices.Reverse(sorted)
+		}
+		if !slices.Equal(got, sorted) || len(slices.Compact(slices.Clone(sorted))) != len(got) || len(got) != want {
+			t.Errorf("ORDER BY order_id%s: %d rows, not in order or repeated; plan:\n%s", dir, len(got), plan[:min(len(plan), 600)])
+		}
+	}
+}

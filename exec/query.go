@@ -179,6 +179,9 @@ func (x *Executor) access(ctx context.Context, acc *planner.Access, stats *Stats
 	case planner.EmptyResult:
 		return &sliceIter{}, nil
 	case planner.PointLookup:
+		if acc.Limit == 0 {
+			return x.pointRows(acc, stats), nil
+		}
 		rows, err := x.points(ctx, acc, stats)
 		if err != nil {
 			return nil, err
@@ -226,16 +229,27 @@ func readOptions(acc *planner.Access, stats *Stats) ReadOptions {
 		Columns: readColumns(acc), Filter: acc.Filter, Limit: int(acc.Limit)}
 }
 
+// points reads the rows of all of acc's points with one Store.Get.
 func (x *Executor) points(ctx context.Context, acc *planner.Access, stats *Stats) ([]*Row, error) {
+	return x.getRows(ctx, acc, pointKeys(acc), stats, newDecoder(acc.Table, readColumns(acc)))
+}
+
+// pointKeys are the keys of acc's points, in key order.
+func pointKeys(acc *planner.Access) [][]byte {
 	keys := make([][]byte, len(acc.Ranges))
 	for i, r := range acc.Ranges {
 		keys[i] = r.Start
 	}
+	return keys
+}
+
+// getRows reads the rows of keys with one Store.Get, in the access's
+// order (reversed for a reverse read).
+func (x *Executor) getRows(ctx context.Context, acc *planner.Access, keys [][]byte, stats *Stats, dec *decoder) ([]*Row, error) {
 	srs, err := x.Store.Get(ctx, acc.Table.Physical, keys, readOptions(acc, stats))
 	if err != nil {
 		return nil, err
 	}
-	dec := newDecoder(acc.Table, readColumns(acc))
 	var out []*Row
 	for _, sr := range srs {
 		stats.received(sr)

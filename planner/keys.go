@@ -62,9 +62,11 @@ func (l Limits) withDefaults() Limits {
 	return l
 }
 
-// defaultMaxPoints is MaxPoints when Limits leaves it 0: a million keys,
-// past which the keys alone would take hundreds of megabytes to plan.
-const defaultMaxPoints = 1 << 20
+// defaultMaxPoints is MaxPoints when Limits leaves it 0: 262,144 keys,
+// which take some hundred megabytes to plan at most (each key is built
+// from a copy of a row), where a statement of as many values takes some
+// seconds to parse.
+const defaultMaxPoints = 1 << 18
 
 // keyPlan is the planner's choice of key ranges for one table.
 type keyPlan struct {
