@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"io"
+	"slices"
 
 	"github.com/rkql/rkql/planner"
 )
@@ -52,3 +53,39 @@ func (p *pointIter) next(ctx context.Context) (*Row, error) {
 }
 
 func (p *pointIter) close() { p.keys, p.rows = nil, nil }
+
+// points reads the rows of all of acc's points with one Store.Get.
+func (x *Executor) points(ctx context.Context, acc *planner.Access, stats *Stats) ([]*Row, error) {
+	return x.getRows(ctx, acc, pointKeys(acc), stats, newDecoder(acc.Table, readColumns(acc)))
+}
+
+// pointKeys are the keys of acc's points, in key order.
+func pointKeys(acc *planner.Access) [][]byte {
+	keys := make([][]byte, len(acc.Ranges))
+	for i, r := range acc.Ranges {
+		keys[i] = r.Start
+	}
+	return keys
+}
+
+// getRows reads the rows of keys with one Store.Get, in the access's
+// order (reversed for a reverse read).
+func (x *Executor) getRows(ctx context.Context, acc *planner.Access, keys [][]byte, stats *Stats, dec *decoder) ([]*Row, error) {
+	srs, err := x.Store.Get(ctx, acc.Table.Physical, keys, readOptions(acc, stats))
+	if err != nil {
+		return nil, err
+	}
+	var out []*Row
+	for _, sr := range srs {
+		stats.received(sr)
+		rs, err := dec.decodeVersions(sr, acc.Versions)
+		if !stats.decoded(err) {
+			continue
+		}
+		out = append(out, rs...)
+	}
+	if acc.Reverse {
+		slices.Reverse(out)
+	}
+	return out, nil
+}
