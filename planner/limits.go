@@ -7,11 +7,11 @@ type Limits struct {
 	// a scan of its own.
 	MaxKeys int
 	// MaxPoints caps the keys an access may enumerate when its IN lists
-	// (or OR branches) bind the whole key: each is a Get, sent in
-	// batched multi-gets in key order, which costs far less than a scan
-	// a range, so a list of up to MaxPoints keys stays a point lookup
-	// where the same list would read ranges past MaxKeys. It is never
-	// below MaxKeys.
+	// (or OR branches) bind the whole key: each key is a Get, sent in
+	// batched multi-gets in key order, which costs far less than the
+	// scan of a range, so a list of up to MaxPoints keys stays a point
+	// lookup where ranges past MaxKeys become one filtered range. It is
+	// never below MaxKeys.
 	MaxPoints int
 	// MaxFanout caps the values of one hash, bucket, salt or random
 	// component the planner will fan out over.
