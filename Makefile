@@ -32,15 +32,11 @@ bench: ## benchmarks, each with its raw baseline in the same run
 bench-compare: build ## rkql's embedded store against sqlite3 on 1M generated logs rows (ROWS, RUNS, IMPORT_RUNS)
 	scripts/bench-compare
 
-lint: ## gofmt and go vet
-	@test -z "$$(gofmt -l . | tee /dev/stderr)" || (echo "gofmt would change the files above" && exit 1)
-	$(GO) vet ./...
+lint: ## no tracked file over 1 MB, gofmt, go vet, staticcheck
+	@scripts/lint.sh
 
-fuzz: ## each fuzz target for 30 seconds
-	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 30s ./parser
-	$(GO) test -run '^$$' -fuzz FuzzDecodeKey -fuzztime 30s ./catalog
-	$(GO) test -run '^$$' -fuzz FuzzPlan -fuzztime 30s ./planner
-	$(GO) test -run '^$$' -fuzz FuzzOpenStore -fuzztime 30s -fuzzminimizetime 5s ./exec/embedded
+fuzz: ## every fuzz target of the module, each for FUZZTIME (30s)
+	scripts/fuzz.sh
 
 clean:
 	rm -rf bin $(DEMO_DIR)

@@ -15,7 +15,7 @@
 // each point a cell of a family holds is a logical row, its qualifier
 // holding an offset and flags that give the value's width (Wide.Points,
 // Wide.RowCell); the opentsdb qualifier format reads OpenTSDB's second,
-// millisecond and compacted cells.
+// millisecond, compacted and append cells.
 //
 // For each component the package knows how to write it (EncodeField,
 // Compute), read it back (DecodeField, DecodeNumber; Table.DecodeKey), and
@@ -30,7 +30,8 @@
 // The layout statements write catalogs through this package too: TableSpec
 // and its parts are the YAML shape the loader reads; RenderTable writes one
 // table in the example catalog's style; AddTable, DropTable, AddIndex,
-// DropIndex, AddColumn and SetFamily edit a catalog's text, changing only
+// DropIndex, AddColumn, SetFamily and SetIndexState (an index's state:
+// unbuilt, Index.Unbuilt) edit a catalog's text, changing only
 // the lines of the table they touch, and return text that Parse loads;
 // TableSource returns one table's lines. (The way back, a table as CREATE
 // TABLE, is engine.CreateTable, beside the conversion it inverts.)

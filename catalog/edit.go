@@ -303,6 +303,50 @@ func DropIndex(src []byte, table, index string) ([]byte, error) {
 	return d.checked()
 }
 
+// SetIndexState sets the state: of an index of a table to state
+// (StateUnbuilt), or removes it when state is "" (a built index). Only
+// that line changes; an index written as one flow mapping is written
+// again as a block.
+func SetIndexState(src []byte, table, index, state string) ([]byte, error) {
+	d, err := parseDoc(src)
+	if err != nil {
+		return nil, err
+	}
+	it, err := d.table(table)
+	if err != nil {
+		return nil, err
+	}
+	_, seq := mapEntry(it, "indexes")
+	_, ix := findNamed(seq, index)
+	if ix == nil {
+		return nil, fmt.Errorf("table %s has no index %s in the catalog file", table, index)
+	}
+	k, v := mapEntry(ix, "state")
+	if v != nil && v.Value == state || v == nil && state == "" {
+		return d.checked()
+	}
+	_, start, end, dash, err := d.itemRange(ix)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case ix.Style&yaml.FlowStyle != 0 || (k != nil && k.Line == ix.Line):
+		var spec IndexSpec
+		if err := ix.Decode(&spec); err != nil {
+			return nil, yamlError(err)
+		}
+		spec.State = state
+		d.splice(start, end, indent(RenderIndex(&spec), strings.Repeat(" ", dash)))
+	case k != nil && state == "":
+		d.splice(k.Line-1, k.Line, "")
+	case k != nil:
+		d.splice(k.Line-1, k.Line, strings.Repeat(" ", k.Column-1)+"state: "+yamlScalar(state)+"\n")
+	default:
+		d.splice(end, end, strings.Repeat(" ", ix.Column-1)+"state: "+yamlScalar(state)+"\n")
+	}
+	return d.checked()
+}
+
 // AddColumn appends a column to a table's columns: list.
 func AddColumn(src []byte, table string, col *ColumnSpec) ([]byte, error) {
 	d, err := parseDoc(src)

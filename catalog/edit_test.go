@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -31,6 +32,16 @@ tables:
       - {name: k, type: BIGINT}
     rowkey:
       - {field: k}
+`
+
+const flowIndexSrc = `tables:
+  - name: b
+    columns:
+      - {name: k, type: BIGINT}
+    rowkey:
+      - {field: k}
+    indexes:
+      - {name: b_by_k, rowkey: [{field: k, order: desc}]}
 `
 
 // Each edit changes only the lines of the table it touches.
@@ -78,6 +89,32 @@ tables:
         versions: 1
 `, `      - {name: f, versions: 1, ttl: 60}
 `, 1)},
+		{"index-unbuilt", func() ([]byte, error) { return SetIndexState(src, "a", "a_by_v", StateUnbuilt) },
+			strings.Replace(editSrc, `          - {field: k}
+
+  # about b`, `          - {field: k}
+        state: unbuilt
+
+  # about b`, 1)},
+		{"index-built-again", func() ([]byte, error) {
+			mid, err := SetIndexState(src, "a", "a_by_v", StateUnbuilt)
+			if err != nil {
+				return nil, err
+			}
+			if c, err := Parse(mid); err != nil || !c.byName["a"].Indexes[0].Unbuilt {
+				return nil, fmt.Errorf("the unbuilt state did not load: %v", err)
+			}
+			return SetIndexState(mid, "a", "a_by_v", "")
+		}, editSrc},
+		{"index-state-already", func() ([]byte, error) { return SetIndexState(src, "a", "a_by_v", "") }, editSrc},
+		{"flow-index-unbuilt", func() ([]byte, error) {
+			return SetIndexState([]byte(flowIndexSrc), "b", "b_by_k", StateUnbuilt)
+		}, strings.Replace(flowIndexSrc, `      - {name: b_by_k, rowkey: [{field: k, order: desc}]}
+`, `      - name: b_by_k
+        rowkey:
+          - {field: k, order: desc}
+        state: unbuilt
+`, 1)},
 		{"add-table", func() ([]byte, error) {
 			lit := "|"
 			return AddTable(src, &TableSpec{Name: "c", Columns: []ColumnSpec{{Name: "x", Type: "STRING"}, {Name: "y", Type: "INT"}},
@@ -114,6 +151,9 @@ func TestEditErrors(t *testing.T) {
 	}
 	if _, err := AddTable(src, &TableSpec{Name: "b", Columns: []ColumnSpec{{Name: "k", Type: "STRING"}}, Rowkey: []ComponentSpec{{Field: "k"}}}); err == nil || !strings.Contains(err.Error(), `table "b" is defined twice`) {
 		t.Errorf("duplicate table: %v", err)
+	}
+	if _, err := Parse([]byte(strings.Replace(editSrc, "          - {field: k}\n\n", "          - {field: k}\n        state: built\n\n", 1))); err == nil || !strings.Contains(err.Error(), `line 20: index "a_by_v": state "built": the one state is unbuilt`) {
+		t.Errorf("unknown index state: %v", err)
 	}
 	if _, err := DropTable(src, "zz"); err == nil || !strings.Contains(err.Error(), "table zz is not in the catalog file") {
 		t.Errorf("missing table: %v", err)

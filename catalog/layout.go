@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // EncodeKey writes the rowkey of row. Every key field must be set. A random
@@ -31,6 +32,55 @@ func (t *Table) EncodeKey(row Row, rnd func(n int64) int64) ([]byte, error) {
 		copy(key, t.saltBytes(&comps[0], key, offs))
 	}
 	return key, nil
+}
+
+// EncodeRowKey is EncodeKey for a row about to be stored: a key of no
+// bytes is refused too, since HBase keeps no row under an empty key.
+func (t *Table) EncodeRowKey(row Row, rnd func(n int64) int64) ([]byte, error) {
+	key, err := t.EncodeKey(row, rnd)
+	if err != nil || len(key) > 0 {
+		return key, err
+	}
+	var fields []string
+	for _, c := range t.KeyColumns() {
+		fields = append(fields, t.Columns[c].Name+" = "+row[c].String())
+	}
+	return nil, &KeyError{Msg: fmt.Sprintf("the row key of %s would be empty (%s): HBase keeps no row under an empty key",
+		t.Name, strings.Join(fields, ", "))}
+}
+
+// CheckStoredKeys checks, before a write, that row of t and each of its
+// index entries have keys that can be stored: they encode (a random
+// component drawn as 0), and none is empty.
+func (t *Table) CheckStoredKeys(row Row) error {
+	zero := func(int64) int64 { return 0 }
+	if _, err := t.EncodeRowKey(row, zero); err != nil {
+		return err
+	}
+	for _, ix := range t.Indexes {
+		if ir, ok := ix.EntryRow(t, row); ok {
+			if _, err := ix.Table.EncodeRowKey(ir, zero); err != nil {
+				return fmt.Errorf("index %s: %w", ix.Name, err)
+			}
+		}
+	}
+	return nil
+}
+
+// EntryRow projects a data row of table data onto the columns of index
+// ix's table; ok is false when an index key field is NULL, as such a row
+// has no entry.
+func (ix *Index) EntryRow(data *Table, row Row) (Row, bool) {
+	it := ix.Table
+	out := it.NewRow()
+	for i, c := range it.Columns {
+		d, _ := data.Column(c.Name)
+		out[i] = row[d]
+		if c.KeyField && row[d].Null {
+			return nil, false
+		}
+	}
+	return out, true
 }
 
 // saltBytes computes a salt component from the key bytes it covers: the

@@ -364,7 +364,10 @@ func (l *loader) index(t *Table, y *yIndex, path []any) (*Index, error) {
 	if !isName(y.Name) {
 		return nil, l.errf(path, "index name %q must be letters, digits and underscores", y.Name)
 	}
-	ix := &Index{Name: y.Name, Physical: y.HBase, Carries: y.Carries, Covers: y.Covers}
+	ix := &Index{Name: y.Name, Physical: y.HBase, Carries: y.Carries, Covers: y.Covers, Unbuilt: y.State == StateUnbuilt}
+	if y.State != "" && y.State != StateUnbuilt {
+		return nil, l.errf(append(path, "state"), "index %q: state %q: the one state is %s (BUILD INDEX clears it)", y.Name, y.State, StateUnbuilt)
+	}
 	if ix.Physical == "" {
 		ix.Physical = y.Name
 	}

@@ -97,6 +97,9 @@ func RenderIndex(spec *IndexSpec) string {
 	if spec.Family != "" {
 		b.WriteString("  family: " + yamlScalar(spec.Family) + "\n")
 	}
+	if spec.State != "" {
+		b.WriteString("  state: " + yamlScalar(spec.State) + "\n")
+	}
 	return b.String()
 }
 

@@ -136,7 +136,15 @@ type Index struct {
 	Carries []string
 	// Covers are the data-table stored columns copied into the index.
 	Covers []string
+	// Unbuilt is an index whose entries do not yet match its data table
+	// (catalog state: unbuilt): CREATE INDEX over a table that has rows
+	// writes it so, and BUILD INDEX clears it once every entry is
+	// written. Writes keep its entries in step, but no read uses it.
+	Unbuilt bool
 }
+
+// StateUnbuilt is the catalog state of an index that is not yet built.
+const StateUnbuilt = "unbuilt"
 
 // Row is a logical row: one value per table column, in column order. A
 // column that a row does not have is Null.

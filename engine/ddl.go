@@ -41,6 +41,11 @@ func isDDL(st parser.Stmt) bool {
 }
 
 func (e *Engine) runDDL(ctx context.Context, st parser.Stmt) (*Result, error) {
+	release, err := e.lockFor(ctx, st)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	if err := e.reloadCatalog(); err != nil {
 		return nil, err
 	}
@@ -211,6 +216,10 @@ func (e *Engine) createIndex(ctx context.Context, s *parser.CreateIndexStmt) (*R
 	if err != nil {
 		return nil, err
 	}
+	notes, err := e.newIndexState(ctx, t, spec)
+	if err != nil {
+		return nil, err
+	}
 	src, err := catalog.AddIndex(e.cfg.CatalogSource, t.Name, spec)
 	if err != nil {
 		return nil, parser.Errorf(s.Index.NamePos, "CREATE INDEX %s: %w", s.Index.Name, err)
@@ -222,22 +231,19 @@ func (e *Engine) createIndex(ctx context.Context, s *parser.CreateIndexStmt) (*R
 	if err := e.saveCatalog(src); err != nil {
 		return nil, err
 	}
-	prev := res.Warnings
-	res.Warnings = func() []string {
-		var out []string
-		if prev != nil {
-			out = prev()
-		}
-		return append(out, fmt.Sprintf("the index is empty: BUILD INDEX %s ON %s fills it", s.Index.Name, t.Name))
+	res.Warnings = nil
+	if len(notes) > 0 {
+		res.Warnings = func() []string { return notes }
 	}
 	return res, nil
 }
 
 // dropPhysical drops physical tables after asking; what names them for the
-// question. It returns a note on what it did.
-func (e *Engine) dropPhysical(ctx context.Context, what string, tables []*catalog.Table) (string, error) {
+// question, stmt for the error when the drop is not confirmed, which
+// leaves everything as it was. It returns a note on what it did.
+func (e *Engine) dropPhysical(ctx context.Context, stmt, what string, tables []*catalog.Table) (string, error) {
 	if e.cfg.ReadOnly {
-		return fmt.Sprintf("the HBase tables of %s are kept: dropping them needs --allow-writes", what), nil
+		return fmt.Sprintf("the HBase tables of %s are kept: dropping them needs --allow-writes, and then DROP TABLE drops each by its HBase name", what), nil
 	}
 	x, err := e.executor(ctx)
 	if err != nil {
@@ -269,7 +275,7 @@ func (e *Engine) dropPhysical(ctx context.Context, what string, tables []*catalo
 		return "", err
 	}
 	if !yes {
-		return fmt.Sprintf("HBase table %s kept (not confirmed; in a script, --yes confirms)", strings.Join(names, ", ")), nil
+		return "", fmt.Errorf("%s not confirmed: nothing was dropped (in a script, --yes confirms)", stmt)
 	}
 	for _, n := range names {
 		if err := d.DropTable(ctx, n); err != nil && !errors.Is(err, exec.ErrTableNotFound) {
@@ -298,7 +304,7 @@ func (e *Engine) dropTable(ctx context.Context, s *parser.DropTableStmt) (*Resul
 	}
 	t, ok := e.cfg.Catalog.Table(s.Table.Name)
 	if !ok {
-		return nil, parser.Errorf(s.Table.NamePos, "table %q does not exist (tables: %s)", s.Table.Name, strings.Join(e.cfg.Catalog.Names(), ", "))
+		return e.dropStored(ctx, s)
 	}
 	if t.IndexOf != nil {
 		return nil, parser.Errorf(s.Table.NamePos, "%s is an index of %s: DROP INDEX %s", t.Name, t.IndexOf.Name, t.Name)
@@ -311,7 +317,10 @@ func (e *Engine) dropTable(ctx context.Context, s *parser.DropTableStmt) (*Resul
 	for _, ix := range t.Indexes {
 		tables = append(tables, ix.Table)
 	}
-	note, err := e.dropPhysical(ctx, t.Name, tables)
+	// The HBase tables go first: a drop cut short leaves the catalog
+	// naming tables that are gone, which DROP TABLE again removes, and
+	// never a stored table that no statement can reach.
+	note, err := e.dropPhysical(ctx, s.String(), t.Name, tables)
 	if err != nil {
 		return nil, err
 	}
@@ -341,7 +350,7 @@ func (e *Engine) dropIndex(ctx context.Context, s *parser.DropIndexStmt) (*Resul
 	if err != nil {
 		return nil, err
 	}
-	note, err := e.dropPhysical(ctx, ix.Name, []*catalog.Table{ix.Table})
+	note, err := e.dropPhysical(ctx, s.String(), ix.Name, []*catalog.Table{ix.Table})
 	if err != nil {
 		return nil, err
 	}

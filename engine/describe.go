@@ -33,6 +33,9 @@ func (e *Engine) showTables(ctx context.Context) (*Result, error) {
 		kind := "table"
 		if t.IndexOf != nil {
 			kind = "index of " + t.IndexOf.Name
+			if ix := indexOf(t); ix != nil && ix.Unbuilt {
+				kind += ", not built"
+			}
 		}
 		rows = append(rows, catalog.Row{
 			catalog.String(t.Name), catalog.String(kind), catalog.String(t.Physical), catalog.String(t.Key.String()), catalog.Bool(exists[t.Physical]),
@@ -178,6 +181,16 @@ func describe(t *catalog.Table) *Result {
 	return res
 }
 
+// indexOf returns the catalog index whose table is it.
+func indexOf(it *catalog.Table) *catalog.Index {
+	for _, ix := range it.IndexOf.Indexes {
+		if ix.Table == it {
+			return ix
+		}
+	}
+	return nil
+}
+
 func describeNotes(t *catalog.Table) []string {
 	notes := []string{
 		fmt.Sprintf("Table %s, HBase table %s", t.Name, t.Physical),
@@ -188,7 +201,11 @@ func describeNotes(t *catalog.Table) []string {
 	}
 	notes = append(notes, "Splits: "+splitsText(t))
 	for _, ix := range t.Indexes {
-		notes = append(notes, fmt.Sprintf("Index %s (HBase table %s): %s", ix.Name, ix.Physical, ix.Table.Key))
+		note := fmt.Sprintf("Index %s (HBase table %s): %s", ix.Name, ix.Physical, ix.Table.Key)
+		if ix.Unbuilt {
+			note += fmt.Sprintf(" (not built: BUILD INDEX %s ON %s fills it)", ix.Name, t.Name)
+		}
+		notes = append(notes, note)
 	}
 	if t.Doc != "" {
 		notes = append(notes, strings.TrimSpace(t.Doc))

@@ -21,7 +21,19 @@
 // the engine's catalog and planner (ddl.go, ddlspec.go); CreateTable and
 // CreateIndex turn a catalog table back into those statements
 // (ddlstmt.go). DELETE, TRUNCATE and dropping a physical table ask
-// Config.Confirm first.
+// Config.Confirm first; one not confirmed fails and changes nothing. DROP
+// TABLE of a name the catalog lacks drops the stored table of that name
+// that no catalog table describes, if there is one (dropstored.go).
+//
+// A layout statement that edits the catalog or its physical tables is
+// one unit across processes (catlock.go), and so is each mark BUILD INDEX
+// makes of an index's state: under an exclusive flock on
+// <catalog>.lock it reads the file as it is now, computes the edit,
+// creates or drops the physical tables, and writes the file (a temporary
+// file renamed over it). Lock order: the catalog lock, then the store's
+// (the embedded store's flock on rkql.db). An engine that holds its store
+// and finds the catalog locked closes the store before it waits, so no
+// process waits for the catalog while holding the store.
 //
 // Invariants:
 //   - A read-only engine refuses every statement that writes before it

@@ -36,9 +36,14 @@ type Config struct {
 	// them). The file need not exist yet.
 	CatalogSource []byte
 	CatalogFile   string
+	// CatalogLockTimeout is how long a layout statement waits for another
+	// process's edit of the same catalog file (see catlock.go). 0 means
+	// ten seconds; a negative value means not at all.
+	CatalogLockTimeout time.Duration
 	// Confirm asks whether to go on with a statement that removes rows or
-	// tables (DELETE, TRUNCATE TABLE, DROP TABLE of a physical table); nil
-	// goes on without asking (the shell always sets one).
+	// tables (DELETE, TRUNCATE TABLE, DROP TABLE of a physical table); a
+	// no fails the statement, which then changes nothing. nil goes on
+	// without asking (the shell always sets one).
 	Confirm func(ctx context.Context, question string) (bool, error)
 	// Open opens the store. It is called on first use, and again after a
 	// failure, so statements that need no store run without one.

@@ -2,6 +2,7 @@ package examples
 
 import (
 	"fmt"
+	"iter"
 	"math/rand/v2"
 	"time"
 
@@ -187,7 +188,13 @@ var unique = map[string]string{"orders": "order_id"}
 
 // Rows returns n deterministic rows for t. Stored columns are NULL in about
 // one row in twenty, so NULL handling is exercised.
-func Rows(t *catalog.Table, n int, seed uint64) []catalog.Row {
+func Rows(t *catalog.Table, n int, seed uint64) []catalog.Row { return RowsAt(t, 0, n, seed) }
+
+// RowsAt returns n deterministic rows for t, numbered from first: the
+// rows Rows draws with the same seed, except that a unique column's
+// values follow from each row's number, so that rows drawn apart (with
+// other seeds) never share one as long as their numbers differ.
+func RowsAt(t *catalog.Table, first, n int, seed uint64) []catalog.Row {
 	r := rand.New(rand.NewPCG(seed, uint64(len(t.Name))))
 	doms := make([]Domain, len(t.Columns))
 	for i := range t.Columns {
@@ -203,12 +210,27 @@ func Rows(t *catalog.Table, n int, seed uint64) []catalog.Row {
 			}
 			row[j] = doms[j](r)
 			if unique[t.Name] == c.Name {
-				row[j] = catalog.Bigint(int64(i+1)*1000 + r.Int64N(1000))
+				// Row k's value is in [k*1000, k*1000+1000).
+				row[j] = catalog.Bigint(int64(first+i+1)*1000 + r.Int64N(1000))
 			}
 		}
 		out[i] = row
 	}
 	return out
+}
+
+// Stream yields n deterministic rows for t in chunks of at most size
+// rows, the k-th chunk drawn with seed k (from 1), so that a large data
+// set needs no more memory than one chunk. The rows are numbered across
+// the whole stream: a unique column repeats no value.
+func Stream(t *catalog.Table, n, size int) iter.Seq[[]catalog.Row] {
+	return func(yield func([]catalog.Row) bool) {
+		for start, seed := 0, uint64(1); start < n; start, seed = start+size, seed+1 {
+			if !yield(RowsAt(t, start, min(size, n-start), seed)) {
+				return
+			}
+		}
+	}
 }
 
 // DemoRows is how many rows `make demo` loads into each example table.

@@ -34,16 +34,7 @@ const (
 // indexRow projects a data row onto an index's columns; ok is false when
 // an index key field is NULL, as such rows have no entry.
 func indexRow(ix *catalog.Index, data *catalog.Table, row catalog.Row) (catalog.Row, bool) {
-	it := ix.Table
-	out := it.NewRow()
-	for i, c := range it.Columns {
-		d, _ := data.Column(c.Name)
-		out[i] = row[d]
-		if c.KeyField && row[d].Null {
-			return nil, false
-		}
-	}
-	return out, true
+	return ix.EntryRow(data, row)
 }
 
 // indexEntry is the write of one data row's entry in ix, with the given

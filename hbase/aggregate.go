@@ -172,8 +172,10 @@ func (c *Client) Aggregate(ctx context.Context, a *Aggregate) (AggregateResult, 
 	if err != nil {
 		return AggregateResult{}, st, err
 	}
-	// One piece per region the range covers, as the regions are now; a
-	// piece whose region has split since walks the new regions in turn.
+	// One piece per region the range covers, as the regions are now (a
+	// list that tiles the table, or Regions failed); a piece whose region
+	// has split or moved since walks the regions that hold it now, each
+	// looked up at the end of the one before.
 	pieces := a.pieces(regions)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -42,8 +42,13 @@ type Config struct {
 	MaxBackoff   time.Duration
 	// ScanCaching is the default rows per scan RPC. Default 100.
 	ScanCaching int
-	// ScanMaxResultSize is the default bytes per scan RPC. Default 2 MiB.
+	// ScanMaxResultSize is the default bytes per scan RPC, and the bytes
+	// per RPC of the client's hbase:meta scans. Default 2 MiB.
 	ScanMaxResultSize int64
+	// MetaScanRows is the most rows one RPC of an hbase:meta scan asks
+	// for, when the client lists a table's regions or finds one (that
+	// asks for 5 at most). Default 100.
+	MetaScanRows int
 	// Dial, when set, opens the TCP connections to region servers and the
 	// master (not ZooKeeper) in place of a net.Dialer, e.g. through a
 	// proxy or a tunnel. It must respect ctx.
@@ -90,6 +95,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.ScanMaxResultSize <= 0 {
 		c.ScanMaxResultSize = 2 << 20
+	}
+	if c.MetaScanRows <= 0 {
+		c.MetaScanRows = 100
 	}
 	return c
 }
@@ -214,7 +222,10 @@ func (c *Client) dropConn(addr string) {
 // callRegion sends one ClientService call for region r. The reply holds
 // the response cellblock and the bytes received, also on failure.
 func (c *Client) callRegion(ctx context.Context, r *Region, method string, req, resp proto.Message) (rpc.Reply, error) {
-	if r.Server == "" {
+	switch {
+	case r.offline:
+		return rpc.Reply{}, &RegionError{Region: string(r.Name), Err: fmt.Errorf("hbase: region %s is offline", r.Name)}
+	case r.Server == "":
 		return rpc.Reply{}, &RegionError{Region: string(r.Name), Err: fmt.Errorf("hbase: region %s is not assigned to a server", r.Name)}
 	}
 	conn, err := c.conn(ctx, r.Server, rpc.ClientService, "region server")

@@ -51,6 +51,23 @@
 //     family, and the puts they hide; MaxVersions bounds the puts of a
 //     column and not its markers.
 //
+// # Regions
+//
+// The client reads hbase:meta with one server scanner per lookup or
+// listing, page by page (Config.MetaScanRows rows per RPC, fewer where
+// Config.ScanMaxResultSize or the server cuts a page short), and goes on
+// while the response's more_results and more_results_in_region flags say
+// rows remain: a short page, or an empty heartbeat, is not the end.
+// Client.Regions returns regions that tile the table, the first starting
+// it, each ending where the next starts, the last ending it; split
+// parents are left out, and regions without a server or offline are
+// listed. While meta leaves a gap or an overlap (a split, merge or reopen
+// being written), it drops the table's cached regions and reads meta
+// again with backoff, and fails naming the gap when the attempts run out.
+// A Scanner and an Aggregate walk their range region by region, each one
+// looked up at the end key of the one before, so a split during the read
+// is followed and a gap is retried, then fails, never skipped.
+//
 // # Aggregation where the data lives
 //
 // Client.Aggregate runs an Aggregate (NewAggregate: RowCount, Sum, Min,
@@ -105,8 +122,9 @@
 //	client              Client: finds the region for each row through
 //	  (client.go,       hbase:meta, caches locations, groups Multi actions by
 //	   locate.go,       server, drives Scanners region by region, retries
-//	   scanner.go,      with backoff, and turns server exceptions into the
-//	   multi.go,        error groups below; Admin talks to the master
+//	   meta.go,         with backoff, and turns server exceptions into the
+//	   scanner.go,      error groups below; Admin talks to the master
+//	   multi.go,
 //	   admin.go)
 //	        |
 //	region connection   internal/rpc: one TCP connection per server and

@@ -38,6 +38,10 @@ type fakeServer struct {
 	partial          bool // send each row as two partial pieces
 	ttlMillis        uint32
 	nsreRows         map[string]int // Get/Multi of row -> NSRE count
+	meta             fakeMeta
+	aggregated       []string // regions that answered an ExecService call
+	// beforeExec, if set, runs before each ExecService call is served.
+	beforeExec func()
 }
 
 type fakeScanner struct {
@@ -171,10 +175,19 @@ func (fs *fakeServer) handle(method string, param []byte) (msg proto.Message, ce
 		var req pb.MultiRequest
 		_ = proto.Unmarshal(param, &req)
 		return fs.multi(&req), nil, nil, method
+	case "ExecService":
+		var req pb.CoprocessorServiceRequest
+		_ = proto.Unmarshal(param, &req)
+		if fs.beforeExec != nil {
+			fs.beforeExec()
+		}
+		msg, ex := fs.execService(&req)
+		return msg, nil, ex, method
 	case "Scan":
 		var req pb.ScanRequest
 		_ = proto.Unmarshal(param, &req)
-		if string(req.GetRegion().GetValue()) == metaRegionName {
+		_, metaNext := fs.meta.scanners[req.GetScannerId()]
+		if string(req.GetRegion().GetValue()) == metaRegionName || (req.ScannerId != nil && metaNext) {
 			fs.calls["Scan.meta"]++
 			msg, cells, ex := fs.metaScan(&req)
 			return msg, cells, ex, "Scan.meta"
@@ -272,51 +285,6 @@ func (fs *fakeServer) multi(req *pb.MultiRequest) *pb.MultiResponse {
 		resp.RegionActionResult = append(resp.RegionActionResult, rar)
 	}
 	return resp
-}
-
-// metaScan answers the client's one-shot meta lookups and listings.
-func (fs *fakeServer) metaScan(req *pb.ScanRequest) (proto.Message, []byte, *pb.ExceptionResponse) {
-	start := req.GetScan().GetStartRow()
-	n := int(req.GetNumberOfRows())
-	var picked []*Region
-	if !req.GetScan().GetReversed() {
-		for _, r := range fs.regions {
-			if bytes.Compare(r.Name, start) >= 0 {
-				picked = append(picked, r)
-			}
-		}
-	} else {
-		first := bytes.IndexByte(start, ',')
-		last := bytes.LastIndexByte(start, ',')
-		found := -1
-		for i, r := range fs.regions {
-			switch {
-			case first < 0: // "<table>\x00": the last region
-				found = len(fs.regions) - 1
-			case bytes.HasSuffix(start, []byte(metaZeroes)) && r.containsBefore(start[first+1:last]):
-				found = i
-			case bytes.HasSuffix(start, []byte(metaNines)) && r.Contains(start[first+1:last]):
-				found = i
-			}
-		}
-		for i := found; i >= 0 && len(picked) < n; i-- {
-			picked = append(picked, fs.regions[i])
-		}
-	}
-	if len(picked) > n {
-		picked = picked[:n]
-	}
-	resp := &pb.ScanResponse{MoreResults: proto.Bool(false)}
-	var cells []byte
-	for _, r := range picked {
-		ri, _ := proto.Marshal(&pb.RegionInfo{RegionId: proto.Uint64(r.ID), TableName: tableName(r.Table),
-			StartKey: r.StartKey, EndKey: r.EndKey})
-		cells = appendCell(cells, Cell{Row: r.Name, Family: metaFamily, Qualifier: regionInfoQual, Type: CellPut, Value: append([]byte("PBUF"), ri...)})
-		cells = appendCell(cells, Cell{Row: r.Name, Family: metaFamily, Qualifier: serverQual, Type: CellPut, Value: []byte(r.Server)})
-		resp.CellsPerResult = append(resp.CellsPerResult, 2)
-		resp.PartialFlagPerResult = append(resp.PartialFlagPerResult, false)
-	}
-	return resp, cells, nil
 }
 
 // scan serves opens, nexts, renewals and closes of data scanners.

@@ -1,14 +1,12 @@
 package hbase
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/rkql/rkql/hbase/internal/pb"
-	"google.golang.org/protobuf/proto"
 )
 
 // Meta row key suffixes: a region id that sorts after (nines) or before
@@ -130,80 +128,59 @@ func (c *Client) locate(ctx context.Context, table string, key []byte, before bo
 	default:
 		start = metaKey(table, key, metaZeroes)
 	}
-	regions, _, err := c.scanMeta(ctx, start, metaKey(table, nil, ""), true, metaPrefetch)
+	found, err := c.lookupMeta(ctx, table, start)
 	if err != nil {
 		return nil, err
-	}
-	var found *Region
-	for _, r := range regions {
-		if r.Table != table {
-			break
-		}
-		if found == nil {
-			found = r
-		}
-		if r.Server != "" {
-			c.cache.add(r)
-		}
 	}
 	if found == nil {
 		return nil, fmt.Errorf("%w: %s", ErrTableNotFound, table)
 	}
 	if (!before && !found.Contains(key)) || (before && !found.containsBefore(key)) {
 		// A hole in meta: a split or merge is in progress.
-		return nil, &RetryableError{Err: fmt.Errorf("hbase: no region of %s holds key %q yet", table, key)}
+		return nil, &RetryableError{Err: fmt.Errorf("hbase: hbase:meta lists no region of %s that holds key %q yet", table, key)}
 	}
 	return found, nil
 }
 
-// scanMeta runs one scan of hbase:meta and returns the regions found, in
-// scan order, without split parents, and the last row key it read (nil if
-// it read fewer than rows rows).
-func (c *Client) scanMeta(ctx context.Context, start, stop []byte, reversed bool, rows int) ([]*Region, []byte, error) {
-	addr, err := c.metaAddr(ctx)
-	if err != nil {
-		return nil, nil, err
-	}
-	meta := metaRegion(addr)
-	req := &pb.ScanRequest{
-		Region: regionSpec(meta),
-		Scan: &pb.Scan{
-			Column:   []*pb.Column{{Family: metaFamily}},
-			StartRow: start,
-			StopRow:  stop,
-			Reversed: proto.Bool(reversed),
-		},
-		NumberOfRows: proto.Uint32(uint32(rows)),
-		CloseScanner: proto.Bool(true),
-	}
-	var resp pb.ScanResponse
-	rep, err := c.callRegion(ctx, meta, "Scan", req, &resp)
-	c.noteError(meta, err)
-	if err != nil {
-		return nil, nil, err
-	}
-	results, err := scanResults(&resp, rep.Cells)
-	if err != nil {
-		return nil, nil, err
-	}
-	var last []byte
-	if len(results) >= rows {
-		last = results[len(results)-1].Row
-	}
-	var out []*Region
-	for _, res := range results {
-		r, splitParent, err := regionFromMeta(res)
-		if errors.Is(err, errNotRegionRow) {
-			continue // e.g. a table-state row
+// lookupMeta reads hbase:meta backwards from the meta row start, down to
+// the start of table, for up to metaPrefetch regions: the first is the
+// region asked for, the others the ones just before it, which reversed
+// scans want next. It caches those it can and returns the first, or nil
+// when table has no region there. Rows of split parents do not count,
+// and where metaPrefetch rows held none but them, it reads on.
+func (c *Client) lookupMeta(ctx context.Context, table string, start []byte) (*Region, error) {
+	var found *Region
+	s := metaScan{start: start, stop: metaKey(table, nil, ""), reversed: true, limit: metaPrefetch}
+	for {
+		var last []byte
+		rows, regions, ended := 0, 0, false
+		err := c.scanMeta(ctx, s, func(res *Result) (bool, error) {
+			rows++
+			last = res.Row
+			r, splitParent, err := regionFromMeta(res)
+			switch {
+			case errors.Is(err, errNotRegionRow):
+				return true, nil
+			case err != nil:
+				return false, err
+			case r.Table != table:
+				ended = true
+				return false, nil
+			case splitParent:
+				return true, nil // its daughters hold its keys
+			}
+			if found == nil {
+				found = r
+			}
+			c.cacheRegion(r)
+			regions++
+			return regions < metaPrefetch, nil
+		})
+		if err != nil || found != nil || ended || rows < metaPrefetch {
+			return found, err
 		}
-		if err != nil {
-			return nil, nil, err
-		}
-		if !splitParent {
-			out = append(out, r)
-		}
+		s.start, s.excludeStart = last, true
 	}
-	return out, last, nil
 }
 
 // scanResults decodes the Results of a ScanResponse, inline or from the
@@ -233,54 +210,4 @@ func scanResults(resp *pb.ScanResponse, cells []byte) ([]*Result, error) {
 		out = append(out, res)
 	}
 	return out, nil
-}
-
-// Regions lists the regions of table in key order, read from hbase:meta.
-func (c *Client) Regions(ctx context.Context, table string) ([]*Region, error) {
-	if table == metaTable {
-		addr, err := c.metaAddr(ctx)
-		if err != nil {
-			return nil, err
-		}
-		return []*Region{metaRegion(addr)}, nil
-	}
-	var out []*Region
-	err := c.retry(ctx, "list regions of "+table, func(ctx context.Context) error {
-		out = out[:0]
-		start := metaKey(table, nil, "")
-		for {
-			regions, last, err := c.scanMeta(ctx, start, nil, false, 100)
-			if err != nil {
-				return err
-			}
-			for _, r := range regions {
-				if r.Table != table {
-					return c.regionsDone(table, out)
-				}
-				if len(out) == 0 || !bytes.Equal(out[len(out)-1].Name, r.Name) {
-					out = append(out, r)
-				}
-			}
-			if last == nil {
-				return c.regionsDone(table, out)
-			}
-			start = append(append([]byte(nil), last...), 0)
-		}
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-func (c *Client) regionsDone(table string, regions []*Region) error {
-	if len(regions) == 0 {
-		return fmt.Errorf("%w: %s", ErrTableNotFound, table)
-	}
-	for _, r := range regions {
-		if r.Server != "" {
-			c.cache.add(r)
-		}
-	}
-	return nil
 }

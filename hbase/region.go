@@ -30,6 +30,14 @@ type Region struct {
 	// Server is "host:port" of the region server hosting the region, or
 	// empty while the region is not assigned.
 	Server string
+
+	// offline is RegionInfo's offline flag of a region that is no split
+	// parent, and state the info:state of its meta row ("OPEN",
+	// "CLOSING", ...; empty when the row has none). A request goes to a
+	// region only while it has a server and is not offline; a region is
+	// cached only while its state is also OPEN or unknown.
+	offline bool
+	state   string
 }
 
 // Contains reports whether key falls in the region.
@@ -59,14 +67,16 @@ var (
 	metaFamily      = []byte("info")
 	regionInfoQual  = []byte("regioninfo")
 	serverQual      = []byte("server")
+	stateQual       = []byte("state")
 	pbMagic         = []byte("PBUF")
 	errNotRegionRow = errors.New("hbase: meta row without info:regioninfo")
 )
 
-// regionFromMeta parses one hbase:meta row. It returns split parents too;
-// callers skip them with isSplitParent.
+// regionFromMeta parses one hbase:meta row, and reports whether it is a
+// split parent (RegionInfo's split flag, as HBase's isSplitParent reads
+// it): its daughters hold its keys, so callers skip it.
 func regionFromMeta(res *Result) (*Region, bool, error) {
-	var info, server []byte
+	var info, server, state []byte
 	for _, c := range res.Cells {
 		if !bytes.Equal(c.Family, metaFamily) {
 			continue
@@ -76,6 +86,8 @@ func regionFromMeta(res *Result) (*Region, bool, error) {
 			info = c.Value
 		case bytes.Equal(c.Qualifier, serverQual) && server == nil:
 			server = c.Value
+		case bytes.Equal(c.Qualifier, stateQual) && state == nil:
+			state = c.Value
 		}
 	}
 	if info == nil {
@@ -95,9 +107,10 @@ func regionFromMeta(res *Result) (*Region, bool, error) {
 		EndKey:   ri.GetEndKey(),
 		ID:       ri.GetRegionId(),
 		Server:   string(server),
+		offline:  ri.GetOffline(),
+		state:    string(state),
 	}
-	splitParent := ri.GetOffline() && ri.GetSplit()
-	return r, splitParent, nil
+	return r, ri.GetSplit(), nil
 }
 
 func tableString(tn *pb.TableName) string {

@@ -177,10 +177,8 @@ func TestFakeLeaseRenewal(t *testing.T) {
 	if _, err := sc.Next(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(300 * time.Millisecond) // a slow reader
-	if n := fs.count("Scan.renew"); n < 2 {
-		t.Errorf("%d renewals, want at least 2", n)
-	}
+	// A slow reader: read on only once the lease has been renewed twice.
+	waitUntil(t, "two lease renewals", func() bool { return fs.count("Scan.renew") >= 2 })
 	var keys []string
 	for {
 		r, err := sc.Next(context.Background())
@@ -261,5 +259,18 @@ func TestFakeMulti(t *testing.T) {
 	// Both multis: one call for the first try, one retry for the NSRE.
 	if n := fs.count("Multi"); n != 4 {
 		t.Errorf("%d Multi calls, want 4", n)
+	}
+}
+
+// waitUntil polls cond until it holds, failing the test if it still does
+// not hold a minute later: a bound on a hang, not a timing expectation.
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("still waiting for %s after a minute", what)
+		}
+		time.Sleep(2 * time.Millisecond)
 	}
 }

@@ -38,6 +38,9 @@
 // The same walk runs over each index table of the catalog; chooseIndex
 // picks by, in turn: a point lookup, more key components bound, covered
 // over uncovered, fewer ranges. Hints (USE INDEX, NO INDEX) override it.
+// An index the catalog records as unbuilt is never read: it is passed
+// over with a note, and USE INDEX of it, or a full scan it alone would
+// have spared, is an error naming BUILD INDEX.
 //
 // Invariants: every predicate not proven by the key bytes ("absorbed")
 // stays in a filter, so a plan never returns a row the WHERE clause

@@ -179,7 +179,7 @@ func remap(p expr.Expr, m map[int]int) (expr.Expr, bool) {
 		return &expr.And{Terms: terms}, ok
 	case *expr.Or:
 		terms, ok := remapAll(p.Terms, m)
-		return &expr.Or{Terms: terms}, ok
+		return expr.NewOr(terms), ok
 	case *expr.Not:
 		q, ok := remap(p.X, m)
 		return &expr.Not{X: q}, ok
@@ -271,9 +271,18 @@ func (pl *Planner) chooseIndex(s *parser.SelectStmt, t *catalog.Table, data *can
 		if hint != nil && ix.Name != hint.Index.Name {
 			continue
 		}
+		if ix.Unbuilt && hint != nil {
+			return nil, nil, errAt(hint.Index.NamePos, "%s", unbuiltText(t, ix))
+		}
 		c, err := indexCandidate(t, ix, data.conj, needed, pl.opts.Limits)
 		if err != nil {
 			return nil, nil, errAt(s.Table.NamePos, "%v", err)
+		}
+		if ix.Unbuilt {
+			if c != nil {
+				notes = append(notes, fmt.Sprintf("index %s (%s) was passed over: %s.", ix.Name, ix.Table.Key, unbuiltText(t, ix)))
+			}
+			continue
 		}
 		if c == nil {
 			if hint != nil {
@@ -303,6 +312,25 @@ func (pl *Planner) chooseIndex(s *parser.SelectStmt, t *catalog.Table, data *can
 		}
 	}
 	return best, notes, nil
+}
+
+// unbuiltText says that index ix of t is not built, and what builds it.
+func unbuiltText(t *catalog.Table, ix *catalog.Index) string {
+	return fmt.Sprintf("index %s is not built, so its entries may not match %s (BUILD INDEX %s ON %s fills it)", ix.Name, t.Name, ix.Name, t.Name)
+}
+
+// unbuiltServing returns the first index of t that is not built but would
+// serve a query with the conjuncts conj, or nil.
+func unbuiltServing(t *catalog.Table, conj []expr.Expr, needed []int, lim Limits) *catalog.Index {
+	for _, ix := range t.Indexes {
+		if !ix.Unbuilt {
+			continue
+		}
+		if c, err := indexCandidate(t, ix, conj, needed, lim); err == nil && c != nil {
+			return ix
+		}
+	}
+	return nil
 }
 
 func describeCand(c *candidate) string {

@@ -240,6 +240,9 @@ func (pl *Planner) insert(s *parser.InsertStmt) (*Insert, error) {
 		seen[col], cols[i] = true, col
 	}
 	for _, k := range t.KeyColumns() {
+		if w := t.Wide; w != nil && w.BaseFromTime() && k == w.Base && seen[w.Time] {
+			continue // the base is the time's hour
+		}
 		if !seen[k] {
 			return nil, errAt(s.Table.NamePos, "INSERT INTO %s must set key field %s", t.Name, t.Columns[k].Name)
 		}
@@ -261,7 +264,15 @@ func (pl *Planner) insert(s *parser.InsertStmt) (*Insert, error) {
 			}
 			row[cols[i]] = v
 		}
-		if _, err := t.EncodeKey(row, func(int64) int64 { return 0 }); err != nil {
+		if t.Wide != nil {
+			if row, err = t.Wide.Complete(row); err != nil {
+				return nil, errAt(vals[0].Pos(), "%v", err)
+			}
+			if _, _, _, err := t.Wide.RowCell(row); err != nil {
+				return nil, errAt(vals[0].Pos(), "%v", err)
+			}
+		}
+		if err := t.CheckStoredKeys(row); err != nil {
 			return nil, errAt(vals[0].Pos(), "%v", err)
 		}
 		ins.Rows = append(ins.Rows, row)

@@ -146,7 +146,11 @@ func (pl *Planner) selectPlan(s *parser.SelectStmt) (*Select, error) {
 		}
 	}
 	if kp.full && !(pl.opts.AllowFullScan || s.AllowFullScan) {
-		return nil, errAt(s.Table.NamePos, "%s", fullScanMessage(t, where))
+		msg := fullScanMessage(t, where)
+		if ix := unbuiltServing(t, conj, needed, pl.opts.Limits); ix != nil && (hinted.Hint == nil || !hinted.Hint.NoIndex) {
+			msg = fmt.Sprintf("query on %s would read the whole table (FULL SCAN): index %s would serve it, but it is not built (BUILD INDEX %s ON %s fills it); or add ALLOW FULL SCAN to read the table anyway", t.Name, ix.Name, ix.Name, t.Name)
+		}
+		return nil, errAt(s.Table.NamePos, "%s", msg)
 	}
 	acc := &Access{Table: cand.t, Ranges: kp.ranges, Ways: kp.ways, Versions: s.Versions, KeyText: sh.key, Union: kp.union}
 	var residual, dataResidual []expr.Expr
@@ -443,7 +447,9 @@ func fullScanMessage(t *catalog.Table, where expr.Expr) string {
 	}
 	var ixs []string
 	for _, ix := range t.Indexes {
-		ixs = append(ixs, fmt.Sprintf("%s (%s)", strings.Join(leadingFields(ix.Table), ", "), ix.Name))
+		if !ix.Unbuilt {
+			ixs = append(ixs, fmt.Sprintf("%s (%s)", strings.Join(leadingFields(ix.Table), ", "), ix.Name))
+		}
 	}
 	if len(ixs) > 0 {
 		msg += ", or bind the start of an index: " + strings.Join(ixs, ", ")

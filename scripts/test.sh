@@ -21,16 +21,19 @@ stop() {
   if [ "$started_secure" = 1 ]; then secure scripts/hbase/down || true; fi
 }
 trap stop EXIT
+# On Ctrl-C or SIGTERM, exit so that the EXIT trap stops what was started.
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 if command -v java >/dev/null 2>&1 && command -v mvn >/dev/null 2>&1; then
   if ! scripts/hbase/status >/dev/null 2>&1; then
+    started=1 # before up: an interrupted start is stopped too
     scripts/hbase/up
-    started=1
   fi
   export RKQL_HBASE_ZK="127.0.0.1:${RKQL_HBASE_ZK_PORT:-2181}"
   if ! secure scripts/hbase/status >/dev/null 2>&1; then
-    secure scripts/hbase/up
     started_secure=1
+    secure scripts/hbase/up
   fi
   export RKQL_HBASE_SECURE_ZK="127.0.0.1:${RKQL_HBASE_SECURE_ZK_PORT:-2183}"
 elif [ "${RKQL_REQUIRE_HBASE:-}" = 1 ]; then

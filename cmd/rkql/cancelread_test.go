@@ -46,14 +46,13 @@ func TestCancelReaderCancels(t *testing.T) {
 		_, err := r.Read(make([]byte, 10))
 		done <- err
 	}()
-	time.Sleep(50 * time.Millisecond)
 	cancel()
 	select {
 	case err := <-done:
 		if !errors.Is(err, context.Canceled) {
 			t.Fatalf("Read returned %v, want context.Canceled", err)
 		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("Read still waits after the context was cancelled")
+	case <-time.After(time.Minute):
+		t.Fatal("Read still waits a minute after the context was cancelled")
 	}
 }

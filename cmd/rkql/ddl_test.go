@@ -148,3 +148,47 @@ func TestImportReplaced(t *testing.T) {
 		}
 	}
 }
+
+// CHECK INDEX that finds the index and its table apart shows its report
+// and exits 1, as rkql store check does on damage; once REPAIR has mended
+// it, both exit 0.
+func TestCheckIndexExit(t *testing.T) {
+	store := t.TempDir()
+	run := func(stmts string) result {
+		return rkql(t, "", "--store", store, "--format", "tsv", "-e", stmts)
+	}
+	r := run("INSERT INTO orders (seller, buyer, order_id, ts, amount, status) VALUES ('s1', 'b1', 1, '2024-05-01 12:00:00', 1, 'new');" +
+		"INSERT INTO orders_by_id (order_id, seller, ts) VALUES (99, 's9', '2024-05-01 12:00:00') ALLOW INDEX WRITE")
+	if r.code != 0 {
+		t.Fatalf("setup: exit %d, stderr %q", r.code, r.stderr)
+	}
+	head := "data_rows\tentries\tmissing\torphans\tunverified\tstale\trepaired\n"
+	r = run("CHECK INDEX orders_by_id")
+	if r.code != 1 || r.stdout != head+"1\t2\t0\t1\t0\t0\t0\n" ||
+		r.stderr != "rkql: index orders_by_id does not match table orders: 1 orphan entry (CHECK INDEX orders_by_id REPAIR rewrites them)\n" {
+		t.Fatalf("CHECK INDEX of a damaged index: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	if r = run("CHECK INDEX orders_by_id REPAIR"); r.code != 0 || r.stdout != head+"1\t2\t0\t1\t0\t0\t1\n" {
+		t.Fatalf("CHECK INDEX … REPAIR: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	if r = run("CHECK INDEX orders_by_id"); r.code != 0 || r.stdout != head+"1\t1\t0\t0\t0\t0\t0\n" {
+		t.Fatalf("CHECK INDEX after the repair: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+}
+
+// rkql import refuses a row whose key would be empty at its line, before
+// it writes anything: no index entry is left without its row.
+func TestImportEmptyKey(t *testing.T) {
+	store := t.TempDir()
+	in := writeFile(t, "sites.jsonl", `{"domain": "a.com", "owner": "ann", "visits": 1}
+{"domain": "", "owner": "bob", "visits": 2}
+`)
+	r := rkql(t, "", "import", "--store", store, "--table", "sites", in)
+	if r.code != 1 || r.stderr != "rkql: "+in+":2: the row key of sites would be empty (domain = ''): HBase keeps no row under an empty key (0 rows written)\n" {
+		t.Fatalf("import: exit %d, stderr %q", r.code, r.stderr)
+	}
+	r = rkql(t, "", "--store", store, "--format", "tsv", "-e", "CHECK INDEX sites_by_owner")
+	if r.code != 0 || !strings.HasSuffix(r.stdout, "\n0\t0\t0\t0\t0\t0\t0\n") {
+		t.Fatalf("CHECK INDEX after the import: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+}

@@ -143,7 +143,7 @@ func commonFlags(fs *flag.FlagSet, o *options) {
 	fs.StringVar(&o.store, "store", "", "embedded store `dir`ectory (default $XDG_DATA_HOME/rkql, else the user cache dir's rkql)")
 	fs.StringVar(&o.zk, "zk", "", "ZooKeeper `quorum` of a real HBase cluster, host:port[,host:port]")
 	fs.StringVar(&o.zkRoot, "zk-root", "/hbase", "HBase's root `znode`")
-	fs.DurationVar(&o.lockTimeout, "lock-timeout", 10*time.Second, "how long to wait for another rkql process to release the embedded store (0: not at all)")
+	fs.DurationVar(&o.lockTimeout, "lock-timeout", 10*time.Second, "how long to wait for another rkql process to release the embedded store, or to finish its edit of the catalog (0: not at all)")
 	connFlags(fs, o)
 	fs.BoolVar(&o.allowWrites, "allow-writes", false, "with --zk, allow statements that write or change tables (CREATE TABLE/INDEX, INSERT, UPDATE, DELETE, TRUNCATE, BUILD INDEX, CHECK INDEX … REPAIR, import, dropping HBase tables)")
 }
@@ -254,7 +254,7 @@ func registerShellFlags(fs *flag.FlagSet, o *options) {
 	fs.BoolVar(&o.noPushdown, "no-pushdown", false, "keep every filter, projection and limit in the client instead of handing them to the store (\\pushdown in the REPL)")
 	fs.BoolVar(&o.quiet, "q", false, "quiet: leave out command tags such as INSERT 3")
 	fs.Var(historyFlag{o: o}, "history", "REPL history `file` ('' for none; default $XDG_STATE_HOME/rkql/history, else ~/.local/state/rkql/history)")
-	fs.BoolVar(&o.yes, "yes", false, "answer yes to the questions DELETE, TRUNCATE TABLE and DROP TABLE ask before removing rows or tables (a script is otherwise answered no)")
+	fs.BoolVar(&o.yes, "yes", false, "answer yes to the questions DELETE, TRUNCATE TABLE, DROP TABLE and DROP INDEX ask before removing rows or tables (a script is otherwise answered no, and the statement fails)")
 	fs.BoolVar(&o.stopOnError, "stop-on-error", false, "stop a -f script or stdin at the first failed statement")
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 }
@@ -483,6 +483,7 @@ func newSession(o *options, e env, forImport bool) (*shell.Session, error) {
 		Settings:       set,
 		ConnInfo:       connInfo(o),
 	}
+	cfg.CatalogLockTimeout = catalogLockTimeout(o.lockTimeout)
 	if !o.usesHBase() {
 		// Statements that only read share the embedded store with
 		// other readers.
@@ -502,6 +503,15 @@ func newSession(o *options, e env, forImport bool) (*shell.Session, error) {
 		cfg.StatementContext = interruptContext(e.term.stdin && len(o.scripts) == 0)
 	}
 	return shell.New(cfg), nil
+}
+
+// catalogLockTimeout is how long a layout statement waits for another
+// process's edit of the catalog: --lock-timeout, whose 0 waits not at all.
+func catalogLockTimeout(d time.Duration) time.Duration {
+	if d <= 0 {
+		return -1
+	}
+	return d
 }
 
 // stdoutSize is the size of the terminal on stdout.

@@ -26,8 +26,8 @@ func writeJSONL(path string, t *catalog.Table, n int) error {
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
 	var b []byte
-	for start, chunk := 0, uint64(1); start < n; start, chunk = start+jsonlChunk, chunk+1 {
-		for _, row := range examples.Rows(t, min(jsonlChunk, n-start), chunk) {
+	for rows := range examples.Stream(t, n, jsonlChunk) {
+		for _, row := range rows {
 			b = appendRowJSON(b[:0], t, row)
 			if _, err := w.Write(b); err != nil {
 				f.Close()

@@ -284,8 +284,8 @@ func TestBuildIndexOverExistingData(t *testing.T) {
 		t.Fatalf("before BUILD INDEX: %v %v; want every entry missing", rep, err)
 	}
 	var reported int64
-	n, err := x.BuildIndex(ctx, sites, ix, func(done int64) { reported = done })
-	if err != nil || n != rep.Missing || reported != n {
+	n, removed, err := x.BuildIndex(ctx, sites, ix, func(done int64) { reported = done })
+	if err != nil || n != rep.Missing || reported != n || removed != 0 {
 		t.Fatalf("BUILD INDEX wrote %d entries (progress said %d), %v; want %d", n, reported, err, rep.Missing)
 	}
 	if rep, err = x.CheckIndex(ctx, sites, ix, false, nil); err != nil || !rep.Clean() {

@@ -50,6 +50,12 @@
 // markers of its answer: a row delete's family markers, a NULL's column
 // markers, and single-version ones written by other clients.
 //
+// Regions, and so SHOW REGIONS and the regions an aggregate asks, come
+// from the client's Regions: a list that tiles the table, or an error
+// naming the gap hbase:meta left while a split, merge or reopen was being
+// written. A Scan walks its range region by region through the client,
+// so it never skips a region either.
+//
 // Stats.Bytes are the response bytes read off the socket, Stats.RPCs and
 // Stats.Regions come from the client's scanner statistics, and
 // Stats.RowsRead from the servers' ROWS_SCANNED (for Get: the rows

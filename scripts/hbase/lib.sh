@@ -205,6 +205,36 @@ stop_kdc() {
   rm -f "$KDC_PID_FILE"
 }
 
+# marked_pids prints the PIDs of every process carrying this run
+# directory's marker, whether or not a PID file still names it: an HBase or
+# KDC left behind by an interrupted run of this checkout.
+marked_pids() {
+  local f pid
+  for f in /proc/[0-9]*/cmdline; do
+    pid=${f#/proc/}
+    pid=${pid%/cmdline}
+    [[ "$pid" == "$$" ]] && continue
+    tr '\0' '\n' <"$f" 2>/dev/null | grep -qxF -- "$RUN_MARKER" && printf '%s\n' "$pid"
+  done
+  return 0
+}
+
+# stop_strays stops every process marked as this run directory's (see
+# marked_pids): SIGTERM, up to 10 s, then SIGKILL.
+stop_strays() {
+  local pids pid waited=0
+  pids=$(marked_pids)
+  [[ -n "$pids" ]] || return 0
+  log "stopping processes left by an earlier run of $RUN_DIR: $(echo $pids)"
+  kill -TERM $pids 2>/dev/null || true
+  while [[ -n "$(marked_pids)" ]] && ((waited < 100)); do sleep 0.1; waited=$((waited + 1)); done
+  pids=$(marked_pids)
+  [[ -z "$pids" ]] || kill -KILL $pids 2>/dev/null || true
+  for pid in $pids; do
+    while [[ -d "/proc/$pid" ]]; do sleep 0.1; done
+  done
+}
+
 # stop_hbase stops our HBase JVM, if running: SIGTERM, up to
 # RKQL_HBASE_STOP_TIMEOUT seconds (20) of grace, then SIGKILL.
 stop_hbase() {

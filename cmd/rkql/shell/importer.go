@@ -232,7 +232,6 @@ func readBatches(ctx context.Context, t *catalog.Table, src rowSource, size int,
 			return false
 		}
 	}
-	zero := func(int64) int64 { return 0 }
 	rows := make([]catalog.Row, 0, size)
 	lines := make([]int, 0, size)
 	for {
@@ -244,7 +243,7 @@ func readBatches(ctx context.Context, t *catalog.Table, src rowSource, size int,
 			return
 		}
 		if err == nil {
-			_, err = t.EncodeKey(row, zero)
+			err = t.CheckStoredKeys(row)
 		}
 		if err != nil {
 			send(importBatch{line: line, err: err})

@@ -186,7 +186,7 @@ var syntaxes = []struct{ name, syntax, desc string }{
 	{"SHOW", "SHOW TABLES | SHOW REGIONS t | SHOW CATALOG [t] | SHOW CREATE TABLE t", "tables and index tables; a table's regions (with their load on HBase); the catalog YAML; the HBase shell create statement"},
 	{"DESCRIBE", "DESCRIBE t", "a table's columns, rowkey, families, splits and indexes"},
 	{"CREATE", "CREATE TABLE t [(col TYPE, …) ROWKEY (component, …) [FAMILIES (…)] [SPLITS (…) | SPLIT BY … INTO n REGIONS]]\n  | CREATE INDEX i ON t ROWKEY (component, …) [COVERING (col, …)] [UNIQUE]", "add a table or index to the catalog and create its HBase table"},
-	{"DROP", "DROP TABLE t | DROP INDEX i", "remove a table or index from the catalog (and its HBase table when writes are allowed and confirmed)"},
+	{"DROP", "DROP TABLE t | DROP INDEX i", "remove a table or index from the catalog with its HBase tables, once confirmed (read-only: the catalog entry only); DROP TABLE also drops an HBase table no catalog table describes"},
 	{"ALTER", "ALTER TABLE t ADD COLUMN col TYPE [AS 'f:q'] | ALTER TABLE t SET FAMILY f TTL …", "add a column, or change a family's settings"},
 	{"TRUNCATE", "TRUNCATE TABLE t", "empty a table and its indexes, keeping their region boundaries"},
 	{"ENCODE", "ENCODE KEY t (col = v [, …])", "the rowkey bytes of the key values"},

@@ -6,6 +6,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -116,11 +117,33 @@ func TestStatementProgress(t *testing.T) {
 	}
 
 	// A slow statement that reports nothing still shows the time.
-	io.err.Reset()
-	p := newProgressLine(&io.err, "reading: %d rows returned…", time.Millisecond)
-	time.Sleep(300 * time.Millisecond)
+	w := &firstWrite{drawn: make(chan struct{})}
+	p := newProgressLine(w, "reading: %d rows returned…", time.Millisecond)
+	<-w.drawn
 	p.stop()
-	if e := io.err.String(); !regexp.MustCompile(`^\rreading: 0 rows returned… [0-9.]+m?s \(Ctrl-C cancels\)`).MatchString(e) {
+	if e := w.String(); !regexp.MustCompile(`^\rreading: 0 rows returned… [0-9.]+m?s \(Ctrl-C cancels\)`).MatchString(e) {
 		t.Errorf("stderr %q: want the time drawn by the clock", e)
 	}
+}
+
+// firstWrite is a writer that closes drawn at its first write.
+type firstWrite struct {
+	mu    sync.Mutex
+	buf   bytes.Buffer
+	drawn chan struct{}
+}
+
+func (w *firstWrite) Write(b []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.buf.Len() == 0 {
+		close(w.drawn)
+	}
+	return w.buf.Write(b)
+}
+
+func (w *firstWrite) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
 }

@@ -62,6 +62,9 @@ type Config struct {
 	// layout statements write it; "" refuses them.
 	CatalogSource []byte
 	CatalogFile   string
+	// CatalogLockTimeout is how long a layout statement waits for another
+	// process's edit of the catalog (see engine.Config.CatalogLockTimeout).
+	CatalogLockTimeout time.Duration
 	// Open opens the store. It is called on first use, and again after a
 	// failure, so statements that need no store run without one.
 	Open func(ctx context.Context) (exec.Store, error)
@@ -146,7 +149,7 @@ func New(cfg Config) *Session {
 	}
 	eng := engine.New(engine.Config{
 		Catalog: cfg.Catalog, CatalogSource: cfg.CatalogSource, CatalogFile: cfg.CatalogFile,
-		Open: cfg.Open, OpenRead: cfg.OpenRead, CreateOnDemand: cfg.CreateOnDemand,
+		Open: cfg.Open, OpenRead: cfg.OpenRead, CreateOnDemand: cfg.CreateOnDemand, CatalogLockTimeout: cfg.CatalogLockTimeout,
 		ReadOnly: cfg.ReadOnly, ReadOnlyHint: cfg.ReadOnlyHint, Planner: cfg.Planner,
 		SortBudget: cfg.SortBudget, GroupBudget: cfg.GroupBudget, NoPushdown: cfg.Settings.NoPushdown, Clock: cfg.Clock, Strict: cfg.Strict,
 	})

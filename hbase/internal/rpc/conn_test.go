@@ -258,7 +258,17 @@ func TestCallContextDeadlineBusyServer(t *testing.T) {
 		t.Fatalf("the slow call: %v", err)
 	}
 	fs.reply(first.hdr.GetCallId(), nil, msg, nil)
-	time.Sleep(10 * time.Millisecond)
+	// A third call's answer comes after the late reply on the wire, so
+	// once it is read the late reply has been dropped.
+	third := make(chan error, 1)
+	go func() {
+		_, err := c.Call(context.Background(), "Get", msg, 0, &pb.TableName{})
+		third <- err
+	}()
+	fs.reply((<-fs.reqs).hdr.GetCallId(), nil, msg, nil)
+	if err := <-third; err != nil {
+		t.Fatalf("a call after the late reply: %v", err)
+	}
 	if c.Err() != nil {
 		t.Errorf("connection failed: %v", c.Err())
 	}
