@@ -31,6 +31,9 @@ func (tr *sqlTr) call(x *parser.CallExpr) (string, error) {
 		if x.Distinct {
 			d = "DISTINCT "
 		}
+		if t := tr.sqlType(x.Args[0]); (x.Name == "SUM" || x.Name == "AVG") && t != catalog.TypeDouble {
+			return exactSum(x.Name, d+args[0]), nil
+		}
 		return strings.ToLower(x.Name) + "(" + d + args[0] + ")", nil
 	case "UPPER":
 		return replaceChain("upper("+args[0]+")", tr.upper), nil
@@ -59,6 +62,17 @@ func (tr *sqlTr) call(x *parser.CallExpr) (string, error) {
 		return tr.dateTrunc(x)
 	}
 	return "", skip("functions")
+}
+
+// exactSum is SUM or AVG of integers added exactly, as rkql adds them:
+// a SUM whose total does not fit a BIGINT fails, an AVG never does.
+func exactSum(name, arg string) string {
+	sum := "decimal_sum(" + arg + ")"
+	if name == "AVG" {
+		return "(CAST(" + sum + " AS REAL) / count(" + arg + "))"
+	}
+	return "(CASE WHEN count(" + arg + ") = 0 THEN NULL WHEN decimal_cmp(" + sum + ", '9223372036854775807') > 0 OR decimal_cmp(" + sum +
+		", '-9223372036854775808') < 0 THEN abs(-9223372036854775808) ELSE CAST(" + sum + " AS INTEGER) END)"
 }
 
 // replaceChain wraps e in a replace() for each pair.
