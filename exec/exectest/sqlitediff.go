@@ -379,17 +379,6 @@ func (c *sqliteChecker) refusal(s *parser.SelectStmt, perr, serr error, sql stri
 	return fmt.Errorf("rkql fails where sqlite answers: %v\n  sqlite: %s", perr, sql)
 }
 
-// hasCall reports whether s calls the function name.
-func hasCall(s *parser.SelectStmt, name string) bool {
-	is := func(e parser.Expr) bool { c, ok := e.(*parser.CallExpr); return ok && c.Name == name }
-	for _, it := range s.Items {
-		if anyExpr(it.Expr, is) {
-			return true
-		}
-	}
-	return anyExpr(s.Having, is)
-}
-
 // nanRisk skips a query that can make a NaN out of the data: % over a
 // DOUBLE column that holds an infinity, or a sum over one that holds
 // both.
