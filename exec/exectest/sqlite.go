@@ -111,6 +111,11 @@ func (s *SQLite) Exec(sql string) error {
 // Query runs sql (one statement, or several of which only the last
 // returns rows) and returns its rows.
 func (s *SQLite) Query(sql string) ([][]SQLValue, error) {
+	// An open quote would swallow the markers, and the shell would wait
+	// for the rest of the statement for ever.
+	if strings.Count(sql, "'")%2 != 0 || strings.Count(sql, `"`)%2 != 0 {
+		return nil, fmt.Errorf("exectest: a quote is left open in %q", sql)
+	}
 	s.n++
 	marker := fmt.Sprintf("rkql-end-%d", s.n)
 	if _, err := fmt.Fprintf(s.in, "%s\n;\nSELECT '%s';\nSELECT json_extract('{}', 'rkqlend_%d');\n", sql, marker, s.n); err != nil {

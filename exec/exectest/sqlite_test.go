@@ -55,6 +55,10 @@ func TestSQLiteValues(t *testing.T) {
 	if rows, err := db.Query(q); err == nil || !strings.Contains(err.Error(), "integer overflow") {
 		t.Fatalf("got %d rows and %v, want an integer overflow", len(rows), err)
 	}
+	// An open quote is refused before it reaches the shell.
+	if _, err := db.Query("SELECT 'open"); err == nil {
+		t.Fatal("an open quote was sent")
+	}
 	// The shell is still in step.
 	if rows, err := db.Query("SELECT count(*) FROM e"); err != nil || len(rows) != 1 || rows[0][0].I != 3 {
 		t.Fatalf("after the error: %v, %v", rows, err)
