@@ -113,7 +113,7 @@ func (s *SQLite) Exec(sql string) error {
 func (s *SQLite) Query(sql string) ([][]SQLValue, error) {
 	// An open quote would swallow the markers, and the shell would wait
 	// for the rest of the statement for ever.
-	if strings.Count(sql, "'")%2 != 0 || strings.Count(sql, `"`)%2 != 0 {
+	if openQuote(sql) {
 		return nil, fmt.Errorf("exectest: a quote is left open in %q", sql)
 	}
 	s.n++
@@ -151,6 +151,22 @@ func (s *SQLite) Query(sql string) ([][]SQLValue, error) {
 		return nil, &SQLError{Msg: strings.Join(msg, " ")}
 	}
 	return rows, nil
+}
+
+// openQuote reports whether sql ends inside a quoted text or name.
+func openQuote(sql string) bool {
+	var in byte
+	for i := 0; i < len(sql); i++ {
+		switch c := sql[i]; {
+		case in == 0 && (c == '\'' || c == '"'):
+			in = c
+		case c == in && i+1 < len(sql) && sql[i+1] == in:
+			i++
+		case c == in:
+			in = 0
+		}
+	}
+	return in != 0
 }
 
 // readRow reads one row: values separated by commas, ended by a newline.

@@ -59,6 +59,9 @@ func TestSQLiteValues(t *testing.T) {
 	if _, err := db.Query("SELECT 'open"); err == nil {
 		t.Fatal("an open quote was sent")
 	}
+	if rows, err := db.Query(`SELECT 'a"b''c', "x" FROM (SELECT 1 AS "x")`); err != nil || len(rows) != 1 || rows[0][0].S != `a"b'c` {
+		t.Fatalf("quotes inside quotes: %v, %v", rows, err)
+	}
 	// The shell is still in step.
 	if rows, err := db.Query("SELECT count(*) FROM e"); err != nil || len(rows) != 1 || rows[0][0].I != 3 {
 		t.Fatalf("after the error: %v, %v", rows, err)
