@@ -22,7 +22,7 @@ import (
 var hostileStrings = []string{
 	"", " ", "  x ", "|", "||", "~", ",", ".", "_", "%", "!", "'", "''", `\`, `\N`, "\t", "a\tb", "line\nnext", "cr\r\nlf",
 	"0", "00", "x", "xxxx", "ÿ", "é", "É", "naïve", "Ωmega", "дом", "日本語", "😀", "e\u0301", "ü-Ü",
-	"a%b_c!d", "zzzz", "~~~", strings.Repeat("long", 40),
+	"a%b_c!d", `say "hi"`, "zzzz", "~~~", strings.Repeat("long", 40),
 }
 
 var hostileInts = []int64{math.MinInt64, math.MinInt64 + 1, math.MaxInt64, math.MaxInt64 - 1, -1, 0, 1,

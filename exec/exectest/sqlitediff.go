@@ -23,8 +23,8 @@ import (
 // SQLiteOptions size the sqlite oracle's run. Zero values mean the
 // defaults.
 type SQLiteOptions struct {
-	Rows    int    // rows generated per table (600)
-	Queries int    // random queries per table (150)
+	Rows    int    // rows generated per table (500)
+	Queries int    // random queries per table (120)
 	Seed    uint64 // random seed (1, or $RKQL_DIFF_SEED)
 	// Tables limits the run to these tables; nil means all that do not
 	// expand (a key group or wide rows: logical rows are no stored rows).
@@ -170,10 +170,10 @@ func RunSQLite(t *testing.T, st exec.Store, db *SQLite, cat *catalog.Catalog, o 
 // random SELECTs.
 func SQLiteTable(ctx context.Context, st exec.Store, db *SQLite, cat *catalog.Catalog, tb *catalog.Table, o SQLiteOptions) (SQLiteStats, error) {
 	if o.Rows == 0 {
-		o.Rows = 600
+		o.Rows = 500
 	}
 	if o.Queries == 0 {
-		o.Queries = 150
+		o.Queries = 120
 	}
 	o.Seed = diffSeed(o.Seed)
 	s := SQLiteStats{Tables: 1, Skipped: map[string]int{}}
