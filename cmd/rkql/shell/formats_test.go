@@ -294,3 +294,36 @@ func TestUniqueNames(t *testing.T) {
 		}
 	}
 }
+
+// JSON import refuses what encoding/json would change without a word:
+// bytes that are not UTF-8, a lone surrogate, and a key given twice. The
+// error says the line and column.
+func TestImportJSONRefusesSilentChanges(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"in.jsonl", "{\"k\":\"a\"}\n{\"k\":\"b\",\"v\":\"x\xffy\"}\n", `^in\.jsonl:2:16: invalid UTF-8: the byte 0xFF \(0 rows written\)$`},
+		{"in.jsonl", "{\"k\":\"a\xe9\"}\n", `^in\.jsonl:1:8: invalid UTF-8: the byte 0xE9 \(0 rows written\)$`},
+		{"in.jsonl", `{"k":"a","v":"\ud800"}`, `^in\.jsonl:1:15: the escape \\ud800 is half of a UTF-16 surrogate pair, not a character \(0 rows written\)$`},
+		{"in.jsonl", `{"k":"a","v":"\udc00\ud800"}`, `^in\.jsonl:1:15: the escape \\udc00 is half .*\(0 rows written\)$`},
+		{"in.jsonl", `{"k":"a","v":"x","v":"y"}`, `^in\.jsonl:1:18: the key "v" appears twice in the object \(0 rows written\)$`},
+		{"in.jsonl", `{"k":"a", "v":null, "v":"y"}`, `^in\.jsonl:1:21: the key "v" appears twice in the object \(0 rows written\)$`},
+		{"in.json", "[\n{\"k\":\"a\"},\n{\"k\":\"b\",\n  \"k\":\"c\"}\n]\n", `^in\.json:4:3: the key "k" appears twice in the object \(0 rows written\)$`},
+		{"in.json", "[{\"k\":\"a\"}, {\"k\":\"\xc3\"}]", `^in\.json:1:19: invalid UTF-8: the byte 0xC3 \(0 rows written\)$`},
+		{"in.jsonl", `{"k":"a","nope":1}`, `^in\.jsonl:1:10: column "nope" does not exist in table t .*\(0 rows written\)$`},
+		{"in.jsonl", "{\"k\":\"a\"}\n[1]\n", `^in\.jsonl:2: not a JSON object: an array \(0 rows written\)$`},
+		{"in.jsonl", `null`, `^in\.jsonl:1: not a JSON object: null \(0 rows written\)$`},
+	}
+	for _, tc := range tests {
+		t.Run(fmt.Sprintf("%.16q", tc.in), func(t *testing.T) {
+			_, err := importSession(t, nil).Import(context.Background(), strings.NewReader(tc.in), ImportOptions{Table: "t", Name: tc.name})
+			checkImportErr(t, err, tc.want)
+		})
+	}
+	// A pair of surrogates is one character, and U+FFFD itself is text.
+	s := importSession(t, nil)
+	if _, err := s.Import(context.Background(), strings.NewReader(`{"k":"a","v":"\ud83d\ude00 \ufffd �"}`), ImportOptions{Table: "t", Name: "in.jsonl"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := selectTexts(t, s, "SELECT v FROM t ALLOW FULL SCAN"); len(got) != 1 || got[0] != "'😀 \ufffd \ufffd'" {
+		t.Errorf("got %q", got)
+	}
+}

@@ -341,28 +341,12 @@ func firstByte(br *bufio.Reader) byte {
 	}
 }
 
-// rowFromObject converts one JSON object to a row of t.
-func rowFromObject(t *catalog.Table, obj map[string]any) (catalog.Row, error) {
-	row := t.NewRow()
-	for k, v := range obj {
-		i, ok := t.Column(k)
-		if !ok {
-			return nil, fmt.Errorf("column %q does not exist in table %s (columns: %s)", k, t.Name, strings.Join(t.ColumnNames(), ", "))
-		}
-		val, err := convertJSON(&t.Columns[i], v)
-		if err != nil {
-			return nil, err
-		}
-		row[i] = val
-	}
-	return row, nil
-}
-
 // jsonLinesSource reads one JSON object per line; blank lines are skipped.
 type jsonLinesSource struct {
 	t    *catalog.Table
 	r    *bufio.Reader
 	line int
+	seen []bool
 }
 
 func (j *jsonLinesSource) next() (catalog.Row, int, error) {
@@ -375,22 +359,25 @@ func (j *jsonLinesSource) next() (catalog.Row, int, error) {
 		if strings.TrimSpace(text) == "" {
 			continue
 		}
-		if row, ok := flatObject(j.t, text); ok {
+		if j.seen == nil {
+			j.seen = make([]bool, len(j.t.Columns))
+		}
+		if row, ok := flatObject(j.t, text, j.seen); ok {
 			return row, j.line, nil
 		}
 		dec := json.NewDecoder(strings.NewReader(text))
 		dec.UseNumber()
-		var obj map[string]any
-		if err := dec.Decode(&obj); err != nil {
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
 			return nil, j.line, fmt.Errorf("not a JSON object: %w", err)
 		}
 		if dec.More() {
 			return nil, j.line, errors.New("more than one JSON value on the line")
 		}
-		if obj == nil {
-			return nil, j.line, errors.New("not a JSON object: null")
+		row, err := jsonObject(j.t, raw)
+		if oe := (*offsetError)(nil); errors.As(err, &oe) {
+			err = atCol(int(dec.InputOffset())-len(raw)+oe.off+1, oe.err)
 		}
-		row, err := rowFromObject(j.t, obj)
 		return row, j.line, err
 	}
 }
@@ -402,10 +389,11 @@ type jsonArraySource struct {
 	dec   *json.Decoder
 	lines *lineTracker
 	done  bool
+	seen  []bool
 }
 
 func newJSONArraySource(t *catalog.Table, r io.Reader) (*jsonArraySource, error) {
-	lt := &lineTracker{r: r}
+	lt := &lineTracker{r: r, last: -1}
 	dec := json.NewDecoder(lt)
 	dec.UseNumber()
 	if _, err := dec.Token(); err != nil {
@@ -431,15 +419,26 @@ func (j *jsonArraySource) next() (catalog.Row, int, error) {
 		}
 		return nil, j.lines.lineAt(off), err
 	}
-	var obj map[string]any
-	err := j.dec.Decode(&obj)
-	line := j.lines.lineAt(j.dec.InputOffset())
+	var raw json.RawMessage
+	err := j.dec.Decode(&raw)
+	end := j.dec.InputOffset()
 	if err != nil {
 		j.done = true
-		return nil, line, fmt.Errorf("not a JSON object: %w", err)
+		return nil, j.lines.lineAt(end), fmt.Errorf("not a JSON object: %w", err)
 	}
-	row, err := rowFromObject(j.t, obj)
-	return row, line, err
+	if j.seen == nil {
+		j.seen = make([]bool, len(j.t.Columns))
+	}
+	if row, ok := flatObject(j.t, string(raw), j.seen); ok {
+		return row, j.lines.lineAt(end), nil
+	}
+	row, err := jsonObject(j.t, raw)
+	if oe := (*offsetError)(nil); errors.As(err, &oe) {
+		// The line and column of the place, not of the object's end.
+		line, col := j.lines.position(end - int64(len(raw)) + int64(oe.off))
+		return nil, line, atCol(col, oe.err)
+	}
+	return row, j.lines.lineAt(end), err
 }
 
 // end reads the array's closing ] and checks that only white space
@@ -472,6 +471,7 @@ type lineTracker struct {
 	read int64
 	nl   []int64 // offsets of newlines not yet counted
 	base int     // newlines before nl
+	last int64   // the offset of the last newline counted, -1 for none
 }
 
 func (l *lineTracker) Read(p []byte) (int, error) {
@@ -491,7 +491,16 @@ func (l *lineTracker) lineAt(off int64) int {
 	for i < len(l.nl) && l.nl[i] < off-1 {
 		i++
 	}
+	if i > 0 {
+		l.last = l.nl[i-1]
+	}
 	l.base += i
 	l.nl = l.nl[i:]
 	return l.base + 1
+}
+
+// position is the 1-based line and byte column of the byte at offset off.
+func (l *lineTracker) position(off int64) (line, col int) {
+	line = l.lineAt(off + 1)
+	return line, int(off - l.last)
 }
