@@ -122,6 +122,7 @@ func TestImportCSVErrors(t *testing.T) {
 		{"k,i\na,1\n", `^in\.csv:1: header: key column n is missing, and every row needs it for its key \(0 rows written\)$`},
 		{"i,raw\n", `^in\.csv:1: header: key columns k, n are missing, and every row needs them for its key \(0 rows written\)$`},
 		{"k,n\n\\N,1\n", `^in\.csv:2: key field k: a key field cannot be NULL \(0 rows written\)$`},
+		{"k,n,i\na,1,\"\"\n", `^in\.csv:2: column i: '' is not a valid INT \(\"\" is the empty string; NULL is a field left empty, without quotes\) \(0 rows written\)$`},
 	}
 	for _, tc := range tests {
 		t.Run(fmt.Sprintf("%.12q", tc.in), func(t *testing.T) {

@@ -274,6 +274,9 @@ func (c *csvSource) next() (catalog.Row, int, error) {
 		}
 		v, err := convertText(&c.t.Columns[c.cols[i]], f.s)
 		if err != nil {
+			if f.s == "" {
+				err = fmt.Errorf("%w (\"\" is the empty string; NULL is a field left empty, without quotes)", err)
+			}
 			return nil, line, err
 		}
 		row[c.cols[i]] = v
