@@ -241,7 +241,7 @@ func headerColumns(t *catalog.Table, names []string) ([]int, error) {
 	}
 	var missing []string
 	for _, i := range t.KeyColumns() {
-		if _, ok := at[i]; !ok {
+		if _, ok := at[i]; !ok && !baseFromTime(t, i, at) {
 			missing = append(missing, t.Columns[i].Name)
 		}
 	}
@@ -282,4 +282,15 @@ func (c *csvSource) next() (catalog.Row, int, error) {
 		row[c.cols[i]] = v
 	}
 	return row, line, nil
+}
+
+// baseFromTime reports whether key column i of t is an OpenTSDB row's
+// base that the time column, present at at, fills in (catalog.Wide.Complete).
+func baseFromTime(t *catalog.Table, i int, at map[int]int) bool {
+	w := t.Wide
+	if w == nil || !w.BaseFromTime() || i != w.Base {
+		return false
+	}
+	_, ok := at[w.Time]
+	return ok
 }

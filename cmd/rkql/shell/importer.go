@@ -248,6 +248,9 @@ func readBatches(ctx context.Context, t *catalog.Table, src rowSource, size int,
 			}
 			return
 		}
+		if err == nil && t.Wide != nil {
+			row, err = t.Wide.Complete(row)
+		}
 		if err == nil {
 			err = t.CheckStoredKeys(row)
 		}
