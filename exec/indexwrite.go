@@ -368,7 +368,7 @@ func (x *Executor) Delete(ctx context.Context, d *planner.Delete, progress func(
 			r = &Row{Vals: r.Vals, Key: key}
 		}
 		batch = append(batch, r)
-		if len(batch) == 1000 {
+		if len(batch) == DeleteBatch {
 			if err := flush(); err != nil {
 				return n, err
 			}

@@ -66,6 +66,13 @@ func RowMutation(t *catalog.Table, row catalog.Row, ts int64, rnd func(int64) in
 	return m, nil
 }
 
+// InsertBatch is how many rows InsertColumns writes at a time, and
+// DeleteBatch how many Delete does.
+const (
+	InsertBatch = 5000
+	DeleteBatch = 1000
+)
+
 // Insert writes whole logical rows: see InsertColumns.
 func (x *Executor) Insert(ctx context.Context, t *catalog.Table, rows []catalog.Row, ts int64, progress func(int)) error {
 	return x.InsertColumns(ctx, t, nil, rows, ts, progress)
@@ -76,7 +83,7 @@ func (x *Executor) Insert(ctx context.Context, t *catalog.Table, rows []catalog.
 // not listed keeps its value. t's indexes are kept in step. progress, when
 // set, is told how many rows are written so far.
 func (x *Executor) InsertColumns(ctx context.Context, t *catalog.Table, cols []int, rows []catalog.Row, ts int64, progress func(int)) error {
-	const batch = 5000
+	const batch = InsertBatch
 	if ts == 0 && len(t.Indexes) > 0 {
 		ts = x.writeTime()
 	}

@@ -2,6 +2,7 @@
 // local bbolt file, so the shell works without a cluster.
 //
 //	Mutate ──sort by key──> one write tx per 10k rows ──> bbolt
+//	        (in Atomically: the statement's one write tx)
 //	Get ──────────────────> one read tx per call ─────────> bbolt
 //	Scan ─> RowIter.Next ─> one read tx per refill ───────> bbolt
 //	                        (≤1024 rows, re-seek after the last key)
@@ -56,7 +57,10 @@
 //     put written later at an older timestamp shows (on HBase a marker
 //     hides it); a Get asking for ReadOptions.Markers gets none.
 //   - A row is one bbolt value, so each row's mutation is atomic. A Mutate
-//     call is not: it commits in transactions of up to Options.RowsPerTx rows.
+//     call is not: it commits in transactions of up to Options.RowsPerTx
+//     rows, except inside Atomically, where every Mutate writes into the
+//     statement's one transaction (at most Options.MaxTxnRows row writes)
+//     and every Get reads through it; scans read what is committed.
 //   - Cells written with timestamp 0 get the write time. All cells of one
 //     Mutate call share one timestamp, and successive calls get strictly
 //     increasing ones, even within one millisecond.
