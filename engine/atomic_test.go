@@ -6,15 +6,20 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/engine"
 	"github.com/rkql/rkql/exec"
+	hbstore "github.com/rkql/rkql/exec/hbase"
+	hb "github.com/rkql/rkql/hbase"
+	"github.com/rkql/rkql/hbase/hbasetest"
 )
 
 const atomicCatalog = `
 tables:
   - name: items
+    hbase: %s
     families:
       - {name: f}
     columns:
@@ -25,11 +30,13 @@ tables:
       - {field: id}
     indexes:
       - name: items_by_tag
+        hbase: %s
         rowkey:
           - {field: tag}
           - {literal: '|'}
           - {field: id}
   - name: plain
+    hbase: %s
     families:
       - {name: f}
     columns:
@@ -69,6 +76,41 @@ func (s txnCutStore) Atomically(ctx context.Context, fn func() error) error {
 // without transactions, as HBase, the error says how many rows were
 // written, and the table holds exactly those.
 func TestWriteCancelledMidway(t *testing.T) {
+	forEachCut(t, func(t *testing.T, atomic bool) (exec.Store, [3]string) {
+		st := tempStore(t)
+		return st, [3]string{"items", "items_by_tag", "plain"}
+	}, []bool{true, false})
+}
+
+// TestIntegrationWriteCancelledMidway is TestWriteCancelledMidway on a
+// real HBase, which has no transactions.
+func TestIntegrationWriteCancelledMidway(t *testing.T) {
+	q := hbasetest.Quorum(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	st, err := hbstore.OpenWith(ctx, hb.Config{ZKQuorum: q, ZKRoot: hbasetest.Root()}, hbstore.Options{CompressionFallback: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	forEachCut(t, func(t *testing.T, atomic bool) (exec.Store, [3]string) {
+		names := [3]string{hbasetest.TableName("rkql_cut_items"), hbasetest.TableName("rkql_cut_by_tag"), hbasetest.TableName("rkql_cut_plain")}
+		t.Cleanup(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+			defer cancel()
+			for _, n := range names {
+				if err := st.DropTable(ctx, n); err != nil && !errors.Is(err, exec.ErrTableNotFound) {
+					t.Errorf("clean-up: %v", err)
+				}
+			}
+		})
+		return st, names
+	}, []bool{false})
+}
+
+// forEachCut runs checkCut for each write statement and table, over the
+// stores open gives, as they are (atomic) or hiding their transactions.
+func forEachCut(t *testing.T, open func(t *testing.T, atomic bool) (exec.Store, [3]string), atomics []bool) {
 	const rows = 12_000
 	var values strings.Builder
 	for i := range rows {
@@ -92,27 +134,29 @@ func TestWriteCancelledMidway(t *testing.T) {
 	}
 	for _, tc := range stmts {
 		for _, table := range []string{"items", "plain"} {
-			for _, atomic := range []bool{true, false} {
+			for _, atomic := range atomics {
 				name := fmt.Sprintf("%s/%s/atomic=%v", tc.verb, table, atomic)
 				t.Run(name, func(t *testing.T) {
 					cut := tc.cutAfter
 					if table == "items" {
 						cut *= 3 // each batch writes the index, the table, the index
 					}
-					checkCut(t, table, fmt.Sprintf(tc.sql, table), tc.verb, tc.changed, cut, atomic, tc.done)
+					st, names := open(t, atomic)
+					cat, err := catalog.Parse([]byte(fmt.Sprintf(atomicCatalog, names[0], names[1], names[2])))
+					if err != nil {
+						t.Fatal(err)
+					}
+					checkCut(t, cat, st, table, fmt.Sprintf(tc.sql, table), tc.verb, tc.changed, cut, atomic, tc.done)
 				})
 			}
 		}
 	}
 }
 
-func checkCut(t *testing.T, table, sql, verb, changed string, cutAfter int, atomic bool, done int64) {
+// checkCut runs sql over cat's table, cut after cutAfter Mutate calls,
+// and checks what it left.
+func checkCut(t *testing.T, cat *catalog.Catalog, base exec.Store, table, sql, verb, changed string, cutAfter int, atomic bool, done int64) {
 	const rows = 12_000
-	cat, err := catalog.Parse([]byte(atomicCatalog))
-	if err != nil {
-		t.Fatal(err)
-	}
-	base := tempStore(t)
 	cs := &cutStore{Store: base}
 	var st exec.Store = cs
 	if atomic {
@@ -131,7 +175,7 @@ func checkCut(t *testing.T, table, sql, verb, changed string, cutAfter int, atom
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	cs.calls, cs.cutAfter, cs.cancel = 0, cutAfter, cancel
-	_, _, err = e.Exec(ctx, sql)
+	_, _, err := e.Exec(ctx, sql)
 	var we *exec.WriteError
 	if !errors.As(err, &we) || !errors.Is(err, context.Canceled) || we.Verb != verb {
 		t.Fatalf("err = %v, want a %s WriteError of a cancel", err, verb)
