@@ -101,6 +101,9 @@ func runRepair(dir string, e env) int {
 		saved += t.Rows
 		fmt.Fprintf(e.stdout, "table %s: saved %d %s%s\n", t.Name, t.Rows, plural(t.Rows), lossText(t))
 	}
+	if rep.Unattributed > 0 {
+		fmt.Fprintf(e.stdout, "not saved: %d %s on intact pages whose table cannot be told\n", rep.Unattributed, plural(rep.Unattributed))
+	}
 	fmt.Fprintf(e.stdout, "repaired %s: saved %d %s; the damaged file is kept as %s\n", rep.Path, saved, plural(saved), rep.Kept)
 	return exitOK
 }
@@ -108,6 +111,12 @@ func runRepair(dir string, e env) int {
 // lossText says what of a table could not be read, or nothing.
 func lossText(t embedded.TableReport) string {
 	s := ""
+	if t.Salvaged > 0 {
+		s += fmt.Sprintf(" (%d of them from intact pages the damaged tree no longer reaches)", t.Salvaged)
+	}
+	if t.Conflicting > 0 {
+		s += fmt.Sprintf(", %d found there in versions that disagree, not saved", t.Conflicting)
+	}
 	if t.BadRows > 0 {
 		s += fmt.Sprintf(", %d could not be read", t.BadRows)
 	}

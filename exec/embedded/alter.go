@@ -51,5 +51,6 @@ func (s *Store) AlterFamily(ctx context.Context, name string, f exec.FamilySpec)
 		return wrapDB(err)
 	}
 	s.mu.tables[name] = newTable(m, enc)
+	writeTablesFile(s.dir, s.mu.tables)
 	return nil
 }

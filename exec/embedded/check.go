@@ -24,6 +24,10 @@ type TableReport struct {
 	// LostRows is how many rows the lost pages held, where their headers
 	// still say; the true number may be larger.
 	LostRows int64
+	// Salvaged is how many of Rows Repair read from intact pages that the
+	// damaged tree no longer reaches; Conflicting how many rows it found
+	// there in versions that disagree, and did not save.
+	Salvaged, Conflicting int64
 }
 
 // CheckReport is the result of Check.
@@ -107,7 +111,8 @@ func openLocked(path string, exclusive bool, opts Options) (*os.File, error) {
 func tableReports(res *storeScan) []TableReport {
 	out := make([]TableReport, 0, len(res.tables))
 	for _, ts := range res.tables {
-		tr := TableReport{Name: ts.name, Rows: ts.rows, BadRows: ts.bad, LostPages: ts.loss.pages, LostRows: ts.loss.rows}
+		tr := TableReport{Name: ts.name, Rows: ts.rows, BadRows: ts.bad, LostPages: ts.loss.pages, LostRows: ts.loss.rows,
+			Salvaged: ts.salvaged, Conflicting: ts.conflicts}
 		if ts.t == nil {
 			tr.Rows, tr.BadRows = 0, ts.rows+ts.bad
 		}

@@ -34,6 +34,11 @@
 //   - one top-level bucket per table, named like the table. Its keys are the
 //     HBase rowkeys, byte for byte; its values hold all the cells of a row.
 //
+// Beside rkql.db, rkql.db.tables keeps a copy of every table's metadata
+// (a JSON object of name to meta entry), rewritten whenever a table is
+// created, dropped or altered. Only Repair reads it, when the meta bucket
+// is lost.
+//
 // A row value is
 //
 //	row     = 0x01 family+
@@ -129,5 +134,9 @@
 // (table metadata, and each row that decodes) key by key into a new file,
 // keeps the damaged file as rkql.db.damaged-<time> and moves the new one in
 // place; rows on unreadable pages, and rows of a table whose metadata is
-// lost, are counted, not saved.
+// lost, are counted, not saved. Where the tree is damaged (a file cut short
+// loses its root page, which bbolt rewrites at the end of the file at each
+// commit), Repair also reads the intact leaf pages the tree no longer
+// reaches, one by one, and saves the rows it can place in their table; see
+// salvage.go for how, and for what it cannot tell.
 package embedded

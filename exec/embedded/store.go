@@ -175,6 +175,9 @@ func Open(path string, opts Options) (*Store, error) {
 		_ = guard("bbolt", db.Close)
 		return nil, err
 	}
+	if !opts.ReadOnly {
+		ensureTablesFile(path, tables)
+	}
 	return newStore(db, path, opts, tables), nil
 }
 
@@ -408,6 +411,7 @@ func (s *Store) CreateTable(ctx context.Context, spec exec.TableSpec) error {
 		return wrapDB(err)
 	}
 	s.mu.tables[spec.Name] = newTable(m, enc)
+	writeTablesFile(s.dir, s.mu.tables)
 	return nil
 }
 
@@ -438,6 +442,7 @@ func (s *Store) DropTable(ctx context.Context, name string) error {
 		return wrapDB(err)
 	}
 	delete(s.mu.tables, name)
+	writeTablesFile(s.dir, s.mu.tables)
 	return nil
 }
 
