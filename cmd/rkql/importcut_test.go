@@ -179,3 +179,38 @@ func TestImportTimeoutBoundsWrites(t *testing.T) {
 		t.Fatalf("after the import: exit %d, stdout %q, stderr %q; want %q", r.code, r.stdout, r.stderr, want)
 	}
 }
+
+// TestUpdateTimeoutUndone runs an UPDATE of 400,000 rows of the embedded
+// store under a --timeout far shorter than it takes: it is one
+// transaction, so the error says it was undone and every row keeps its
+// value.
+func TestUpdateTimeoutUndone(t *testing.T) {
+	const rows = 400_000
+	dir := t.TempDir()
+	cat := filepath.Join(dir, "catalog.yaml")
+	if err := os.WriteFile(cat, []byte(cutCatalog), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var in strings.Builder
+	in.WriteString("id,tag,n\n")
+	for i := range rows {
+		fmt.Fprintf(&in, "%d,old,%d\n", i, i)
+	}
+	file := filepath.Join(dir, "rows.csv")
+	if err := os.WriteFile(file, []byte(in.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	store := filepath.Join(dir, "store")
+	if r := rkql(t, "", "import", "--store", store, "--catalog", cat, "--table", "plain", file); r.code != 0 {
+		t.Fatalf("import: %s", r.stderr)
+	}
+	r := rkql(t, "", "--store", store, "--catalog", cat, "--timeout", "100ms", "--yes", "-e", "UPDATE plain SET tag = 'new' WHERE n >= 0 ALLOW FULL SCAN")
+	want := "rkql: UPDATE timed out and was undone: no row was updated (the --timeout limit, 100ms; 0 turns it off)\n"
+	if r.code != 1 || r.stderr != want {
+		t.Fatalf("exit %d, stderr %q; want exit 1 and %q", r.code, r.stderr, want)
+	}
+	r = rkql(t, "", "--store", store, "--catalog", cat, "--format", "csv", "-e", "SELECT COUNT(*) FROM plain WHERE tag = 'old' ALLOW FULL SCAN")
+	if r.code != 0 || r.stdout != fmt.Sprintf("count\n%d\n", rows) {
+		t.Fatalf("after the timeout: exit %d, stdout %q, stderr %q; want every row unchanged", r.code, r.stdout, r.stderr)
+	}
+}
