@@ -8,6 +8,8 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/rkql/rkql/exec"
 )
 
 // RepairReport is the result of Repair.
@@ -25,6 +27,11 @@ type RepairReport struct {
 	// tree no longer reaches, not saved because their table cannot be
 	// told (see Repair).
 	Unattributed int64
+	// FreelistLost says that the rows saved from such pages were read
+	// without the freelist, which tells old copies of pages from live
+	// ones: they may include rows deleted or changed before the damage,
+	// as they were before.
+	FreelistLost bool
 }
 
 // Repair copies everything readable of the store in directory dir into a
@@ -96,6 +103,7 @@ type repairWriter struct {
 	rowsPerTx int
 	created   map[string]bool
 	saved     map[string]int64
+	guesses   []exec.TableSpec
 	err       error
 }
 
@@ -104,7 +112,7 @@ func newRepairWriter(path string, opts Options) (*repairWriter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("embedded: repair: %w", err)
 	}
-	w := &repairWriter{db: db, rowsPerTx: opts.RowsPerTx, created: map[string]bool{}, saved: map[string]int64{}}
+	w := &repairWriter{db: db, rowsPerTx: opts.RowsPerTx, created: map[string]bool{}, saved: map[string]int64{}, guesses: opts.RepairTables}
 	if w.rowsPerTx <= 0 {
 		w.rowsPerTx = defaultRowsPerTx
 	}
@@ -132,7 +140,7 @@ func (w *repairWriter) copy(f *os.File, rep *RepairReport, tables map[string][]b
 		return err
 	}
 	if pf != nil {
-		res := scanStore(pf, scanOptions{decode: true, row: w.put, salvage: w.salvage, tables: tables})
+		res := scanStore(pf, scanOptions{decode: true, row: w.put, salvage: w.salvage, tables: tables, guesses: w.guesses})
 		if w.err != nil {
 			return w.err
 		}
@@ -141,14 +149,16 @@ func (w *repairWriter) copy(f *os.File, rep *RepairReport, tables map[string][]b
 		}
 		rep.Problems = append(rep.Problems, res.problems...)
 		for _, ts := range res.tables {
-			// A table whose metadata survived comes back, even empty.
-			if ts.t != nil {
+			// A table whose metadata survived comes back, even empty;
+			// a guessed one only with rows.
+			if ts.t != nil && !ts.guessed {
 				if err := w.ensure(ts); err != nil {
 					return err
 				}
 			}
 		}
-		rep.Tables, rep.Unattributed = tableReports(res), res.unattributed
+		rep.Tables, rep.Unattributed = tableReports(res, w.saved), res.unattributed
+		rep.FreelistLost = res.salvaged && res.freelistLost
 		for i := range rep.Tables {
 			rep.Tables[i].Rows = w.saved[rep.Tables[i].Name]
 		}

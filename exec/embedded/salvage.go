@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"slices"
+
+	"github.com/rkql/rkql/exec"
 )
 
 // When a store's b-trees are damaged, as when the file is cut short and
@@ -15,7 +17,8 @@ import (
 //   - A leaf page must pass the checks of elements (bounds, key order).
 //   - Table metadata comes from the tree when it could be read, else from
 //     the copy beside the file (TablesFileName), else from meta bucket
-//     pages found so, whose copies must agree.
+//     pages found so, whose copies must agree, else from the caller's
+//     guesses (Options.RepairTables, the catalog's tables).
 //   - A leaf belongs to the table whose bucket root it hangs under,
 //     through the branch pages found, or else to the one table under
 //     whose families every row of it decodes. A leaf that fits none, or
@@ -28,8 +31,10 @@ import (
 //     lost rather than brought back. A row the tree walk saved is kept
 //     as the walk read it.
 //
-// An old leaf whose newer copy was on a lost page cannot be told from a
-// live one: its rows are saved as they were when it was written.
+// When the freelist is lost too, an old leaf whose newer copy was on a
+// lost page cannot be told from a live one: its rows are saved as they
+// were when it was written, which may bring back a row deleted or changed
+// since. The report says so (RepairReport.FreelistLost).
 
 // orphanLeaf is a leaf page the tree walk did not reach.
 type orphanLeaf struct {
@@ -43,11 +48,11 @@ type orphanLeaf struct {
 // reach, through opts.salvage, and counts what it could not place.
 func salvage(w *walk, res *storeScan, table func(string) *tableScan, roots map[uint64]string, opts scanOptions) {
 	free := map[uint64]bool{}
-	if ids, err := w.pf.freelist(); err == nil {
-		for _, id := range ids {
-			free[id] = true
-		}
+	ids, err := w.pf.freelist()
+	for _, id := range ids {
+		free[id] = true
 	}
+	res.salvaged, res.freelistLost = true, err != nil
 	limit := min(w.pf.meta.pgid, uint64(w.pf.size)/uint64(w.pf.pageSize))
 	parent := map[uint64]uint64{}
 	metas := map[string][][]byte{}
@@ -104,6 +109,7 @@ func salvage(w *walk, res *storeScan, table func(string) *tableScan, roots map[u
 		}
 	}
 	salvageMeta(res, table, metas)
+	guessMeta(res, table, metas, opts.guesses)
 	for _, l := range leaves {
 		l.table = owner(w, res, l, parent, roots, table)
 		if l.table == nil {
@@ -181,6 +187,26 @@ func salvageMeta(res *storeScan, table func(string) *tableScan, metas map[string
 			ts.meta = copies[0]
 			ts.t = newTable(m, ts.meta)
 		}
+	}
+}
+
+// guessMeta gives the tables of guesses that no metadata names the
+// metadata CreateTable would write for them.
+func guessMeta(res *storeScan, table func(string) *tableScan, metas map[string][][]byte, guesses []exec.TableSpec) {
+	for _, spec := range guesses {
+		if metas[spec.Name] != nil || validateSpec(spec) != nil {
+			continue
+		}
+		ts := table(spec.Name)
+		if ts.t != nil {
+			continue
+		}
+		m := tableMeta{Spec: cloneSpec(spec)}
+		enc, err := json.Marshal(m)
+		if err != nil {
+			continue
+		}
+		ts.meta, ts.t, ts.guessed = enc, newTable(m, enc), true
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+
+	"github.com/rkql/rkql/exec"
 )
 
 // tableScan is what a scan of the file found of one table.
@@ -24,6 +26,9 @@ type tableScan struct {
 	// no longer reaches (counted in rows as well); conflicts the number
 	// of rows found on such pages in versions that disagree, not saved.
 	salvaged, conflicts int64
+	// guessed is set when the metadata came from Options.RepairTables,
+	// not from the store: the table is saved only if rows are.
+	guessed bool
 }
 
 // storeScan is the result of reading a whole store file page by page.
@@ -34,6 +39,10 @@ type storeScan struct {
 	// unattributed counts the rows on intact pages the tree no longer
 	// reaches whose table cannot be told.
 	unattributed int64
+	// salvaged is set when salvage ran, and freelistLost when it could
+	// not read the freelist, so that old copies of pages may have been
+	// taken for live ones.
+	salvaged, freelistLost bool
 }
 
 // scanOptions say how deep scanStore looks.
@@ -52,6 +61,9 @@ type scanOptions struct {
 	// which salvage prefers to meta pages it finds; nil when there is
 	// none.
 	tables map[string][]byte
+	// guesses are the tables salvage gives rows to when no metadata of
+	// theirs is found at all (Options.RepairTables).
+	guesses []exec.TableSpec
 }
 
 // scanStore reads every bucket of the file, checks its pages, and
@@ -109,6 +121,8 @@ func scanStore(pf *pageFile, opts scanOptions) *storeScan {
 	}
 	for _, ts := range res.tables {
 		switch {
+		case ts.guessed && ts.salvaged == 0:
+			// A guess that holds no row is no table of the store.
 		case !ts.hasBkt:
 			w.problem("table %s: its bucket is missing", ts.name)
 		case ts.t == nil:

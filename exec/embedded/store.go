@@ -81,6 +81,11 @@ type Options struct {
 	// means any size. Larger files get the quick check only (meta pages,
 	// file size, table metadata); rkql store check reads all of them.
 	VerifyLimit int64
+	// RepairTables are the tables Repair gives the rows of intact pages
+	// it finds when both the store's table metadata and its copy
+	// (TablesFileName) are lost: rkql store repair passes its catalog's.
+	// A table of them that gets no row is not created. Open ignores it.
+	RepairTables []exec.TableSpec
 	// ReadOnly opens the store for reading only, under a lock that other
 	// readers share and a writer waits for. Nothing is ever written: a
 	// store that does not exist reads as empty and is not created, and
