@@ -127,26 +127,44 @@ func forEachCut(t *testing.T, open func(t *testing.T, atomic bool) (exec.Store, 
 		// on a store without transactions
 		cutAfter int
 		done     int64
+		// midBatch cuts after the first of the three writes of the next
+		// batch of items, whose rows are then unsure
+		midBatch bool
+		unsure   int64
 	}{
-		{"UPDATE", "UPDATE %s SET tag = 'new' WHERE n >= 0 ALLOW FULL SCAN", "new", 4, 4000},
-		{"DELETE", "DELETE FROM %s WHERE n >= 0 ALLOW FULL SCAN", "", 4, 4000},
-		{"INSERT", "INSERT INTO %s (id, tag, n) VALUES " + values.String(), "new", 1, 5000},
+		{"UPDATE", "UPDATE %s SET tag = 'new' WHERE n >= 0 ALLOW FULL SCAN", "new", 4, 4000, false, 0},
+		{"DELETE", "DELETE FROM %s WHERE n >= 0 ALLOW FULL SCAN", "", 4, 4000, false, 0},
+		{"INSERT", "INSERT INTO %s (id, tag, n) VALUES " + values.String(), "new", 1, 5000, false, 5000},
+		{"UPDATE", "UPDATE %s SET tag = 'new' WHERE n >= 0 ALLOW FULL SCAN", "new", 4, 4000, true, 1000},
+		{"DELETE", "DELETE FROM %s WHERE n >= 0 ALLOW FULL SCAN", "", 4, 4000, true, 1000},
 	}
 	for _, tc := range stmts {
 		for _, table := range []string{"items", "plain"} {
+			if tc.midBatch && table != "items" {
+				continue
+			}
 			for _, atomic := range atomics {
 				name := fmt.Sprintf("%s/%s/atomic=%v", tc.verb, table, atomic)
+				if tc.midBatch {
+					name += "/mid-batch"
+				}
 				t.Run(name, func(t *testing.T) {
 					cut := tc.cutAfter
 					if table == "items" {
 						cut *= 3 // each batch writes the index, the table, the index
+					}
+					if tc.midBatch {
+						cut++
 					}
 					st, names := open(t, atomic)
 					cat, err := catalog.Parse([]byte(fmt.Sprintf(atomicCatalog, names[0], names[1], names[2])))
 					if err != nil {
 						t.Fatal(err)
 					}
-					checkCut(t, cat, st, table, fmt.Sprintf(tc.sql, table), tc.verb, tc.changed, cut, atomic, tc.done)
+					we := checkCut(t, cat, st, table, fmt.Sprintf(tc.sql, table), tc.verb, tc.changed, cut, atomic, tc.done)
+					if !atomic && we.Unsure != tc.unsure {
+						t.Errorf("Unsure = %d, want %d: %v", we.Unsure, tc.unsure, we)
+					}
 				})
 			}
 		}
@@ -155,7 +173,7 @@ func forEachCut(t *testing.T, open func(t *testing.T, atomic bool) (exec.Store, 
 
 // checkCut runs sql over cat's table, cut after cutAfter Mutate calls,
 // and checks what it left.
-func checkCut(t *testing.T, cat *catalog.Catalog, base exec.Store, table, sql, verb, changed string, cutAfter int, atomic bool, done int64) {
+func checkCut(t *testing.T, cat *catalog.Catalog, base exec.Store, table, sql, verb, changed string, cutAfter int, atomic bool, done int64) *exec.WriteError {
 	const rows = 12_000
 	cs := &cutStore{Store: base}
 	var st exec.Store = cs
@@ -215,4 +233,5 @@ func checkCut(t *testing.T, cat *catalog.Catalog, base exec.Store, table, sql, v
 			t.Errorf("CHECK INDEX after the undone %s: %v", verb, r)
 		}
 	}
+	return we
 }

@@ -341,7 +341,7 @@ func (e *Engine) insert(ctx context.Context, ins *planner.Insert) (*Result, erro
 		return x.InsertColumns(ctx, ins.Table, ins.Columns, ins.Rows, ins.Timestamp, func(n int) { done = n })
 	})
 	if err != nil {
-		return nil, writeFailed(ctx, verb, int64(done), int64(min(len(ins.Rows)-done, exec.InsertBatch)), atomic, err)
+		return nil, writeFailed(ctx, verb, int64(done), atomic, err)
 	}
 	return &Result{Tag: fmt.Sprintf("%s %d", verb, len(ins.Rows))}, nil
 }

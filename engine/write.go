@@ -47,7 +47,7 @@ func (e *Engine) deleteRows(ctx context.Context, d *planner.Delete) (*Result, er
 		return err
 	})
 	if err != nil {
-		return nil, writeFailed(ctx, "DELETE", int64(deleted), min(n-int64(deleted), exec.DeleteBatch), atomic, err)
+		return nil, writeFailed(ctx, "DELETE", int64(deleted), atomic, err)
 	}
 	return &Result{Tag: fmt.Sprintf("DELETE %d", deleted)}, nil
 }
@@ -73,12 +73,17 @@ func countRows(ctx context.Context, x *exec.Executor, sel *planner.Select) (int6
 }
 
 // writeFailed is the error of a write statement that failed after it
-// wrote done rows, with up to unsure more in the write that failed; atomic
-// says the store undid them all. A statement that failed before writing
-// anything, other than by its deadline or cancel, keeps its own error.
-func writeFailed(ctx context.Context, verb string, done, unsure int64, atomic bool, err error) error {
+// wrote done rows; atomic says the store undid them all. The rows of a
+// write that failed (an exec.BatchError) may have been written too. A
+// statement that failed before writing anything, other than by its
+// deadline or cancel, keeps its own error.
+func writeFailed(ctx context.Context, verb string, done int64, atomic bool, err error) error {
 	if done == 0 && ctx.Err() == nil {
 		return err
+	}
+	var unsure int64
+	if be := (*exec.BatchError)(nil); errors.As(err, &be) {
+		unsure = int64(be.Rows)
 	}
 	if ue := (*exec.UniqueError)(nil); errors.As(err, &ue) {
 		unsure = 0 // refused before the write
@@ -104,19 +109,18 @@ func (e *Engine) update(ctx context.Context, u *planner.Update) (*Result, error)
 	}
 	atomic, err := x.Atomically(ctx, func() error { return w.run(ctx) })
 	if err != nil {
-		return nil, writeFailed(ctx, "UPDATE", w.done, w.unsure, atomic, err)
+		return nil, writeFailed(ctx, "UPDATE", w.done, atomic, err)
 	}
 	return &Result{Tag: fmt.Sprintf("UPDATE %d", w.done)}, nil
 }
 
 // updater writes an UPDATE's rows in batches, counting those written.
 type updater struct {
-	x      *exec.Executor
-	u      *planner.Update
-	cols   []int
-	batch  []catalog.Row
-	done   int64 // rows written
-	unsure int64 // rows of the write that failed
+	x     *exec.Executor
+	u     *planner.Update
+	cols  []int
+	batch []catalog.Row
+	done  int64 // rows written
 }
 
 func (w *updater) run(ctx context.Context) error {
@@ -158,7 +162,6 @@ func (w *updater) flush(ctx context.Context) error {
 		return nil
 	}
 	if err := w.x.InsertColumns(ctx, w.u.Table, w.cols, w.batch, 0, nil); err != nil {
-		w.unsure = int64(len(w.batch))
 		return err
 	}
 	w.done += int64(len(w.batch))

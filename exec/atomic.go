@@ -25,6 +25,17 @@ func (x *Executor) Atomically(ctx context.Context, fn func() error) (atomic bool
 	return false, fn()
 }
 
+// BatchError is a write of Rows rows that failed: on a store without
+// transactions, some of them may have been written. Its text is Err's.
+type BatchError struct {
+	Rows int
+	Err  error
+}
+
+func (e *BatchError) Error() string { return e.Err.Error() }
+
+func (e *BatchError) Unwrap() error { return e.Err }
+
 // WriteError is a write statement that failed, with what it left behind.
 // On a store that made it one unit (Undone), nothing stays. Otherwise
 // Done rows were written before the failure and stay, and up to Unsure

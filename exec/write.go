@@ -66,11 +66,11 @@ func RowMutation(t *catalog.Table, row catalog.Row, ts int64, rnd func(int64) in
 	return m, nil
 }
 
-// InsertBatch is how many rows InsertColumns writes at a time, and
-// DeleteBatch how many Delete does.
+// insertBatch is how many rows InsertColumns writes at a time, and
+// deleteBatch how many Delete does.
 const (
-	InsertBatch = 5000
-	DeleteBatch = 1000
+	insertBatch = 5000
+	deleteBatch = 1000
 )
 
 // Insert writes whole logical rows: see InsertColumns.
@@ -83,7 +83,7 @@ func (x *Executor) Insert(ctx context.Context, t *catalog.Table, rows []catalog.
 // not listed keeps its value. t's indexes are kept in step. progress, when
 // set, is told how many rows are written so far.
 func (x *Executor) InsertColumns(ctx context.Context, t *catalog.Table, cols []int, rows []catalog.Row, ts int64, progress func(int)) error {
-	const batch = InsertBatch
+	const batch = insertBatch
 	if ts == 0 && len(t.Indexes) > 0 {
 		ts = x.writeTime()
 	}
@@ -111,7 +111,7 @@ func (x *Executor) InsertColumns(ctx context.Context, t *catalog.Table, cols []i
 			muts, keep = append(muts, m), append(keep, r)
 		}
 		if err := x.writeBatch(ctx, t, muts, keep, cols, ts, nil); err != nil {
-			return err
+			return &BatchError{Rows: len(muts), Err: err}
 		}
 		if progress != nil {
 			progress(start + len(chunk))
