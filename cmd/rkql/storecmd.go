@@ -126,9 +126,6 @@ func runRepair(dir string, e env, tables []exec.TableSpec) int {
 	if rep.FreelistLost {
 		fmt.Fprintln(e.stdout, "warning: the freelist is lost too, so old copies of pages cannot be told from live ones: the rows saved from pages the damaged tree no longer reaches may include rows deleted or changed before the damage, as they were before")
 	}
-	if rep.Unattributed > 0 {
-		fmt.Fprintf(e.stdout, "not saved: %d %s on intact pages whose table cannot be told\n", rep.Unattributed, plural(rep.Unattributed))
-	}
 	fmt.Fprintf(e.stdout, "repaired %s: saved %d %s; the damaged file is kept as %s\n", rep.Path, saved, plural(saved), rep.Kept)
 	return exitOK
 }

@@ -3,7 +3,9 @@ package embedded
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"slices"
+	"strings"
 
 	"github.com/rkql/rkql/exec"
 )
@@ -110,10 +112,19 @@ func salvage(w *walk, res *storeScan, table func(string) *tableScan, roots map[u
 	}
 	salvageMeta(res, table, metas)
 	guessMeta(res, table, metas, opts.guesses)
+	unplaced := map[string]int64{} // by the tables that fit, or ""
 	for _, l := range leaves {
-		l.table = owner(w, res, l, parent, roots, table)
-		if l.table == nil {
+		var fits []string
+		if l.table, fits = owner(w, res, l, parent, roots, table); l.table == nil {
 			res.unattributed += int64(l.n)
+			unplaced[strings.Join(fits, ", ")] += int64(l.n)
+		}
+	}
+	for _, fits := range slices.Sorted(maps.Keys(unplaced)) {
+		if fits == "" {
+			w.problem("%d rows on intact pages fit no table whose metadata is known: not saved", unplaced[fits])
+		} else {
+			w.problem("%d rows on intact pages fit tables %s alike: not saved", unplaced[fits], fits)
 		}
 	}
 	saveLeaves(w, leaves, opts)
@@ -211,18 +222,19 @@ func guessMeta(res *storeScan, table func(string) *tableScan, metas map[string][
 }
 
 // owner finds the table of an orphan leaf: the bucket whose root it
-// hangs under, else the one table its rows all decode in.
-func owner(w *walk, res *storeScan, l *orphanLeaf, parent map[uint64]uint64, roots map[uint64]string, table func(string) *tableScan) *tableScan {
+// hangs under, else the one table its rows all decode in. When it finds
+// none, fits names the tables the rows decode in, if several do.
+func owner(w *walk, res *storeScan, l *orphanLeaf, parent map[uint64]uint64, roots map[uint64]string, table func(string) *tableScan) (ts *tableScan, fits []string) {
 	id := l.id
 	for range maxTreeDepth {
 		if name, ok := roots[id]; ok {
 			if name == "" || name == metaBucket {
-				return nil
+				return nil, nil
 			}
 			if ts := table(name); ts.t != nil {
-				return ts
+				return ts, nil
 			}
-			return nil
+			return nil, nil
 		}
 		up, ok := parent[id]
 		if !ok {
@@ -232,32 +244,23 @@ func owner(w *walk, res *storeScan, l *orphanLeaf, parent map[uint64]uint64, roo
 	}
 	p, err := w.pf.page(l.id, nil)
 	if err != nil {
-		return nil
+		return nil, nil
 	}
 	els, err := elements(p, l.id, nil)
 	if err != nil {
-		return nil
+		return nil, nil
 	}
-	var found *tableScan
+	var found []*tableScan
 	for _, ts := range res.tables {
-		if ts.t == nil {
-			continue
-		}
-		fits := true
-		for _, e := range els {
-			if _, ok := decodeRow(ts.t, e.value, nil); !ok {
-				fits = false
-				break
-			}
-		}
-		if fits {
-			if found != nil {
-				return nil // two tables could hold it
-			}
-			found = ts
+		if ts.t != nil && decodesAll(ts, els) {
+			found = append(found, ts)
+			fits = append(fits, ts.name)
 		}
 	}
-	return found
+	if len(found) == 1 {
+		return found[0], nil
+	}
+	return nil, fits
 }
 
 // saveLeaves saves the rows of the placed orphan leaves: a leaf alone in
@@ -342,6 +345,16 @@ func saveGroup(w *walk, ts *tableScan, group []*orphanLeaf, opts scanOptions) {
 			}
 		}
 	}
+}
+
+// decodesAll reports whether every entry of els decodes as a row of ts.
+func decodesAll(ts *tableScan, els []element) bool {
+	for _, e := range els {
+		if !validRow(ts, e.value) {
+			return false
+		}
+	}
+	return true
 }
 
 // validRow reports whether v decodes as a row of ts.

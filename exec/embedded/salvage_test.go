@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -85,6 +86,9 @@ func TestRepairHalfFile(t *testing.T) {
 	}
 	if rep.Unattributed == 0 {
 		t.Errorf("no row counted as not placed, though t2 and t3 share their family")
+	}
+	if want := fmt.Sprintf("%d rows on intact pages fit tables t2, t3 alike: not saved", rep.Unattributed); !slices.Contains(rep.Problems, want) {
+		t.Errorf("problems %q, want %q", rep.Problems, want)
 	}
 }
 
