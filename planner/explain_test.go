@@ -11,6 +11,7 @@ import (
 	"github.com/cockroachdb/datadriven"
 
 	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/expr"
 	"github.com/rkql/rkql/parser"
 	"github.com/rkql/rkql/planner"
 )
@@ -153,12 +154,27 @@ func TestExplainServerCount(t *testing.T) {
 		if !ok {
 			t.Fatalf("COUNT(*) plans as %T at the root", s.Root)
 		}
-		cnt.Server = c.server
-		text := s.Explain(planner.ExplainEnv{}, nil).Text()
+		text := s.ExplainPlaced(planner.ExplainEnv{}, nil, countPlacing{cnt, c.server}).Text()
 		if !strings.Contains(text, c.want) || strings.Contains(text, "SERVER AGGREGATE") != (c.server != "") {
-			t.Errorf("Count{Server: %q} explains as\n%s\nwant it to hold %q and no other aggregate", c.server, text, c.want)
+			t.Errorf("a count placed with server %q explains as\n%s\nwant it to hold %q and no other aggregate", c.server, text, c.want)
 		}
 	}
+}
+
+// countPlacing places a plan with its count, cnt, done as server says.
+type countPlacing struct {
+	cnt    *planner.Count
+	server string
+}
+
+func (countPlacing) ScanAttrs(*planner.Access) []planner.Attr { return nil }
+func (countPlacing) MultiRange(*planner.Access) bool          { return false }
+func (countPlacing) Cond(f *planner.Filter) expr.Expr         { return f.Cond }
+func (c countPlacing) Server(n planner.Node) string {
+	if n == planner.Node(c.cnt) {
+		return c.server
+	}
+	return ""
 }
 
 // TestManyORsPlanQuickly: a WHERE clause of many ORs, none of whose
