@@ -15,46 +15,29 @@ import (
 )
 
 // Plan plans one statement without running it.
-func (e *Engine) Plan(st parser.Stmt) (planner.Plan, error) { return e.pl.Plan(st) }
+func (e *Engine) Plan(ctx context.Context, st parser.Stmt) (planner.Plan, error) {
+	return e.pl.Plan(ctx, st)
+}
 
 // Run plans and runs one statement. A Result with Rows streams them: the
 // caller reads and closes it.
 func (e *Engine) Run(ctx context.Context, st parser.Stmt) (*Result, error) {
-	if isDDL(st) {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		return e.runDDL(ctx, st)
-	}
-	p, err := e.plan(ctx, st)
-	if err != nil {
-		return nil, err
-	}
-	return e.RunPlan(ctx, p)
-}
-
-// plan plans st, giving up when ctx ends: planning is linear in the
-// statement's size, but a statement may be huge, and Ctrl-C and the
-// timeout must stop it. An abandoned planning finishes in the background.
-func (e *Engine) plan(ctx context.Context, st parser.Stmt) (planner.Plan, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	type planned struct {
-		p   planner.Plan
-		err error
+	if isDDL(st) {
+		return e.runDDL(ctx, st)
 	}
-	done := make(chan planned, 1)
-	go func() {
-		p, err := e.pl.Plan(st)
-		done <- planned{p, err}
-	}()
-	select {
-	case r := <-done:
-		return r.p, r.err
-	case <-ctx.Done():
-		return nil, fmt.Errorf("planning: %w", ctx.Err())
+	// Planning is linear in the statement's size, but a statement may be
+	// huge: Ctrl-C and the timeout stop it through ctx.
+	p, err := e.pl.Plan(ctx, st)
+	if err != nil {
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			return nil, fmt.Errorf("planning: %w", err)
+		}
+		return nil, err
 	}
+	return e.RunPlan(ctx, p)
 }
 
 // RunPlan runs a planned statement.

@@ -54,7 +54,7 @@ func TestPlaceLeavesPlan(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p, err := pl.Plan(stmt)
+			p, err := pl.Plan(context.Background(), stmt)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,6 +1,7 @@
 package planner_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"runtime"
@@ -31,7 +32,7 @@ func plan(pl *planner.Planner, src string) string {
 	if err != nil {
 		return "parse error: " + err.Error() + "\n"
 	}
-	p, err := pl.Plan(stmt)
+	p, err := pl.Plan(context.Background(), stmt)
 	if err != nil {
 		var pe *parser.Error
 		if errors.As(err, &pe) {
@@ -96,7 +97,7 @@ func BenchmarkParsePlan(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if _, err := pl.Plan(stmt); err != nil {
+			if _, err := pl.Plan(context.Background(), stmt); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -121,7 +122,7 @@ func TestPlanLinearInConjuncts(t *testing.T) {
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
-		if _, err := pl.Plan(stmt); err != nil {
+		if _, err := pl.Plan(context.Background(), stmt); err != nil {
 			t.Fatal(err)
 		}
 		runtime.ReadMemStats(&after)
@@ -145,7 +146,7 @@ func TestExplainServerCount(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := pl.Plan(stmt)
+		p, err := pl.Plan(context.Background(), stmt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -195,7 +196,7 @@ func TestManyORsPlanQuickly(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	if _, err := planner.New(cat, planner.Options{}).Plan(stmt); err != nil {
+	if _, err := planner.New(cat, planner.Options{}).Plan(context.Background(), stmt); err != nil {
 		t.Fatal(err)
 	}
 	if d := time.Since(start); d > 5*time.Second {
@@ -220,7 +221,7 @@ func TestNowOncePerStatement(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := pl.Plan(stmt)
+		p, err := pl.Plan(context.Background(), stmt)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"slices"
 	"sort"
@@ -231,15 +232,15 @@ func intersect(a, b []catalog.Value) []catalog.Value {
 // planKeys chooses the key ranges of table t for the conjuncts. Where
 // the ranges would pass MaxKeys, it plans again with MaxPoints instead,
 // and takes that plan when it reads points alone.
-func planKeys(t *catalog.Table, conj []expr.Expr, lim Limits) (*keyPlan, error) {
+func planKeys(ctx context.Context, t *catalog.Table, conj []expr.Expr, lim Limits) (*keyPlan, error) {
 	lim = lim.withDefaults()
-	kp, err := walkKeys(t, conj, lim)
+	kp, err := walkKeys(ctx, t, conj, lim)
 	if err != nil || !kp.capped || lim.MaxPoints <= lim.MaxKeys {
 		return kp, err
 	}
 	wide := lim
 	wide.MaxKeys = lim.MaxPoints
-	pk, err := walkKeys(t, conj, wide)
+	pk, err := walkKeys(ctx, t, conj, wide)
 	if err != nil || !pk.points || pk.capped {
 		return kp, err
 	}
@@ -247,10 +248,10 @@ func planKeys(t *catalog.Table, conj []expr.Expr, lim Limits) (*keyPlan, error) 
 }
 
 // walkKeys walks t's key components for the conjuncts, within lim.
-func walkKeys(t *catalog.Table, conj []expr.Expr, lim Limits) (*keyPlan, error) {
+func walkKeys(ctx context.Context, t *catalog.Table, conj []expr.Expr, lim Limits) (*keyPlan, error) {
 	comps := t.Key.Components
 	w := &keyWalker{
-		t: t, cons: gather(t, conj), lim: lim,
+		ctx: ctx, t: t, cons: gather(t, conj), lim: lim,
 		kp:   &keyPlan{ways: 1, absorbed: map[expr.Expr]bool{}, term: len(comps)},
 		alts: []alt{{row: t.NewRow(), set: make([]bool, len(t.Columns))}},
 	}
@@ -262,6 +263,9 @@ func walkKeys(t *catalog.Table, conj []expr.Expr, lim Limits) (*keyPlan, error) 
 	}
 	for ci := start; ci < len(comps) && w.span == nil && !kp.empty; ci++ {
 		if err := w.component(ci, &comps[ci]); err != nil {
+			return nil, err
+		}
+		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 	}
@@ -291,7 +295,11 @@ func walkKeys(t *catalog.Table, conj []expr.Expr, lim Limits) (*keyPlan, error) 
 			parts = []spanPart{{span: *w.span, from: lo, to: hi}}
 		}
 	}
-	kp.ranges = buildRanges(w.alts, parts, desc)
+	ranges, err := buildRanges(ctx, w.alts, parts, desc)
+	if err != nil {
+		return nil, err
+	}
+	kp.ranges = ranges
 	if salted {
 		if err := kp.salt(t, &comps[0]); err != nil {
 			return nil, err
@@ -305,6 +313,8 @@ func walkKeys(t *catalog.Table, conj []expr.Expr, lim Limits) (*keyPlan, error) 
 // alternative prefixes the constraints allow, until a component ends the
 // key with a span (w.span set) or the key is complete (points).
 type keyWalker struct {
+	// ctx ends the walk early: a statement being planned is cancelled.
+	ctx      context.Context
 	t        *catalog.Table
 	cons     map[int]*fieldCons
 	lim      Limits
@@ -381,7 +391,7 @@ func (w *keyWalker) component(ci int, c *catalog.Component) error {
 			return nil
 		}
 		if c.Derived() && inputsBound(w.alts, w.cons, c) {
-			alts, err := computeDerived(w.t, w.alts, w.cons, c)
+			alts, err := computeDerived(w.ctx, w.t, w.alts, w.cons, c)
 			if err != nil {
 				return err
 			}
@@ -421,7 +431,7 @@ func (w *keyWalker) field(ci int, c *catalog.Component) {
 		if len(fc.eq) > 1 {
 			kp.skip = true
 		}
-		w.alts = expand(w.alts, col, fc.eq)
+		w.alts = expand(w.ctx, w.alts, col, fc.eq)
 	default:
 		w.endRange(ci, c, fc)
 		return
@@ -503,10 +513,16 @@ func markEq(kp *keyPlan, fc *fieldCons) {
 	}
 }
 
-func expand(alts []alt, col int, vals []catalog.Value) []alt {
+// expand makes, of each alternative prefix, one per value of column col.
+// It stops early, with fewer, when ctx ends: the walk then fails with
+// ctx's error.
+func expand(ctx context.Context, alts []alt, col int, vals []catalog.Value) []alt {
 	vals = bothZeros(vals)
 	out := make([]alt, 0, len(alts)*len(vals))
 	for _, a := range alts {
+		if ctx.Err() != nil {
+			return out
+		}
 		for _, v := range vals {
 			b := a.clone()
 			b.row[col], b.set[col] = v, true
@@ -561,11 +577,14 @@ func inputsBound(alts []alt, cons map[int]*fieldCons, c *catalog.Component) bool
 	return true
 }
 
-func computeDerived(t *catalog.Table, alts []alt, cons map[int]*fieldCons, c *catalog.Component) ([]alt, error) {
+func computeDerived(ctx context.Context, t *catalog.Table, alts []alt, cons map[int]*fieldCons, c *catalog.Component) ([]alt, error) {
 	for _, col := range c.InputColumns() {
 		if !allSet(alts, col) {
-			alts = expand(alts, col, cons[col].eq)
+			alts = expand(ctx, alts, col, cons[col].eq)
 		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	for i := range alts {
 		b, err := c.Compute(t.Columns, alts[i].row)
@@ -632,9 +651,12 @@ func fieldSpan(c *catalog.Component, fc *fieldCons) catalog.KeySpan {
 
 // buildRanges makes the key ranges of each alternative prefix and each
 // span part, or a point per alternative when there are no parts.
-func buildRanges(alts []alt, parts []spanPart, desc bool) []KeyRange {
+func buildRanges(ctx context.Context, alts []alt, parts []spanPart, desc bool) ([]KeyRange, error) {
 	out := make([]KeyRange, 0, len(alts)*max(1, len(parts)))
 	for _, a := range alts {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		if parts == nil {
 			out = append(out, KeyRange{Start: a.key, Point: true, From: a.shown, To: a.shown})
 			continue
@@ -660,7 +682,7 @@ func buildRanges(alts []alt, parts []spanPart, desc bool) []KeyRange {
 			out = append(out, r)
 		}
 	}
-	return out
+	return out, nil
 }
 
 // boundText shows the terminating field's bounds, "*" when open.

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -82,7 +83,7 @@ type Options struct {
 	Now func() time.Time
 }
 
-func (pl *Planner) selectPlan(s *parser.SelectStmt) (*Select, error) {
+func (pl *Planner) selectPlan(ctx context.Context, s *parser.SelectStmt) (*Select, error) {
 	t, err := pl.table(s.Table)
 	if err != nil {
 		return nil, err
@@ -99,7 +100,7 @@ func (pl *Planner) selectPlan(s *parser.SelectStmt) (*Select, error) {
 		pinned.opts.Now = sync.OnceValue(now)
 		pl = &pinned
 	}
-	c := &compiler{t: t, now: pl.opts.Now}
+	c := &compiler{ctx: ctx, t: t, now: pl.opts.Now}
 	sel := &Select{Table: t, Limit: s.Limit, Raw: s.Raw}
 	sh, err := c.shape(sel, s)
 	if err != nil {
@@ -121,9 +122,9 @@ func (pl *Planner) selectPlan(s *parser.SelectStmt) (*Select, error) {
 		return nil, err
 	}
 	sel.Order = order
-	kp, err := planKeysOr(t, conj, pl.opts.Limits)
+	kp, err := planKeysOr(ctx, t, conj, pl.opts.Limits)
 	if err != nil {
-		return nil, errAt(s.Table.NamePos, "%v", err)
+		return nil, keysErr(s.Table.NamePos, err)
 	}
 	needed := append(neededColumns(sel, sh.count || sh.project != nil, conj, order), sh.cols...)
 	cand := &candidate{t: t, kp: kp, conj: conj, orig: conj, covered: true}
@@ -134,21 +135,27 @@ func (pl *Planner) selectPlan(s *parser.SelectStmt) (*Select, error) {
 		noIx.Hint = &parser.IndexHint{HintPos: s.Table.NamePos, NoIndex: true}
 		hinted = &noIx
 	}
-	cand, why, err := pl.chooseIndex(hinted, t, cand, needed)
+	cand, why, err := pl.chooseIndex(ctx, hinted, t, cand, needed)
 	if err != nil {
 		return nil, err
 	}
 	sel.Notes = append(sel.Notes, why...)
 	kp = cand.kp
 	if kp.full {
-		if subs := pl.unionBranches(hinted, t, slices.Contains(needed, t.TsIndex())); subs != nil {
+		if subs := pl.unionBranches(ctx, hinted, t, slices.Contains(needed, t.TsIndex())); subs != nil {
 			return pl.unionSelect(s, sel, sh, subs, where, order), nil
 		}
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if kp.full && !(pl.opts.AllowFullScan || s.AllowFullScan) {
 		msg := fullScanMessage(t, where)
-		if ix := unbuiltServing(t, conj, needed, pl.opts.Limits); ix != nil && (hinted.Hint == nil || !hinted.Hint.NoIndex) {
+		if ix := unbuiltServing(ctx, t, conj, needed, pl.opts.Limits); ix != nil && (hinted.Hint == nil || !hinted.Hint.NoIndex) {
 			msg = fmt.Sprintf("query on %s would read the whole table (FULL SCAN): index %s would serve it, but it is not built (BUILD INDEX %s ON %s fills it); or add ALLOW FULL SCAN to read the table anyway", t.Name, ix.Name, ix.Name, t.Name)
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
 		}
 		return nil, errAt(s.Table.NamePos, "%s", msg)
 	}

@@ -59,7 +59,7 @@ func runCount(tb testing.TB, x *exec.Executor, pl *planner.Planner, q string) (i
 	if err != nil {
 		tb.Fatal(err)
 	}
-	p, err := pl.Plan(stmt)
+	p, err := pl.Plan(context.Background(), stmt)
 	if err != nil {
 		tb.Fatal(err)
 	}

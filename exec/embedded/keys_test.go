@@ -281,7 +281,7 @@ func countWith(t *testing.T, st exec.Store, pl *planner.Planner, q string) (int6
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := pl.Plan(stmt)
+	p, err := pl.Plan(context.Background(), stmt)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -58,7 +58,7 @@ func readRows(t *testing.T, x *exec.Executor, pl *planner.Planner, q string, reu
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := pl.Plan(stmt)
+	p, err := pl.Plan(context.Background(), stmt)
 	if err != nil {
 		t.Fatal(err)
 	}

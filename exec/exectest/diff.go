@@ -103,7 +103,7 @@ func Plan(pl *planner.Planner, q string) (*planner.Select, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := pl.Plan(stmt)
+	p, err := pl.Plan(context.Background(), stmt)
 	if err != nil {
 		return nil, err
 	}

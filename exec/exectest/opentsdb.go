@@ -76,7 +76,7 @@ func RunOpenTSDB(t *testing.T, st exec.Store, physical string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := pl.Plan(stmt)
+	p, err := pl.Plan(context.Background(), stmt)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -147,7 +147,7 @@ func runRaw(ctx context.Context, x *exec.Executor, pl *planner.Planner, q string
 	if err != nil {
 		return "", err
 	}
-	p, err := pl.Plan(stmt)
+	p, err := pl.Plan(context.Background(), stmt)
 	if err != nil {
 		return "", err
 	}

@@ -186,7 +186,7 @@ func query(ctx context.Context, x *exec.Executor, pl *planner.Planner, q string)
 	if err != nil {
 		return nil, nil, err
 	}
-	p, err := pl.Plan(stmt)
+	p, err := pl.Plan(context.Background(), stmt)
 	if err != nil {
 		return nil, nil, err
 	}
