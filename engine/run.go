@@ -32,7 +32,7 @@ func (e *Engine) Run(ctx context.Context, st parser.Stmt) (*Result, error) {
 	// huge: Ctrl-C and the timeout stop it through ctx.
 	p, err := e.pl.Plan(ctx, st)
 	if err != nil {
-		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return nil, fmt.Errorf("planning: %w", err)
 		}
 		return nil, err
