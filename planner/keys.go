@@ -64,93 +64,147 @@ func (a alt) clone() alt {
 	return alt{key: bytes.Clone(a.key), row: slices.Clone(a.row), set: slices.Clone(a.set), shown: slices.Clone(a.shown)}
 }
 
-// gather collects per-column constraints from the conjuncts.
+// gather collects per-column constraints from the conjuncts: what each
+// says of a column, then, of the equality values, those the column's
+// range keeps.
 func gather(t *catalog.Table, conj []expr.Expr) map[int]*fieldCons {
-	cons := map[int]*fieldCons{}
-	get := func(col int) *fieldCons {
-		if col >= len(t.Columns) {
-			return nil
-		}
-		c := cons[col]
-		if c == nil {
-			c = &fieldCons{}
-			cons[col] = c
-		}
-		return c
-	}
-	addEq := func(c *fieldCons, vals []catalog.Value, p expr.Expr) {
-		if !c.hasEq {
-			c.hasEq, c.eq = true, dedup(vals)
-		} else {
-			c.eq = intersect(c.eq, vals)
-		}
-		c.preds = append(c.preds, p)
-	}
-	tighten := func(c *fieldCons, lo, hi catalog.Bound, p expr.Expr) {
-		if lo.Set && (!c.lo.Set || catalog.Compare(lo.Value, c.lo.Value) > 0 || (catalog.Compare(lo.Value, c.lo.Value) == 0 && !lo.Inclusive)) {
-			c.lo = lo
-		}
-		if hi.Set && (!c.hi.Set || catalog.Compare(hi.Value, c.hi.Value) < 0 || (catalog.Compare(hi.Value, c.hi.Value) == 0 && !hi.Inclusive)) {
-			c.hi = hi
-		}
-		c.preds = append(c.preds, p)
-		c.rangeP = append(c.rangeP, p)
-	}
+	g := gatherer{t: t, cons: map[int]*fieldCons{}}
 	for _, p := range conj {
-		switch p := p.(type) {
-		case *expr.Cmp:
-			c := get(p.Col)
-			if c == nil || p.Val.Null {
-				continue
-			}
-			b := catalog.Bound{Set: true, Value: p.Val}
-			switch p.Op {
-			case expr.Eq:
-				addEq(c, []catalog.Value{p.Val}, p)
-			case expr.Lt, expr.Le:
-				b.Inclusive = p.Op == expr.Le
-				tighten(c, catalog.Bound{}, b, p)
-			case expr.Gt, expr.Ge:
-				b.Inclusive = p.Op == expr.Ge
-				tighten(c, b, catalog.Bound{}, p)
-			}
-		case *expr.Between:
-			if c := get(p.Col); c != nil && !p.Not {
-				tighten(c, catalog.Bound{Set: true, Value: p.Lo, Inclusive: true}, catalog.Bound{Set: true, Value: p.Hi, Inclusive: true}, p)
-			}
-		case *expr.In:
-			if c := get(p.Col); c != nil && !p.Not {
-				addEq(c, nonNull(p.Vals), p)
-			}
-		case *expr.Or:
-			if col, vals, ok := orOfEqualities(p); ok {
-				if c := get(col); c != nil {
-					addEq(c, vals, p)
-				}
-			}
-		case *expr.Like:
-			if c := get(p.Col); c != nil && !p.Not && c.like == nil {
-				if text, _ := p.Prefix(); text != "" {
-					c.like = p
-				} else if _, _, suf := expr.LikeShape(p.Pattern); suf && p.Escape == "" {
-					c.like = p
-				}
+		g.add(p)
+	}
+	for _, c := range g.cons {
+		c.keepInRange()
+	}
+	return g.cons
+}
+
+// gatherer holds the constraints gather has collected so far.
+type gatherer struct {
+	t    *catalog.Table
+	cons map[int]*fieldCons
+}
+
+// get returns the constraints of column col, or nil for a pseudo-column.
+func (g *gatherer) get(col int) *fieldCons {
+	if col >= len(g.t.Columns) {
+		return nil
+	}
+	c := g.cons[col]
+	if c == nil {
+		c = &fieldCons{}
+		g.cons[col] = c
+	}
+	return c
+}
+
+// add records what conjunct p says of a column, if anything the key can
+// use.
+func (g *gatherer) add(p expr.Expr) {
+	switch p := p.(type) {
+	case *expr.Cmp:
+		g.cmp(p)
+	case *expr.Between:
+		if c := g.get(p.Col); c != nil && !p.Not {
+			c.tighten(catalog.Bound{Set: true, Value: p.Lo, Inclusive: true}, catalog.Bound{Set: true, Value: p.Hi, Inclusive: true}, p)
+		}
+	case *expr.In:
+		if c := g.get(p.Col); c != nil && !p.Not {
+			c.addEq(nonNull(p.Vals), p)
+		}
+	case *expr.Or:
+		if col, vals, ok := orOfEqualities(p); ok {
+			if c := g.get(col); c != nil {
+				c.addEq(vals, p)
 			}
 		}
+	case *expr.Like:
+		g.like(p)
 	}
-	// Equality values outside the range cannot match.
-	for _, c := range cons {
-		if c.hasEq && (c.lo.Set || c.hi.Set) {
-			var keep []catalog.Value
-			for _, v := range c.eq {
-				if inBounds(v, c.lo, c.hi) {
-					keep = append(keep, v)
-				}
-			}
-			c.eq = keep
+}
+
+// like records the first LIKE of a column that the key can narrow to:
+// its pattern starts with text, or, without ESCAPE, ends with it.
+func (g *gatherer) like(p *expr.Like) {
+	c := g.get(p.Col)
+	if c == nil || p.Not || c.like != nil {
+		return
+	}
+	if text, _ := p.Prefix(); text != "" {
+		c.like = p
+	} else if _, _, suf := expr.LikeShape(p.Pattern); suf && p.Escape == "" {
+		c.like = p
+	}
+}
+
+// cmp records a comparison of a column with a value.
+func (g *gatherer) cmp(p *expr.Cmp) {
+	c := g.get(p.Col)
+	if c == nil || p.Val.Null {
+		return
+	}
+	b := catalog.Bound{Set: true, Value: p.Val}
+	switch p.Op {
+	case expr.Eq:
+		c.addEq([]catalog.Value{p.Val}, p)
+	case expr.Lt, expr.Le:
+		b.Inclusive = p.Op == expr.Le
+		c.tighten(catalog.Bound{}, b, p)
+	case expr.Gt, expr.Ge:
+		b.Inclusive = p.Op == expr.Ge
+		c.tighten(b, catalog.Bound{}, p)
+	}
+}
+
+// addEq records that the column is one of vals, as conjunct p says.
+func (c *fieldCons) addEq(vals []catalog.Value, p expr.Expr) {
+	if !c.hasEq {
+		c.hasEq, c.eq = true, dedup(vals)
+	} else {
+		c.eq = intersect(c.eq, vals)
+	}
+	c.preds = append(c.preds, p)
+}
+
+// tighten narrows the column's range to bounds lo and hi (either unset),
+// as range conjunct p says.
+func (c *fieldCons) tighten(lo, hi catalog.Bound, p expr.Expr) {
+	if tighter(lo, c.lo, 1) {
+		c.lo = lo
+	}
+	if tighter(hi, c.hi, -1) {
+		c.hi = hi
+	}
+	c.preds = append(c.preds, p)
+	c.rangeP = append(c.rangeP, p)
+}
+
+// tighter reports whether bound b is tighter than cur: set where cur is
+// not, past it in direction dir (1 for a lower bound, -1 for an upper),
+// or at it and exclusive.
+func tighter(b, cur catalog.Bound, dir int) bool {
+	if !b.Set {
+		return false
+	}
+	if !cur.Set {
+		return true
+	}
+	c := catalog.Compare(b.Value, cur.Value) * dir
+	return c > 0 || (c == 0 && !b.Inclusive)
+}
+
+// keepInRange drops the equality values outside the column's range:
+// they cannot match.
+func (c *fieldCons) keepInRange() {
+	if !c.hasEq || (!c.lo.Set && !c.hi.Set) {
+		return
+	}
+	var keep []catalog.Value
+	for _, v := range c.eq {
+		if inBounds(v, c.lo, c.hi) {
+			keep = append(keep, v)
 		}
 	}
-	return cons
+	c.eq = keep
 }
 
 func inBounds(v catalog.Value, lo, hi catalog.Bound) bool {
