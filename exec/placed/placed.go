@@ -9,7 +9,9 @@ import (
 )
 
 // Plan is a SELECT placed on a store. Its zero value is not usable; New
-// makes one in which the store does nothing but read.
+// makes one in which the store does nothing but read. A Plan is read by
+// one statement at a time: running it may give an aggregate back to the
+// client (SetServer), so that EXPLAIN ANALYZE says what ran.
 type Plan struct {
 	sel   *planner.Select
 	scans map[*planner.Access]*Scan
