@@ -17,10 +17,17 @@ const EmptyQualifier = "_0"
 // RowMutation returns the write of one logical row of t: each stored
 // column in cols (nil: every column) becomes a cell at timestamp ts (0: the
 // time of the write), or, when NULL, a delete of that column's versions at
-// or before ts, so that a newer version stays.
+// or before ts, so that a newer version stays. A wide row's point is
+// completed first (catalog.Wide.Complete: OpenTSDB's base from the time).
 func RowMutation(t *catalog.Table, row catalog.Row, ts int64, rnd func(int64) int64, cols []int) (Mutation, error) {
 	if rnd == nil {
 		rnd = rand.Int64N
+	}
+	if t.Wide != nil {
+		var err error
+		if row, err = t.Wide.Complete(row); err != nil {
+			return Mutation{}, fmt.Errorf("table %s: %w", t.Name, err)
+		}
 	}
 	key, err := t.EncodeRowKey(row, rnd)
 	if err != nil {
@@ -66,6 +73,13 @@ func RowMutation(t *catalog.Table, row catalog.Row, ts int64, rnd func(int64) in
 	return m, nil
 }
 
+// insertBatch is how many rows InsertColumns writes at a time, and
+// deleteBatch how many Delete does.
+const (
+	insertBatch = 5000
+	deleteBatch = 1000
+)
+
 // Insert writes whole logical rows: see InsertColumns.
 func (x *Executor) Insert(ctx context.Context, t *catalog.Table, rows []catalog.Row, ts int64, progress func(int)) error {
 	return x.InsertColumns(ctx, t, nil, rows, ts, progress)
@@ -76,7 +90,7 @@ func (x *Executor) Insert(ctx context.Context, t *catalog.Table, rows []catalog.
 // not listed keeps its value. t's indexes are kept in step. progress, when
 // set, is told how many rows are written so far.
 func (x *Executor) InsertColumns(ctx context.Context, t *catalog.Table, cols []int, rows []catalog.Row, ts int64, progress func(int)) error {
-	const batch = 5000
+	const batch = insertBatch
 	if ts == 0 && len(t.Indexes) > 0 {
 		ts = x.writeTime()
 	}
@@ -86,6 +100,13 @@ func (x *Executor) InsertColumns(ctx context.Context, t *catalog.Table, cols []i
 		keep := make([]catalog.Row, 0, len(chunk))
 		at := map[string]int{}
 		for _, r := range chunk {
+			if t.Wide != nil {
+				// The row as written, base filled in, for the indexes too.
+				var err error
+				if r, err = t.Wide.Complete(r); err != nil {
+					return fmt.Errorf("table %s: %w", t.Name, err)
+				}
+			}
 			m, err := RowMutation(t, r, ts, nil, cols)
 			if err != nil {
 				return err
@@ -104,7 +125,7 @@ func (x *Executor) InsertColumns(ctx context.Context, t *catalog.Table, cols []i
 			muts, keep = append(muts, m), append(keep, r)
 		}
 		if err := x.writeBatch(ctx, t, muts, keep, cols, ts, nil); err != nil {
-			return err
+			return &BatchError{Rows: len(muts), Err: err}
 		}
 		if progress != nil {
 			progress(start + len(chunk))
