@@ -144,6 +144,7 @@ func storeAggregate(ctx context.Context, t *testing.T, st exec.Store, p *placed.
 // with the answer the client computes from the rows the same query
 // returns. A table without the endpoint answers exec.ErrNoAggregate.
 func TestStoreAggregates(t *testing.T) {
+	t.Parallel() // its tables are its own
 	st := openStore(t, hbstore.Options{Coprocessors: []string{hb.AggregateClass}})
 	plain := openStore(t, hbstore.Options{})
 	ctx := context.Background()

@@ -151,6 +151,7 @@ var pushdownQueries = []struct{ q, where string }{
 // every condition), checks the three agree, that the filter went where
 // expected, and that what the server filtered did not travel.
 func TestPushdownFilters(t *testing.T) {
+	t.Parallel() // its tables are its own
 	ctx := context.Background()
 	st, emb, pl := loadBoth(t, pushdownYAML, "pd", pushdownRows)
 	t.Run("random-like", func(t *testing.T) { randomLike(ctx, t, st, emb, pl) })
