@@ -288,7 +288,7 @@ func TestClusterTimeout(t *testing.T) {
 		state netState
 		msg   string
 	}{
-		{"servers-stop-answering", netHang, "rkql: statement timed out after 10s (the --timeout limit; 0 turns it off)\n"},
+		{"servers-stop-answering", netHang, "rkql: statement timed out after 20s (the --timeout limit; 0 turns it off)\n"},
 		{"servers-gone", netDown, "rkql: "},
 	} {
 		t.Run(c.name, func(t *testing.T) { cutMidScan(t, q, cat, c.state, c.msg) })
@@ -298,7 +298,7 @@ func TestClusterTimeout(t *testing.T) {
 func cutMidScan(t *testing.T, q, cat string, state netState, msg string) {
 	// The limit is also all the statement after the network came back
 	// has to dial afresh and count the table, on a loaded machine too.
-	const timeout = 10 * time.Second
+	const timeout = 20 * time.Second
 	fn := newFaultNet(t)
 	zk := fn.proxy(q)
 	stdin, feed := io.Pipe()
