@@ -17,6 +17,11 @@
 // scalars (Compare, IsNullOf, LikeOf) are UNKNOWN for a row whose value
 // cannot be computed, so that row does not match.
 //
+// Functions is the one table of scalar functions: each entry's name,
+// parameters, result type rule, evaluation (Build), doc line and
+// example. The planner checks calls against it, the shell's \h shows it,
+// and docs/functions.md is generated from it (TestFunctionReference).
+//
 // The package imports catalog only. The planner compiles parser ASTs into
 // expressions, the executor and the stores evaluate them, and a store
 // that evaluates them on the server translates them (exec/hbase).

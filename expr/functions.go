@@ -25,16 +25,16 @@ var Functions = []*Function{
 		Doc: "the characters of a STRING, the bytes of BYTES", Example: "LENGTH(seller)",
 		Build: func(c Call) (Scalar, error) { return Length(c.Args[0]), nil }},
 	{Name: "SUBSTR", Params: substrParams, Result: Returns(catalog.TypeString),
-		Doc: "the n characters (or all) of s from position from, counted from 1", Example: "SUBSTR(seller, 2, 3)",
+		Doc: "the characters of s at positions from to from+n-1 that exist, counting from 1; without n, to the end", Example: "SUBSTR(seller, 2, 3)",
 		Build: func(c Call) (Scalar, error) { return Substr(c.Args...), nil }},
 	{Name: "SUBSTRING", Params: substrParams, Result: Returns(catalog.TypeString),
 		Doc: "SUBSTR by its other name", Example: "SUBSTRING(seller, 2)",
 		Build: func(c Call) (Scalar, error) { return Substr(c.Args...), nil }},
 	{Name: "COALESCE", Params: []Param{{Name: "x", Type: ArgAny}}, Variadic: true, Result: Mixed,
-		Doc: "the first x that is not NULL", Example: "COALESCE(note, 'none')",
+		Doc: "the first x that is not NULL, NULL when all are", Example: "COALESCE(status, 'none')",
 		Build: func(c Call) (Scalar, error) { return Coalesce(c.T, c.Args...), nil }},
 	{Name: "CONCAT", Params: []Param{{Name: "x", Type: ArgAny}}, Variadic: true, Result: Returns(catalog.TypeString),
-		Doc: "the text forms of the x joined, as || joins them", Example: "CONCAT(seller, '/', order_id)",
+		Doc: "the text forms of the x joined, as || joins them; NULL when an x is NULL", Example: "CONCAT(seller, '/', order_id)",
 		Build: buildConcat},
 	{Name: "NOW", Result: Returns(catalog.TypeTimestamp), Arity: "no arguments",
 		Doc: "the statement's time, the same everywhere in the statement", Example: "NOW() - INTERVAL '1' HOUR",
@@ -130,7 +130,7 @@ func Returns(t catalog.Type) Result {
 
 // Mixed is the rule of a function whose result has the arguments'
 // common type (CommonType).
-var Mixed = Result{Doc: "the common type of the arguments", Of: CommonType}
+var Mixed = Result{Doc: "the common type of the x", Of: CommonType}
 
 // CommonType is the type values of types ts share, as CASE and COALESCE
 // give it: integers widen to BIGINT, any DOUBLE makes DOUBLE, a DATE with

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rkql/rkql/expr"
 	"github.com/rkql/rkql/planner"
 )
 
@@ -33,6 +34,18 @@ func TestFunctionErrors(t *testing.T) {
 		got := strings.TrimSpace(plan(pl, "SELECT "+c.call+" FROM orders WHERE seller = 's1'"))
 		if got != c.want {
 			t.Errorf("%s:\n got %s\nwant %s", c.call, got, c.want)
+		}
+	}
+}
+
+// TestFunctionExamplesPlan plans the example of each function in the
+// table, as the function reference shows it.
+func TestFunctionExamplesPlan(t *testing.T) {
+	pl := planner.New(exampleCatalog(t), planner.Options{})
+	for _, f := range expr.Functions {
+		got := plan(pl, "SELECT "+f.Example+" FROM orders WHERE seller = 's1'")
+		if strings.HasPrefix(got, "error") || strings.HasPrefix(got, "parse error") {
+			t.Errorf("%s: the example %s: %s", f.Name, f.Example, got)
 		}
 	}
 }

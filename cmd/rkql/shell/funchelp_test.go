@@ -24,7 +24,7 @@ func TestSyntaxHelpCoversFunctions(t *testing.T) {
 		}
 	}
 	it, _ := syntaxCmd(metaCall{args: []string{"substr"}})
-	want := "Function: SUBSTR\nDescription: the n characters (or all) of s from position from, counted from 1\n" +
+	want := "Function: SUBSTR\nDescription: the characters of s at positions from to from+n-1 that exist, counting from 1; without n, to the end\n" +
 		"Syntax:\nSUBSTR(s STRING, from BIGINT[, n BIGINT]) -> STRING\nExample: SUBSTR(seller, 2, 3)\n"
 	if it.text != want {
 		t.Errorf("\\h substr:\n%s\nwant:\n%s", it.text, want)
