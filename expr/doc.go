@@ -19,6 +19,11 @@
 // it, so that the answer does not depend on the order of terms, nor on
 // which ones a store or a key range applied first.
 //
+// Functions is the one table of scalar functions: each entry's name,
+// parameters, result type rule, evaluation (Build), doc line and
+// example. The planner checks calls against it, the shell's \h shows it,
+// and docs/functions.md is generated from it (TestFunctionReference).
+//
 // The package imports catalog only. The planner compiles parser ASTs into
 // expressions, the executor and the stores evaluate them, and a store
 // that evaluates them on the server translates them (exec/hbase).

@@ -270,41 +270,12 @@ func (c *compiler) caseExpr(e *parser.CaseExpr, sc scope) (expr.Scalar, error) {
 		}
 		types = append(types, out.Else.Type())
 	}
-	t, ok := commonType(types)
+	t, ok := expr.CommonType(types)
 	if !ok {
 		return nil, errAt(e.Pos(), "the results of CASE have types that do not mix: %s", typeList(types))
 	}
 	out.T = t
 	return out, nil
-}
-
-// commonType is the type values of types ts convert to: their one type;
-// BIGINT for integers, DOUBLE when a double is among numbers; TIMESTAMP
-// for dates and timestamps. A NULL (TypeInvalid) takes any type; only
-// NULLs give STRING.
-func commonType(ts []catalog.Type) (catalog.Type, bool) {
-	out := catalog.TypeInvalid
-	for _, t := range ts {
-		switch {
-		case t == catalog.TypeInvalid || t == out:
-		case out == catalog.TypeInvalid:
-			out = t
-		case numericType(t) && numericType(out):
-			if t == catalog.TypeDouble || out == catalog.TypeDouble {
-				out = catalog.TypeDouble
-			} else {
-				out = catalog.TypeBigint
-			}
-		case timeType(t) && timeType(out):
-			out = catalog.TypeTimestamp
-		default:
-			return out, false
-		}
-	}
-	if out == catalog.TypeInvalid {
-		out = catalog.TypeString
-	}
-	return out, true
 }
 
 func typeList(ts []catalog.Type) string {
@@ -315,10 +286,10 @@ func typeList(ts []catalog.Type) string {
 	return strings.Join(parts, ", ")
 }
 
-// now is the statement's NOW().
-func (c *compiler) nowValue() catalog.Value {
+// nowTime is the statement's NOW().
+func (c *compiler) nowTime() time.Time {
 	if c.now != nil {
-		return catalog.Timestamp(c.now())
+		return c.now()
 	}
-	return catalog.Timestamp(time.Now())
+	return time.Now()
 }

@@ -1,137 +1,67 @@
 package planner
 
 import (
+	"fmt"
+
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/expr"
 	"github.com/rkql/rkql/parser"
 )
 
-// call compiles a scalar function call.
+// call compiles a scalar function call, checking its arguments against
+// the function's entry in expr.Functions.
 func (c *compiler) call(e *parser.CallExpr, sc scope) (expr.Scalar, error) {
 	if e.Distinct {
 		return nil, errAt(e.NamePos, "DISTINCT is only allowed in an aggregate function, not in %s", e.Name)
 	}
-	if e.Name == "NOW" {
-		if len(e.Args) > 0 {
-			return nil, errAt(e.NamePos, "NOW takes no arguments")
-		}
-		return &expr.Lit{V: c.nowValue()}, nil
-	}
-	if e.Name == "DATE_TRUNC" {
-		return c.dateTrunc(e, sc)
-	}
-	arity, known := scalarFuncs[e.Name]
-	if !known {
+	fn := expr.LookupFunction(e.Name)
+	if fn == nil {
 		return nil, errAt(e.NamePos, "unknown function %s", e.Name)
 	}
-	if len(e.Args) < arity[0] || arity[1] >= 0 && len(e.Args) > arity[1] {
-		return nil, errAt(e.NamePos, "%s takes %s, not %d", e.Name, arityText(arity), len(e.Args))
+	if n := len(e.Args); n < fn.MinArgs() || fn.MaxArgs() >= 0 && n > fn.MaxArgs() {
+		if fn.Arity != "" {
+			return nil, errAt(e.NamePos, "%s takes %s", e.Name, fn.ArityText())
+		}
+		return nil, errAt(e.NamePos, "%s takes %s, not %d", e.Name, fn.ArityText(), n)
 	}
 	args := make([]expr.Scalar, len(e.Args))
+	types := make([]catalog.Type, len(e.Args))
 	for i, a := range e.Args {
+		p := fn.Param(i)
+		if _, lit := a.(*parser.StringLit); p.Literal && !lit {
+			return nil, errAt(a.Pos(), "%s needs %s as its %s argument", e.Name, p.Type.What, ordinal(i))
+		}
 		s, err := c.scalar(a, sc)
 		if err != nil {
 			return nil, err
 		}
-		args[i] = s
+		args[i], types[i] = s, s.Type()
 	}
-	need := func(i int, ok bool, what string) error {
-		if ok || args[i].Type() == catalog.TypeInvalid {
-			return nil
+	for i, a := range args {
+		if p := fn.Param(i); !p.Type.Accepts(a.Type()) {
+			return nil, errAt(e.Args[i].Pos(), "%s needs %s, and %s is %s", e.Name, p.Type.What, e.Args[i], a.Type())
 		}
-		return errAt(e.Args[i].Pos(), "%s needs %s, and %s is %s", e.Name, what, e.Args[i], args[i].Type())
 	}
-	var f expr.Scalar
-	switch e.Name {
-	case "UPPER", "LOWER":
-		if err := need(0, args[0].Type() == catalog.TypeString, "a STRING"); err != nil {
-			return nil, err
+	t, ok := fn.Result.Of(types)
+	if !ok {
+		return nil, errAt(e.NamePos, "the arguments of %s have types that do not mix: %s", e.Name, typeList(types))
+	}
+	f, err := fn.Build(expr.Call{Args: args, T: t, Now: c.nowTime})
+	if err != nil {
+		pos := e.NamePos
+		if ae, ok := err.(*expr.ArgError); ok {
+			pos = e.Args[ae.Arg].Pos()
 		}
-		f = expr.Upper(args[0])
-		if e.Name == "LOWER" {
-			f = expr.Lower(args[0])
-		}
-	case "LENGTH":
-		t := args[0].Type()
-		if err := need(0, t == catalog.TypeString || t == catalog.TypeBytes, "a STRING or BYTES"); err != nil {
-			return nil, err
-		}
-		f = expr.Length(args[0])
-	case "SUBSTR", "SUBSTRING":
-		if err := need(0, args[0].Type() == catalog.TypeString, "a STRING"); err != nil {
-			return nil, err
-		}
-		for i := 1; i < len(args); i++ {
-			if err := need(i, integerType(args[i].Type()), "an integer"); err != nil {
-				return nil, err
-			}
-		}
-		f = expr.Substr(args...)
-	case "COALESCE":
-		types := make([]catalog.Type, len(args))
-		for i, a := range args {
-			types[i] = a.Type()
-		}
-		t, ok := commonType(types)
-		if !ok {
-			return nil, errAt(e.NamePos, "the arguments of COALESCE have types that do not mix: %s", typeList(types))
-		}
-		f = expr.Coalesce(t, args...)
-	case "CONCAT":
-		f = args[0]
-		for _, a := range args[1:] {
-			f = &expr.Concat{L: f, R: a}
-		}
-		if len(args) == 1 {
-			f = &expr.Concat{L: f, R: &expr.Lit{V: catalog.String("")}}
-		}
+		return nil, errAt(pos, "%v", err)
 	}
 	return c.fold(e.Pos(), f, args...)
 }
 
-// scalarFuncs are the scalar functions with their least and most
-// arguments (-1: any number).
-var scalarFuncs = map[string][2]int{
-	"UPPER": {1, 1}, "LOWER": {1, 1}, "LENGTH": {1, 1}, "SUBSTR": {2, 3}, "SUBSTRING": {2, 3},
-	"COALESCE": {1, -1}, "CONCAT": {1, -1},
-}
-
-func arityText(a [2]int) string {
-	switch {
-	case a[0] == a[1] && a[0] == 1:
-		return "1 argument"
-	case a[0] == a[1]:
-		return string(rune('0'+a[0])) + " arguments"
-	case a[1] < 0:
-		return "at least " + string(rune('0'+a[0])) + " argument(s)"
+func ordinal(i int) string {
+	if i < 3 {
+		return [...]string{"first", "second", "third"}[i]
 	}
-	return string(rune('0'+a[0])) + " or " + string(rune('0'+a[1])) + " arguments"
-}
-
-func integerType(t catalog.Type) bool {
-	return t == catalog.TypeBigint || t == catalog.TypeInt || t == catalog.TypeInvalid
-}
-
-func (c *compiler) dateTrunc(e *parser.CallExpr, sc scope) (expr.Scalar, error) {
-	if len(e.Args) != 2 {
-		return nil, errAt(e.NamePos, "DATE_TRUNC takes 2 arguments, a unit such as 'hour' and a TIMESTAMP")
-	}
-	unit, ok := e.Args[0].(*parser.StringLit)
-	if !ok {
-		return nil, errAt(e.Args[0].Pos(), "DATE_TRUNC needs a unit such as 'hour' as its first argument")
-	}
-	ts, err := c.scalar(e.Args[1], sc)
-	if err != nil {
-		return nil, err
-	}
-	if !timeType(ts.Type()) && ts.Type() != catalog.TypeInvalid {
-		return nil, errAt(e.Args[1].Pos(), "DATE_TRUNC needs a TIMESTAMP or DATE, and %s is %s", e.Args[1], ts.Type())
-	}
-	f, err := expr.DateTrunc(unit.Val, ts)
-	if err != nil {
-		return nil, errAt(unit.Pos(), "%v", err)
-	}
-	return c.fold(e.Pos(), f, ts)
+	return fmt.Sprintf("%dth", i+1)
 }
 
 var cmpOps = map[parser.BinaryOp]expr.CmpOp{parser.OpEq: expr.Eq, parser.OpNe: expr.Ne, parser.OpLt: expr.Lt, parser.OpLe: expr.Le, parser.OpGt: expr.Gt, parser.OpGe: expr.Ge}

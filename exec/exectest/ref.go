@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/parser"
@@ -50,10 +51,16 @@ func (r *Result) Len() int {
 // and LIMIT. Each row holds t's columns and then the _ts pseudo-column.
 // Evaluate refuses VERSIONS above 1, which it does not model.
 func Evaluate(t *catalog.Table, s *parser.SelectStmt, rows []catalog.Row) (*Result, error) {
+	return EvaluateAt(t, s, rows, time.Time{})
+}
+
+// EvaluateAt is Evaluate of a statement whose NOW() is now; Evaluate
+// refuses NOW().
+func EvaluateAt(t *catalog.Table, s *parser.SelectStmt, rows []catalog.Row, now time.Time) (*Result, error) {
 	if s.Versions > 1 {
 		return nil, fmt.Errorf("reference: VERSIONS %d is not modelled", s.Versions)
 	}
-	e := &evaluator{t: t}
+	e := &evaluator{t: t, now: now}
 	var match []catalog.Row
 	for _, r := range rows {
 		if len(r) != len(t.Columns)+1 {
@@ -122,6 +129,8 @@ func Evaluate(t *catalog.Table, s *parser.SelectStmt, rows []catalog.Row) (*Resu
 
 type evaluator struct {
 	t *catalog.Table
+	// now is the statement's NOW(); zero when not given.
+	now time.Time
 	// group holds the rows of the group being evaluated, when the query
 	// aggregates.
 	group []catalog.Row

@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/parser"
@@ -22,7 +20,8 @@ import (
 //     error; with a DOUBLE operand it is IEEE double arithmetic; a zero
 //     divisor gives NULL; NULL operands give NULL;
 //   - x || y joins the text forms; NULL when either is NULL;
-//   - SUBSTR counts characters from 1; LENGTH counts characters;
+//   - SUBSTR counts characters from 1; LENGTH counts characters (of
+//     BYTES, bytes); the functions are in reffunc.go;
 //   - CASE and COALESCE give the common type of their results.
 
 // errRefOverflow is the reference's integer overflow.
@@ -96,7 +95,7 @@ func (e *evaluator) refType(x parser.Expr) catalog.Type {
 
 func (e *evaluator) callType(x *parser.CallExpr) catalog.Type {
 	switch x.Name {
-	case "COUNT", "LENGTH":
+	case "COUNT":
 		return catalog.TypeBigint
 	case "AVG":
 		return catalog.TypeDouble
@@ -104,14 +103,9 @@ func (e *evaluator) callType(x *parser.CallExpr) catalog.Type {
 		return numType(e.refType(x.Args[0]), catalog.TypeBigint)
 	case "MIN", "MAX":
 		return e.refType(x.Args[0])
-	case "DATE_TRUNC", "NOW":
-		return catalog.TypeTimestamp
-	case "COALESCE":
-		var ts []catalog.Type
-		for _, a := range x.Args {
-			ts = append(ts, e.refType(a))
-		}
-		return mixTypes(ts)
+	}
+	if f, ok := refFuncs[x.Name]; ok {
+		return f.typ(e, x)
 	}
 	return catalog.TypeString
 }
@@ -291,56 +285,16 @@ func (e *evaluator) call(x *parser.CallExpr, r catalog.Row) (val, error) {
 		}
 		args[i] = v
 	}
-	if x.Name == "COALESCE" {
-		for _, a := range args {
-			if a.k != kNull {
-				return a, nil
-			}
-		}
-		return val{}, nil
+	f, ok := refFuncs[x.Name]
+	if !ok {
+		return val{}, fmt.Errorf("reference: function %s is not modelled", x.Name)
 	}
 	for _, a := range args {
-		if a.k == kNull {
+		if a.k == kNull && !f.takesNull {
 			return val{}, nil
 		}
 	}
-	switch x.Name {
-	case "UPPER":
-		return val{k: kStr, s: strings.ToUpper(args[0].s)}, nil
-	case "LOWER":
-		return val{k: kStr, s: strings.ToLower(args[0].s)}, nil
-	case "LENGTH":
-		return val{k: kNum, isInt: true, i: int64(utf8.RuneCountInString(args[0].s))}, nil
-	case "SUBSTR":
-		rs := []rune(args[0].s)
-		var out []rune
-		for p := int64(1); p <= int64(len(rs)); p++ {
-			if p >= args[1].i && (len(args) < 3 || p < args[1].i+args[2].i) {
-				out = append(out, rs[p-1])
-			}
-		}
-		return val{k: kStr, s: string(out)}, nil
-	case "CONCAT":
-		var b strings.Builder
-		for i, a := range args {
-			b.WriteString(text(a, e.refType(x.Args[i])))
-		}
-		return val{k: kStr, s: b.String()}, nil
-	case "DATE_TRUNC":
-		t := time.UnixMilli(args[1].i).UTC()
-		switch strings.ToLower(args[0].s) {
-		case "hour":
-			t = time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), 0, 0, 0, time.UTC)
-		case "day":
-			t = time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
-		case "minute":
-			t = time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), 0, 0, time.UTC)
-		default:
-			return val{}, fmt.Errorf("reference: DATE_TRUNC unit %s is not modelled", args[0].s)
-		}
-		return val{k: kTime, i: t.UnixMilli()}, nil
-	}
-	return val{}, fmt.Errorf("reference: function %s is not modelled", x.Name)
+	return f.eval(e, x, args)
 }
 
 // cast evaluates CAST(x AS t) for the conversions the reference models:

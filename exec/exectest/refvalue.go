@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 	"time"
@@ -124,9 +125,9 @@ func cmpNum(a, b val) int {
 	case a.isInt && b.isInt:
 		return sign3(a.i < b.i, a.i > b.i)
 	case a.isInt:
-		return -cmpFloatInt(b.f, a.i)
+		return -floatVsInt(b.f, a.i)
 	case b.isInt:
-		return cmpFloatInt(a.f, b.i)
+		return floatVsInt(a.f, b.i)
 	}
 	an, bn := math.IsNaN(a.f), math.IsNaN(b.f)
 	switch {
@@ -136,20 +137,14 @@ func cmpNum(a, b val) int {
 	return sign3(a.f < b.f, a.f > b.f)
 }
 
-// cmpFloatInt orders f against i without rounding i to a float.
-func cmpFloatInt(f float64, i int64) int {
-	switch {
-	case math.IsNaN(f) || f >= 0x1p63:
+// floatVsInt orders f against i as numbers, NaN above all: both are
+// held exactly by big.Float (any int64 and any float64, infinities
+// included), which compares them without rounding either.
+func floatVsInt(f float64, i int64) int {
+	if math.IsNaN(f) {
 		return 1
-	case f < -0x1p63:
-		return -1
 	}
-	t := math.Trunc(f)
-	ti := int64(t)
-	if ti != i {
-		return sign3(ti < i, ti > i)
-	}
-	return sign3(f < t, f > t)
+	return new(big.Float).SetFloat64(f).Cmp(new(big.Float).SetInt64(i))
 }
 
 func sign3(less, greater bool) int {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/expr"
 )
 
 // Expanded is how rows are laid out in the table format.
@@ -207,6 +208,12 @@ func syntaxCmd(c metaCall) (intent, error) {
 			names[i] = s.name
 		}
 		fmt.Fprintf(&b, "  %s\n", strings.Join(names, ", "))
+		b.WriteString("Functions (\\h NAME for one):\n")
+		names = names[:0]
+		for _, f := range expr.Functions {
+			names = append(names, f.Name)
+		}
+		fmt.Fprintf(&b, "  %s\n", strings.Join(names, ", "))
 		return intent{kind: intentPrint, text: b.String()}, nil
 	}
 	want := strings.ToUpper(strings.TrimSuffix(c.args[0], ";"))
@@ -218,6 +225,10 @@ func syntaxCmd(c metaCall) (intent, error) {
 			fmt.Fprintf(&b, "Statement: %s\nDescription: %s\nSyntax:\n%s\n", s.name, s.desc, s.syntax)
 			return intent{kind: intentPrint, text: b.String()}, nil
 		}
+	}
+	if f := expr.LookupFunction(want); f != nil {
+		fmt.Fprintf(&b, "Function: %s\nDescription: %s\nSyntax:\n%s\nExample: %s\n", f.Name, f.Doc, f.Signature(), f.Example)
+		return intent{kind: intentPrint, text: b.String()}, nil
 	}
 	names := make([]string, len(syntaxes))
 	for i, s := range syntaxes {
