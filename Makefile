@@ -32,9 +32,8 @@ bench: ## benchmarks, each with its raw baseline in the same run
 bench-compare: build ## rkql's embedded store against sqlite3 on 1M generated logs rows (ROWS, RUNS, IMPORT_RUNS)
 	scripts/bench-compare
 
-lint: ## gofmt and go vet
-	@test -z "$$(gofmt -l . | tee /dev/stderr)" || (echo "gofmt would change the files above" && exit 1)
-	$(GO) vet ./...
+lint: ## no tracked file over 1 MB, gofmt, go vet, staticcheck
+	@scripts/lint.sh
 
 fuzz: ## every fuzz target of the module, each for FUZZTIME (30s)
 	scripts/fuzz.sh

@@ -15,7 +15,7 @@
 // each point a cell of a family holds is a logical row, its qualifier
 // holding an offset and flags that give the value's width (Wide.Points,
 // Wide.RowCell); the opentsdb qualifier format reads OpenTSDB's second,
-// millisecond and compacted cells.
+// millisecond, compacted and append cells.
 //
 // For each component the package knows how to write it (EncodeField,
 // Compute), read it back (DecodeField, DecodeNumber; Table.DecodeKey), and

@@ -62,6 +62,8 @@ func (c *Component) explain() string {
 			s = fmt.Sprintf("text left-padded with '%s' to %d bytes", ToStringBinary([]byte{c.Pad}), c.Width)
 		case c.Width > 0:
 			s = fmt.Sprintf("text right-padded with '%s' to %d bytes", ToStringBinary([]byte{c.Pad}), c.Width)
+		case c.descText():
+			s = "text of any length with no NUL byte, ended by the byte \\xFF, which no inverted text byte equals"
 		case len(c.delim) > 0:
 			s = fmt.Sprintf("text of any length, ended by '%s'", ToStringBinary(c.delim))
 		default:

@@ -78,10 +78,11 @@ type yWide struct {
 		Width  int    `yaml:"width"`
 		Shift  uint   `yaml:"shift"`
 	} `yaml:"qualifier"`
-	Offset string `yaml:"offset"`
-	Value  string `yaml:"value"`
-	Time   string `yaml:"time"`
-	Base   string `yaml:"base"`
+	Offset  string `yaml:"offset"`
+	Value   string `yaml:"value"`
+	Integer string `yaml:"integer"`
+	Time    string `yaml:"time"`
+	Base    string `yaml:"base"`
 }
 
 type yFamily struct {
@@ -411,7 +412,7 @@ func (l *loader) wide(t *Table, y *yWide, path []any) error {
 	if _, ok := t.Family(y.Family); !ok {
 		return l.errf(path, "wide: table %q has no family %q", t.Name, y.Family)
 	}
-	w := &Wide{Family: y.Family, QualWidth: y.Qualifier.Width, Shift: y.Qualifier.Shift, Time: -1, Base: -1, unit: 1000}
+	w := &Wide{Family: y.Family, QualWidth: y.Qualifier.Width, Shift: y.Qualifier.Shift, Integer: -1, Time: -1, Base: -1, unit: 1000}
 	switch y.Qualifier.Format {
 	case "opentsdb":
 		if w.QualWidth != 0 || w.Shift != 0 {
@@ -444,6 +445,15 @@ func (l *loader) wide(t *Table, y *yWide, path []any) error {
 		return err
 	}
 	mark := []int{w.Offset, w.Value}
+	if y.Integer != "" {
+		if w.Integer, err = col(y.Integer, TypeBigint); err != nil {
+			return err
+		}
+		if w.Integer == w.Offset {
+			return l.errf(path, "wide: column %q cannot be both the offset and the integer", y.Integer)
+		}
+		mark = append(mark, w.Integer)
+	}
 	if y.Time != "" {
 		if w.Time, err = col(y.Time, TypeTimestamp); err != nil {
 			return err

@@ -1,8 +1,10 @@
 package catalog
 
 import (
+	"cmp"
 	"encoding/binary"
 	"fmt"
+	"slices"
 )
 
 // OpenTSDB 2.x's qualifiers (Const, Internal):
@@ -16,12 +18,21 @@ import (
 //     qualifier is their qualifiers, 2 or 4 bytes each, mixed or not, in
 //     time order, and its value their values followed by one meta byte
 //     (1 when seconds and milliseconds are mixed, else 0);
-//   - a qualifier of odd length is no point: an annotation (0x01), an
-//     append column (0x05) or a histogram (0x06).
+//   - an append cell (AppendDataPoints, with tsd.storage.enable_appends)
+//     has the 3-byte qualifier 0x05 0x00 0x00 and holds points as
+//     qualifier and value pairs one after the other, each value of the
+//     length its flags give, in the order they were appended: a time
+//     given twice is the later pair's, and the points are read in time
+//     order;
+//   - any other qualifier of odd length is no point: an annotation
+//     (0x01) or a histogram (0x06).
+//
+// A row's base is on the hour, and its points' offsets are within it.
 const (
 	tsdbMsNibble   = 0xF0
 	tsdbMsFlagBits = 6
-	tsdbMaxMillis  = 1<<22 - 1
+	tsdbHour       = 3600
+	tsdbAppend     = 0x05
 )
 
 // tsdbPoints appends the points of one OpenTSDB cell to dst. A single
@@ -32,8 +43,10 @@ const (
 // lengths their flags give.
 func tsdbPoints(dst []WidePoint, qual, val []byte) ([]WidePoint, error) {
 	switch {
+	case len(qual) == 3 && qual[0] == tsdbAppend:
+		return tsdbAppended(dst, qual, val)
 	case len(qual)%2 != 0 || len(qual) == 0:
-		return dst, fmt.Errorf("qualifier '%s' is not a data point (an annotation, append or histogram column)", ToStringBinary(qual))
+		return dst, fmt.Errorf("qualifier '%s' is not a data point (an annotation or histogram column)", ToStringBinary(qual))
 	case len(qual) == 2:
 		flags := qual[1] & 0xF
 		if flags&8 != 0 && flags&7 == 3 && len(val) == 8 {
@@ -42,12 +55,12 @@ func tsdbPoints(dst []WidePoint, qual, val []byte) ([]WidePoint, error) {
 			}
 			val = val[4:]
 		}
-		v, err := flagValue(flags, val)
-		if err != nil {
+		s := int64(binary.BigEndian.Uint16(qual) >> 4)
+		p := WidePoint{Millis: s * 1000, Offset: s}
+		if err := p.setValue(flags, val); err != nil {
 			return dst, fmt.Errorf("%w of qualifier '%s'", err, ToStringBinary(qual))
 		}
-		s := int64(binary.BigEndian.Uint16(qual) >> 4)
-		return append(dst, WidePoint{Millis: s * 1000, Offset: s, Value: v}), nil
+		return append(dst, p), nil
 	case len(qual) == 4 && qual[0]&tsdbMsNibble == tsdbMsNibble:
 		p, n, err := tsdbPoint(qual, val)
 		if err == nil && n != len(val) {
@@ -104,20 +117,77 @@ func tsdbPoint(q, val []byte) (WidePoint, int, error) {
 	if n > len(val) {
 		return p, 0, fmt.Errorf("value '%s' is shorter than the flags %#x of qualifier '%s' say", ToStringBinary(val), flags, ToStringBinary(q[:tsdbQualLen(q)]))
 	}
-	v, err := flagValue(flags, val[:n])
-	if err != nil {
+	if err := p.setValue(flags, val[:n]); err != nil {
 		return p, 0, fmt.Errorf("%w of qualifier '%s'", err, ToStringBinary(q[:tsdbQualLen(q)]))
 	}
-	p.Value = v
 	return p, n, nil
 }
 
-// tsdbMillisCell writes a 4-byte millisecond point ms after the base, its
-// value as pointValue writes it.
-func tsdbMillisCell(ms int64, v float64) (qual, val []byte, err error) {
-	if ms < 0 || ms > tsdbMaxMillis {
-		return nil, nil, fmt.Errorf("offset %d ms does not fit a millisecond qualifier", ms)
+// tsdbAppended appends the points of an append cell to dst, in time
+// order, a time given twice read from its later pair.
+func tsdbAppended(dst []WidePoint, qual, val []byte) ([]WidePoint, error) {
+	if len(val) == 0 {
+		return dst, fmt.Errorf("append cell '%s' holds no point", ToStringBinary(qual))
 	}
-	val, flags := pointValue(v)
-	return binary.BigEndian.AppendUint32(nil, 0xF<<28|uint32(ms)<<tsdbMsFlagBits|uint32(flags)), val, nil
+	n := len(dst)
+	for rest := val; len(rest) > 0; {
+		p, used, err := tsdbPoint(rest, rest[min(tsdbQualLen(rest), len(rest)):])
+		if err != nil {
+			return dst[:n], fmt.Errorf("append cell '%s': %w", ToStringBinary(qual), err)
+		}
+		dst = append(dst, p)
+		rest = rest[tsdbQualLen(rest)+used:]
+	}
+	pts := dst[n:]
+	slices.SortStableFunc(pts, func(a, b WidePoint) int { return cmp.Compare(a.Millis, b.Millis) })
+	// Of the points of one time, the last appended is the last of its run.
+	out := pts[:0]
+	for i, p := range pts {
+		if i+1 < len(pts) && pts[i+1].Millis == p.Millis {
+			continue
+		}
+		out = append(out, p)
+	}
+	return dst[:n+len(out)], nil
+}
+
+// tsdbMillisCell writes the qualifier of a 4-byte millisecond point ms
+// after the base, with the value's flags.
+func tsdbMillisCell(ms int64, flags byte) ([]byte, error) {
+	if ms < 0 || ms >= tsdbHour*1000 {
+		return nil, fmt.Errorf("offset %d ms is not within the row's hour (0 to %d)", ms, tsdbHour*1000-1)
+	}
+	return binary.BigEndian.AppendUint32(nil, 0xF<<28|uint32(ms)<<tsdbMsFlagBits|uint32(flags)), nil
+}
+
+// BaseFromTime reports whether an INSERT may leave the base out and
+// give the time: Complete then fills it in.
+func (w *Wide) BaseFromTime() bool { return w.OpenTSDB && w.Time >= 0 }
+
+// Complete fills in, for an INSERT, what a row of the OpenTSDB format
+// takes from its time: the base, the time's hour (rounded down, also
+// before 1970). A base given must be that hour, and without a time it
+// must be on an hour. It returns row, or a copy of it when it filled
+// something in. Other formats have nothing to fill in.
+func (w *Wide) Complete(row Row) (Row, error) {
+	if !w.OpenTSDB || w.Time < 0 {
+		return row, nil
+	}
+	const hour = tsdbHour * 1000
+	base, ts := row[w.Base], row[w.Time]
+	if ts.Null {
+		if !base.Null && base.I%hour != 0 {
+			return nil, fmt.Errorf("base %s is not on the hour: OpenTSDB's rows each hold one hour", base)
+		}
+		return row, nil
+	}
+	h := ts.I - (ts.I%hour+hour)%hour
+	switch {
+	case base.Null:
+		row = slices.Clone(row)
+		row[w.Base] = TimestampMillis(h)
+	case base.I != h:
+		return nil, fmt.Errorf("base %s is not the hour of time %s: that point belongs in the row of base %s", base, ts, TimestampMillis(h))
+	}
+	return row, nil
 }

@@ -20,7 +20,13 @@ import (
 //
 // With qualifier {format: opentsdb} (OpenTSDB set), cells are read as
 // OpenTSDB 2.x writes them (see Points): 2-byte second and 4-byte
-// millisecond points, and compacted cells holding many of either.
+// millisecond points, compacted cells holding many of either, and append
+// cells.
+//
+// A value column is DOUBLE: an integer point reads as the nearest double.
+// The optional integer column (BIGINT) holds an integer point's value
+// exactly and is NULL for a float point, so that the two can be told
+// apart and integers beyond 2^53 read back whole.
 type Wide struct {
 	Family string
 	// OpenTSDB reads OpenTSDB 2.x's cells; QualWidth and Shift are then 2
@@ -28,11 +34,12 @@ type Wide struct {
 	OpenTSDB  bool
 	QualWidth int
 	Shift     uint
-	// Offset, Value, Time and Base are column indexes; Time and Base are
-	// -1 when the table has no time column. Time = Base + Offset in Base's
+	// Offset, Value, Integer, Time and Base are column indexes; Integer
+	// is -1 when the table has no integer column, Time and Base are -1
+	// when it has no time column. Time = Base + Offset in Base's
 	// unit (seconds for OpenTSDB; a millisecond point's exact offset
 	// reaches Time, and Offset shows its whole seconds).
-	Offset, Value, Time, Base int
+	Offset, Value, Integer, Time, Base int
 	// unit is what Offset counts, in milliseconds.
 	unit int64
 }
@@ -43,7 +50,11 @@ type WidePoint struct {
 	// what the offset column shows (Millis in the offset's unit, rounded
 	// down).
 	Millis, Offset int64
-	Value          float64
+	// Value is the point's value; for an integer point (IsInt) Int is
+	// its exact value and Value the nearest double.
+	Value float64
+	Int   int64
+	IsInt bool
 }
 
 // Expands reports whether one stored row gives several logical rows:
@@ -74,6 +85,12 @@ func (w *Wide) Point(row Row, qual, val []byte) error {
 func (w *Wide) Set(row Row, p WidePoint) {
 	row[w.Offset] = Value{Type: row[w.Offset].Type, I: p.Offset}
 	row[w.Value] = Double(p.Value)
+	if w.Integer >= 0 {
+		row[w.Integer] = Null(TypeBigint)
+		if p.IsInt {
+			row[w.Integer] = Bigint(p.Int)
+		}
+	}
 	if w.Time >= 0 && !row[w.Base].Null {
 		row[w.Time] = TimestampMillis(row[w.Base].I + p.Millis)
 	}
@@ -94,73 +111,114 @@ func (w *Wide) Points(dst []WidePoint, qual, val []byte) ([]WidePoint, error) {
 	if flags&7+1 != uint64(len(val)) {
 		return dst, fmt.Errorf("value '%s' does not fit the flags %#x of qualifier '%s'", ToStringBinary(val), flags, ToStringBinary(qual))
 	}
-	v, err := flagValue(byte(flags&0xF), val)
-	if err != nil {
+	p := WidePoint{Millis: off * w.unit, Offset: off}
+	if err := p.setValue(byte(flags&0xF), val); err != nil {
 		return dst, fmt.Errorf("%w of qualifier '%s'", err, ToStringBinary(qual))
 	}
-	return append(dst, WidePoint{Millis: off * w.unit, Offset: off, Value: v}), nil
+	return append(dst, p), nil
 }
 
-// flagValue reads a value by its flags: flags & 8 a float of 4 or 8
+// setValue reads p's value by its flags: flags & 8 a float of 4 or 8
 // bytes, otherwise an integer of 1, 2, 4 or 8.
-func flagValue(flags byte, val []byte) (float64, error) {
+func (p *WidePoint) setValue(flags byte, val []byte) error {
 	switch {
 	case flags&8 != 0 && len(val) == 4:
-		return float64(math.Float32frombits(binary.BigEndian.Uint32(val))), nil
+		p.Value = float64(math.Float32frombits(binary.BigEndian.Uint32(val)))
 	case flags&8 != 0 && len(val) == 8:
-		return math.Float64frombits(binary.BigEndian.Uint64(val)), nil
+		p.Value = math.Float64frombits(binary.BigEndian.Uint64(val))
 	case flags&8 == 0 && (len(val) == 1 || len(val) == 2 || len(val) == 4 || len(val) == 8):
-		return float64(signExtend(readUint(val), len(val))), nil
+		p.Int, p.IsInt = signExtend(readUint(val), len(val)), true
+		p.Value = float64(p.Int)
+	default:
+		return fmt.Errorf("value '%s' does not fit the flags %#x", ToStringBinary(val), flags)
 	}
-	return 0, fmt.Errorf("value '%s' does not fit the flags %#x", ToStringBinary(val), flags)
+	return nil
 }
 
-// Cell writes a point as OpenTSDB does: an integral value in the fewest
-// of 1, 2, 4 or 8 bytes (TSDB.addPoint(long)), any other as an 8-byte
-// double with flags 0xF.
-func (w *Wide) Cell(offset int64, v float64) (qual, val []byte, err error) {
+// Cell writes a point's qualifier: offset, in the qualifier's unit, and
+// the flags of its value. With the OpenTSDB format the offset is within
+// the hour, 0 to 3599 s.
+func (w *Wide) Cell(offset int64, flags byte) ([]byte, error) {
+	if w.OpenTSDB && (offset < 0 || offset >= tsdbHour) {
+		return nil, fmt.Errorf("offset %d s is not within the row's hour (0 to %d)", offset, tsdbHour-1)
+	}
 	if offset < 0 || uint64(offset) >= 1<<(uint(w.QualWidth)*8-w.Shift) {
-		return nil, nil, fmt.Errorf("offset %d does not fit the qualifier", offset)
+		return nil, fmt.Errorf("offset %d does not fit the qualifier", offset)
 	}
-	val, flags := pointValue(v)
-	return appendInt(nil, uint64(offset)<<w.Shift|uint64(flags), w.QualWidth), val, nil
+	return appendInt(nil, uint64(offset)<<w.Shift|uint64(flags), w.QualWidth), nil
 }
 
-// pointValue is v in OpenTSDB's bytes, and the flags that say so.
-func pointValue(v float64) ([]byte, byte) {
-	if n := int64(v); float64(n) == v && v >= -(1<<63) && v < 1<<63 {
-		var val []byte
-		switch {
-		case n >= math.MinInt8 && n <= math.MaxInt8:
-			val = []byte{byte(n)}
-		case n >= math.MinInt16 && n <= math.MaxInt16:
-			val = binary.BigEndian.AppendUint16(nil, uint16(n))
-		case n >= math.MinInt32 && n <= math.MaxInt32:
-			val = binary.BigEndian.AppendUint32(nil, uint32(n))
-		default:
-			val = binary.BigEndian.AppendUint64(nil, uint64(n))
-		}
-		return val, byte(len(val) - 1)
+// intValue is n in OpenTSDB's bytes as TSDB.addPoint(long) writes it: the
+// fewest of 1, 2, 4 or 8, and the flags that say so.
+func intValue(n int64) ([]byte, byte) {
+	var val []byte
+	switch {
+	case n >= math.MinInt8 && n <= math.MaxInt8:
+		val = []byte{byte(n)}
+	case n >= math.MinInt16 && n <= math.MaxInt16:
+		val = binary.BigEndian.AppendUint16(nil, uint16(n))
+	case n >= math.MinInt32 && n <= math.MaxInt32:
+		val = binary.BigEndian.AppendUint32(nil, uint32(n))
+	default:
+		val = binary.BigEndian.AppendUint64(nil, uint64(n))
 	}
+	return val, byte(len(val) - 1)
+}
+
+// doubleValue is v as TSDB.addPoint(double) writes it: 8 bytes, flags
+// 0xF (a float of 8 bytes).
+func doubleValue(v float64) ([]byte, byte) {
 	return binary.BigEndian.AppendUint64(nil, math.Float64bits(v)), 0xF
+}
+
+// rowValue is the value bytes and flags of the point row holds, ok false
+// when it holds none. With an integer column, a set integer is written as
+// an integer (and the value, if set too, must be the same number) and a
+// value alone as a double. Without one, a value that is a whole number
+// (not -0) is written as an integer, any other as a double. The OpenTSDB
+// format refuses NaN and the infinities, as TSDB.addPoint does.
+func (w *Wide) rowValue(row Row) (val []byte, flags byte, ok bool, err error) {
+	v := row[w.Value]
+	if w.Integer >= 0 && !row[w.Integer].Null {
+		n := row[w.Integer].I
+		if !v.Null && v.F != float64(n) {
+			return nil, 0, false, fmt.Errorf("value %s and integer %d of one point differ", v, n)
+		}
+		val, flags = intValue(n)
+		return val, flags, true, nil
+	}
+	if v.Null {
+		return nil, 0, false, nil
+	}
+	f := v.F
+	if w.OpenTSDB && (math.IsNaN(f) || math.IsInf(f, 0)) {
+		return nil, 0, false, fmt.Errorf("value %s is not a number OpenTSDB stores (it refuses NaN and infinities)", v)
+	}
+	if n := int64(f); w.Integer < 0 && float64(n) == f && f >= -(1<<63) && f < 1<<63 && !(f == 0 && math.Signbit(f)) {
+		val, flags = intValue(n)
+		return val, flags, true, nil
+	}
+	val, flags = doubleValue(f)
+	return val, flags, true, nil
 }
 
 // RowCell returns the cell an INSERT of row writes, ok false when row
 // holds no point (no value, or neither an offset nor a time). A time
 // gives the offset (and must agree with an offset given too); with the
 // OpenTSDB format a time with milliseconds is written as a 4-byte
-// millisecond point, any other as a 2-byte one. Compacted cells are never
-// written.
+// millisecond point, any other as a 2-byte one. Compacted and append
+// cells are never written. With the OpenTSDB format, row must have been
+// through Complete.
 func (w *Wide) RowCell(row Row) (qual, val []byte, ok bool, err error) {
-	if row[w.Value].Null {
-		return nil, nil, false, nil
+	val, flags, ok, err := w.rowValue(row)
+	if !ok || err != nil {
+		return nil, nil, false, err
 	}
-	v := row[w.Value].F
 	if w.Time < 0 || row[w.Time].Null {
 		if row[w.Offset].Null {
 			return nil, nil, false, nil
 		}
-		qual, val, err = w.Cell(row[w.Offset].I, v)
+		qual, err = w.Cell(row[w.Offset].I, flags)
 		return qual, val, err == nil, err
 	}
 	if row[w.Base].Null {
@@ -174,9 +232,9 @@ func (w *Wide) RowCell(row Row) (qual, val []byte, ok bool, err error) {
 	case ms < 0:
 		return nil, nil, false, fmt.Errorf("time %s is before its base %s", row[w.Time], row[w.Base])
 	case ms%w.unit == 0:
-		qual, val, err = w.Cell(ms/w.unit, v)
+		qual, err = w.Cell(ms/w.unit, flags)
 	case w.OpenTSDB:
-		qual, val, err = tsdbMillisCell(ms, v)
+		qual, err = tsdbMillisCell(ms, flags)
 	default:
 		err = fmt.Errorf("time %s is not a whole offset from its base", row[w.Time])
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/rkql/rkql/examples"
 	"github.com/rkql/rkql/exec"
 	"github.com/rkql/rkql/exec/embedded"
+	"github.com/rkql/rkql/expr"
 	"github.com/rkql/rkql/parser"
 )
 
@@ -166,5 +167,59 @@ func TestKeyPseudoColumn(t *testing.T) {
 		if i > 0 && got[i-1][len(tb.Columns)+1].S > k.S {
 			t.Fatalf("row %d: not in _key order", i)
 		}
+	}
+}
+
+// TestSumAvgNearBigintLimits: over values near ±2^63, a SUM fails only
+// when its total does not fit a BIGINT, whatever the partial sums in
+// scan order, and AVG is always the mean.
+func TestSumAvgNearBigintLimits(t *testing.T) {
+	e := newEngine(t, embedded.Pushdown{})
+	for _, q := range bigintSumQueries {
+		checkBigintSum(t, e, q.q, q.want)
+	}
+}
+
+// bigintSumQueries are statements over sites whose values sum past
+// ±2^63 in scan order, with the answers: rows of values joined by " "
+// and "; ", or the error they give. The first inserts the rows; domains
+// are keyed reversed, so each owner's domains are read in the order
+// 1.x, 2.x, and so on.
+var bigintSumQueries = []struct{ q, want string }{
+	{"INSERT INTO sites (domain, owner, visits) VALUES " +
+		"('1.s1', 'o1', 9223372036854775807), ('2.s1', 'o1', 9223372036854775807), ('3.s1', 'o1', -9223372036854775808), ('4.s1', 'o1', -9223372036854775808), " +
+		"('1.s2', 'o2', 9223372036854775807), ('2.s2', 'o2', 1), " +
+		"('1.s3', 'o3', -9223372036854775808), ('2.s3', 'o3', -1)", ""},
+	{"SELECT SUM(visits), AVG(visits), COUNT(*) FROM sites WHERE domain LIKE '%.s1'", "-2 -0.5 4"},
+	{"SELECT AVG(visits) FROM sites WHERE domain LIKE '%.s2'", "4.611686018427388e+18"},
+	{"SELECT AVG(visits) FROM sites WHERE domain LIKE '%.s3'", "-4.611686018427388e+18"},
+	{"SELECT owner, AVG(visits) FROM sites GROUP BY owner ORDER BY owner ALLOW FULL SCAN", "o1 -0.5; o2 4.611686018427388e+18; o3 -4.611686018427388e+18"},
+	{"SELECT SUM(visits) FROM sites WHERE domain LIKE '%.s2'", "error: SUM(visits): the sum 9223372036854775808 does not fit a BIGINT"},
+	{"SELECT SUM(visits) FROM sites WHERE domain LIKE '%.s3'", "error: SUM(visits): the sum -9223372036854775809 does not fit a BIGINT"},
+	{"SELECT owner, SUM(visits) FROM sites GROUP BY owner ALLOW FULL SCAN", "error: SUM(visits): the sum 9223372036854775808 does not fit a BIGINT"},
+}
+
+// checkBigintSum runs q and checks its rows or error against want.
+func checkBigintSum(t *testing.T, e *engine.Engine, q, want string) {
+	t.Helper()
+	rows, _, err := e.Exec(context.Background(), q)
+	got := ""
+	if err != nil {
+		got = "error: " + err.Error()
+		if !errors.Is(err, expr.ErrOverflow) {
+			t.Errorf("%s: %v is not an overflow", q, err)
+		}
+	}
+	var texts []string
+	for _, r := range rows {
+		var vs []string
+		for _, v := range r {
+			vs = append(vs, v.Text())
+		}
+		texts = append(texts, strings.Join(vs, " "))
+	}
+	got += strings.Join(texts, "; ")
+	if !strings.HasPrefix(got, want) || want == "" && err != nil {
+		t.Errorf("%s:\n got %s\nwant %s", q, got, want)
 	}
 }

@@ -44,6 +44,11 @@ func tableSpec(s *parser.CreateTableStmt) (*catalog.TableSpec, error) {
 		}
 		spec.Columns = append(spec.Columns, col)
 	}
+	if len(spec.Families) == 0 {
+		// Every column is a key field: the row is stored as one empty cell
+		// (exec.EmptyQualifier), which needs a family too.
+		spec.Families = append(spec.Families, catalog.FamilySpec{Name: "d"})
+	}
 	for _, k := range d.Rowkey {
 		spec.Rowkey = append(spec.Rowkey, componentSpec(k))
 	}

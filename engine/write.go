@@ -175,6 +175,11 @@ func RowKeys(t *catalog.Table, rows []catalog.Row) (keys [][]byte, ok bool, err 
 	}
 	keys = make([][]byte, len(rows))
 	for i, r := range rows {
+		if t.Wide != nil {
+			if r, err = t.Wide.Complete(r); err != nil {
+				return nil, true, err
+			}
+		}
 		if keys[i], err = t.EncodeKey(r, nil); err != nil {
 			return nil, true, err
 		}

@@ -56,9 +56,8 @@ func (o *OpenTSDB) uid(kind, name string) []byte {
 		m = map[string]uint32{}
 		o.uids[kind] = m
 	}
-	id, ok := m[name]
-	if !ok {
-		id = uint32(len(m) + 1)
+	if _, ok := m[name]; !ok {
+		id := uint32(len(m) + 1)
 		m[name] = id
 		b := uid3(id)
 		o.UID = append(o.UID,
@@ -198,6 +197,31 @@ func (o *OpenTSDB) Compact(keep func(row []byte) bool) {
 			meta = 1
 		}
 		out[j].Qualifier, out[j].Value = qual, append(val, meta)
+	}
+	o.Points = out
+}
+
+// Append rewrites the point cells of each row keep picks into one append
+// cell, as OpenTSDB writes a row with tsd.storage.enable_appends
+// (AppendDataPoints): qualifier 05 00 00, and a value that is each point's
+// qualifier and value one after the other, in the order they were
+// written, a time written twice included. The append cell takes the place
+// of the row's first cell.
+func (o *OpenTSDB) Append(keep func(row []byte) bool) {
+	at := map[string]int{} // row -> index of its append cell in out
+	var out []RawCell
+	for _, c := range o.Points {
+		if !keep(c.Key) {
+			out = append(out, c)
+			continue
+		}
+		i, ok := at[string(c.Key)]
+		if !ok {
+			i = len(out)
+			at[string(c.Key)] = i
+			out = append(out, RawCell{Key: c.Key, Family: c.Family, Qualifier: []byte{0x05, 0, 0}})
+		}
+		out[i].Value = append(append(out[i].Value, c.Qualifier...), c.Value...)
 	}
 	o.Points = out
 }

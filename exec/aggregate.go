@@ -28,8 +28,10 @@ type AggState struct {
 	call *planner.AggCall
 	// Count counts the values added (COUNT, and AVG's divisor).
 	Count int64
-	// SumI and SumF are the sum of integer or double values.
-	SumI int64
+	// SumI and SumF are the sum of integer or double values. SumI is
+	// exact, so a SUM fails only when its total does not fit a BIGINT,
+	// never for a partial sum on the way, and an AVG never fails.
+	SumI WideSum
 	SumF float64
 	// Best is MIN's or MAX's value so far; NULL before any.
 	Best catalog.Value
@@ -46,18 +48,28 @@ func newAggState(call *planner.AggCall) *AggState {
 }
 
 // Add adds one value (ignored when NULL; any value for COUNT(*)).
-func (s *AggState) Add(v catalog.Value) error {
+func (s *AggState) Add(v catalog.Value) {
 	if s.call.Arg != nil && v.Null {
-		return nil
+		return
 	}
 	if s.seen != nil {
 		k := string(appendKey(nil, v))
 		if s.seen[k] {
-			return nil
+			return
 		}
 		s.seen[k] = true
 	}
-	return s.merge(1, v, v)
+	s.Count++
+	switch s.call.Func {
+	case planner.AggSum, planner.AggAvg:
+		if v.Type == catalog.TypeDouble {
+			s.SumF += v.F
+		} else {
+			s.SumI.Add(v.I)
+		}
+	case planner.AggMin, planner.AggMax:
+		s.best(v)
+	}
 }
 
 // Merge adds another state over other rows of the same group. DISTINCT
@@ -69,64 +81,56 @@ func (s *AggState) Merge(o *AggState) error {
 	if o.Count == 0 {
 		return nil
 	}
-	sum := catalog.Bigint(o.SumI)
-	if s.call.Arg != nil && s.call.Arg.Type() == catalog.TypeDouble {
-		sum = catalog.Double(o.SumF)
-	}
-	return s.merge(o.Count, sum, o.Best)
-}
-
-// merge adds n values whose sum is sum and whose best is best.
-func (s *AggState) merge(n int64, sum, best catalog.Value) error {
-	s.Count += n
-	switch s.call.Func {
-	case planner.AggSum, planner.AggAvg:
-		if sum.Type == catalog.TypeDouble {
-			s.SumF += sum.F
-			return nil
-		}
-		t := s.SumI + sum.I
-		if (t > s.SumI) != (sum.I > 0) {
-			return fmt.Errorf("%s: the sum does not fit a BIGINT: %w", s.call.Text, expr.ErrOverflow)
-		}
-		s.SumI = t
-	case planner.AggMin, planner.AggMax:
-		if s.Best.Null {
-			s.Best = best
-			return nil
-		}
-		c := catalog.Compare(best, s.Best)
-		if s.call.Func == planner.AggMin && c < 0 || s.call.Func == planner.AggMax && c > 0 {
-			s.Best = best
-		}
+	s.Count += o.Count
+	s.SumI.AddSum(o.SumI)
+	s.SumF += o.SumF
+	if !o.Best.Null {
+		s.best(o.Best)
 	}
 	return nil
 }
 
-// Result is the aggregate's value.
-func (s *AggState) Result() catalog.Value {
+// best keeps v when it is MIN's or MAX's value so far.
+func (s *AggState) best(v catalog.Value) {
+	if s.Best.Null {
+		s.Best = v
+		return
+	}
+	c := catalog.Compare(v, s.Best)
+	if s.call.Func == planner.AggMin && c < 0 || s.call.Func == planner.AggMax && c > 0 {
+		s.Best = v
+	}
+}
+
+// Result is the aggregate's value. It fails only for a BIGINT SUM whose
+// total does not fit a BIGINT.
+func (s *AggState) Result() (catalog.Value, error) {
 	c := s.call
 	switch c.Func {
 	case planner.AggCount:
-		return catalog.Bigint(s.Count)
+		return catalog.Bigint(s.Count), nil
 	case planner.AggSum:
 		switch {
 		case s.Count == 0:
-			return catalog.Null(c.Type)
+			return catalog.Null(c.Type), nil
 		case c.Type == catalog.TypeDouble:
-			return catalog.Double(s.SumF)
+			return catalog.Double(s.SumF), nil
 		}
-		return catalog.Bigint(s.SumI)
+		v, ok := s.SumI.Int64()
+		if !ok {
+			return catalog.Value{}, fmt.Errorf("%s: the sum %s does not fit a BIGINT: %w", c.Text, s.SumI.Big(), expr.ErrOverflow)
+		}
+		return catalog.Bigint(v), nil
 	case planner.AggAvg:
 		if s.Count == 0 {
-			return catalog.Null(c.Type)
+			return catalog.Null(c.Type), nil
 		}
 		if c.Arg.Type() == catalog.TypeDouble {
-			return catalog.Double(s.SumF / float64(s.Count))
+			return catalog.Double(s.SumF / float64(s.Count)), nil
 		}
-		return catalog.Double(float64(s.SumI) / float64(s.Count))
+		return catalog.Double(s.SumI.Mean(s.Count)), nil
 	}
-	return canonical(s.Best)
+	return canonical(s.Best), nil
 }
 
 // canonical makes the zeros of a DOUBLE one value: -0 and 0 are equal,
@@ -201,15 +205,29 @@ func (a *aggIter) newGroup(vals catalog.Row) *group {
 	return g
 }
 
-func (a *aggIter) row(g *group) *Row {
+func (a *aggIter) row(g *group) (*Row, error) {
 	vals := make(catalog.Row, 0, a.n.Width())
 	for _, v := range g.vals {
 		vals = append(vals, canonical(v))
 	}
 	for _, s := range g.states {
-		vals = append(vals, s.Result())
+		v, err := s.Result()
+		if err != nil {
+			return nil, err
+		}
+		vals = append(vals, v)
 	}
-	return &Row{Vals: vals}
+	return &Row{Vals: vals}, nil
+}
+
+// emit appends group g's row to the output.
+func (a *aggIter) emit(g *group) error {
+	r, err := a.row(g)
+	if err != nil {
+		return err
+	}
+	a.out = append(a.out, r)
+	return nil
 }
 
 // add adds one input row to group g.
@@ -222,9 +240,7 @@ func (a *aggIter) add(g *group, r catalog.Row) error {
 				return err
 			}
 		}
-		if err := s.Add(v); err != nil {
-			return err
-		}
+		s.Add(v)
 	}
 	return nil
 }
@@ -283,8 +299,7 @@ func (a *aggIter) fillOne(ctx context.Context) error {
 		}
 	}
 	a.done = true
-	a.out = append(a.out, a.row(g))
-	return nil
+	return a.emit(g)
 }
 
 func (a *aggIter) fillStream(ctx context.Context) error {
@@ -294,7 +309,7 @@ func (a *aggIter) fillStream(ctx context.Context) error {
 		if err == io.EOF {
 			a.done = true
 			if a.cur != nil {
-				a.out = append(a.out, a.row(a.cur))
+				return a.emit(a.cur)
 			}
 			return nil
 		}
@@ -308,7 +323,9 @@ func (a *aggIter) fillStream(ctx context.Context) error {
 		key = k
 		if a.cur == nil || string(k) != string(a.key) {
 			if a.cur != nil {
-				a.out = append(a.out, a.row(a.cur))
+				if err := a.emit(a.cur); err != nil {
+					return err
+				}
 			}
 			a.cur, a.key = a.newGroup(vals), append(a.key[:0], k...)
 		}
@@ -357,7 +374,9 @@ func (a *aggIter) fillHash(ctx context.Context) error {
 	}
 	a.done = true
 	for _, g := range order {
-		a.out = append(a.out, a.row(g))
+		if err := a.emit(g); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -187,23 +187,6 @@ func (d *decoder) cells(r *Row, sr *StoreRow, asOf int64) (int64, error) {
 	return newest, nil
 }
 
-// stamps returns, for each column of the table, the timestamp of the
-// newest cell of sr that holds it, or 0.
-func (d *decoder) stamps(sr *StoreRow) []int64 {
-	out := make([]int64, len(d.t.Columns))
-	var fq []byte
-	for _, c := range sr.Cells {
-		if d.index && c.Qualifier == StatusQualifier {
-			continue
-		}
-		fq = append(append(append(fq[:0], c.Family...), ':'), c.Qualifier...)
-		if i, ok := d.cols[string(fq)]; ok {
-			out[i] = max(out[i], c.Timestamp)
-		}
-	}
-	return out
-}
-
 // decodeVersions returns the row as it stood at each of its newest n
 // distinct cell timestamps, newest first: each column holds its newest
 // value written at or before that timestamp, and _ts is the timestamp. A

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"time"
 
 	"github.com/rkql/rkql/catalog"
@@ -179,6 +178,9 @@ func (x *Executor) access(ctx context.Context, acc *planner.Access, stats *Stats
 	case planner.EmptyResult:
 		return &sliceIter{}, nil
 	case planner.PointLookup:
+		if acc.Limit == 0 {
+			return x.pointRows(acc, stats), nil
+		}
 		rows, err := x.points(ctx, acc, stats)
 		if err != nil {
 			return nil, err
@@ -224,31 +226,6 @@ func readColumns(acc *planner.Access) []int {
 func readOptions(acc *planner.Access, stats *Stats) ReadOptions {
 	return ReadOptions{Versions: acc.Versions, Reverse: acc.Reverse, Stats: stats, Table: acc.Table,
 		Columns: readColumns(acc), Filter: acc.Filter, Limit: int(acc.Limit)}
-}
-
-func (x *Executor) points(ctx context.Context, acc *planner.Access, stats *Stats) ([]*Row, error) {
-	keys := make([][]byte, len(acc.Ranges))
-	for i, r := range acc.Ranges {
-		keys[i] = r.Start
-	}
-	srs, err := x.Store.Get(ctx, acc.Table.Physical, keys, readOptions(acc, stats))
-	if err != nil {
-		return nil, err
-	}
-	dec := newDecoder(acc.Table, readColumns(acc))
-	var out []*Row
-	for _, sr := range srs {
-		stats.received(sr)
-		rs, err := dec.decodeVersions(sr, acc.Versions)
-		if !stats.decoded(err) {
-			continue
-		}
-		out = append(out, rs...)
-	}
-	if acc.Reverse {
-		slices.Reverse(out)
-	}
-	return out, nil
 }
 
 // rangeIter reads one key range and decodes its rows. When the store

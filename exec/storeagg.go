@@ -309,25 +309,36 @@ func (x *Executor) serverAggregate(ctx context.Context, n *planner.Aggregate, st
 		if len(aggs) == 3 && !bigSumFits(r.Count, res[1].Value, res[2].Value) {
 			return nil, false, nil
 		}
-		st := newAggState(c)
-		var err error
-		switch {
-		case c.Func == planner.AggCount:
-			err = st.merge(r.Count, catalog.Value{}, catalog.Value{})
-		case aggs[0].Kind == AggAvg:
-			// AVG, or an integer SUM read from AVG's sum.
-			if r.Count > 0 {
-				err = st.merge(r.Count, r.Sum, r.Sum)
-			}
-		case !r.Value.Null:
-			err = st.merge(1, r.Value, r.Value)
-		}
+		v, err := storeState(c, aggs[0].Kind, r).Result()
 		if err != nil {
 			return nil, false, err
 		}
-		row = append(row, st.Result())
+		row = append(row, v)
 	}
 	return row, true, nil
+}
+
+// storeState is the state of aggregate call c from the store's answer r
+// to the first of its store aggregations, of kind kind.
+func storeState(c *planner.AggCall, kind AggKind, r AggResult) *AggState {
+	st := newAggState(c)
+	switch {
+	case c.Func == planner.AggCount:
+		st.Count = r.Count
+	case kind == AggAvg:
+		// AVG, or an integer SUM read from AVG's sum.
+		if r.Count > 0 {
+			st.Count = r.Count
+			if r.Sum.Type == catalog.TypeDouble {
+				st.SumF = r.Sum.F
+			} else {
+				st.SumI.Add(r.Sum.I)
+			}
+		}
+	default:
+		st.Add(r.Value)
+	}
+	return st
 }
 
 // serverCount asks the store for the number of rows of cnt's access;

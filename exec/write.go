@@ -17,10 +17,17 @@ const EmptyQualifier = "_0"
 // RowMutation returns the write of one logical row of t: each stored
 // column in cols (nil: every column) becomes a cell at timestamp ts (0: the
 // time of the write), or, when NULL, a delete of that column's versions at
-// or before ts, so that a newer version stays.
+// or before ts, so that a newer version stays. A wide row's point is
+// completed first (catalog.Wide.Complete: OpenTSDB's base from the time).
 func RowMutation(t *catalog.Table, row catalog.Row, ts int64, rnd func(int64) int64, cols []int) (Mutation, error) {
 	if rnd == nil {
 		rnd = rand.Int64N
+	}
+	if t.Wide != nil {
+		var err error
+		if row, err = t.Wide.Complete(row); err != nil {
+			return Mutation{}, fmt.Errorf("table %s: %w", t.Name, err)
+		}
 	}
 	key, err := t.EncodeRowKey(row, rnd)
 	if err != nil {
@@ -86,6 +93,13 @@ func (x *Executor) InsertColumns(ctx context.Context, t *catalog.Table, cols []i
 		keep := make([]catalog.Row, 0, len(chunk))
 		at := map[string]int{}
 		for _, r := range chunk {
+			if t.Wide != nil {
+				// The row as written, base filled in, for the indexes too.
+				var err error
+				if r, err = t.Wide.Complete(r); err != nil {
+					return fmt.Errorf("table %s: %w", t.Name, err)
+				}
+			}
 			m, err := RowMutation(t, r, ts, nil, cols)
 			if err != nil {
 				return err

@@ -128,12 +128,15 @@ func (p *Between) String() string {
 	return p.Name + " " + not + "BETWEEN " + p.Lo.String() + " AND " + p.Hi.String()
 }
 
-// In is column IN (values).
+// In is column IN (values). Build it with NewIn, which indexes a long
+// list; set is nil for a short one, or an In built as a literal, which
+// Eval searches value by value.
 type In struct {
 	Col  int
 	Name string
 	Vals []catalog.Value
 	Not  bool
+	set  *inSet
 }
 
 func (p *In) Eval(r catalog.Row) Tri {
@@ -141,22 +144,36 @@ func (p *In) Eval(r catalog.Row) Tri {
 	if v.Null {
 		return Unknown
 	}
-	sawNull := false
+	var found, sawNull bool
+	if p.set != nil && setType(v.Type) {
+		found, sawNull = p.set.has(v), p.set.hasNull
+	} else {
+		found, sawNull = p.search(v)
+	}
+	switch {
+	case found:
+		return TriOf(!p.Not)
+	case sawNull:
+		// x IN (…, NULL) is unknown when no listed value matches, and
+		// so is x NOT IN (…, NULL).
+		return Unknown
+	}
+	return TriOf(p.Not)
+}
+
+// search looks for non-NULL v among the values one by one; sawNull says
+// whether it met a NULL before it stopped.
+func (p *In) search(v catalog.Value) (found, sawNull bool) {
 	for _, x := range p.Vals {
 		if x.Null {
 			sawNull = true
 			continue
 		}
 		if catalog.Compare(v, x) == 0 {
-			return TriOf(!p.Not)
+			return true, sawNull
 		}
 	}
-	if sawNull {
-		// x IN (…, NULL) is unknown when no listed value matches, and
-		// so is x NOT IN (…, NULL).
-		return Unknown
-	}
-	return TriOf(p.Not)
+	return false, sawNull
 }
 
 func (p *In) String() string {
@@ -366,9 +383,19 @@ func (p *And) Eval(r catalog.Row) Tri {
 func (p *And) String() string { return join(p.Terms, " AND ", true) }
 
 // Or is a disjunction.
-type Or struct{ Terms []Expr }
+// Build it with NewOr, which indexes a long OR of equalities on one
+// column; eq is nil for any other, or an Or built as a literal.
+type Or struct {
+	Terms []Expr
+	eq    *orEq
+}
 
 func (p *Or) Eval(r catalog.Row) Tri {
+	if p.eq != nil {
+		if v := r[p.eq.col]; v.Null || setType(v.Type) {
+			return p.eq.eval(v)
+		}
+	}
 	out := False
 	for _, t := range p.Terms {
 		switch t.Eval(r) {

@@ -262,6 +262,19 @@ type BinaryExpr struct {
 	Op    BinaryOp
 	LHS   Expr
 	RHS   Expr
+	// start is 1 + the offset of the expression's first byte, kept by
+	// the parser so that Pos of a long left-associated chain needs no
+	// walk down it; 0 when unknown (a node built elsewhere).
+	start Pos
+}
+
+// newBinary is the parser's LHS op RHS, which knows where it starts.
+func newBinary(opPos Pos, op BinaryOp, lhs, rhs Expr) *BinaryExpr {
+	e := &BinaryExpr{OpPos: opPos, Op: op, LHS: lhs, RHS: rhs}
+	if p := e.Pos(); p >= 0 {
+		e.start = p + 1
+	}
+	return e
 }
 
 // UnaryOp is a unary operator.

@@ -35,20 +35,20 @@ func (c *converter) expr(g *gExpr) (Expr, *Error) {
 		}
 		opPos := c.tokenBefore(c.unaryStart(u))
 		if strings.EqualFold(g.Ops[i], "AND") {
-			acc = &BinaryExpr{OpPos: opPos, Op: OpAnd, LHS: acc, RHS: x}
+			acc = newBinary(opPos, OpAnd, acc, x)
 			continue
 		}
 		if or == nil {
 			or = acc
 		} else {
-			or = &BinaryExpr{OpPos: orPos, Op: OpOr, LHS: or, RHS: acc}
+			or = newBinary(orPos, OpOr, or, acc)
 		}
 		acc, orPos = x, opPos
 	}
 	if or == nil {
 		return acc, nil
 	}
-	return &BinaryExpr{OpPos: orPos, Op: OpOr, LHS: or, RHS: acc}, nil
+	return newBinary(orPos, OpOr, or, acc), nil
 }
 
 // tokenIndex returns the index of the token at offset off.
@@ -106,7 +106,7 @@ func (c *converter) cmp(g *gUnary) (Expr, *Error) {
 		if err != nil {
 			return nil, err
 		}
-		return &BinaryExpr{OpPos: c.tokenBefore(pos(g.RHS.Pos)), Op: cmpOps[g.Op], LHS: x, RHS: y}, nil
+		return newBinary(c.tokenBefore(pos(g.RHS.Pos)), cmpOps[g.Op], x, y), nil
 	case g.Is:
 		return &IsNullExpr{X: x, Not: g.IsNot}, nil
 	case g.Lo != nil:
@@ -245,7 +245,7 @@ func (c *converter) sum(g *gSum) (Expr, *Error) {
 		if err != nil {
 			return nil, err
 		}
-		acc = &BinaryExpr{OpPos: c.tokenBefore(pos(r.Pos)), Op: arithOps[g.Ops[i]], LHS: acc, RHS: x}
+		acc = newBinary(c.tokenBefore(pos(r.Pos)), arithOps[g.Ops[i]], acc, x)
 	}
 	return acc, nil
 }
@@ -261,7 +261,7 @@ func (c *converter) prod(g *gProd) (Expr, *Error) {
 		if err != nil {
 			return nil, err
 		}
-		acc = &BinaryExpr{OpPos: c.tokenBefore(pos(r.Pos)), Op: arithOps[g.Ops[i]], LHS: acc, RHS: x}
+		acc = newBinary(c.tokenBefore(pos(r.Pos)), arithOps[g.Ops[i]], acc, x)
 	}
 	return acc, nil
 }

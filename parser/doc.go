@@ -148,6 +148,9 @@
 // Positions (Pos) are byte offsets into the text given to Parse; a node's
 // Pos is the offset of its first byte, and BinaryExpr.OpPos that of its
 // operator. Parse never panics, whatever its input: nesting deeper than 200
-// parentheses or unary operators is an error, and FuzzParse checks the rest.
+// parentheses or unary operators is an error, and so is a chain of more
+// than 262,144 binary operators (a tree as deep as it is long, which
+// every later step walks); FuzzParse checks the rest. Parsing is linear
+// in the length of a chain or list.
 // The parser keeps no state between calls and is safe for concurrent use.
 package parser

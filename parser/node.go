@@ -71,7 +71,19 @@ func (e *CastExpr) Pos() Pos     { return e.Cast }
 func (e *IntervalLit) Pos() Pos  { return e.ValuePos }
 
 // Pos returns the position of the left operand, the node's first byte.
-func (e *BinaryExpr) Pos() Pos { return exprPos(e.LHS, e.OpPos) }
+// Pos is the position of the leftmost operand, found without recursion.
+func (e *BinaryExpr) Pos() Pos {
+	for {
+		if e.start > 0 {
+			return e.start - 1
+		}
+		l, ok := e.LHS.(*BinaryExpr)
+		if !ok {
+			return exprPos(e.LHS, e.OpPos)
+		}
+		e = l
+	}
+}
 
 // Pos returns the position of the tested operand.
 func (e *BetweenExpr) Pos() Pos { return exprPos(e.X, NoPos) }

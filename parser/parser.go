@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/alecthomas/participle/v2/lexer"
@@ -79,6 +80,9 @@ func parseStmt(src string, toks []lexer.Token, eof lexer.Token) (Stmt, *Error) {
 	if err := checkNesting(src, toks); err != nil {
 		return nil, err
 	}
+	if err := checkChains(src, toks); err != nil {
+		return nil, err
+	}
 	peek, err := lexer.Upgrade(&sliceLexer{toks: toks, eof: eof})
 	if err != nil {
 		return nil, newError(src, Pos(eof.Pos.Offset), err.Error())
@@ -89,6 +93,51 @@ func parseStmt(src string, toks []lexer.Token, eof lexer.Token) (Stmt, *Error) {
 	}
 	c := converter{src: src, toks: toks}
 	return c.stmt(g)
+}
+
+// maxChain bounds the binary operators of one chain (a + b + …, a OR b
+// OR …): a chain is a tree as deep as it is long, and every step after
+// the parser walks it.
+const maxChain = 1 << 18
+
+// chainOps are the binary operators that make chains.
+var chainOps = map[string]bool{"+": true, "-": true, "*": true, "/": true, "%": true, "||": true,
+	"=": true, "!=": true, "<>": true, "<": true, "<=": true, ">": true, ">=": true}
+
+// checkChains rejects a chain of more than maxChain binary operators
+// between one comma or parenthesis and the next.
+func checkChains(src string, toks []lexer.Token) *Error {
+	counts := []int{0} // per open parenthesis, the operators since its last comma
+	for i, t := range toks {
+		top := len(counts) - 1
+		switch {
+		case t.Type == tokPunct && t.Value == "(":
+			counts = append(counts, 0)
+		case t.Type == tokPunct && t.Value == ")":
+			if top > 0 {
+				counts = counts[:top]
+			}
+		case t.Type == tokPunct && t.Value == ",":
+			counts[top] = 0
+		case (t.Type == tokPunct || t.Type == tokCmp) && chainOps[t.Value] && i > 0 && endsOperand(toks[i-1]),
+			t.Type == tokLogic, t.Type == tokKeyword && (strings.EqualFold(t.Value, "AND") || strings.EqualFold(t.Value, "OR")):
+			// A binary operator (not SELECT *, nor a unary minus).
+			if counts[top]++; counts[top] > maxChain {
+				return newError(src, Pos(t.Pos.Offset), fmt.Sprintf("expression too long: more than %d operators in one chain; an IN list holds many values in one term", maxChain))
+			}
+		}
+	}
+	return nil
+}
+
+// endsOperand reports whether t may end an operand, so that an operator
+// after it is binary.
+func endsOperand(t lexer.Token) bool {
+	switch t.Type {
+	case tokIdent, tokString, tokBytes, tokInt, tokFloat:
+		return true
+	}
+	return t.Type == tokPunct && t.Value == ")"
 }
 
 // checkNesting rejects statements nested deeper than maxNesting.

@@ -92,3 +92,57 @@ func testInputs(t testing.TB) map[string]string {
 	}
 	return inputs
 }
+
+// TestBinaryPos: a chain's position is its first operand's, however
+// long the chain, and each link's is the same.
+func TestBinaryPos(t *testing.T) {
+	src := "SELECT * FROM t WHERE a + 2 * b - 3 = 1 OR NOT c AND d"
+	s, err := ParseOne(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	where := s.(*SelectStmt).Where
+	want := Pos(strings.Index(src, "a +"))
+	for e := where; ; {
+		b, ok := e.(*BinaryExpr)
+		if !ok {
+			break
+		}
+		if b.Pos() != want {
+			t.Errorf("%s is at %d, want %d", b, b.Pos(), want)
+		}
+		e = b.LHS
+	}
+	built := &BinaryExpr{OpPos: 5, Op: OpAdd, LHS: &BinaryExpr{OpPos: 3, Op: OpAdd, RHS: &IntLit{Val: 1}}, RHS: &IntLit{Val: 2}}
+	if built.Pos() != 3 {
+		t.Errorf("a chain built outside the parser, with no first operand, is at %d, want 3", built.Pos())
+	}
+}
+
+// TestChainTooLong: a chain of more than maxChain operators is refused
+// before it is parsed, at the operator past the cap; as many values in an
+// IN list, or in parenthesized chains of their own, are not one chain.
+func TestChainTooLong(t *testing.T) {
+	long := "SELECT * FROM t WHERE a = 1" + strings.Repeat(" + 1", maxChain)
+	_, err := ParseOne(long)
+	var pe *Error
+	if !errors.As(err, &pe) || !strings.Contains(pe.Msg, "expression too long") {
+		t.Fatalf("a chain of %d operators: %v, want expression too long", maxChain+1, err)
+	}
+	if want := Pos(len(long) - len("+ 1")); pe.Pos != want {
+		t.Errorf("the error is at %d, want %d (the last operator)", pe.Pos, want)
+	}
+	for _, ok := range []string{
+		"SELECT * FROM t WHERE a = 1" + strings.Repeat(" + 1", maxChain-1),
+		"SELECT * FROM t WHERE a IN (0" + strings.Repeat(", -1", maxChain+1) + ")",
+		"SELECT * FROM t WHERE (a = 1" + strings.Repeat(" + 1", maxChain/2) + ") OR (b = 1" + strings.Repeat(" + 1", maxChain/2) + ")",
+	} {
+		toks, err := tokenize(ok)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := checkChains(ok, toks); err != nil {
+			t.Errorf("%.60s…: %v", ok, err)
+		}
+	}
+}

@@ -73,7 +73,7 @@ func (c *compiler) pred(e parser.Expr) (expr.Expr, error) {
 			if e.Op == parser.OpAnd {
 				return &expr.And{Terms: terms}, nil
 			}
-			return &expr.Or{Terms: terms}, nil
+			return expr.NewOr(terms), nil
 		}
 		return c.cmp(e)
 	case *parser.UnaryExpr:
@@ -101,17 +101,17 @@ func (c *compiler) pred(e parser.Expr) (expr.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		p := &expr.In{Col: col, Name: c.colName(col), Not: e.Not}
+		vals := make([]catalog.Value, 0, len(e.List))
 		for _, x := range e.List {
 			v, _, exact, err := c.bounds(col, x)
 			if err != nil {
 				return nil, err
 			}
 			if exact { // a value the column cannot hold equals no row
-				p.Vals = append(p.Vals, v)
+				vals = append(vals, v)
 			}
 		}
-		return p, nil
+		return expr.NewIn(col, c.colName(col), vals, e.Not), nil
 	case *parser.LikeExpr:
 		if !c.isColumn(e.X) {
 			return c.cond(e, c.whereScope())

@@ -65,6 +65,9 @@ func TestExplain(t *testing.T) {
 		if d.HasArg("max-keys") {
 			d.ScanArgs(t, "max-keys", &opts.Limits.MaxKeys)
 		}
+		if d.HasArg("max-points") {
+			d.ScanArgs(t, "max-points", &opts.Limits.MaxPoints)
+		}
 		switch d.Cmd {
 		case "plan":
 			return plan(planner.New(cat, opts), d.Input)

@@ -179,7 +179,7 @@ func remap(p expr.Expr, m map[int]int) (expr.Expr, bool) {
 		return &expr.And{Terms: terms}, ok
 	case *expr.Or:
 		terms, ok := remapAll(p.Terms, m)
-		return &expr.Or{Terms: terms}, ok
+		return expr.NewOr(terms), ok
 	case *expr.Not:
 		q, ok := remap(p.X, m)
 		return &expr.Not{X: q}, ok

@@ -30,26 +30,6 @@ type fieldCons struct {
 	rangeP []expr.Expr // the range conjuncts among them
 }
 
-// Limits caps how far the planner expands keys.
-type Limits struct {
-	// MaxKeys caps the ranges or points one access may enumerate; an IN
-	// list that would exceed it becomes a wider range plus a filter.
-	MaxKeys int
-	// MaxFanout caps the values of one hash, bucket, salt or random
-	// component the planner will fan out over.
-	MaxFanout int64
-}
-
-func (l Limits) withDefaults() Limits {
-	if l.MaxKeys <= 0 {
-		l.MaxKeys = 4096
-	}
-	if l.MaxFanout <= 0 {
-		l.MaxFanout = 1024
-	}
-	return l
-}
-
 // keyPlan is the planner's choice of key ranges for one table.
 type keyPlan struct {
 	ranges   []KeyRange
@@ -229,24 +209,48 @@ func dedup(vs []catalog.Value) []catalog.Value {
 	return slices.CompactFunc(out, catalog.Equal)
 }
 
+// intersect returns the values of a, sorted and without repeats as dedup
+// leaves them, that b holds too.
 func intersect(a, b []catalog.Value) []catalog.Value {
+	b = dedup(b)
 	var out []catalog.Value
-	for _, x := range a {
-		for _, y := range b {
-			if catalog.Equal(x, y) {
-				out = append(out, x)
-				break
-			}
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch c := catalog.Compare(a[i], b[j]); {
+		case c < 0:
+			i++
+		case c > 0:
+			j++
+		default:
+			out = append(out, a[i])
+			i, j = i+1, j+1
 		}
 	}
 	return out
 }
 
-// planKeys chooses the key ranges of table t for the conjuncts.
+// planKeys chooses the key ranges of table t for the conjuncts. Where
+// the ranges would pass MaxKeys, it plans again with MaxPoints instead,
+// and takes that plan when it reads points alone.
 func planKeys(t *catalog.Table, conj []expr.Expr, lim Limits) (*keyPlan, error) {
+	lim = lim.withDefaults()
+	kp, err := walkKeys(t, conj, lim)
+	if err != nil || !kp.capped || lim.MaxPoints <= lim.MaxKeys {
+		return kp, err
+	}
+	wide := lim
+	wide.MaxKeys = lim.MaxPoints
+	pk, err := walkKeys(t, conj, wide)
+	if err != nil || !pk.points || pk.capped {
+		return kp, err
+	}
+	return pk, nil
+}
+
+// walkKeys walks t's key components for the conjuncts, within lim.
+func walkKeys(t *catalog.Table, conj []expr.Expr, lim Limits) (*keyPlan, error) {
 	comps := t.Key.Components
 	w := &keyWalker{
-		t: t, cons: gather(t, conj), lim: lim.withDefaults(),
+		t: t, cons: gather(t, conj), lim: lim,
 		kp:   &keyPlan{ways: 1, absorbed: map[expr.Expr]bool{}, term: len(comps)},
 		alts: []alt{{row: t.NewRow(), set: make([]bool, len(t.Columns))}},
 	}

@@ -240,6 +240,9 @@ func (pl *Planner) insert(s *parser.InsertStmt) (*Insert, error) {
 		seen[col], cols[i] = true, col
 	}
 	for _, k := range t.KeyColumns() {
+		if w := t.Wide; w != nil && w.BaseFromTime() && k == w.Base && seen[w.Time] {
+			continue // the base is the time's hour
+		}
 		if !seen[k] {
 			return nil, errAt(s.Table.NamePos, "INSERT INTO %s must set key field %s", t.Name, t.Columns[k].Name)
 		}
@@ -260,6 +263,14 @@ func (pl *Planner) insert(s *parser.InsertStmt) (*Insert, error) {
 				return nil, err
 			}
 			row[cols[i]] = v
+		}
+		if t.Wide != nil {
+			if row, err = t.Wide.Complete(row); err != nil {
+				return nil, errAt(vals[0].Pos(), "%v", err)
+			}
+			if _, _, _, err := t.Wide.RowCell(row); err != nil {
+				return nil, errAt(vals[0].Pos(), "%v", err)
+			}
 		}
 		if err := t.CheckStoredKeys(row); err != nil {
 			return nil, errAt(vals[0].Pos(), "%v", err)

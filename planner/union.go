@@ -118,7 +118,7 @@ func unionOf(t *catalog.Table, or *expr.Or, rest []expr.Expr, lim Limits, depth 
 		}
 	}
 	u.ranges = mergeRanges(u.ranges)
-	if len(u.ranges) > lim.MaxKeys {
+	if len(u.ranges) > lim.MaxKeys && !(u.points && len(u.ranges) <= lim.MaxPoints) {
 		u.capUnion(lim.MaxKeys)
 	}
 	return u, nil

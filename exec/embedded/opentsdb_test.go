@@ -26,3 +26,13 @@ func TestOpenTSDBPointForms(t *testing.T) {
 	defer st.Close()
 	tsdbtest.RunPointForms(t, st, "tsdb")
 }
+
+// TestOpenTSDBAppends: append cells beside point cells.
+func TestOpenTSDBAppends(t *testing.T) {
+	st, err := embedded.Open(t.TempDir(), embedded.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	tsdbtest.RunAppends(t, st, "tsdb")
+}

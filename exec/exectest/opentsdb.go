@@ -89,21 +89,22 @@ func RunOpenTSDB(t *testing.T, st exec.Store, physical string) {
 		}
 	}
 	// rkql's INSERT writes a point as OpenTSDB does (one tag pair here,
-	// since a logical row holds one).
+	// since a logical row holds one): an integer given in int_value as
+	// addPoint(long), a value alone as addPoint(double).
 	for i, v := range []any{int64(5), int64(-300), int64(70000), int64(1) << 40, 2.5} {
 		o2 := examples.NewOpenTSDB()
 		at := time.Date(2024, 5, 1, 10, 0, 0, 0, time.UTC).Add(time.Duration(i*61) * time.Second)
 		o2.Add(examples.Point{Metric: "m", Tags: map[string]string{"host": "h"}, Time: at, Value: v})
 		row := tsdb.NewRow()
 		f := 0.0
-		switch v := v.(type) {
-		case int64:
-			f = float64(v)
-		case float64:
+		if v, ok := v.(float64); ok {
 			f = v
 		}
 		row[0], row[1], row[2], row[3] = catalog.Bigint(1), catalog.TimestampMillis(at.Truncate(time.Hour).UnixMilli()), catalog.Bigint(1), catalog.Bigint(1)
 		row[4], row[6] = catalog.Int(int32(i*61)), catalog.Double(f)
+		if n, ok := v.(int64); ok {
+			row[6], row[7] = catalog.Null(catalog.TypeDouble), catalog.Bigint(n)
+		}
 		m, err := exec.RowMutation(tsdb, row, 0, nil, nil)
 		if err != nil {
 			t.Fatal(err)

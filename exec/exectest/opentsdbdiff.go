@@ -40,7 +40,8 @@ func openTSDBCatalog(physical string, salted bool) (*catalog.Catalog, error) {
 // some hosts), times over two days, a quarter of them given in
 // milliseconds (some at a whole second), the rest in seconds, and values
 // of every form OpenTSDB writes (integers of 1, 2, 4 and 8 bytes of
-// either sign, 4- and 8-byte floats).
+// either sign, some near ±2^53, 4- and 8-byte
+// floats, -0 among them).
 func tsdbPoints(n int, seed uint64) []examples.Point {
 	r := rand.New(rand.NewPCG(seed, 23))
 	metrics := []string{"sys.cpu.user", "sys.mem.free", "net.bytes.in", "disk.io.ops"}
@@ -71,7 +72,7 @@ func tsdbPoints(n int, seed uint64) []examples.Point {
 		}
 		seen[id] = true
 		sign := int64(1 - 2*r.IntN(2))
-		switch r.IntN(6) {
+		switch r.IntN(8) {
 		case 0:
 			p.Value = sign * r.Int64N(128)
 		case 1:
@@ -82,6 +83,10 @@ func tsdbPoints(n int, seed uint64) []examples.Point {
 			p.Value = sign * (1<<31 + r.Int64N(1<<50))
 		case 4:
 			p.Value = float32(sign) * float32(r.IntN(100000)) / 8
+		case 5:
+			p.Value = []int64{1<<53 - 1, 1 << 53, 1<<53 + 1, 1<<53 + 2, 1<<53 + 3}[r.IntN(5)] * []int64{1, -1}[r.IntN(2)]
+		case 6:
+			p.Value = []float64{math.Copysign(0, -1), 0, 1 << 53, -1<<53 - 2}[r.IntN(4)]
 		default:
 			p.Value = float64(sign) * r.Float64() * math.Pow(10, float64(r.IntN(12)-3))
 		}
@@ -105,7 +110,9 @@ func uidsOf(o *examples.OpenTSDB) map[string]int64 {
 // RunOpenTSDBDiff runs the differential suite over OpenTSDB's tsdb table:
 // points written byte for byte as OpenTSDB writes them (examples.OpenTSDB),
 // second and millisecond points, two rows in three compacted as
-// OpenTSDB's compaction leaves them, some points written again later as
+// OpenTSDB's compaction leaves them, one in six an append cell as
+// OpenTSDB writes with appends on (some points appended twice, the
+// later value counting), some points written again later as
 // single cells (some in the other qualifier form, at the same time), and
 // a few cells that are no points (an annotation, a damaged compacted
 // cell, a millisecond point whose value does not fit its flags), are read
@@ -167,15 +174,29 @@ func runOpenTSDBDiff(t *testing.T, st exec.Store, physical string, salted bool, 
 			}
 		}
 	}
-	// Two rows in three compacted, picked by the seed.
-	w.Compact(func(row []byte) bool {
+	// Two rows in three compacted, one in six appended, picked by the
+	// seed; some points of the appended rows are appended again with
+	// another value.
+	pick := func(row []byte) uint64 {
 		h := fnv.New64a()
 		fmt.Fprint(h, o.Seed)
 		h.Write(row)
-		return h.Sum64()%3 != 0
-	})
-	compacted, mixed := 0, 0
+		return h.Sum64() % 6
+	}
+	for i := 0; i < len(pts); i += 13 {
+		if pick(w.Points[i].Key) == 0 {
+			p := pts[i]
+			p.Value = float64(i) + 0.5
+			w.Add(p)
+		}
+	}
+	w.Compact(func(row []byte) bool { return pick(row)%3 != 0 })
+	w.Append(func(row []byte) bool { return pick(row) == 0 })
+	compacted, mixed, appended := 0, 0, 0
 	for _, c := range w.Points {
+		if len(c.Qualifier) == 3 {
+			appended++
+		}
 		if len(c.Qualifier) > 4 || len(c.Qualifier) == 4 && c.Qualifier[0]>>4 != 0xF {
 			compacted++
 			if c.Value[len(c.Value)-1] == 1 {
@@ -262,7 +283,7 @@ func runOpenTSDBDiff(t *testing.T, st exec.Store, physical string, salted bool, 
 			}
 		}
 	}
-	t.Logf("tsdb: %d cells (%d compacted, %d of them mixed; %d no points), %d written again, %d rows, %d fixed and %d random queries, plans %v", n, compacted, mixed, bad, len(w.Points)-n, len(all), len(tsdbQueries(uidsOf(w))), o.Queries, c.kinds)
+	t.Logf("tsdb: %d cells (%d compacted, %d of them mixed; %d appended; %d no points), %d written again, %d rows, %d fixed and %d random queries, plans %v", n, compacted, mixed, appended, bad, len(w.Points)-n, len(all), len(tsdbQueries(uidsOf(w))), o.Queries, c.kinds)
 }
 
 // tsdbQueries are the fixed queries over tsdb, with names turned into
@@ -302,9 +323,21 @@ func tsdbQueries(uid map[string]int64) []string {
 		`SELECT metric, tagk, COUNT(*) FROM tsdb GROUP BY metric, tagk ORDER BY metric, tagk ALLOW FULL SCAN`,
 		`SELECT COUNT(*) FROM tsdb ALLOW FULL SCAN`,
 		`SELECT * FROM tsdb WHERE tagk = $rack AND value > 1000 ORDER BY value DESC, ts, metric LIMIT 15 ALLOW FULL SCAN`,
+		// Integer points exactly, beyond 2^53 too, told from floats.
+		`SELECT ts, value, int_value FROM tsdb WHERE int_value IN (9007199254740993, -9007199254740993, 9007199254740995) ORDER BY ts, tagk, metric ALLOW FULL SCAN`,
+		`SELECT ts, int_value FROM tsdb WHERE int_value > 9007199254740992 AND int_value < 9007199254740995 ORDER BY int_value, ts ALLOW FULL SCAN`,
+		`SELECT COUNT(*), COUNT(int_value), MIN(int_value), MAX(int_value) FROM tsdb WHERE metric = $cpu AND base >= '2024-05-01 00:00:00'`,
+		`SELECT ts, value, int_value FROM tsdb WHERE int_value IS NULL AND value = 0 ORDER BY ts, tagk, metric ALLOW FULL SCAN`,
+		`SELECT metric, COUNT(*), SUM(int_value) FROM tsdb WHERE int_value IS NULL AND value IN (0, 9007199254740992, -9007199254740994) OR int_value = 9007199254740992 GROUP BY metric ORDER BY metric ALLOW FULL SCAN`,
 	}
 	for i := range qs {
 		qs[i] = v(qs[i])
 	}
 	return qs
+}
+
+// OpenTSDBCatalog is examples/opentsdb.yaml, salted, with the HBase
+// tables named physical and physical-uid.
+func OpenTSDBCatalog(physical string) (*catalog.Catalog, error) {
+	return openTSDBCatalog(physical, true)
 }

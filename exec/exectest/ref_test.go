@@ -414,3 +414,31 @@ func TestCompareCatchesWrongResults(t *testing.T) {
 		t.Error("LIMIT 1 accepted d, which does not match")
 	}
 }
+
+// TestEvaluateBigintSums: an integer SUM fails only when its total does
+// not fit a BIGINT, though partial sums in row order overflow; AVG never
+// fails.
+func TestEvaluateBigintSums(t *testing.T) {
+	tb, _ := testRows(t)
+	row := func(k string, n int64) catalog.Row {
+		return catalog.Row{catalog.String(k), catalog.Null(catalog.TypeString), catalog.Bigint(n), catalog.Null(catalog.TypeDouble), catalog.TimestampMillis(0)}
+	}
+	rows := []catalog.Row{row("a", math.MaxInt64), row("b", math.MaxInt64), row("c", math.MinInt64), row("d", math.MinInt64)}
+	r, err := Evaluate(tb, parseSel(t, "SELECT SUM(n), AVG(n) FROM t"), rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rowText(r.Groups[0][0]); got != "(BIGINT:-2, DOUBLE:-0.5)" {
+		t.Errorf("SUM, AVG past both ends: got %s", got)
+	}
+	r, err = Evaluate(tb, parseSel(t, "SELECT AVG(n) FROM t WHERE k < 'c'"), rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Groups[0][0][0]; got.F != math.MaxInt64 {
+		t.Errorf("AVG of two MaxInt64: got %v", got)
+	}
+	if _, err := Evaluate(tb, parseSel(t, "SELECT SUM(n) FROM t WHERE k < 'c'"), rows); err == nil {
+		t.Error("SUM of two MaxInt64: want an overflow")
+	}
+}

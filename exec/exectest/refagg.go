@@ -3,6 +3,7 @@ package exectest
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"slices"
 	"strconv"
 
@@ -15,7 +16,9 @@ import (
 // aggregate is computed over a group's rows on its own terms:
 // COUNT(*) counts rows; COUNT(x) counts non-NULL values (distinct ones
 // with DISTINCT); SUM adds them exactly over integers and as doubles in
-// row order otherwise, NULL over none; AVG divides the sum by the count;
+// row order otherwise, NULL over none (an integer SUM fails only when
+// its total does not fit a BIGINT); AVG divides the sum by the count,
+// over integers exactly and rounded once;
 // MIN and MAX keep the least and greatest (NaN above every number).
 
 var refAggregates = map[string]bool{"COUNT": true, "SUM": true, "MIN": true, "MAX": true, "AVG": true}
@@ -70,6 +73,9 @@ func (e *evaluator) aggregate(x *parser.CallExpr) (val, bool, error) {
 	if len(vals) == 0 {
 		return val{}, true, nil
 	}
+	if v, ok, err := intSumOrMean(x.Name, vals); ok {
+		return v, true, err
+	}
 	sum := val{k: kNum, isInt: true}
 	for _, v := range vals {
 		var err error
@@ -81,6 +87,28 @@ func (e *evaluator) aggregate(x *parser.CallExpr) (val, bool, error) {
 		return val{k: kNum, f: asFloat(sum) / float64(len(vals))}, true, nil
 	}
 	return sum, true, nil
+}
+
+// intSumOrMean computes SUM or AVG of integers as a big.Int, so that only
+// a total that does not fit a BIGINT is an overflow, and AVG is the exact
+// quotient rounded to the nearest double; ok is false when some value is
+// not an integer.
+func intSumOrMean(name string, vals []val) (val, bool, error) {
+	sum := new(big.Int)
+	for _, v := range vals {
+		if v.k != kNum || !v.isInt {
+			return val{}, false, nil
+		}
+		sum.Add(sum, big.NewInt(v.i))
+	}
+	if name == "AVG" {
+		f, _ := new(big.Rat).SetFrac(sum, big.NewInt(int64(len(vals)))).Float64()
+		return val{k: kNum, f: f}, true, nil
+	}
+	if !sum.IsInt64() {
+		return val{}, true, errRefOverflow
+	}
+	return val{k: kNum, isInt: true, i: sum.Int64()}, true, nil
 }
 
 // valKey is a grouping key of one value.

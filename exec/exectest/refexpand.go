@@ -24,8 +24,12 @@ import (
 //     an integer of (flags & 7) + 1 bytes, big-endian two's complement;
 //     time is the base plus offset seconds, and _ts the cell's timestamp;
 //   - a wide family in OpenTSDB's format (refTSDBCell) also holds 4-byte
-//     millisecond points and compacted cells of many points; its points
-//     are in time order, one per time, from the newest cell holding it.
+//     millisecond points, compacted cells of many points and append
+//     cells; its points are in time order, one per time, from the newest
+//     cell holding it (in an append cell, its last pair for that time);
+//   - the value column holds a point's value as a double; the integer
+//     column, when there is one, an integer point's value as it is stored
+//     and NULL for a float point.
 //
 // A table with both gives repetitions × points rows; a wide row with no
 // point in its family gives none. A wide cell that does not fit is left
@@ -63,6 +67,12 @@ func expandRow(t *catalog.Table, sr *exec.StoreRow, base catalog.Row) ([]catalog
 			w := t.Wide
 			r[w.Offset] = catalog.Value{Type: t.Columns[w.Offset].Type, I: p.off}
 			r[w.Value] = catalog.Double(p.v)
+			if w.Integer >= 0 {
+				r[w.Integer] = catalog.Null(catalog.TypeBigint)
+				if p.isInt {
+					r[w.Integer] = catalog.Bigint(p.i)
+				}
+			}
 			if w.Time >= 0 && !r[w.Base].Null {
 				r[w.Time] = catalog.TimestampMillis(r[w.Base].I + p.ms)
 			}
@@ -75,10 +85,13 @@ func expandRow(t *catalog.Table, sr *exec.StoreRow, base catalog.Row) ([]catalog
 
 // refPt is one point of a wide row: its offset as the offset column
 // shows it, its distance from the base in milliseconds, its value, and
-// the timestamp of the cell holding it.
+// the timestamp of the cell holding it; an integer point's value is also
+// i, exactly.
 type refPt struct {
 	off, ms, stamp int64
 	v              float64
+	i              int64
+	isInt          bool
 }
 
 // refWidePoints reads the points of sr's wide family, newest version of
@@ -230,30 +243,32 @@ func refPoint(w *catalog.Wide, qual, val []byte) (refPt, error) {
 	if int(flags&7)+1 != len(val) {
 		return refPt{}, fmt.Errorf("value of %d bytes under flags %#x", len(val), flags)
 	}
-	v, err := refValue(flags&8 != 0, val)
+	p, err := refValue(flags&8 != 0, val)
 	if err != nil {
 		return refPt{}, err
 	}
-	return refPt{off: off, ms: off * 1000, v: v}, nil
+	p.off, p.ms = off, off*1000
+	return p, nil
 }
 
 // refValue reads a point's value: a float of 4 or 8 bytes (IEEE), or an
 // integer of 1, 2, 4 or 8 bytes, big-endian two's complement.
-func refValue(float bool, val []byte) (float64, error) {
+func refValue(float bool, val []byte) (refPt, error) {
 	var u uint64
 	for _, x := range val {
 		u = u<<8 | uint64(x)
 	}
 	switch {
 	case float && len(val) == 4:
-		return float64(math.Float32frombits(uint32(u))), nil
+		return refPt{v: float64(math.Float32frombits(uint32(u)))}, nil
 	case float && len(val) == 8:
-		return math.Float64frombits(u), nil
+		return refPt{v: math.Float64frombits(u)}, nil
 	case !float && (len(val) == 1 || len(val) == 2 || len(val) == 4 || len(val) == 8):
 		bits := uint(len(val)) * 8
-		return float64(int64(u<<(64-bits)) >> (64 - bits)), nil
+		n := int64(u<<(64-bits)) >> (64 - bits)
+		return refPt{v: float64(n), i: n, isInt: true}, nil
 	}
-	return 0, fmt.Errorf("%d bytes are no value (float %v)", len(val), float)
+	return refPt{}, fmt.Errorf("%d bytes are no value (float %v)", len(val), float)
 }
 
 // refTSDBCell reads one cell of OpenTSDB 2.x's tsdb family:
@@ -269,19 +284,14 @@ func refValue(float bool, val []byte) (float64, error) {
 //     or 4 when the first nibble is 0xF, one after the other, their
 //     values of (flags & 7) + 1 bytes one after the other in the value,
 //     then one meta byte;
-//   - an odd qualifier is no point (an annotation, an append or a
-//     histogram column).
+//   - the qualifier 05 00 00 is an append cell (refAppendCell);
+//   - any other odd qualifier is no point (an annotation or a histogram
+//     column).
 func refTSDBCell(qual, val []byte) ([]refPt, error) {
-	msPoint := func(q []byte) (int64, byte) {
-		u := uint32(q[0])<<24 | uint32(q[1])<<16 | uint32(q[2])<<8 | uint32(q[3])
-		return int64(u&0x0FFFFFFF) >> 6, byte(u & 0xF)
-	}
-	secPoint := func(q []byte) (int64, byte) {
-		u := uint16(q[0])<<8 | uint16(q[1])
-		return int64(u>>4) * 1000, byte(u & 0xF)
-	}
-	pt := func(ms int64, v float64) refPt { return refPt{off: ms / 1000, ms: ms, v: v} }
+	msPoint, secPoint, pt := refMsQual, refSecQual, refAt
 	switch {
+	case len(qual) == 3 && qual[0] == 0x05 && qual[1] == 0 && qual[2] == 0:
+		return refAppendCell(val)
 	case len(qual) == 0 || len(qual)%2 == 1:
 		return nil, fmt.Errorf("qualifier of %d bytes is no point", len(qual))
 	case len(qual) == 2:
@@ -337,5 +347,66 @@ func refTSDBCell(qual, val []byte) ([]refPt, error) {
 	if len(val)-vi != 1 {
 		return nil, fmt.Errorf("compacted value has %d bytes after its points, not one meta byte", len(val)-vi)
 	}
+	return pts, nil
+}
+
+// refMsQual reads a 4-byte millisecond qualifier: its offset in
+// milliseconds and its flags.
+func refMsQual(q []byte) (int64, byte) {
+	u := uint32(q[0])<<24 | uint32(q[1])<<16 | uint32(q[2])<<8 | uint32(q[3])
+	return int64(u&0x0FFFFFFF) >> 6, byte(u & 0xF)
+}
+
+// refSecQual reads a 2-byte second qualifier: its offset in
+// milliseconds and its flags.
+func refSecQual(q []byte) (int64, byte) {
+	u := uint16(q[0])<<8 | uint16(q[1])
+	return int64(u>>4) * 1000, byte(u & 0xF)
+}
+
+// refAt is v placed ms after the base.
+func refAt(ms int64, v refPt) refPt {
+	v.off, v.ms = ms/1000, ms
+	return v
+}
+
+// refAppendCell reads the value of an append cell: pairs of a point's
+// qualifier (4 bytes when its first nibble is 0xF, else 2) and its value
+// of (flags & 7) + 1 bytes, to the end; of two pairs at one time the
+// later counts. The points are returned in time order.
+func refAppendCell(val []byte) ([]refPt, error) {
+	if len(val) == 0 {
+		return nil, fmt.Errorf("an empty append cell")
+	}
+	at := map[int64]refPt{}
+	for i := 0; i < len(val); {
+		var ms int64
+		var flags byte
+		switch {
+		case val[i]>>4 == 0xF && i+4 <= len(val):
+			ms, flags = refMsQual(val[i:])
+			i += 4
+		case val[i]>>4 != 0xF && i+2 <= len(val):
+			ms, flags = refSecQual(val[i:])
+			i += 2
+		default:
+			return nil, fmt.Errorf("append cell ends inside a qualifier")
+		}
+		n := int(flags&7) + 1
+		if i+n > len(val) {
+			return nil, fmt.Errorf("append cell ends inside a value")
+		}
+		v, err := refValue(flags&8 != 0, val[i:i+n])
+		if err != nil {
+			return nil, err
+		}
+		i += n
+		at[ms] = refAt(ms, v)
+	}
+	var pts []refPt
+	for _, p := range at {
+		pts = append(pts, p)
+	}
+	sort.Slice(pts, func(i, j int) bool { return pts[i].ms < pts[j].ms })
 	return pts, nil
 }

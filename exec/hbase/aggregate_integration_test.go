@@ -229,3 +229,62 @@ func TestServerAggregateSQL(t *testing.T) {
 		t.Errorf("pushdown off still aggregates in the regions:\n%s", a.text)
 	}
 }
+
+// TestServerAggregateBigintSums: BIGINT sums near ±2^63 on a table that
+// loads the aggregation endpoint. A sum that cannot wrap is added in the
+// regions. The regions add Java longs, which wrap silently, so a sum
+// whose partial sums could wrap is read in the client instead (EXPLAIN
+// ANALYZE says CLIENT), where it is exact: a SUM fails only when its
+// total does not fit a BIGINT, and AVG never fails.
+func TestServerAggregateBigintSums(t *testing.T) {
+	st := openStore(t, hbstore.Options{CompressionFallback: true, Coprocessors: []string{hb.AggregateClass}})
+	cat, names := scratchCatalog(t)
+	dropAtEnd(t, st, names)
+	tb, _ := cat.Table("sites")
+	x := &exec.Executor{Store: st}
+	ctx := context.Background()
+	if err := x.EnsureTable(ctx, tb); err != nil {
+		if hbasetest.CoprocessorMissing(err) {
+			hbasetest.NoCoprocessor(t, hb.AggregateClass, err)
+		}
+		t.Fatal(err)
+	}
+	e := engine.New(engine.Config{Catalog: cat, Open: func(context.Context) (exec.Store, error) { return st, nil }})
+	const all = "SELECT SUM(visits), AVG(visits) FROM sites ALLOW FULL SCAN"
+	for _, tc := range []struct{ q, want, where string }{
+		{"INSERT INTO sites (domain, owner, visits) VALUES ('1.s3', 'o3', 2305843009213693952), ('2.s3', 'o3', 2305843009213693952), ('3.s3', 'o3', 2305843009213693951)", "", ""},
+		{all, "6917529027641081855 " + catalog.Double((3<<61-1)/3.0).Text(), "SERVER AGGREGATE"},
+		{"INSERT INTO sites (domain, owner, visits) VALUES " +
+			"('1.s1', 'o1', 9223372036854775807), ('2.s1', 'o1', 9223372036854775807), ('3.s1', 'o1', -9223372036854775808), ('4.s1', 'o1', -9223372036854775808), " +
+			"('1.s2', 'o2', 9223372036854775807), ('2.s2', 'o2', 1)", "", ""},
+		{"SELECT SUM(visits), AVG(visits), COUNT(*) FROM sites WHERE domain LIKE '%.s1'", "-2 -0.5 4", "CLIENT AGGREGATE"},
+		{"SELECT AVG(visits) FROM sites ALLOW FULL SCAN", catalog.Double((1<<63 + 3<<61 - 3) / 9.0).Text(), "CLIENT AGGREGATE"},
+		{"SELECT SUM(visits) FROM sites ALLOW FULL SCAN", "error: SUM(visits): the sum 16140901064495857661 does not fit a BIGINT", ""},
+	} {
+		rows, _, err := e.Exec(ctx, tc.q)
+		got := ""
+		if err != nil {
+			got = "error: " + err.Error()
+		}
+		for _, r := range rows {
+			var vs []string
+			for _, v := range r {
+				vs = append(vs, v.Text())
+			}
+			got += strings.Join(vs, " ")
+		}
+		if !strings.HasPrefix(got, tc.want) || tc.want == "" && err != nil {
+			t.Errorf("%s:\n got %s\nwant %s", tc.q, got, tc.want)
+		}
+		if tc.where == "" {
+			continue
+		}
+		a, err := explainAnalyze(ctx, e, tc.q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(a.text, tc.where) {
+			t.Errorf("EXPLAIN ANALYZE %s lacks %s:\n%s", tc.q, tc.where, a.text)
+		}
+	}
+}

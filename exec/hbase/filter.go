@@ -34,10 +34,16 @@ const latin1 = "ISO-8859-1"
 // compile translates e over t's logical rows into an exact HBase filter,
 // or says why it stays in the client.
 func compile(t *catalog.Table, e expr.Expr) (serverFilter, error) {
+	if in, ok := e.(*expr.In); ok && len(in.Vals) > maxServerTests {
+		return serverFilter{}, fmt.Errorf("%s IN (%d values): %w", in.Name, len(in.Vals), errTooManyTests)
+	}
 	switch x := e.(type) {
 	case *expr.And:
 		return compileList(t, x.Terms, filter.MustPassAll)
 	case *expr.Or:
+		if n := tests(x); n > maxServerTests {
+			return serverFilter{}, fmt.Errorf("an OR of %d tests: %w", n, errTooManyTests)
+		}
 		return compileList(t, x.Terms, filter.MustPassOne)
 	case *expr.Not:
 		n, err := negate(x.X)
@@ -92,6 +98,34 @@ func list(op filter.Operator, fs []filter.Filter, hows []string) (filter.Filter,
 		name = "MUST_PASS_ONE"
 	}
 	return filter.List{Operator: op, Filters: fs}, "FilterList(" + name + ": " + strings.Join(hows, ", ") + ")"
+}
+
+// maxServerTests is the most values an IN list or OR is pushed to HBase
+// with: its filters test them one by one on every row, where the client
+// looks each row's value up in a hash set.
+const maxServerTests = 256
+
+var errTooManyTests = fmt.Errorf("HBase's filters would test every row against them one by one; past %d the client tests each row through a hash set", maxServerTests)
+
+// tests counts the values an OR's terms compare a row with.
+func tests(e expr.Expr) int {
+	switch x := e.(type) {
+	case *expr.In:
+		return len(x.Vals)
+	case *expr.Or:
+		n := 0
+		for _, t := range x.Terms {
+			n += tests(t)
+		}
+		return n
+	case *expr.And:
+		n := 0
+		for _, t := range x.Terms {
+			n += tests(t)
+		}
+		return n
+	}
+	return 1
 }
 
 var (

@@ -37,3 +37,12 @@ func TestIntegrationDifferentialOpenTSDB(t *testing.T) {
 	dropAtEnd(t, st, []string{name, name + "_nosalt"})
 	exectest.RunOpenTSDBDiff(t, st, name, exectest.Options{Rows: 2000, Queries: 150})
 }
+
+// TestIntegrationOpenTSDBAppends reads OpenTSDB's append cells beside
+// point cells, older and newer, from a real HBase.
+func TestIntegrationOpenTSDBAppends(t *testing.T) {
+	st := openStore(t, hbstore.Options{CompressionFallback: true})
+	name := hbasetest.TableName("rkql_tsdbappends")
+	dropAtEnd(t, st, []string{name, name + "-uid"})
+	tsdbtest.RunAppends(t, st, name)
+}

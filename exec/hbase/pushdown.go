@@ -49,6 +49,10 @@ func (Pushdown) Features() exec.Features {
 //   - NOT over those, rewritten to the negated predicate, and AND and OR
 //     of them (FilterLists).
 //
+// An IN list or OR of more than maxServerTests values stays in the
+// client: HBase would test every row against its values one by one,
+// where the client looks the row's value up in a hash set.
+//
 // A read of several versions keeps the whole filter in the client, which
 // sees each version as a row of its own.
 func (Pushdown) SplitFilter(t *catalog.Table, f expr.Expr, versions int) exec.Split {

@@ -2,6 +2,7 @@ package hbase
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -293,5 +294,50 @@ tables:
 	or := &expr.Or{Terms: []expr.Expr{eq, eq}}
 	if sf, err := compile(tb, or); err != nil || sf.forward != nil {
 		t.Errorf("an OR compiled to %+v, %v; want a row filter list alone", sf, err)
+	}
+}
+
+// TestSplitFilterLongLists: an IN list or an OR of equalities is pushed
+// with up to maxServerTests values, which HBase tests one by one on
+// every row; a longer one stays in the client, which looks each row up
+// in a hash set.
+func TestSplitFilterLongLists(t *testing.T) {
+	tb := splitTable(t)
+	s, _ := tb.Column("s")
+	id, _ := tb.Column("id")
+	vals := func(n int, v func(i int) catalog.Value) []catalog.Value {
+		out := make([]catalog.Value, n)
+		for i := range out {
+			out[i] = v(i)
+		}
+		return out
+	}
+	str := func(i int) catalog.Value { return catalog.String(fmt.Sprint("v", i)) }
+	ors := func(n int) expr.Expr {
+		var terms []expr.Expr
+		for i := range n {
+			terms = append(terms, &expr.Cmp{Col: s, Name: "s", Op: expr.Eq, Val: str(i)})
+		}
+		return expr.NewOr(terms)
+	}
+	for _, c := range []struct {
+		name string
+		e    expr.Expr
+		kept bool
+	}{
+		{"IN of 256 on a stored column", expr.NewIn(s, "s", vals(maxServerTests, str), false), false},
+		{"IN of 257 on a stored column", expr.NewIn(s, "s", vals(maxServerTests+1, str), false), true},
+		{"NOT IN of 257 on a stored column", expr.NewIn(s, "s", vals(maxServerTests+1, str), true), true},
+		{"IN of 257 on a key field", expr.NewIn(id, "id", vals(maxServerTests+1, func(i int) catalog.Value { return catalog.Bigint(int64(i)) }), false), true},
+		{"OR of 256", ors(maxServerTests), false},
+		{"OR of 257", ors(maxServerTests + 1), true},
+	} {
+		sp := Pushdown{}.SplitFilter(tb, c.e, 1)
+		switch {
+		case c.kept && (sp.Server != nil || len(sp.Why) != 1 || !strings.Contains(sp.Why[0], "HBase's filters would test every row against them one by one")):
+			t.Errorf("%s: split %v, why %q; want it kept in the client, saying why", c.name, sp.How, sp.Why)
+		case !c.kept && (sp.Client != nil || sp.Server != c.e):
+			t.Errorf("%s: split %v, why %q; want it all on the server", c.name, sp.How, sp.Why)
+		}
 	}
 }

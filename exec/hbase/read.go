@@ -251,23 +251,21 @@ func (it *scanIter) Next(ctx context.Context) (*exec.StoreRow, error) {
 	case it.empty:
 		return nil, io.EOF
 	}
-	for {
-		if it.limit > 0 && it.n >= it.limit {
-			return nil, io.EOF
-		}
-		res, err := it.next(ctx)
-		it.report()
-		if err != nil {
-			if err != io.EOF && ctx.Err() == nil {
-				err = mapErr(err)
-				it.err = err
-			}
-			return nil, err
-		}
-		row := it.conv.row(res)
-		it.n++
-		return row, nil
+	if it.limit > 0 && it.n >= it.limit {
+		return nil, io.EOF
 	}
+	res, err := it.next(ctx)
+	it.report()
+	if err != nil {
+		if err != io.EOF && ctx.Err() == nil {
+			err = mapErr(err)
+			it.err = err
+		}
+		return nil, err
+	}
+	row := it.conv.row(res)
+	it.n++
+	return row, nil
 }
 
 // next takes the background first row, or reads the next one.

@@ -116,7 +116,6 @@ func TestTLSWrongCA(t *testing.T) {
 // the handshake comes right after the preamble.
 type fakeAuth struct {
 	user      string
-	preamble  chan []byte
 	handshook bool
 }
 
