@@ -307,3 +307,28 @@ func TestDocsExamples(t *testing.T) {
 		}
 	}
 }
+
+// TestDocsCatalogs loads every whole catalog the docs show: a ```yaml block
+// that starts with "tables:".
+func TestDocsCatalogs(t *testing.T) {
+	n := 0
+	for _, f := range docFiles(t) {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, part := range strings.Split(string(b), "```yaml\n")[1:] {
+			src, _, ok := strings.Cut(part, "\n```")
+			if !ok || !strings.HasPrefix(src, "tables:") {
+				continue
+			}
+			n++
+			if _, err := catalog.Parse([]byte(src)); err != nil {
+				t.Errorf("%s: a catalog of the docs does not load: %v", f, err)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("the docs show no catalog")
+	}
+}
