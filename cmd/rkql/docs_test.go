@@ -278,10 +278,9 @@ func TestDocsExamples(t *testing.T) {
 	demo := loadDemo(t, t.TempDir(), demoTables(c, all))
 	var tsdb *docStore
 	for _, d := range docs {
-		changed := false
-		// Backwards, so that a rewritten block leaves earlier indexes valid.
-		for i := len(d.exs) - 1; i >= 0; i-- {
-			ex := d.exs[i]
+		// In order, so that an example sees what the ones before it wrote.
+		got := make([]string, len(d.exs))
+		for i, ex := range d.exs {
 			ds := demo
 			if ex.opentsdb {
 				if tsdb == nil {
@@ -289,16 +288,21 @@ func TestDocsExamples(t *testing.T) {
 				}
 				ds = tsdb
 			}
-			got := runExample(t, ds, ex)
-			if got == ex.body {
-				continue
+			got[i] = runExample(t, ds, ex)
+			if got[i] != ex.body && !rewrite {
+				t.Errorf("%s:%d: the example's output differs from the docs (go test ./cmd/rkql -run TestDocsExamples -rewrite writes it)\n--- docs\n%s\n--- ran\n%s", ex.file, ex.line, ex.body, got[i])
 			}
-			if rewrite {
-				d.lines = slices.Replace(d.lines, ex.start, ex.end, strings.Split(got, "\n")...)
+		}
+		if !rewrite {
+			continue
+		}
+		changed := false
+		// Backwards, so that a rewritten block leaves earlier indexes valid.
+		for i := len(d.exs) - 1; i >= 0; i-- {
+			if ex := d.exs[i]; got[i] != ex.body {
+				d.lines = slices.Replace(d.lines, ex.start, ex.end, strings.Split(got[i], "\n")...)
 				changed = true
-				continue
 			}
-			t.Errorf("%s:%d: the example's output differs from the docs (go test ./cmd/rkql -run TestDocsExamples -rewrite writes it)\n--- docs\n%s\n--- ran\n%s", ex.file, ex.line, ex.body, got)
 		}
 		if changed {
 			if err := os.WriteFile(d.file, []byte(strings.Join(d.lines, "\n")), 0o644); err != nil {
