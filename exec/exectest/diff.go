@@ -25,6 +25,18 @@
 //
 //	generator ──op──> engine ──> Store ──> SELECT … [USE INDEX | NO INDEX] ─┐
 //	     └──────op──> Model ──visible rows──> Evaluate ──────────────> Compare
+//
+// A second oracle is sqlite3, driven through its shell (sqlite.go):
+// RunSQLite loads the same adversarial rows (sqlitedata.go) into a Store
+// and into sqlite, and compares the whole table and random SELECTs, which
+// sqlitesql.go and sqlitesel.go write in sqlite's dialect, aimed at the
+// adversarial values too (sqlitequeries.go), and sqliteresult.go reads
+// back as the rows rkql must give; SQLiteWrites does the same after
+// random writes and index DDL (sqlitewrites.go).
+// Where the two languages differ on purpose, the translation bridges the
+// difference or leaves the statement out, counted by its entry in
+// SQLiteDifferences; rkql bugs the oracle found are in SQLiteKnownBugs,
+// each with a reproduction.
 package exectest
 
 import (

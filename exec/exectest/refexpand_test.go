@@ -50,9 +50,18 @@ func TestExpandRow(t *testing.T) {
 	for _, r := range rows {
 		got = append(got, rowText(r))
 	}
+	// An integer point also fills the exact BIGINT column; a float point
+	// leaves it NULL.
 	point := func(k, v, off, ts, val, stamp string) string {
+		integer := val
+		switch val {
+		case "-4.294967296e+09":
+			integer = "-4294967296"
+		case "2.5", "-2.5":
+			integer = "NULL"
+		}
 		return "(BIGINT:7, TIMESTAMP:'2024-05-01 10:00:00.000', BIGINT:" + k + ", BIGINT:" + v + ", INT:" + off +
-			", TIMESTAMP:'2024-05-01 " + ts + "', DOUBLE:" + val + ", TIMESTAMP:'1970-01-01 00:00:00.00" + stamp + "')"
+			", TIMESTAMP:'2024-05-01 " + ts + "', DOUBLE:" + val + ", BIGINT:" + integer + ", TIMESTAMP:'1970-01-01 00:00:00.00" + stamp + "')"
 	}
 	var want []string
 	for _, tag := range [][2]string{{"1", "2"}, {"3", "658188"}} {
