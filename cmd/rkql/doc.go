@@ -4,7 +4,7 @@
 //	rkql [flags]                  REPL on a terminal; otherwise reads statements from stdin
 //	rkql -e 'STMT; STMT' [-e …]   run statements, print the results, exit
 //	rkql -f script.sql            run a file (- is stdin)
-//	rkql import --table T FILE    bulk-load logical rows (JSON lines, a JSON array, or CSV with a header)
+//	rkql import --table T FILE    bulk-load logical rows (JSON lines, a JSON array, or CSV or TSV with a header)
 //	rkql store check [--store D]  read every page of the embedded store and report damage
 //	rkql store repair [--store D] save every readable row of a damaged store into a new file
 //

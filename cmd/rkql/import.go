@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"time"
 
@@ -16,8 +17,10 @@ import (
 
 const importSynopsis = `usage: rkql import --table T [flags] FILE
   FILE is JSON lines (one object per line, keyed by column name), a JSON
-  array of such objects, or CSV with a header row of column names; - is
-  stdin. The extension (.csv, .jsonl, .json) or else the first byte decides.
+  array of such objects, or CSV or TSV with a header row of column names,
+  as rkql's output formats write them; - is stdin. --format, else the
+  extension (.csv, .tsv, .jsonl, .json), else the first line decides ('{'
+  or '[' first: JSON; a tab: TSV; else CSV).
 flags:
 `
 
@@ -29,6 +32,7 @@ func parseImportFlags(args []string, w io.Writer) (*options, string, error) {
 	fs.SetOutput(io.Discard)
 	commonFlags(fs, o)
 	fs.StringVar(&o.table, "table", "", "the logical `table` to load (required)")
+	fs.StringVar(&o.format, "format", "", "input `format`: "+strings.Join(shell.ImportFormats, "|")+" (default: by the extension, else the first line)")
 	fs.DurationVar(&o.timeout, "timeout", 30*time.Second, "most time each batch write to the store may take (0 for none)")
 	// The flag package calls Usage on every error; only -h prints it.
 	fs.Usage = func() {}
@@ -47,6 +51,7 @@ func parseImportFlags(args []string, w io.Writer) (*options, string, error) {
 		files = append(files, fs.Arg(0))
 		args = fs.Args()[1:]
 	}
+	o.format = strings.ToLower(o.format)
 	if err := checkCommon(fs, o); err != nil {
 		return nil, "", &usageError{msg: "import: " + err.Error()}
 	}
@@ -57,6 +62,8 @@ func parseImportFlags(args []string, w io.Writer) (*options, string, error) {
 		return nil, "", &usageError{msg: fmt.Sprintf("import: want one FILE (or - for stdin), got %d", len(files))}
 	case o.timeout < 0:
 		return nil, "", &usageError{msg: "import: --timeout must not be negative"}
+	case o.format != "" && !slices.Contains(shell.ImportFormats, o.format):
+		return nil, "", &usageError{msg: fmt.Sprintf("import: unknown --format %q (want %s)", o.format, strings.Join(shell.ImportFormats, ", "))}
 	}
 	return o, files[0], nil
 }
@@ -93,7 +100,7 @@ func runImport(ctx context.Context, args []string, e env) int {
 	}
 	p := &progress{w: e.stderr, on: e.term.stderr, every: o.progressInterval, last: time.Now()}
 	var replaced int64
-	n, err := sess.Import(ctx, in, shell.ImportOptions{Table: o.table, Name: name, Progress: p.report, WriteTimeout: o.timeout,
+	n, err := sess.Import(ctx, in, shell.ImportOptions{Table: o.table, Name: name, Format: o.format, Progress: p.report, WriteTimeout: o.timeout,
 		Replaced: func(r int64) { replaced = r }})
 	p.clear()
 	if err != nil {

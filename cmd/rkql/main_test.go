@@ -171,6 +171,7 @@ func TestExitStatus(t *testing.T) {
 		{"usage: stray argument", "", []string{"x.sql"}, 2, "", 1},
 		{"usage: import without table", "", []string{"import", "x.csv"}, 2, "", 1},
 		{"usage: import without file", "", []string{"import", "--table", "devices"}, 2, "", 1},
+		{"usage: import with a bad format", "", []string{"import", "--format", "xml", "--table", "devices", "x.csv"}, 2, "", 1},
 		// An unset variable must not send writes to the embedded store.
 		{"usage: empty --zk", "", []string{"--zk", "", "-e", insert}, 2, "", 1},
 		{"usage: blank --zk for import", "", []string{"import", "--zk", " ", "--table", "devices", "/dev/null"}, 2, "", 1},
@@ -279,6 +280,26 @@ ef,5,,,,,
 `
 	if r.code != 0 || r.stdout != want {
 		t.Fatalf("rows after import: exit %d, stderr %q, stdout:\n%s\nwant:\n%s", r.code, r.stderr, r.stdout, want)
+	}
+
+	// What rkql prints when stdout is not a terminal (tsv) imports again
+	// from stdin: into another store, the rows read the same.
+	all := "SELECT * FROM devices ALLOW FULL SCAN"
+	exported := rkql(t, "", "--catalog", fixedCatalog, "--store", store, "-e", all)
+	other := t.TempDir()
+	for i, format := range []string{"", "--format=TSV"} {
+		args := []string{"import", "--table", "devices", "--catalog", fixedCatalog, "--store", other, "-"}
+		want := "imported 5 rows into devices\n"
+		if i > 0 {
+			args = append(args, format)
+			want = "imported 5 rows into devices, 5 of them replacing a row with the same key\n"
+		}
+		if r = rkql(t, exported.stdout, args...); r.code != 0 || r.stdout != want {
+			t.Fatalf("import %s of tsv: exit %d, stdout %q, stderr %q", format, r.code, r.stdout, r.stderr)
+		}
+	}
+	if r = rkql(t, "", "--catalog", fixedCatalog, "--store", other, "-e", all); r.stdout != exported.stdout {
+		t.Fatalf("reimported rows:\n%s\nwant:\n%s", r.stdout, exported.stdout)
 	}
 }
 

@@ -47,7 +47,7 @@ ZK_PORT="${RKQL_HBASE_ZK_PORT:-${DEFAULT_PORTS[0]}}"
 MASTER_PORT="${RKQL_HBASE_MASTER_PORT:-${DEFAULT_PORTS[1]}}"
 RS_PORT="${RKQL_HBASE_RS_PORT:-${DEFAULT_PORTS[2]}}"
 START_TIMEOUT="${RKQL_HBASE_START_TIMEOUT:-180}"
-HEAP="${RKQL_HBASE_HEAP:-1g}"
+HEAP="${RKQL_HBASE_HEAP:-2g}"
 
 # Marks the JVM as ours: down and status only touch a process carrying it.
 RUN_MARKER="-Drkql.hbase.run=$RUN_DIR"

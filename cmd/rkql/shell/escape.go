@@ -14,15 +14,17 @@ import "unicode/utf8"
 //     U+202A–U+202E and U+2066–U+2069: \uHHHH (\u202E);
 //   - with invalid set, a byte that is not UTF-8: \xHH.
 //
-// A backslash is left as it is, as toStringBinary text has them.
+// A backslash is left as it is, as toStringBinary text has them, unless
+// backslash is set (tsv), when it is \\ so that every escape reads back.
 //
 // With uForm, every escape is \uHHHH: EXPLAIN's text, plain or JSON,
 // where a JSON string may hold DEL, C1 and bidi controls as they are, and
 // \uHHHH means the same character.
 type ctlEscape struct {
-	keep    uint32 // C0 controls written as they are, one bit each
-	invalid bool
-	uForm   bool
+	keep      uint32 // C0 controls written as they are, one bit each
+	invalid   bool
+	uForm     bool
+	backslash bool
 }
 
 var (
@@ -30,9 +32,10 @@ var (
 	tableEscape = ctlEscape{keep: 1 << '\n', invalid: true}
 	// markdownEscape keeps line breaks, which become <br>.
 	markdownEscape = ctlEscape{keep: 1<<'\n' | 1<<'\r', invalid: true}
-	// tsvEscape escapes tab, newline and carriage return too, as TSV
-	// always has, and leaves bytes that are not UTF-8 as they are.
-	tsvEscape = ctlEscape{}
+	// tsvEscape escapes tab, newline, carriage return and backslash too,
+	// as PostgreSQL's COPY text does, and leaves bytes that are not UTF-8
+	// as they are; tsvUnescape reads it back.
+	tsvEscape = ctlEscape{backslash: true}
 	// textEscape is for EXPLAIN's text: its layout's newlines and tabs
 	// stay.
 	textEscape = ctlEscape{keep: 1<<'\n' | 1<<'\t', uForm: true}
@@ -44,7 +47,7 @@ const upperHex = "0123456789ABCDEF"
 func (e ctlEscape) needed(s string) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c < 0x20 && e.keep&(1<<c) == 0 || c >= 0x7F {
+		if c < 0x20 && e.keep&(1<<c) == 0 || c >= 0x7F || c == '\\' && e.backslash {
 			return true
 		}
 	}
@@ -64,6 +67,8 @@ func (e ctlEscape) append(b []byte, s string) []byte {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			switch {
+			case c == '\\' && e.backslash:
+				b = append(b, '\\', '\\')
 			case c >= 0x20 && c != 0x7F, c < 0x20 && e.keep&(1<<c) != 0:
 				b = append(b, c)
 			case e.uForm:

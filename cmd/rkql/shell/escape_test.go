@@ -42,12 +42,17 @@ func TestControlCharactersEscaped(t *testing.T) {
 	}
 }
 
-// Text without control characters is returned as it is.
+// Text without control characters is returned as it is, and so is a
+// backslash, but in tsv, where it is doubled so that \N and \t read back.
 func TestCtlEscapePlainText(t *testing.T) {
 	for _, s := range []string{"", "plain", "käse – ok", `back\slash \x00`} {
 		for _, e := range []ctlEscape{tableEscape, markdownEscape, tsvEscape} {
-			if got := e.String(s); got != s {
-				t.Errorf("%+v.String(%q) = %q", e, s, got)
+			want := s
+			if e.backslash {
+				want = strings.ReplaceAll(s, `\`, `\\`)
+			}
+			if got := e.String(s); got != want {
+				t.Errorf("%+v.String(%q) = %q, want %q", e, s, got, want)
 			}
 		}
 	}

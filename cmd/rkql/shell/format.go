@@ -82,6 +82,31 @@ func newRowWriter(f Format, w io.Writer, footer bool) rowWriter {
 	return &tableWriter{w: w, footer: footer, chunk: tableChunk}
 }
 
+// uniqueNames are the names of cols as the formats that key by name
+// (csv, tsv, json, jsonl) write them, each once. A column keeps its name
+// unless an earlier column has it; then it is name_2, name_3, …, the
+// first that no column has and no earlier one was given. So SELECT
+// UPPER(a), UPPER(b) is keyed upper and upper_2.
+func uniqueNames(cols []column) []string {
+	names := make([]string, len(cols))
+	taken := make(map[string]bool, len(cols))
+	for _, c := range cols {
+		taken[c.Name] = true
+	}
+	used := make(map[string]bool, len(cols))
+	for i, c := range cols {
+		name := c.Name
+		for n := 2; used[name]; n++ {
+			if name = fmt.Sprintf("%s_%d", c.Name, n); taken[name] {
+				name = c.Name // another column's own name: try the next
+			}
+		}
+		used[name] = true
+		names[i] = name
+	}
+	return names
+}
+
 // cellText is a value as the text formats show it; NULL is shown as null.
 func cellText(v catalog.Value, null string) string {
 	if v.Null {

@@ -10,8 +10,8 @@ import (
 )
 
 // jsonWriter writes one JSON object per row, keyed by column name in column
-// order: as one array (json) or one object per line (jsonl). It streams in
-// both cases.
+// order (made unique by uniqueNames): as one array (json) or one object
+// per line (jsonl). It streams in both cases.
 type jsonWriter struct {
 	w     io.Writer
 	array bool
@@ -22,8 +22,8 @@ type jsonWriter struct {
 
 func (j *jsonWriter) begin(cols []column) error {
 	j.keys = make([][]byte, len(cols))
-	for i, c := range cols {
-		j.keys[i] = append(appendJSONString(nil, c.Name), ':')
+	for i, name := range uniqueNames(cols) {
+		j.keys[i] = append(appendJSONString(nil, name), ':')
 	}
 	return nil
 }

@@ -103,8 +103,10 @@ func (t *tableWriter) end(n int64) error {
 }
 
 // csvWriter writes RFC 4180 CSV with a header; NULL is an empty field,
-// and an empty string "" so that the two differ. It
-// quotes as encoding/csv does, and appends each row's text to one buffer
+// and an empty string "" so that the two differ. A row of one column that
+// is NULL is \N, since an empty line would read as the blank line that
+// separates result sets; so a text that is \N is quoted. It quotes as
+// encoding/csv does otherwise, and appends each row's text to one buffer
 // without making a string per cell.
 type csvWriter struct {
 	w io.Writer
@@ -116,11 +118,11 @@ const csvFlushAt = 32 << 10
 
 func (c *csvWriter) begin(cols []column) error {
 	c.b = c.b[:0]
-	for i, col := range cols {
+	for i, name := range uniqueNames(cols) {
 		if i > 0 {
 			c.b = append(c.b, ',')
 		}
-		c.b = appendCSVField(c.b, col.Name)
+		c.b = appendCSVField(c.b, name)
 	}
 	c.b = append(c.b, '\n')
 	return c.flush()
@@ -132,6 +134,8 @@ func (c *csvWriter) row(r catalog.Row) error {
 			c.b = append(c.b, ',')
 		}
 		switch {
+		case v.Null && len(r) == 1:
+			c.b = append(c.b, csvNull...)
 		case v.Null:
 		case v.Type == catalog.TypeBigint || v.Type == catalog.TypeInt || v.Type == catalog.TypeDouble || v.Type == catalog.TypeTimestamp:
 			// Their text holds nothing CSV quotes.
@@ -160,7 +164,8 @@ func (c *csvWriter) flush() error {
 func (c *csvWriter) end(int64) error { return c.flush() }
 
 // appendCSVField appends one field, quoted where encoding/csv quotes it:
-// when it holds a comma, quote, CR or LF, starts with white space, or is \.
+// when it holds a comma, quote, CR or LF, starts with white space, or is
+// \. (PostgreSQL's end of data); and when it is \N, which unquoted is NULL.
 func appendCSVField(b []byte, f string) []byte {
 	if !csvNeedsQuotes(f) {
 		return append(b, f...)
@@ -179,7 +184,7 @@ func csvNeedsQuotes(f string) bool {
 	if f == "" {
 		return false
 	}
-	if f == `\.` {
+	if f == `\.` || f == csvNull {
 		return true
 	}
 	for i := 0; i < len(f); i++ {
@@ -206,11 +211,13 @@ func appendCellText(b []byte, v catalog.Value) []byte {
 	return append(b, v.Text()...)
 }
 
-// tsvWriter writes tab-separated values with a header. NULL is \N, as
-// PostgreSQL and MySQL write it, so that it differs from an empty string; tab, newline and carriage return in a value are written as \t, \n
-// and \r, and the other control characters as ctlEscape says. A backslash
-// is left as it is, so toStringBinary text such as \x00 reads as HBase
-// prints it.
+// tsvWriter writes tab-separated values with a header, escaped as
+// PostgreSQL's COPY text format escapes them, so that tsvSource reads
+// back exactly what was written: NULL is \N; a backslash is \\; tab,
+// newline and carriage return are \t, \n and \r, and the other control
+// characters are as ctlEscape says. An empty string is an empty field,
+// but in a row of one column it is \E, since an empty line would read as
+// the blank line that separates result sets.
 type tsvWriter struct {
 	w io.Writer
 	b []byte
@@ -230,11 +237,7 @@ func (t *tsvWriter) line(fields []string) error {
 }
 
 func (t *tsvWriter) begin(cols []column) error {
-	hdr := make([]string, len(cols))
-	for i, c := range cols {
-		hdr[i] = c.Name
-	}
-	return t.line(hdr)
+	return t.line(uniqueNames(cols))
 }
 
 func (t *tsvWriter) row(r catalog.Row) error {
@@ -245,7 +248,9 @@ func (t *tsvWriter) row(r catalog.Row) error {
 		}
 		switch {
 		case v.Null:
-			t.b = append(t.b, `\N`...)
+			t.b = append(t.b, tsvNull...)
+		case len(r) == 1 && (v.Type == catalog.TypeString && v.S == "" || v.Type == catalog.TypeBytes && len(v.B) == 0):
+			t.b = append(t.b, tsvEmpty...)
 		case v.Type == catalog.TypeBigint || v.Type == catalog.TypeInt || v.Type == catalog.TypeDouble || v.Type == catalog.TypeTimestamp:
 			// Their text holds no tab, newline or carriage return.
 			t.b = appendCellText(t.b, v)

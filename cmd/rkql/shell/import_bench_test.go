@@ -3,6 +3,8 @@ package shell
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io"
 	"testing"
 
 	"github.com/rkql/rkql/catalog"
@@ -16,10 +18,14 @@ const importBenchRows = 100_000
 // logsJSONL returns n generated logs rows as JSON lines, as `rkql --format
 // jsonl` prints them.
 func logsJSONL(b *testing.B, t *catalog.Table, n int) []byte {
+	return logsAs(b, FormatJSONL, t, n)
+}
+
+// logsAs returns n generated logs rows as format f prints them.
+func logsAs(b *testing.B, f Format, t *catalog.Table, n int) []byte {
 	b.Helper()
-	w := &jsonWriter{}
 	var buf bytes.Buffer
-	w.w = &buf
+	w := newRowWriter(f, &buf, false)
 	cols := make([]column, len(t.Columns))
 	for i, c := range t.Columns {
 		cols[i] = column{Name: c.Name, Type: c.Type}
@@ -31,6 +37,9 @@ func logsJSONL(b *testing.B, t *catalog.Table, n int) []byte {
 		if err := w.row(r); err != nil {
 			b.Fatal(err)
 		}
+	}
+	if err := w.end(int64(n)); err != nil {
+		b.Fatal(err)
 	}
 	return buf.Bytes()
 }
@@ -45,14 +54,50 @@ func logsCatalog(b *testing.B) (*catalog.Catalog, *catalog.Table) {
 	return cat, t
 }
 
-// BenchmarkImport loads 100k generated logs rows, from JSON lines, into a
-// fresh embedded store per iteration (import), against writing the same
-// rows' mutations, built beforehand and sorted, straight to the store (raw).
+// BenchmarkImportRead reads and converts 100k generated logs rows in each
+// input format, as rkql prints them, without writing them anywhere.
+//
+//	go test -run XXX -bench ImportRead -benchtime 3x ./cmd/rkql/shell/
+func BenchmarkImportRead(b *testing.B) {
+	_, t := logsCatalog(b)
+	for _, f := range []Format{FormatCSV, FormatTSV, FormatJSONL, FormatJSON} {
+		data := logsAs(b, f, t, importBenchRows)
+		b.Run(f.String(), func(b *testing.B) {
+			for b.Loop() {
+				src, err := newRowSource(t, "", "logs."+f.String(), bytes.NewReader(data))
+				if err != nil {
+					b.Fatal(err)
+				}
+				n := 0
+				for {
+					_, _, err := src.next()
+					if err != nil {
+						if !errors.Is(err, io.EOF) {
+							b.Fatal(err)
+						}
+						break
+					}
+					n++
+				}
+				if n != importBenchRows {
+					b.Fatalf("read %d rows", n)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/importBenchRows, "ns/row")
+		})
+	}
+}
+
+// BenchmarkImport loads 100k generated logs rows, from JSON lines and from
+// CSV, into a fresh embedded store per iteration (import, import-csv),
+// against writing the same rows' mutations, built beforehand and sorted,
+// straight to the store (raw).
 //
 //	go test -run XXX -bench Import -benchtime 3x ./cmd/rkql/shell/
 func BenchmarkImport(b *testing.B) {
 	cat, t := logsCatalog(b)
 	data := logsJSONL(b, t, importBenchRows)
+	csvData := logsAs(b, FormatCSV, t, importBenchRows)
 	ctx := context.Background()
 	open := func(b *testing.B) *embedded.Store {
 		st, err := embedded.Open(b.TempDir(), embedded.Options{})
@@ -64,23 +109,27 @@ func BenchmarkImport(b *testing.B) {
 	perRow := func(b *testing.B) {
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/importBenchRows, "ns/row")
 	}
-	b.Run("import", func(b *testing.B) {
-		for b.Loop() {
-			b.StopTimer()
-			st := open(b)
-			s := New(Config{Catalog: cat, CreateOnDemand: true,
-				Open: func(context.Context) (exec.Store, error) { return st, nil }})
-			b.StartTimer()
-			n, err := s.Import(ctx, bytes.NewReader(data), ImportOptions{Table: "logs", Name: "logs.jsonl"})
-			if err != nil || n != importBenchRows {
-				b.Fatalf("imported %d rows, %v", n, err)
+	imp := func(data []byte, name string) func(b *testing.B) {
+		return func(b *testing.B) {
+			for b.Loop() {
+				b.StopTimer()
+				st := open(b)
+				s := New(Config{Catalog: cat, CreateOnDemand: true,
+					Open: func(context.Context) (exec.Store, error) { return st, nil }})
+				b.StartTimer()
+				n, err := s.Import(ctx, bytes.NewReader(data), ImportOptions{Table: "logs", Name: name})
+				if err != nil || n != importBenchRows {
+					b.Fatalf("imported %d rows, %v", n, err)
+				}
+				b.StopTimer()
+				st.Close()
+				b.StartTimer()
 			}
-			b.StopTimer()
-			st.Close()
-			b.StartTimer()
+			perRow(b)
 		}
-		perRow(b)
-	})
+	}
+	b.Run("import", imp(data, "logs.jsonl"))
+	b.Run("import-csv", imp(csvData, "logs.csv"))
 	b.Run("raw", func(b *testing.B) {
 		muts := make([]exec.Mutation, 0, importBenchRows)
 		for _, r := range examples.Rows(t, importBenchRows, 1) {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/examples"
 	"github.com/rkql/rkql/exec"
 	"github.com/rkql/rkql/exec/embedded"
 	"github.com/rkql/rkql/parser"
@@ -216,4 +217,38 @@ func TestImportWriteTimeout(t *testing.T) {
 			}
 		})
 	}
+}
+
+// An OpenTSDB row's base is the hour of its time: an import that gives the
+// time may leave the base out, as INSERT may, and each point lands in the
+// row of its own hour.
+func TestImportOpenTSDBBaseFromTime(t *testing.T) {
+	cat, err := catalog.Parse(examples.OpenTSDBYAML)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := embedded.Open(t.TempDir(), embedded.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	s := New(Config{Catalog: cat, CreateOnDemand: true,
+		Open: func(context.Context) (exec.Store, error) { return st, nil }})
+	in := "metric,tagk,tagv,ts,value\n1,2,3,2024-05-01 10:00:07,1.5\n1,2,3,2024-05-01 11:59:59,2.5\n"
+	if _, err := s.Import(context.Background(), strings.NewReader(in), ImportOptions{Table: "tsdb", Name: "in.csv"}); err != nil {
+		t.Fatal(err)
+	}
+	io := &stmtIO{in: []string{"SELECT base, offset, value FROM tsdb WHERE metric = 1 AND tagk = 2 AND tagv = 3;"}}
+	if err := s.Run(context.Background(), io); err != nil {
+		t.Fatalf("Run: %v; stderr %q", err, io.err.String())
+	}
+	for _, want := range []string{`2024-05-01 10:00:00.000 \| +7 \| +1.5\n`, `2024-05-01 11:00:00.000 \| +3599 \| +2.5\n`} {
+		if !regexp.MustCompile(want).MatchString(io.out.String()) {
+			t.Errorf("output lacks %q:\n%s", want, io.out.String())
+		}
+	}
+
+	// Without the time, the base is still a key column the header needs.
+	_, err = s.Import(context.Background(), strings.NewReader("metric,tagk,tagv,value\n1,2,3,1\n"), ImportOptions{Table: "tsdb", Name: "in.csv"})
+	checkImportErr(t, err, `key column base is missing`)
 }

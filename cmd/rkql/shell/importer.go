@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -23,10 +22,13 @@ type ImportOptions struct {
 	// Table is the logical table to load.
 	Table string
 	// Name names the input in messages ("orders.jsonl"; "stdin" for -).
-	// Its extension chooses the input format: .csv, or .jsonl, .ndjson and
-	// .json for JSON; without one the first byte decides ('{' or '[' for
-	// JSON, anything else for CSV).
 	Name string
+	// Format is the input's format: csv, tsv, json or jsonl (json and
+	// jsonl both read an array or lines, as the first byte says). "" lets
+	// Name's extension choose (.csv; .tsv or .tab; .jsonl, .ndjson or
+	// .json), and without one the input itself: '{' or '[' first for
+	// JSON, a tab in the first line for TSV, else CSV.
+	Format string
 	// Batch is the number of rows written at once; 0 means 5000. A batch
 	// is written whole or, if a line of it is bad, not at all. A table
 	// without indexes is written in key order, at least sortedWriteRows
@@ -52,6 +54,7 @@ type ImportOptions struct {
 type ImportError struct {
 	Name    string
 	Line    int // 0 when the failure is not about a line
+	Col     int // the byte column in Line, from 1; 0 when not known
 	Written int64
 	Unsure  int64
 	Err     error
@@ -59,7 +62,10 @@ type ImportError struct {
 
 func (e *ImportError) Error() string {
 	where := e.Name
-	if e.Line > 0 {
+	switch {
+	case e.Line > 0 && e.Col > 0:
+		where = fmt.Sprintf("%s:%d:%d", e.Name, e.Line, e.Col)
+	case e.Line > 0:
 		where = fmt.Sprintf("%s:%d", e.Name, e.Line)
 	}
 	if e.Unsure > 0 {
@@ -114,9 +120,9 @@ func (s *Session) Import(ctx context.Context, r io.Reader, opts ImportOptions) (
 	if err := s.eng.Writable("import"); err != nil {
 		return 0, err
 	}
-	src, err := newRowSource(t, opts.Name, r)
+	src, err := newRowSource(t, opts.Format, opts.Name, r)
 	if err != nil {
-		return 0, &ImportError{Name: opts.Name, Line: 1, Err: err}
+		return 0, inputError(opts.Name, 1, 0, err)
 	}
 	size := opts.Batch
 	if size <= 0 {
@@ -147,7 +153,7 @@ func (s *Session) Import(ctx context.Context, r io.Reader, opts ImportOptions) (
 	var written int64
 	for b := range batches {
 		if b.err != nil {
-			return written, &ImportError{Name: opts.Name, Line: b.line, Written: written, Err: b.err}
+			return written, inputError(opts.Name, b.line, written, b.err)
 		}
 		wctx, wcancel := writeContext(ctx, opts.WriteTimeout)
 		var err error
@@ -242,6 +248,9 @@ func readBatches(ctx context.Context, t *catalog.Table, src rowSource, size int,
 			}
 			return
 		}
+		if err == nil && t.Wide != nil {
+			row, err = t.Wide.Complete(row)
+		}
 		if err == nil {
 			err = t.CheckStoredKeys(row)
 		}
@@ -259,29 +268,61 @@ func readBatches(ctx context.Context, t *catalog.Table, src rowSource, size int,
 	}
 }
 
+// ImportFormats are the input formats ImportOptions.Format names.
+var ImportFormats = []string{"csv", "tsv", "json", "jsonl"}
+
 // newRowSource picks the reader for the input's format.
-func newRowSource(t *catalog.Table, name string, r io.Reader) (rowSource, error) {
+func newRowSource(t *catalog.Table, format, name string, r io.Reader) (rowSource, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	if bom, _ := br.Peek(3); bytes.Equal(bom, []byte("\xEF\xBB\xBF")) {
 		_, _ = br.Discard(3)
 	}
-	first := firstByte(br)
-	switch strings.ToLower(filepath.Ext(name)) {
-	case ".csv":
+	if format == "" {
+		format = inputFormat(name, br)
+	}
+	switch format {
+	case "csv":
 		return newCSVSource(t, br)
-	case ".jsonl", ".ndjson", ".json":
-		if first == '[' {
+	case "tsv":
+		return newTSVSource(t, br)
+	case "json", "jsonl":
+		if firstByte(br) == '[' {
 			return newJSONArraySource(t, br)
 		}
 		return &jsonLinesSource{t: t, r: br}, nil
 	}
-	switch first {
-	case '{':
-		return &jsonLinesSource{t: t, r: br}, nil
-	case '[':
-		return newJSONArraySource(t, br)
+	return nil, fmt.Errorf("unknown input format %q (want %s)", format, strings.Join(ImportFormats, ", "))
+}
+
+// inputFormat is the format of an input named name: by its extension, or
+// else by its first byte ('{' or '[': JSON) or its first line (a tab:
+// TSV, since a tab cannot be part of a column name), else CSV.
+func inputFormat(name string, br *bufio.Reader) string {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".csv":
+		return "csv"
+	case ".tsv", ".tab":
+		return "tsv"
+	case ".jsonl", ".ndjson", ".json":
+		return "json"
 	}
-	return newCSVSource(t, br)
+	switch firstByte(br) {
+	case '{', '[':
+		return "json"
+	}
+	for n := 1; n <= br.Size(); n++ {
+		b, err := br.Peek(n)
+		if len(b) < n || err != nil {
+			break
+		}
+		switch b[n-1] {
+		case '\t':
+			return "tsv"
+		case '\n':
+			return "csv"
+		}
+	}
+	return "csv"
 }
 
 // firstByte is the first byte that is not white space, without consuming it.
@@ -302,28 +343,12 @@ func firstByte(br *bufio.Reader) byte {
 	}
 }
 
-// rowFromObject converts one JSON object to a row of t.
-func rowFromObject(t *catalog.Table, obj map[string]any) (catalog.Row, error) {
-	row := t.NewRow()
-	for k, v := range obj {
-		i, ok := t.Column(k)
-		if !ok {
-			return nil, fmt.Errorf("column %q does not exist in table %s (columns: %s)", k, t.Name, strings.Join(t.ColumnNames(), ", "))
-		}
-		val, err := convertJSON(&t.Columns[i], v)
-		if err != nil {
-			return nil, err
-		}
-		row[i] = val
-	}
-	return row, nil
-}
-
 // jsonLinesSource reads one JSON object per line; blank lines are skipped.
 type jsonLinesSource struct {
 	t    *catalog.Table
 	r    *bufio.Reader
 	line int
+	seen []bool
 }
 
 func (j *jsonLinesSource) next() (catalog.Row, int, error) {
@@ -336,22 +361,25 @@ func (j *jsonLinesSource) next() (catalog.Row, int, error) {
 		if strings.TrimSpace(text) == "" {
 			continue
 		}
-		if row, ok := flatObject(j.t, text); ok {
+		if j.seen == nil {
+			j.seen = make([]bool, len(j.t.Columns))
+		}
+		if row, ok := flatObject(j.t, text, j.seen); ok {
 			return row, j.line, nil
 		}
 		dec := json.NewDecoder(strings.NewReader(text))
 		dec.UseNumber()
-		var obj map[string]any
-		if err := dec.Decode(&obj); err != nil {
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
 			return nil, j.line, fmt.Errorf("not a JSON object: %w", err)
 		}
 		if dec.More() {
 			return nil, j.line, errors.New("more than one JSON value on the line")
 		}
-		if obj == nil {
-			return nil, j.line, errors.New("not a JSON object: null")
+		row, err := jsonObject(j.t, raw)
+		if oe := (*offsetError)(nil); errors.As(err, &oe) {
+			err = atCol(int(dec.InputOffset())-len(raw)+oe.off+1, oe.err)
 		}
-		row, err := rowFromObject(j.t, obj)
 		return row, j.line, err
 	}
 }
@@ -363,10 +391,11 @@ type jsonArraySource struct {
 	dec   *json.Decoder
 	lines *lineTracker
 	done  bool
+	seen  []bool
 }
 
 func newJSONArraySource(t *catalog.Table, r io.Reader) (*jsonArraySource, error) {
-	lt := &lineTracker{r: r}
+	lt := &lineTracker{r: r, last: -1}
 	dec := json.NewDecoder(lt)
 	dec.UseNumber()
 	if _, err := dec.Token(); err != nil {
@@ -392,15 +421,26 @@ func (j *jsonArraySource) next() (catalog.Row, int, error) {
 		}
 		return nil, j.lines.lineAt(off), err
 	}
-	var obj map[string]any
-	err := j.dec.Decode(&obj)
-	line := j.lines.lineAt(j.dec.InputOffset())
+	var raw json.RawMessage
+	err := j.dec.Decode(&raw)
+	end := j.dec.InputOffset()
 	if err != nil {
 		j.done = true
-		return nil, line, fmt.Errorf("not a JSON object: %w", err)
+		return nil, j.lines.lineAt(end), fmt.Errorf("not a JSON object: %w", err)
 	}
-	row, err := rowFromObject(j.t, obj)
-	return row, line, err
+	if j.seen == nil {
+		j.seen = make([]bool, len(j.t.Columns))
+	}
+	if row, ok := flatObject(j.t, string(raw), j.seen); ok {
+		return row, j.lines.lineAt(end), nil
+	}
+	row, err := jsonObject(j.t, raw)
+	if oe := (*offsetError)(nil); errors.As(err, &oe) {
+		// The line and column of the place, not of the object's end.
+		line, col := j.lines.position(end - int64(len(raw)) + int64(oe.off))
+		return nil, line, atCol(col, oe.err)
+	}
+	return row, j.lines.lineAt(end), err
 }
 
 // end reads the array's closing ] and checks that only white space
@@ -433,6 +473,7 @@ type lineTracker struct {
 	read int64
 	nl   []int64 // offsets of newlines not yet counted
 	base int     // newlines before nl
+	last int64   // the offset of the last newline counted, -1 for none
 }
 
 func (l *lineTracker) Read(p []byte) (int, error) {
@@ -452,67 +493,16 @@ func (l *lineTracker) lineAt(off int64) int {
 	for i < len(l.nl) && l.nl[i] < off-1 {
 		i++
 	}
+	if i > 0 {
+		l.last = l.nl[i-1]
+	}
 	l.base += i
 	l.nl = l.nl[i:]
 	return l.base + 1
 }
 
-// csvSource reads CSV with a header row of column names. An empty field is
-// NULL.
-type csvSource struct {
-	t    *catalog.Table
-	r    *csv.Reader
-	cols []int
-}
-
-func newCSVSource(t *catalog.Table, r io.Reader) (*csvSource, error) {
-	cr := csv.NewReader(r)
-	cr.ReuseRecord = true
-	hdr, err := cr.Read()
-	if errors.Is(err, io.EOF) {
-		return nil, errors.New("the CSV input is empty: it needs a header row of column names")
-	}
-	if err != nil {
-		return nil, err
-	}
-	src := &csvSource{t: t, r: cr}
-	at := map[int]int{} // column -> its field in the header, from 1
-	for f, h := range hdr {
-		name := strings.TrimSpace(h)
-		i, ok := t.Column(name)
-		if !ok {
-			return nil, fmt.Errorf("header: column %q does not exist in table %s (columns: %s)", name, t.Name, strings.Join(t.ColumnNames(), ", "))
-		}
-		if prev, dup := at[i]; dup {
-			return nil, fmt.Errorf("header: column %q is both field %d and field %d", t.Columns[i].Name, prev, f+1)
-		}
-		at[i] = f + 1
-		src.cols = append(src.cols, i)
-	}
-	return src, nil
-}
-
-func (c *csvSource) next() (catalog.Row, int, error) {
-	rec, err := c.r.Read()
-	if err != nil {
-		var pe *csv.ParseError
-		if errors.As(err, &pe) {
-			return nil, pe.Line, pe.Err
-		}
-		return nil, 0, err
-	}
-	line, _ := c.r.FieldPos(0)
-	row := c.t.NewRow()
-	for i, f := range rec {
-		if f == "" {
-			continue
-		}
-		col := &c.t.Columns[c.cols[i]]
-		v, err := convertText(col, f)
-		if err != nil {
-			return nil, line, err
-		}
-		row[c.cols[i]] = v
-	}
-	return row, line, nil
+// position is the 1-based line and byte column of the byte at offset off.
+func (l *lineTracker) position(off int64) (line, col int) {
+	line = l.lineAt(off + 1)
+	return line, int(off - l.last)
 }

@@ -192,3 +192,22 @@ func FuzzImportCSV(f *testing.F) {
 		fuzzImport(t, "in.csv", data, indexed, batch)
 	})
 }
+
+func FuzzImportTSV(f *testing.F) {
+	for _, s := range []string{
+		"k\tn\ti\tf\tb\tts\tdt\traw\na\t1\t2\t1.5\ttrue\t2024-01-02 03:04:05\t2024-01-02\t\\\\x00\n",
+		"k\tn\na\\tb\t1\n\\N\t2\n\\E\t3\n",
+		"k\tn\na\\q\t1\n",
+		"k\tn\na\t\\x4\n",
+		"k\tn\na\\u00e9\t1\r\n\nb\\\\\t2\n",
+		"k\te\tn\na\tp\t1\nb\tp\t2\n",
+		"k\tk\na\tb\n",
+		"",
+	} {
+		f.Add([]byte(s), false, uint8(2))
+		f.Add([]byte(s), true, uint8(0))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, indexed bool, batch uint8) {
+		fuzzImport(t, "in.tsv", data, indexed, batch)
+	})
+}

@@ -1,8 +1,12 @@
 package shell
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
+	"strings"
 	"time"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/rkql/rkql/catalog"
@@ -11,9 +15,11 @@ import (
 // flatObject converts one line holding a flat JSON object, whose values are
 // strings without escapes, numbers, booleans or null, to a row of t, without
 // encoding/json. ok is false for anything else, or for a value that does
-// not convert: the caller then decodes the line with encoding/json, which
-// gives the same row or says what is wrong.
-func flatObject(t *catalog.Table, line string) (row catalog.Row, ok bool) {
+// not convert, or for a column given twice: the caller then decodes the
+// line with jsonObject, which gives the same row or says what is wrong.
+// seen has room for a flag per column of t.
+func flatObject(t *catalog.Table, line string, seen []bool) (row catalog.Row, ok bool) {
+	clear(seen)
 	p := flatParser{s: line}
 	p.space()
 	if !p.eat('{') {
@@ -36,9 +42,10 @@ func flatObject(t *catalog.Table, line string) (row catalog.Row, ok bool) {
 		}
 		p.space()
 		i, known := t.Column(key)
-		if !known {
+		if !known || seen[i] {
 			return nil, false
 		}
+		seen[i] = true
 		v, ok := p.value(&t.Columns[i])
 		if !ok {
 			return nil, false
@@ -231,4 +238,115 @@ func fastTimestamp(s string) (ms int64, ok bool) {
 		return 0, false // finer than TIMESTAMP holds: the slow path says so
 	}
 	return time.Date(y, time.Month(mo), d, h, mi, sec, nsec, time.UTC).UnixMilli(), true
+}
+
+// offsetError is an error at a byte offset of a JSON value.
+type offsetError struct {
+	off int
+	err error
+}
+
+func (e *offsetError) Error() string { return e.err.Error() }
+
+func (e *offsetError) Unwrap() error { return e.err }
+
+// checkJSONText finds what encoding/json would read as U+FFFD without a
+// word, in raw, a well-formed JSON value: a byte that is not UTF-8, and a
+// \u escape of a surrogate that is not half of a pair.
+func checkJSONText(raw []byte) error {
+	if utf8.Valid(raw) && !bytes.Contains(raw, []byte(`\u`)) {
+		return nil
+	}
+	for i := 0; i < len(raw); {
+		c := raw[i]
+		switch {
+		case c == '\\' && i+1 < len(raw) && raw[i+1] == 'u':
+			r, _ := hexValue(raw[i+2:], 4) // well-formed: four hex digits
+			n := 6
+			if utf16.IsSurrogate(rune(r)) {
+				r2, ok := uint32(0), false
+				if i+12 <= len(raw) && raw[i+6] == '\\' && raw[i+7] == 'u' {
+					r2, ok = hexValue(raw[i+8:], 4)
+				}
+				if !ok || utf16.DecodeRune(rune(r), rune(r2)) == utf8.RuneError {
+					return &offsetError{i, fmt.Errorf(`the escape %s is half of a UTF-16 surrogate pair, not a character`, raw[i:i+6])}
+				}
+				n = 12
+			}
+			i += n
+		case c == '\\':
+			i += 2
+		case c < utf8.RuneSelf:
+			i++
+		default:
+			r, size := utf8.DecodeRune(raw[i:])
+			if r == utf8.RuneError && size == 1 {
+				return &offsetError{i, fmt.Errorf("invalid UTF-8: the byte 0x%02X", c)}
+			}
+			i += size
+		}
+	}
+	return nil
+}
+
+// jsonObject converts raw, one well-formed JSON value, to a row of t. It
+// refuses what encoding/json passes without a word: text that
+// checkJSONText refuses, and a column given twice, of which encoding/json
+// would keep the last. An error about a place in raw is an *offsetError.
+func jsonObject(t *catalog.Table, raw []byte) (catalog.Row, error) {
+	if err := checkJSONText(raw); err != nil {
+		return nil, err
+	}
+	if raw[0] != '{' {
+		return nil, fmt.Errorf("not a JSON object: %s", jsonKind(raw))
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if _, err := dec.Token(); err != nil {
+		return nil, fmt.Errorf("not a JSON object: %w", err)
+	}
+	row := t.NewRow()
+	seen := make([]bool, len(t.Columns))
+	for dec.More() {
+		at := int(dec.InputOffset())
+		for at < len(raw) && (raw[at] == ',' || raw[at] == ' ' || raw[at] == '\t' || raw[at] == '\r' || raw[at] == '\n') {
+			at++
+		}
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, fmt.Errorf("not a JSON object: %w", err)
+		}
+		key, _ := tok.(string)
+		i, ok := t.Column(key)
+		switch {
+		case !ok:
+			return nil, &offsetError{at, fmt.Errorf("column %q does not exist in table %s (columns: %s)", key, t.Name, strings.Join(t.ColumnNames(), ", "))}
+		case seen[i]:
+			return nil, &offsetError{at, fmt.Errorf("the key %q appears twice in the object", key)}
+		}
+		seen[i] = true
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			return nil, fmt.Errorf("not a JSON object: %w", err)
+		}
+		if row[i], err = convertJSON(&t.Columns[i], v); err != nil {
+			return nil, err
+		}
+	}
+	return row, nil
+}
+
+// jsonKind names the kind of the JSON value raw starts with.
+func jsonKind(raw []byte) string {
+	switch raw[0] {
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 'n':
+		return "null"
+	case 't', 'f':
+		return "a boolean"
+	}
+	return "a number"
 }

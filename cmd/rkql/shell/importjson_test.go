@@ -74,7 +74,7 @@ tables:
 	declined := 0
 	for _, line := range lines {
 		t.Run(fmt.Sprintf("%.20s", strings.TrimSpace(line)), func(t *testing.T) {
-			got, ok := flatObject(tab, line)
+			got, ok := flatObject(tab, line, make([]bool, len(tab.Columns)))
 			var obj map[string]any
 			dec := json.NewDecoder(strings.NewReader(line))
 			dec.UseNumber()
@@ -100,7 +100,25 @@ tables:
 	if declined == 0 || declined == len(lines) {
 		t.Errorf("flatObject declined %d of %d lines", declined, len(lines))
 	}
-	if _, ok := flatObject(tab, lines[0]); !ok {
+	if _, ok := flatObject(tab, lines[0], make([]bool, len(tab.Columns))); !ok {
 		t.Errorf("flatObject declined the common form %s", lines[0])
 	}
+}
+
+// rowFromObject converts one JSON object decoded by encoding/json to a row
+// of t, as the oracle of flatObject.
+func rowFromObject(t *catalog.Table, obj map[string]any) (catalog.Row, error) {
+	row := t.NewRow()
+	for k, v := range obj {
+		i, ok := t.Column(k)
+		if !ok {
+			return nil, fmt.Errorf("column %q does not exist in table %s", k, t.Name)
+		}
+		val, err := convertJSON(&t.Columns[i], v)
+		if err != nil {
+			return nil, err
+		}
+		row[i] = val
+	}
+	return row, nil
 }

@@ -407,7 +407,7 @@ func importSorted(ctx context.Context, write func(context.Context, []exec.Mutati
 	defer s.Close()
 	for b := range batches {
 		if b.err != nil {
-			return 0, &ImportError{Name: opts.Name, Line: b.line, Err: b.err}
+			return 0, inputError(opts.Name, b.line, 0, b.err)
 		}
 		for _, r := range b.rows {
 			m, err := exec.RowMutation(t, r, 0, nil, nil)
