@@ -325,14 +325,25 @@ func (e *Engine) analyze(ctx context.Context, x *exec.Executor, sel *planner.Sel
 	}, nil
 }
 
+// insert runs INSERT and UPSERT; on a store that can, the statement is
+// one unit.
 func (e *Engine) insert(ctx context.Context, ins *planner.Insert) (*Result, error) {
-	if err := e.Write(ctx, ins.Table, ins.Columns, ins.Rows, ins.Timestamp, nil); err != nil {
+	verb := "INSERT"
+	if ins.Upsert {
+		verb = "UPSERT"
+	}
+	x, err := e.writer(ctx, ins.Table)
+	if err != nil {
 		return nil, err
 	}
-	if ins.Upsert {
-		return &Result{Tag: fmt.Sprintf("UPSERT %d", len(ins.Rows))}, nil
+	var done int
+	atomic, err := x.Atomically(ctx, func() error {
+		return x.InsertColumns(ctx, ins.Table, ins.Columns, ins.Rows, ins.Timestamp, func(n int) { done = n })
+	})
+	if err != nil {
+		return nil, writeFailed(ctx, verb, int64(done), atomic, err)
 	}
-	return &Result{Tag: fmt.Sprintf("INSERT %d", len(ins.Rows))}, nil
+	return &Result{Tag: fmt.Sprintf("%s %d", verb, len(ins.Rows))}, nil
 }
 
 // createTable creates t's physical table, which must not exist, and its

@@ -40,9 +40,14 @@ func (e *Engine) deleteRows(ctx context.Context, d *planner.Delete) (*Result, er
 	if e.progress != nil {
 		progress = func(n int) { e.progress(int64(n)) }
 	}
-	deleted, err := x.Delete(ctx, d, progress)
+	var deleted int
+	atomic, err := x.Atomically(ctx, func() error {
+		var err error
+		deleted, err = x.Delete(ctx, d, progress)
+		return err
+	})
 	if err != nil {
-		return nil, err
+		return nil, writeFailed(ctx, "DELETE", int64(deleted), atomic, err)
 	}
 	return &Result{Tag: fmt.Sprintf("DELETE %d", deleted)}, nil
 }
@@ -67,68 +72,101 @@ func countRows(ctx context.Context, x *exec.Executor, sel *planner.Select) (int6
 	}
 }
 
+// writeFailed is the error of a write statement that failed after it
+// wrote done rows; atomic says the store undid them all. The rows of a
+// write that failed (an exec.BatchError) may have been written too. A
+// statement that failed before writing anything, other than by its
+// deadline or cancel, keeps its own error.
+func writeFailed(ctx context.Context, verb string, done int64, atomic bool, err error) error {
+	if done == 0 && ctx.Err() == nil {
+		return err
+	}
+	var unsure int64
+	if be := (*exec.BatchError)(nil); errors.As(err, &be) {
+		unsure = int64(be.Rows)
+	}
+	if ue := (*exec.UniqueError)(nil); errors.As(err, &ue) {
+		unsure = 0 // refused before the write
+	}
+	return &exec.WriteError{Verb: verb, Done: done, Unsure: unsure, Undone: atomic, Err: err}
+}
+
 // updateBatch is how many rows an UPDATE writes at a time.
 const updateBatch = 1000
 
 // update runs UPDATE: it reads the rows its WHERE finds, computes each
 // new value from the row, and writes the key fields and the set columns
-// back; the write moves index entries as an INSERT's does.
+// back; the write moves index entries as an INSERT's does. On a store
+// that can, the whole statement is one unit.
 func (e *Engine) update(ctx context.Context, u *planner.Update) (*Result, error) {
 	x, err := e.writer(ctx, u.Table)
 	if err != nil {
 		return nil, err
 	}
-	t := u.Table
-	cols := t.KeyColumns()
+	w := &updater{x: x, u: u, cols: u.Table.KeyColumns()}
 	for _, a := range u.Set {
-		cols = append(cols, a.Column)
+		w.cols = append(w.cols, a.Column)
 	}
-	rows, err := x.Query(ctx, u.Find, &exec.Stats{})
+	atomic, err := x.Atomically(ctx, func() error { return w.run(ctx) })
 	if err != nil {
-		return nil, err
+		return nil, writeFailed(ctx, "UPDATE", w.done, atomic, err)
+	}
+	return &Result{Tag: fmt.Sprintf("UPDATE %d", w.done)}, nil
+}
+
+// updater writes an UPDATE's rows in batches, counting those written.
+type updater struct {
+	x     *exec.Executor
+	u     *planner.Update
+	cols  []int
+	batch []catalog.Row
+	done  int64 // rows written
+}
+
+func (w *updater) run(ctx context.Context) error {
+	t := w.u.Table
+	rows, err := w.x.Query(ctx, w.u.Find, &exec.Stats{})
+	if err != nil {
+		return err
 	}
 	defer rows.Close()
-	var batch []catalog.Row
-	n := 0
-	flush := func() error {
-		if len(batch) == 0 {
-			return nil
-		}
-		if err := x.InsertColumns(ctx, t, cols, batch, 0, nil); err != nil {
-			return fmt.Errorf("UPDATE after %d rows: %w", n, err)
-		}
-		n += len(batch)
-		batch = batch[:0]
-		return nil
-	}
 	for {
 		r, err := rows.Next(ctx)
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 		row := t.NewRow()
 		copy(row, r[:len(t.Columns)])
-		for _, a := range u.Set {
+		for _, a := range w.u.Set {
 			v, err := a.Value.Value(r)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", a.Source, err)
+				return fmt.Errorf("%s: %w", a.Source, err)
 			}
 			row[a.Column] = v
 		}
-		batch = append(batch, row)
-		if len(batch) == updateBatch {
-			if err := flush(); err != nil {
-				return nil, err
+		w.batch = append(w.batch, row)
+		if len(w.batch) == updateBatch {
+			if err := w.flush(ctx); err != nil {
+				return err
 			}
 		}
 	}
-	if err := flush(); err != nil {
-		return nil, err
+	return w.flush(ctx)
+}
+
+func (w *updater) flush(ctx context.Context) error {
+	if len(w.batch) == 0 {
+		return nil
 	}
-	return &Result{Tag: fmt.Sprintf("UPDATE %d", n)}, nil
+	if err := w.x.InsertColumns(ctx, w.u.Table, w.cols, w.batch, 0, nil); err != nil {
+		return err
+	}
+	w.done += int64(len(w.batch))
+	w.batch = w.batch[:0]
+	return nil
 }
 
 // Replaced counts the keys among keys that t already holds, and those

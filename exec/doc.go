@@ -29,6 +29,11 @@
 // ParallelKeyScanner it counts parts of the range on several goroutines,
 // one KeyChecker each, and adds them up in key order.
 //
+// A write statement runs inside Executor.Atomically: over a Transactor
+// (the embedded store) it is one unit, and a failure, a cancel or a
+// timeout leaves nothing of it; over another store (HBase) its batches
+// stay as they are written, and a WriteError says how many rows did.
+//
 // Rows stream: nothing holds a whole result except a client sort, which is
 // bounded by SortBudget rows. It holds each row as one byte encoding of
 // the columns the query still reads, sort keys first (sortcodec.go), in

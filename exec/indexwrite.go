@@ -345,7 +345,7 @@ func (x *Executor) Delete(ctx context.Context, d *planner.Delete, progress func(
 			return nil
 		}
 		if err := x.writeBatch(ctx, d.Table, nil, nil, nil, 0, batch); err != nil {
-			return err
+			return &BatchError{Rows: len(batch), Err: err}
 		}
 		n += len(batch)
 		batch = batch[:0]
@@ -372,7 +372,7 @@ func (x *Executor) Delete(ctx context.Context, d *planner.Delete, progress func(
 			r = &Row{Vals: r.Vals, Key: key}
 		}
 		batch = append(batch, r)
-		if len(batch) == 1000 {
+		if len(batch) == deleteBatch {
 			if err := flush(); err != nil {
 				return n, err
 			}

@@ -73,6 +73,13 @@ func RowMutation(t *catalog.Table, row catalog.Row, ts int64, rnd func(int64) in
 	return m, nil
 }
 
+// insertBatch is how many rows InsertColumns writes at a time, and
+// deleteBatch how many Delete does.
+const (
+	insertBatch = 5000
+	deleteBatch = 1000
+)
+
 // Insert writes whole logical rows: see InsertColumns.
 func (x *Executor) Insert(ctx context.Context, t *catalog.Table, rows []catalog.Row, ts int64, progress func(int)) error {
 	return x.InsertColumns(ctx, t, nil, rows, ts, progress)
@@ -83,7 +90,7 @@ func (x *Executor) Insert(ctx context.Context, t *catalog.Table, rows []catalog.
 // not listed keeps its value. t's indexes are kept in step. progress, when
 // set, is told how many rows are written so far.
 func (x *Executor) InsertColumns(ctx context.Context, t *catalog.Table, cols []int, rows []catalog.Row, ts int64, progress func(int)) error {
-	const batch = 5000
+	const batch = insertBatch
 	if ts == 0 && len(t.Indexes) > 0 {
 		ts = x.writeTime()
 	}
@@ -118,7 +125,7 @@ func (x *Executor) InsertColumns(ctx context.Context, t *catalog.Table, cols []i
 			muts, keep = append(muts, m), append(keep, r)
 		}
 		if err := x.writeBatch(ctx, t, muts, keep, cols, ts, nil); err != nil {
-			return err
+			return &BatchError{Rows: len(muts), Err: err}
 		}
 		if progress != nil {
 			progress(start + len(chunk))

@@ -112,59 +112,38 @@ func TestFaultImportCut(t *testing.T) {
 	// table and two indexes, in three phases): batch 1 of 3 ends near 1.5
 	// times, batch 2 near 3 times.
 	cutBytes := 9 * fi.Size() / 4
-	// A batch of 5000 rows and its index entries takes a second or two on
-	// a busy shared HBase: 5s keeps the first run from timing out unaided.
-	const timeout = 5 * time.Second
-	fn := newFaultNet(t)
-	zk := fn.proxy(q)
-	args := []string{"import", "--catalog", cat, "--zk", zk, "--zk-root", hbasetest.Root(), "--allow-writes", "--timeout", timeout.String(), "--table", "orders", file}
-	cut := make(chan struct{})
-	var stdout, stderr syncBuffer
-	done := make(chan int, 1)
-	begin := time.Now()
-	go func() {
-		done <- run(context.Background(), args, env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, dial: countingDial(fn, cutBytes, cut)})
-	}()
-	select {
-	case <-cut:
-	case code := <-done:
-		t.Fatalf("the import ended (exit %d) before the cut: %q %q", code, stdout.String(), stderr.String())
-	case <-time.After(2 * time.Minute):
-		t.Fatal("the import never sent as many bytes as its input holds")
-	}
-	cutAt := time.Since(begin)
-	var code int
-	select {
-	case code = <-done:
-	case <-time.After(3*timeout + 10*time.Second):
-		t.Fatalf("the import still runs %v after the network stopped answering", time.Since(begin)-cutAt)
-	}
-	took := time.Since(begin) - cutAt
-	t.Logf("cut after %v; import ended %v later: %s", cutAt.Round(time.Millisecond), took.Round(time.Millisecond), strings.TrimSpace(stderr.String()))
-	if took > 3*timeout+2*time.Second {
-		t.Errorf("the import ended %v after the cut, past 3x the %v write timeout", took, timeout)
-	}
-	if code != exitFail || stdout.String() != "" || strings.Count(stderr.String(), "\n") != 1 {
-		t.Fatalf("exit %d, stdout %q, stderr %q; want exit 1 and one line on stderr", code, stdout.String(), stderr.String())
-	}
-	m := regexp.MustCompile(`^rkql: .*took longer than 5s.*\((\d+) rows? written`).FindStringSubmatch(stderr.String())
-	if m == nil {
-		t.Fatalf("stderr %q does not say the write timed out and how many rows were written", stderr.String())
-	}
-	written, _ := strconv.Atoi(m[1])
-	if written <= 0 || written >= faultOrders {
-		t.Errorf("%d rows written before the cut, want some and not all of %d", written, faultOrders)
+	// Before the cut each batch write must fit the write timeout. On a
+	// loaded machine one may not: a run that times out by itself, before
+	// the proxy saw the bytes to cut at, shows only that, and runs again
+	// with twice the timeout.
+	var (
+		fn      *faultNet
+		args    []string
+		written int
+	)
+	for timeout := 5 * time.Second; ; timeout *= 2 {
+		fn = newFaultNet(t)
+		args = []string{"import", "--catalog", cat, "--zk", fn.proxy(q), "--zk-root", hbasetest.Root(), "--allow-writes", "--timeout", timeout.String(), "--table", "orders", file}
+		var cutShort bool
+		if written, cutShort = importCut(t, args, fn, cutBytes, timeout); !cutShort {
+			break
+		}
+		if timeout >= time.Minute {
+			t.Fatalf("the import timed out before the cut even with a %v write timeout", timeout)
+		}
+		t.Logf("the import timed out before the cut with a %v write timeout; again with %v", timeout, 2*timeout)
+		fn.restore()
 	}
 
 	fn.restore()
-	stdout, stderr = syncBuffer{}, syncBuffer{}
+	var stdout, stderr syncBuffer
 	// The second run is about converging, not speed: the shared HBase
 	// may be slow, so its timeout is generous.
 	again := slices.Clone(args)
-	again[slices.Index(again, timeout.String())] = "1m"
-	code = run(context.Background(), again, env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, dial: fn.dial})
+	again[slices.Index(again, "--timeout")+1] = "1m"
+	code := run(context.Background(), again, env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, dial: fn.dial})
 	// It says that the rows the first run wrote were replaced.
-	m = regexp.MustCompile(fmt.Sprintf(`^imported %d rows into orders, (\d+) of them replacing a row with the same key\n$`, faultOrders)).FindStringSubmatch(stdout.String())
+	m := regexp.MustCompile(fmt.Sprintf(`^imported %d rows into orders, (\d+) of them replacing a row with the same key\n$`, faultOrders)).FindStringSubmatch(stdout.String())
 	if code != exitOK || m == nil {
 		t.Fatalf("import again: exit %d, stdout %q, stderr %q; want %d rows imported, some replacing rows", code, stdout.String(), stderr.String(), faultOrders)
 	}
@@ -198,6 +177,57 @@ func TestFaultImportCut(t *testing.T) {
 	if r.code != 0 || r.stdout != want+"\n"+want {
 		t.Errorf("CHECK INDEX: exit %d, stdout %q, stderr %q; want each %q", r.code, r.stdout, r.stderr, want)
 	}
+}
+
+// importCut runs the import of args through fn, whose network hangs once
+// the client sent cutBytes, and checks that it ends within its write
+// timeout, with a note and one line saying how many rows were written.
+// cutShort reports a run that timed out by itself before the cut.
+func importCut(t *testing.T, args []string, fn *faultNet, cutBytes int64, timeout time.Duration) (written int, cutShort bool) {
+	t.Helper()
+	var stdout, stderr syncBuffer
+	cut := make(chan struct{})
+	done := make(chan int, 1)
+	begin := time.Now()
+	go func() {
+		done <- run(context.Background(), args, env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, dial: countingDial(fn, cutBytes, cut)})
+	}()
+	select {
+	case <-cut:
+	case code := <-done:
+		if code == exitFail && strings.Contains(stderr.String(), "took longer than "+timeout.String()) {
+			t.Logf("before the cut: %s", strings.TrimSpace(stderr.String()))
+			return 0, true
+		}
+		t.Fatalf("the import ended (exit %d) before the cut: %q %q", code, stdout.String(), stderr.String())
+	case <-time.After(2 * time.Minute):
+		t.Fatal("the import never sent as many bytes as its input holds")
+	}
+	cutAt := time.Since(begin)
+	var code int
+	select {
+	case code = <-done:
+	case <-time.After(3*timeout + 10*time.Second):
+		t.Fatalf("the import still runs %v after the network stopped answering", time.Since(begin)-cutAt)
+	}
+	took := time.Since(begin) - cutAt
+	t.Logf("cut after %v; import ended %v later: %s", cutAt.Round(time.Millisecond), took.Round(time.Millisecond), strings.TrimSpace(stderr.String()))
+	if took > 3*timeout+2*time.Second {
+		t.Errorf("the import ended %v after the cut, past 3x the %v write timeout", took, timeout)
+	}
+	lines := strings.SplitAfter(stderr.String(), "\n")
+	if code != exitFail || stdout.String() != "" || len(lines) != 3 || !strings.HasPrefix(lines[0], "rkql: note: orders is written in parts") {
+		t.Fatalf("exit %d, stdout %q, stderr %q; want exit 1, and on stderr the note and one line", code, stdout.String(), stderr.String())
+	}
+	m := regexp.MustCompile(`^rkql: .*took longer than ` + regexp.QuoteMeta(timeout.String()) + `.*\((\d+) rows? written`).FindStringSubmatch(lines[1])
+	if m == nil {
+		t.Fatalf("stderr %q does not say the write timed out and how many rows were written", stderr.String())
+	}
+	written, _ = strconv.Atoi(m[1])
+	if written <= 0 || written >= faultOrders {
+		t.Errorf("%d rows written before the cut, want some and not all of %d", written, faultOrders)
+	}
+	return written, false
 }
 
 // compareRows checks that the CSV out holds each input row once, with the

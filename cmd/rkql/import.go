@@ -33,7 +33,7 @@ func parseImportFlags(args []string, w io.Writer) (*options, string, error) {
 	commonFlags(fs, o)
 	fs.StringVar(&o.table, "table", "", "the logical `table` to load (required)")
 	fs.StringVar(&o.format, "format", "", "input `format`: "+strings.Join(shell.ImportFormats, "|")+" (default: by the extension, else the first line)")
-	fs.DurationVar(&o.timeout, "timeout", 30*time.Second, "most time each batch write to the store may take (0 for none)")
+	fs.DurationVar(&o.timeout, "timeout", 30*time.Second, "most time each batch write to the store may take, not the whole import (0 for none)")
 	// The flag package calls Usage on every error; only -h prints it.
 	fs.Usage = func() {}
 	var files []string
@@ -100,8 +100,12 @@ func runImport(ctx context.Context, args []string, e env) int {
 	}
 	p := &progress{w: e.stderr, on: e.term.stderr, every: o.progressInterval, last: time.Now()}
 	var replaced int64
+	note := func(msg string) {
+		p.clear()
+		fmt.Fprintf(e.stderr, "rkql: note: %s\n", msg)
+	}
 	n, err := sess.Import(ctx, in, shell.ImportOptions{Table: o.table, Name: name, Format: o.format, Progress: p.report, WriteTimeout: o.timeout,
-		Replaced: func(r int64) { replaced = r }})
+		Replaced: func(r int64) { replaced = r }, SecondWrite: note})
 	p.clear()
 	if err != nil {
 		if ctx.Err() != nil {

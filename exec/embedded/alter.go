@@ -18,6 +18,9 @@ func (s *Store) AlterFamily(ctx context.Context, name string, f exec.FamilySpec)
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	if err := s.noTxn("alter table", name); err != nil {
+		return err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t := s.mu.tables[name]
@@ -48,5 +51,6 @@ func (s *Store) AlterFamily(ctx context.Context, name string, f exec.FamilySpec)
 		return wrapDB(err)
 	}
 	s.mu.tables[name] = newTable(m, enc)
+	writeTablesFile(s.dir, s.mu.tables)
 	return nil
 }

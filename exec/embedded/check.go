@@ -24,6 +24,10 @@ type TableReport struct {
 	// LostRows is how many rows the lost pages held, where their headers
 	// still say; the true number may be larger.
 	LostRows int64
+	// Salvaged is how many of Rows Repair read from intact pages that the
+	// damaged tree no longer reaches; Conflicting how many rows it found
+	// there in versions that disagree, and did not save.
+	Salvaged, Conflicting int64
 }
 
 // CheckReport is the result of Check.
@@ -73,7 +77,7 @@ func Check(dir string, opts Options) (*CheckReport, error) {
 		return rep, nil
 	}
 	rep.Problems = append(rep.Problems, res.problems...)
-	rep.Tables = tableReports(res)
+	rep.Tables = tableReports(res, nil)
 	if !rep.Damaged() && pf.metas < 2 {
 		// bbolt reads the store from the other meta page, but its own
 		// check asserts on the torn one and would end the process.
@@ -104,10 +108,16 @@ func openLocked(path string, exclusive bool, opts Options) (*os.File, error) {
 	return f, nil
 }
 
-func tableReports(res *storeScan) []TableReport {
+// tableReports reports the tables of res; with saved (Repair), a guessed
+// table that got no row is left out.
+func tableReports(res *storeScan, saved map[string]int64) []TableReport {
 	out := make([]TableReport, 0, len(res.tables))
 	for _, ts := range res.tables {
-		tr := TableReport{Name: ts.name, Rows: ts.rows, BadRows: ts.bad, LostPages: ts.loss.pages, LostRows: ts.loss.rows}
+		if ts.guessed && saved[ts.name] == 0 {
+			continue
+		}
+		tr := TableReport{Name: ts.name, Rows: ts.rows, BadRows: ts.bad, LostPages: ts.loss.pages, LostRows: ts.loss.rows,
+			Salvaged: ts.salvaged, Conflicting: ts.conflicts}
 		if ts.t == nil {
 			tr.Rows, tr.BadRows = 0, ts.rows+ts.bad
 		}

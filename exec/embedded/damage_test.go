@@ -256,7 +256,15 @@ func checkOpen(t *testing.T, dir string, damaged bool, want map[string][]string)
 // returns the number of rows saved.
 func checkRepair(t *testing.T, dir string, want map[string][]string) int {
 	t.Helper()
-	rep, err := Repair(dir, Options{NoSync: true})
+	_, saved := checkRepairWith(t, dir, want, Options{})
+	return saved
+}
+
+// checkRepairWith is checkRepair with options, returning the report too.
+func checkRepairWith(t *testing.T, dir string, want map[string][]string, opts Options) (*RepairReport, int) {
+	t.Helper()
+	opts.NoSync = true
+	rep, err := Repair(dir, opts)
 	if err != nil {
 		t.Fatalf("repair: %v", err)
 	}
@@ -293,7 +301,7 @@ func checkRepair(t *testing.T, dir string, want map[string][]string) int {
 		}
 		saved += len(got)
 	}
-	return saved
+	return rep, saved
 }
 
 // TestFailedOpenReleasesLock opens a store that fails its check after

@@ -2,6 +2,7 @@
 // local bbolt file, so the shell works without a cluster.
 //
 //	Mutate ──sort by key──> one write tx per 10k rows ──> bbolt
+//	        (in Atomically: the statement's one write tx)
 //	Get ──────────────────> one read tx per call ─────────> bbolt
 //	Scan ─> RowIter.Next ─> one read tx per refill ───────> bbolt
 //	                        (≤1024 rows, re-seek after the last key)
@@ -33,6 +34,11 @@
 //   - one top-level bucket per table, named like the table. Its keys are the
 //     HBase rowkeys, byte for byte; its values hold all the cells of a row.
 //
+// Beside rkql.db, rkql.db.tables keeps a copy of every table's metadata
+// (a JSON object of name to meta entry), rewritten whenever a table is
+// created, dropped or altered. Only Repair reads it, when the meta bucket
+// is lost.
+//
 // A row value is
 //
 //	row     = 0x01 family+
@@ -56,7 +62,10 @@
 //     put written later at an older timestamp shows (on HBase a marker
 //     hides it); a Get asking for ReadOptions.Markers gets none.
 //   - A row is one bbolt value, so each row's mutation is atomic. A Mutate
-//     call is not: it commits in transactions of up to Options.RowsPerTx rows.
+//     call is not: it commits in transactions of up to Options.RowsPerTx
+//     rows, except inside Atomically, where every Mutate writes into the
+//     statement's one transaction (at most Options.MaxTxnRows row writes)
+//     and every Get reads through it; scans read what is committed.
 //   - Cells written with timestamp 0 get the write time. All cells of one
 //     Mutate call share one timestamp, and successive calls get strictly
 //     increasing ones, even within one millisecond.
@@ -125,5 +134,9 @@
 // (table metadata, and each row that decodes) key by key into a new file,
 // keeps the damaged file as rkql.db.damaged-<time> and moves the new one in
 // place; rows on unreadable pages, and rows of a table whose metadata is
-// lost, are counted, not saved.
+// lost, are counted, not saved. Where the tree is damaged (a file cut short
+// loses its root page, which bbolt rewrites at the end of the file at each
+// commit), Repair also reads the intact leaf pages the tree no longer
+// reaches, one by one, and saves the rows it can place in their table; see
+// salvage.go for how, and for what it cannot tell.
 package embedded

@@ -30,7 +30,7 @@ func (s *Store) Get(ctx context.Context, tableName string, keys [][]byte, opts e
 	b.setRead(&opts)
 	var rows []*exec.StoreRow
 	var read int64
-	err = s.db.View(func(tx *bolt.Tx) error {
+	err = s.view(func(tx *bolt.Tx) error {
 		bk, err := t.bucket(tx)
 		if err != nil {
 			return err

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/rkql/rkql/exec"
 )
 
 // RepairReport is the result of Repair.
@@ -21,6 +23,15 @@ type RepairReport struct {
 	// Tables says, per table, how many rows were saved (Rows) and what
 	// could not be read.
 	Tables []TableReport
+	// Unattributed is the number of rows on intact pages that a damaged
+	// tree no longer reaches, not saved because their table cannot be
+	// told (see Repair).
+	Unattributed int64
+	// FreelistLost says that the rows saved from such pages were read
+	// without the freelist, which tells old copies of pages from live
+	// ones: they may include rows deleted or changed before the damage,
+	// as they were before.
+	FreelistLost bool
 }
 
 // Repair copies everything readable of the store in directory dir into a
@@ -29,6 +40,13 @@ type RepairReport struct {
 // file next to it as rkql.db.damaged-<time> and moves the new one in
 // place. Rows of a table whose metadata is lost cannot be saved; a table
 // whose metadata survives but whose rows do not comes back empty.
+//
+// Where the tree is damaged, as in a file cut short whose root page is
+// gone, Repair also reads every intact leaf page the tree no longer
+// reaches, page by page, and saves the rows it can place in their table
+// (salvage.go says how, and what it cannot tell): TableReport.Salvaged
+// counts them, and Conflicting and Unattributed what it found but could
+// not save.
 func Repair(dir string, opts Options) (*RepairReport, error) {
 	path := filepath.Join(dir, FileName)
 	f, err := openLocked(path, true, opts)
@@ -47,7 +65,7 @@ func Repair(dir string, opts Options) (*RepairReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = guard("repair", func() error { return w.copy(f, rep) })
+	err = guard("repair", func() error { return w.copy(f, rep, readTablesFile(dir)) })
 	if cerr := w.db.Close(); err == nil {
 		err = cerr
 	}
@@ -62,6 +80,9 @@ func Repair(dir string, opts Options) (*RepairReport, error) {
 	if err := os.Rename(tmp, path); err != nil {
 		return nil, fmt.Errorf("embedded: repair %s: the damaged file is now %s, and the repaired one %s: %w", path, rep.Kept, tmp, err)
 	}
+	// The copy of the tables goes with the damaged file; the next Open
+	// writes one of the repaired store's.
+	_ = os.Rename(filepath.Join(dir, TablesFileName), rep.Kept+".tables")
 	syncDir(dir)
 	return rep, nil
 }
@@ -82,6 +103,7 @@ type repairWriter struct {
 	rowsPerTx int
 	created   map[string]bool
 	saved     map[string]int64
+	guesses   []exec.TableSpec
 	err       error
 }
 
@@ -90,7 +112,7 @@ func newRepairWriter(path string, opts Options) (*repairWriter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("embedded: repair: %w", err)
 	}
-	w := &repairWriter{db: db, rowsPerTx: opts.RowsPerTx, created: map[string]bool{}, saved: map[string]int64{}}
+	w := &repairWriter{db: db, rowsPerTx: opts.RowsPerTx, created: map[string]bool{}, saved: map[string]int64{}, guesses: opts.RepairTables}
 	if w.rowsPerTx <= 0 {
 		w.rowsPerTx = defaultRowsPerTx
 	}
@@ -98,7 +120,7 @@ func newRepairWriter(path string, opts Options) (*repairWriter, error) {
 }
 
 // copy reads the damaged file f and writes what it can read.
-func (w *repairWriter) copy(f *os.File, rep *RepairReport) error {
+func (w *repairWriter) copy(f *os.File, rep *RepairReport, tables map[string][]byte) error {
 	pf, err := openPageFile(f)
 	if err != nil {
 		var d *damage
@@ -118,7 +140,7 @@ func (w *repairWriter) copy(f *os.File, rep *RepairReport) error {
 		return err
 	}
 	if pf != nil {
-		res := scanStore(pf, scanOptions{decode: true, row: w.put})
+		res := scanStore(pf, scanOptions{decode: true, row: w.put, salvage: w.salvage, tables: tables, guesses: w.guesses})
 		if w.err != nil {
 			return w.err
 		}
@@ -127,14 +149,16 @@ func (w *repairWriter) copy(f *os.File, rep *RepairReport) error {
 		}
 		rep.Problems = append(rep.Problems, res.problems...)
 		for _, ts := range res.tables {
-			// A table whose metadata survived comes back, even empty.
-			if ts.t != nil {
+			// A table whose metadata survived comes back, even empty;
+			// a guessed one only with rows.
+			if ts.t != nil && !ts.guessed {
 				if err := w.ensure(ts); err != nil {
 					return err
 				}
 			}
 		}
-		rep.Tables = tableReports(res)
+		rep.Tables, rep.Unattributed = tableReports(res, w.saved), res.unattributed
+		rep.FreelistLost = res.salvaged && res.freelistLost
 		for i := range rep.Tables {
 			rep.Tables[i].Rows = w.saved[rep.Tables[i].Name]
 		}
@@ -191,4 +215,17 @@ func (w *repairWriter) putErr(ts *tableScan, k, v []byte) error {
 	w.n++
 	w.saved[ts.name]++
 	return nil
+}
+
+// salvage saves a row found on a page the damaged tree no longer reaches,
+// unless a row with its key was saved already, and reports whether it did.
+func (w *repairWriter) salvage(ts *tableScan, k, v []byte) bool {
+	if w.err != nil {
+		return false
+	}
+	if w.created[ts.name] && w.tx.Bucket([]byte(ts.name)).Get(k) != nil {
+		return false
+	}
+	w.err = w.putErr(ts, k, v)
+	return w.err == nil
 }

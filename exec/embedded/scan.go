@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+
+	"github.com/rkql/rkql/exec"
 )
 
 // tableScan is what a scan of the file found of one table.
@@ -20,6 +22,13 @@ type tableScan struct {
 	// loss is what could not be read at all.
 	loss   treeLoss
 	hasBkt bool
+	// salvaged is the number of rows saved from intact pages the tree
+	// no longer reaches (counted in rows as well); conflicts the number
+	// of rows found on such pages in versions that disagree, not saved.
+	salvaged, conflicts int64
+	// guessed is set when the metadata came from Options.RepairTables,
+	// not from the store: the table is saved only if rows are.
+	guessed bool
 }
 
 // storeScan is the result of reading a whole store file page by page.
@@ -27,6 +36,13 @@ type storeScan struct {
 	problems []string
 	format   []byte // the "#format" entry, nil if missing
 	tables   []*tableScan
+	// unattributed counts the rows on intact pages the tree no longer
+	// reaches whose table cannot be told.
+	unattributed int64
+	// salvaged is set when salvage ran, and freelistLost when it could
+	// not read the freelist, so that old copies of pages may have been
+	// taken for live ones.
+	salvaged, freelistLost bool
 }
 
 // scanOptions say how deep scanStore looks.
@@ -36,6 +52,18 @@ type scanOptions struct {
 	// row, when set, is called with each good row; k and v are valid
 	// during the call only.
 	row func(ts *tableScan, k, v []byte)
+	// salvage, when set, is called with each row of an intact leaf page
+	// that a damaged tree no longer reaches (see salvage); it reports
+	// whether it saved the row, which it does not when the row's key
+	// was saved already.
+	salvage func(ts *tableScan, k, v []byte) bool
+	// tables is the copy of the tables' metadata kept beside the file,
+	// which salvage prefers to meta pages it finds; nil when there is
+	// none.
+	tables map[string][]byte
+	// guesses are the tables salvage gives rows to when no metadata of
+	// theirs is found at all (Options.RepairTables).
+	guesses []exec.TableSpec
 }
 
 // scanStore reads every bucket of the file, checks its pages, and
@@ -53,7 +81,7 @@ func scanStore(pf *pageFile, opts scanOptions) *storeScan {
 		}
 		return ts
 	}
-	refs := w.buckets()
+	refs, lost := w.buckets()
 	var metaRef *bucketRef
 	for i := range refs {
 		if refs[i].name == metaBucket {
@@ -80,9 +108,21 @@ func scanStore(pf *pageFile, opts scanOptions) *storeScan {
 		ts := table(ref.name)
 		ts.hasBkt = true
 		ts.loss = w.tree(ref, func(e *element) { scanRow(w, ts, e, opts) })
+		lost.pages += ts.loss.pages
+	}
+	if opts.salvage != nil && (lost.pages > 0 || metaRef == nil && len(refs) > 0) {
+		roots := map[uint64]string{}
+		for _, ref := range refs {
+			if ref.root != 0 {
+				addRoot(roots, ref.root, ref.name)
+			}
+		}
+		salvage(w, res, table, roots, opts)
 	}
 	for _, ts := range res.tables {
 		switch {
+		case ts.guessed && ts.salvaged == 0:
+			// A guess that holds no row is no table of the store.
 		case !ts.hasBkt:
 			w.problem("table %s: its bucket is missing", ts.name)
 		case ts.t == nil:

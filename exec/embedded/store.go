@@ -29,6 +29,7 @@ const (
 	defaultLockTimeout = time.Second
 	defaultRowsPerTx   = 10000
 	defaultScanBatch   = 1024
+	defaultMaxTxnRows  = 2_000_000
 )
 
 // ErrInUse is returned by Open when another process holds the store's lock.
@@ -66,6 +67,12 @@ type Options struct {
 	// RowsPerTx is the number of rows Mutate writes per transaction.
 	// 0 means 10000.
 	RowsPerTx int
+	// MaxTxnRows is the most row writes (a table's row or an index
+	// entry; an UPDATE of a table with one index makes five a row) a
+	// statement's transaction (Atomically) holds; past it the statement
+	// fails and is undone. Each costs about 400 bytes of memory until the
+	// transaction commits. 0 means 2,000,000.
+	MaxTxnRows int
 	// ScanBatch is the most rows a scan reads per read transaction
 	// (ScanKeys: 16 times as many). 0 means 1024.
 	ScanBatch int
@@ -74,6 +81,11 @@ type Options struct {
 	// means any size. Larger files get the quick check only (meta pages,
 	// file size, table metadata); rkql store check reads all of them.
 	VerifyLimit int64
+	// RepairTables are the tables Repair gives the rows of intact pages
+	// it finds when both the store's table metadata and its copy
+	// (TablesFileName) are lost: rkql store repair passes its catalog's.
+	// A table of them that gets no row is not created. Open ignores it.
+	RepairTables []exec.TableSpec
 	// ReadOnly opens the store for reading only, under a lock that other
 	// readers share and a writer waits for. Nothing is ever written: a
 	// store that does not exist reads as empty and is not created, and
@@ -103,6 +115,15 @@ type Store struct {
 		maps   [][]byte
 		failed bool // mapping failed once: read with bbolt's cursor
 	}
+
+	// txn is the write transaction of Atomically while one runs; Mutate
+	// and Get use it, under its lock, instead of their own.
+	txn struct {
+		sync.Mutex
+		tx   *bolt.Tx
+		rows int // rows written into tx
+	}
+	maxTxnRows int
 
 	mu struct {
 		sync.RWMutex
@@ -159,18 +180,22 @@ func Open(path string, opts Options) (*Store, error) {
 		_ = guard("bbolt", db.Close)
 		return nil, err
 	}
+	if !opts.ReadOnly {
+		ensureTablesFile(path, tables)
+	}
 	return newStore(db, path, opts, tables), nil
 }
 
 // newStore returns the Store over db, which holds tables.
 func newStore(db *bolt.DB, dir string, opts Options, tables map[string]*table) *Store {
 	s := &Store{
-		db:        db,
-		dir:       dir,
-		readOnly:  opts.ReadOnly,
-		clock:     opts.Clock,
-		rowsPerTx: opts.RowsPerTx,
-		scanBatch: opts.ScanBatch,
+		db:         db,
+		dir:        dir,
+		readOnly:   opts.ReadOnly,
+		clock:      opts.Clock,
+		rowsPerTx:  opts.RowsPerTx,
+		scanBatch:  opts.ScanBatch,
+		maxTxnRows: opts.MaxTxnRows,
 	}
 	if s.clock == nil {
 		s.clock = time.Now
@@ -180,6 +205,9 @@ func newStore(db *bolt.DB, dir string, opts Options, tables map[string]*table) *
 	}
 	if s.scanBatch <= 0 {
 		s.scanBatch = defaultScanBatch
+	}
+	if s.maxTxnRows <= 0 {
+		s.maxTxnRows = defaultMaxTxnRows
 	}
 	s.mu.tables = tables
 	return s
@@ -353,6 +381,9 @@ func (s *Store) CreateTable(ctx context.Context, spec exec.TableSpec) error {
 	if err := validateSpec(spec); err != nil {
 		return err
 	}
+	if err := s.noTxn("create table", spec.Name); err != nil {
+		return err
+	}
 	m := tableMeta{Spec: cloneSpec(spec), Created: s.now()}
 	enc, err := json.Marshal(m)
 	if err != nil {
@@ -385,6 +416,7 @@ func (s *Store) CreateTable(ctx context.Context, spec exec.TableSpec) error {
 		return wrapDB(err)
 	}
 	s.mu.tables[spec.Name] = newTable(m, enc)
+	writeTablesFile(s.dir, s.mu.tables)
 	return nil
 }
 
@@ -396,6 +428,9 @@ func (s *Store) DropTable(ctx context.Context, name string) error {
 	}
 	if s.readOnly {
 		return fmt.Errorf("embedded: drop table %s: %w", name, ErrReadOnly)
+	}
+	if err := s.noTxn("drop table", name); err != nil {
+		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -412,6 +447,7 @@ func (s *Store) DropTable(ctx context.Context, name string) error {
 		return wrapDB(err)
 	}
 	delete(s.mu.tables, name)
+	writeTablesFile(s.dir, s.mu.tables)
 	return nil
 }
 
@@ -466,7 +502,7 @@ func (s *Store) Count(ctx context.Context, name string) (int64, error) {
 		return 0, err
 	}
 	var n int64
-	err = s.db.View(func(tx *bolt.Tx) error {
+	err = s.view(func(tx *bolt.Tx) error {
 		b, err := t.bucket(tx)
 		if err != nil {
 			return err

@@ -195,10 +195,11 @@ func (w *walk) descend(name string, id uint64, depth int, loss *treeLoss, visit 
 	}
 }
 
-// buckets returns the top-level buckets, in key order.
-func (w *walk) buckets() []bucketRef {
+// buckets returns the top-level buckets, in key order, and what of the
+// root bucket could not be read.
+func (w *walk) buckets() ([]bucketRef, treeLoss) {
 	var refs []bucketRef
-	w.tree(bucketRef{name: "root bucket", root: w.pf.meta.root}, func(e *element) {
+	loss := w.tree(bucketRef{name: "root bucket", root: w.pf.meta.root}, func(e *element) {
 		ref, err := bucketOf(e)
 		if err != nil {
 			w.problem("root bucket: %v", err)
@@ -206,7 +207,7 @@ func (w *walk) buckets() []bucketRef {
 		}
 		refs = append(refs, ref)
 	})
-	return refs
+	return refs, loss
 }
 
 // bucketOf reads the bucket a leaf entry holds.

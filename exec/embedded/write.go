@@ -27,7 +27,8 @@ const appendFillPercent = 0.9
 
 // Mutate applies the mutations. Each row's mutation is atomic; the call
 // commits in transactions of Options.RowsPerTx rows, in key order, and stops
-// between two of them if ctx is done. Mutations of the same key apply in the
+// between two of them if ctx is done. Inside Atomically it writes into the
+// statement's transaction instead, which commits or rolls back as a whole. Mutations of the same key apply in the
 // order given. Nothing is written if any mutation is invalid.
 func (s *Store) Mutate(ctx context.Context, tableName string, muts []exec.Mutation) error {
 	if err := ctx.Err(); err != nil {
@@ -46,6 +47,9 @@ func (s *Store) Mutate(ctx context.Context, tableName string, muts []exec.Mutati
 	if len(muts) == 0 {
 		return nil
 	}
+	if err := s.txnRows(len(muts)); err != nil {
+		return err
+	}
 	ts := s.writeTimestamp()
 	cutoffs := t.cutoffs(s.now())
 	order := sortedOrder(muts)
@@ -54,7 +58,7 @@ func (s *Store) Mutate(ctx context.Context, tableName string, muts []exec.Mutati
 			return err
 		}
 		n := min(len(order), s.rowsPerTx)
-		err := s.db.Update(func(tx *bolt.Tx) error {
+		err := s.update(func(tx *bolt.Tx) error {
 			b, err := t.bucket(tx)
 			if err != nil {
 				return err

@@ -43,8 +43,13 @@ type ImportOptions struct {
 	Progress func(rows int64)
 	// WriteTimeout bounds each write of a batch to the store; 0 means none.
 	// A store that stops answering then ends the import instead of
-	// holding it forever.
+	// holding it forever. It does not bound the whole import, which runs
+	// as long as its input.
 	WriteTimeout time.Duration
+	// SecondWrite, when set, is called once, just before the import's
+	// second write to the store, with a note for the user: an import cut
+	// short from then on leaves the rows of the writes before it.
+	SecondWrite func(note string)
 }
 
 // ImportError is an import that stopped: at a line of the input, or while
@@ -131,10 +136,17 @@ func (s *Session) Import(ctx context.Context, r io.Reader, opts ImportOptions) (
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var replaced int64
+	writes := 0
+	beforeWrite := func() {
+		if writes++; writes == 2 && opts.SecondWrite != nil {
+			opts.SecondWrite(cutNote(t))
+		}
+	}
 	batches := make(chan importBatch, 1)
 	go readBatches(rctx, t, src, size, batches)
 	if len(t.Indexes) == 0 {
 		write := func(ctx context.Context, muts []exec.Mutation) error {
+			beforeWrite()
 			wctx, cancel := writeContext(ctx, opts.WriteTimeout)
 			defer cancel()
 			if opts.Replaced != nil {
@@ -155,6 +167,7 @@ func (s *Session) Import(ctx context.Context, r io.Reader, opts ImportOptions) (
 		if b.err != nil {
 			return written, inputError(opts.Name, b.line, written, b.err)
 		}
+		beforeWrite()
 		wctx, wcancel := writeContext(ctx, opts.WriteTimeout)
 		var err error
 		if opts.Replaced != nil {
@@ -184,6 +197,17 @@ func (s *Session) Import(ctx context.Context, r io.Reader, opts ImportOptions) (
 		return written, &ImportError{Name: opts.Name, Written: written, Err: err}
 	}
 	return written, nil
+}
+
+// cutNote says what an import into t leaves when it is cut short.
+func cutNote(t *catalog.Table) string {
+	const note = "%s is written in parts, each committed as it is written: an import cut short (Ctrl-C, a timeout, a crash) leaves the rows of the parts before, and "
+	for _, c := range t.Key.Components {
+		if c.Kind == catalog.KindRandom {
+			return fmt.Sprintf(note+"running it again writes those rows a second time, since the keys end in a random number", t.Name)
+		}
+	}
+	return fmt.Sprintf(note+"running it again finishes it, writing the same keys again", t.Name)
 }
 
 // importBatch is rows read and checked with the line of each, or the

@@ -120,10 +120,17 @@ func (e *stmtErr) Error() string { return e.msg }
 // when the statement was cancelled or timed out.
 func stmtError(ctx context.Context, err error, st parser.Stmt, timeout time.Duration) *stmtErr {
 	e := &stmtErr{pos: parser.NoPos, start: st.Pos(), msg: err.Error()}
-	var pe *parser.Error
+	var (
+		pe *parser.Error
+		we *exec.WriteError
+	)
 	switch {
 	case errors.As(err, &pe):
 		e.pos, e.msg = pe.Pos, pe.Msg
+	case errors.As(err, &we) && errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil:
+		e.msg = fmt.Sprintf("%s timed out %s (the --timeout limit, %s; 0 turns it off)", we.Verb, we.Left(), timeout)
+	case errors.As(err, &we) && errors.Is(err, context.Canceled) && ctx.Err() != nil:
+		e.msg = fmt.Sprintf("%s cancelled %s", we.Verb, we.Left())
 	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil:
 		e.msg = fmt.Sprintf("statement timed out after %s (the --timeout limit; 0 turns it off)", timeout)
 	case errors.Is(err, context.Canceled) && ctx.Err() != nil:
