@@ -154,7 +154,11 @@ func (l *looseIter) first(ctx context.Context) (*Row, error) {
 			continue
 		}
 		for _, r := range rows {
-			if expr.Match(l.cond, r.Vals) {
+			ok, err := expr.Match(l.cond, r.Vals)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
 				return r, nil
 			}
 		}

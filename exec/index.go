@@ -158,7 +158,14 @@ func (l *lookupIter) fill(ctx context.Context) error {
 		}
 	}
 	for _, r := range rows {
-		if r != nil && expr.Match(l.st.Filter, r.Vals) {
+		if r == nil {
+			continue
+		}
+		ok, err := expr.Match(l.st.Filter, r.Vals)
+		if err != nil {
+			return err
+		}
+		if ok {
 			l.out = append(l.out, r)
 		}
 	}

@@ -40,10 +40,12 @@ func NewMatcher(o *ReadOptions) *Matcher {
 // Match reports whether the filter holds for sr, whose cells are the
 // row's visible cells, newest first per column. A row that does not fit
 // the layout matches, so that the reader sees it and counts it as
-// malformed instead of losing it silently.
-func (m *Matcher) Match(sr *StoreRow) bool {
+// malformed instead of losing it silently. An error is the filter's:
+// a value it depends on cannot be computed for this row, and the read
+// must fail with it.
+func (m *Matcher) Match(sr *StoreRow) (bool, error) {
 	if err := m.d.fill(&m.row, sr, m.vals, m.offs); err != nil {
-		return true
+		return true, nil
 	}
 	return expr.Match(m.f, m.vals)
 }

@@ -529,7 +529,8 @@ func (l *limitIter) next(ctx context.Context) (*Row, error) {
 
 func (l *limitIter) close() { l.in.close() }
 
-// filterIter passes the rows its condition holds for (CLIENT FILTER).
+// filterIter passes the rows its condition holds for (CLIENT FILTER); a
+// row it cannot decide fails the read.
 type filterIter struct {
 	in   rowIter
 	cond expr.Expr
@@ -538,8 +539,15 @@ type filterIter struct {
 func (f *filterIter) next(ctx context.Context) (*Row, error) {
 	for {
 		r, err := f.in.next(ctx)
-		if err != nil || expr.Match(f.cond, r.Vals) {
+		if err != nil {
 			return r, err
+		}
+		ok, err := expr.Match(f.cond, r.Vals)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			return r, nil
 		}
 	}
 }

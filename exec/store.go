@@ -97,7 +97,8 @@ type ReadOptions struct {
 	Ranges []Range
 	// Filter is a condition over Table's logical rows (key fields decoded
 	// from the key, stored columns from the newest cells): only rows for
-	// which it is true are returned. nil returns every row.
+	// which it is true are returned (expr.Match), and a row it cannot
+	// decide fails the read with its error. nil returns every row.
 	Filter expr.Expr
 	// Markers asks a Get for each row's delete markers too, in
 	// StoreRow.Markers; a row holding only markers is then returned,

@@ -5,8 +5,10 @@ import (
 )
 
 // Conditions over computed values. A value that fails to compute (an
-// integer overflow, a text that does not convert) makes the condition
-// UNKNOWN, so a row for which it fails does not match.
+// integer overflow, a text that does not convert) fails the condition
+// with that error, as it fails a select list: the row is neither kept
+// nor dropped in silence. And and Or decide a row without it when
+// another term does (FALSE, TRUE).
 
 // ScalarCond is a condition over scalars rather than over one column: it
 // lists the columns it reads.
@@ -29,29 +31,29 @@ type Compare struct {
 }
 
 // Eval compares.
-func (p *Compare) Eval(r catalog.Row) Tri {
+func (p *Compare) Eval(r catalog.Row) (Tri, error) {
 	x, err := p.L.Value(r)
-	if err != nil || x.Null {
-		return Unknown
+	if err != nil {
+		return Unknown, err
 	}
 	y, err := p.R.Value(r)
-	if err != nil || y.Null {
-		return Unknown
+	if err != nil || x.Null || y.Null {
+		return Unknown, err
 	}
 	c := CompareValues(x, y)
 	switch p.Op {
 	case Eq:
-		return TriOf(c == 0)
+		return TriOf(c == 0), nil
 	case Ne:
-		return TriOf(c != 0)
+		return TriOf(c != 0), nil
 	case Lt:
-		return TriOf(c < 0)
+		return TriOf(c < 0), nil
 	case Le:
-		return TriOf(c <= 0)
+		return TriOf(c <= 0), nil
 	case Gt:
-		return TriOf(c > 0)
+		return TriOf(c > 0), nil
 	}
-	return TriOf(c >= 0)
+	return TriOf(c >= 0), nil
 }
 
 func (p *Compare) String() string { return p.L.String() + " " + cmpText[p.Op] + " " + p.R.String() }
@@ -66,12 +68,12 @@ type IsNullOf struct {
 }
 
 // Eval tests X.
-func (p *IsNullOf) Eval(r catalog.Row) Tri {
+func (p *IsNullOf) Eval(r catalog.Row) (Tri, error) {
 	v, err := p.X.Value(r)
 	if err != nil {
-		return Unknown
+		return Unknown, err
 	}
-	return TriOf(v.Null != p.Not)
+	return TriOf(v.Null != p.Not), nil
 }
 
 func (p *IsNullOf) String() string {
@@ -91,12 +93,12 @@ type LikeOf struct {
 }
 
 // Eval matches X's text.
-func (p *LikeOf) Eval(r catalog.Row) Tri {
+func (p *LikeOf) Eval(r catalog.Row) (Tri, error) {
 	v, err := p.X.Value(r)
 	if err != nil || v.Null {
-		return Unknown
+		return Unknown, err
 	}
-	return TriOf(p.Like.re.MatchString(v.S) != p.Like.Not)
+	return TriOf(p.Like.re.MatchString(v.S) != p.Like.Not), nil
 }
 
 func (p *LikeOf) String() string {

@@ -13,9 +13,11 @@
 //
 // Scalars (Scalar) compute values: columns, literals, arithmetic (exact
 // over BIGINT, an overflow is ErrOverflow; a zero divisor gives NULL),
-// ||, functions, CASE, CAST and timestamp ± interval. Conditions over
-// scalars (Compare, IsNullOf, LikeOf) are UNKNOWN for a row whose value
-// cannot be computed, so that row does not match.
+// ||, functions, CASE, CAST and timestamp ± interval. A condition over
+// a value that cannot be computed (Compare, IsNullOf, LikeOf) fails with
+// its error; Match fails only when whether the row is kept depends on
+// it, so that the answer does not depend on the order of terms, nor on
+// which ones a store or a key range applied first.
 //
 // The package imports catalog only. The planner compiles parser ASTs into
 // expressions, the executor and the stores evaluate them, and a store

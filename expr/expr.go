@@ -29,7 +29,9 @@ func TriOf(b bool) Tri {
 
 // Expr is a compiled condition over a logical row.
 type Expr interface {
-	Eval(r catalog.Row) Tri
+	// Eval fails only when a value the truth depends on cannot be
+	// computed (see ScalarCond); the error is nil otherwise.
+	Eval(r catalog.Row) (Tri, error)
 	// String renders the predicate in SQL, as EXPLAIN prints filters.
 	String() string
 }
@@ -54,8 +56,55 @@ func (p *In) WithColumn(c int) Expr      { q := *p; q.Col = c; return &q }
 func (p *Like) WithColumn(c int) Expr    { q := *p; q.Col = c; return &q }
 func (p *IsNull) WithColumn(c int) Expr  { q := *p; q.Col = c; return &q }
 
-// Match reports whether the row satisfies p (unknown is false).
-func Match(p Expr, r catalog.Row) bool { return p == nil || p.Eval(r) == True }
+// Match reports whether the row satisfies p (unknown is false). It fails
+// only when the answer depends on a value that cannot be computed: a
+// term that is FALSE or UNKNOWN rejects the row whatever an AND's other
+// terms give, a TRUE one keeps it whatever an OR's others give. So the
+// answer does not depend on the order terms are met in, nor on which of
+// them a store or a key range has applied first.
+func Match(p Expr, r catalog.Row) (bool, error) {
+	if p == nil {
+		return true, nil
+	}
+	return decide(p, r, True)
+}
+
+// decide reports whether p is want (True or False) for r, failing only
+// when that depends on a value that cannot be computed.
+func decide(p Expr, r catalog.Row, want Tri) (bool, error) {
+	var terms []Expr
+	all := false // all terms must be want; else any one suffices
+	switch x := p.(type) {
+	case *And:
+		terms, all = x.Terms, want == True
+	case *Or:
+		if x.eq == nil {
+			terms, all = x.Terms, want == False
+		}
+	case *Not:
+		return decide(x.X, r, True+False-want)
+	}
+	if terms == nil {
+		v, err := p.Eval(r)
+		return v == want, err
+	}
+	var first error
+	for _, t := range terms {
+		ok, err := decide(t, r, want)
+		switch {
+		case err != nil:
+			if first == nil {
+				first = err
+			}
+		case ok != all:
+			return ok, nil
+		}
+	}
+	if first != nil {
+		return false, first
+	}
+	return all, nil
+}
 
 // CmpOp is a comparison operator.
 type CmpOp int
@@ -80,25 +129,25 @@ type Cmp struct {
 	Val  catalog.Value
 }
 
-func (p *Cmp) Eval(r catalog.Row) Tri {
+func (p *Cmp) Eval(r catalog.Row) (Tri, error) {
 	v := r[p.Col]
 	if v.Null || p.Val.Null {
-		return Unknown
+		return Unknown, nil
 	}
 	c := catalog.Compare(v, p.Val)
 	switch p.Op {
 	case Eq:
-		return TriOf(c == 0)
+		return TriOf(c == 0), nil
 	case Ne:
-		return TriOf(c != 0)
+		return TriOf(c != 0), nil
 	case Lt:
-		return TriOf(c < 0)
+		return TriOf(c < 0), nil
 	case Le:
-		return TriOf(c <= 0)
+		return TriOf(c <= 0), nil
 	case Gt:
-		return TriOf(c > 0)
+		return TriOf(c > 0), nil
 	}
-	return TriOf(c >= 0)
+	return TriOf(c >= 0), nil
 }
 
 func (p *Cmp) String() string { return p.Name + " " + cmpText[p.Op] + " " + p.Val.String() }
@@ -111,13 +160,13 @@ type Between struct {
 	Not    bool
 }
 
-func (p *Between) Eval(r catalog.Row) Tri {
+func (p *Between) Eval(r catalog.Row) (Tri, error) {
 	v := r[p.Col]
 	if v.Null {
-		return Unknown
+		return Unknown, nil
 	}
 	in := catalog.Compare(v, p.Lo) >= 0 && catalog.Compare(v, p.Hi) <= 0
-	return TriOf(in != p.Not)
+	return TriOf(in != p.Not), nil
 }
 
 func (p *Between) String() string {
@@ -139,10 +188,10 @@ type In struct {
 	set  *inSet
 }
 
-func (p *In) Eval(r catalog.Row) Tri {
+func (p *In) Eval(r catalog.Row) (Tri, error) {
 	v := r[p.Col]
 	if v.Null {
-		return Unknown
+		return Unknown, nil
 	}
 	var found, sawNull bool
 	if p.set != nil && setType(v.Type) {
@@ -152,13 +201,13 @@ func (p *In) Eval(r catalog.Row) Tri {
 	}
 	switch {
 	case found:
-		return TriOf(!p.Not)
+		return TriOf(!p.Not), nil
 	case sawNull:
 		// x IN (…, NULL) is unknown when no listed value matches, and
 		// so is x NOT IN (…, NULL).
-		return Unknown
+		return Unknown, nil
 	}
-	return TriOf(p.Not)
+	return TriOf(p.Not), nil
 }
 
 // search looks for non-NULL v among the values one by one; sawNull says
@@ -306,10 +355,10 @@ func byteRunes(b []byte) []rune {
 	return out
 }
 
-func (p *Like) Eval(r catalog.Row) Tri {
+func (p *Like) Eval(r catalog.Row) (Tri, error) {
 	v := r[p.Col]
 	if v.Null {
-		return Unknown
+		return Unknown, nil
 	}
 	s := v.S
 	if p.Bytes {
@@ -317,7 +366,7 @@ func (p *Like) Eval(r catalog.Row) Tri {
 	} else if v.Type == catalog.TypeBytes {
 		s = string(v.B)
 	}
-	return TriOf(p.re.MatchString(s) != p.Not)
+	return TriOf(p.re.MatchString(s) != p.Not), nil
 }
 
 func (p *Like) String() string {
@@ -355,7 +404,7 @@ type IsNull struct {
 	Not  bool
 }
 
-func (p *IsNull) Eval(r catalog.Row) Tri { return TriOf(r[p.Col].Null != p.Not) }
+func (p *IsNull) Eval(r catalog.Row) (Tri, error) { return TriOf(r[p.Col].Null != p.Not), nil }
 
 func (p *IsNull) String() string {
 	if p.Not {
@@ -367,17 +416,30 @@ func (p *IsNull) String() string {
 // And is a conjunction.
 type And struct{ Terms []Expr }
 
-func (p *And) Eval(r catalog.Row) Tri {
+// Eval is FALSE when a term is FALSE, whatever the others give, even an
+// error: the row is decided without them, so the order terms are met in
+// (or which of them a store or a key range has already applied) does
+// not matter. Otherwise the first error, else Kleene's AND.
+func (p *And) Eval(r catalog.Row) (Tri, error) {
 	out := True
+	var first error
 	for _, t := range p.Terms {
-		switch t.Eval(r) {
-		case False:
-			return False
-		case Unknown:
+		v, err := t.Eval(r)
+		switch {
+		case err != nil:
+			if first == nil {
+				first = err
+			}
+		case v == False:
+			return False, nil
+		case v == Unknown:
 			out = Unknown
 		}
 	}
-	return out
+	if first != nil {
+		return Unknown, first
+	}
+	return out, nil
 }
 
 func (p *And) String() string { return join(p.Terms, " AND ", true) }
@@ -390,22 +452,33 @@ type Or struct {
 	eq    *orEq
 }
 
-func (p *Or) Eval(r catalog.Row) Tri {
+// Eval is TRUE when a term is TRUE, whatever the others give, even an
+// error (as And is FALSE). Otherwise the first error, else Kleene's OR.
+func (p *Or) Eval(r catalog.Row) (Tri, error) {
 	if p.eq != nil {
 		if v := r[p.eq.col]; v.Null || setType(v.Type) {
-			return p.eq.eval(v)
+			return p.eq.eval(v), nil
 		}
 	}
 	out := False
+	var first error
 	for _, t := range p.Terms {
-		switch t.Eval(r) {
-		case True:
-			return True
-		case Unknown:
+		v, err := t.Eval(r)
+		switch {
+		case err != nil:
+			if first == nil {
+				first = err
+			}
+		case v == True:
+			return True, nil
+		case v == Unknown:
 			out = Unknown
 		}
 	}
-	return out
+	if first != nil {
+		return Unknown, first
+	}
+	return out, nil
 }
 
 func (p *Or) String() string { return join(p.Terms, " OR ", false) }
@@ -413,14 +486,17 @@ func (p *Or) String() string { return join(p.Terms, " OR ", false) }
 // Not negates.
 type Not struct{ X Expr }
 
-func (p *Not) Eval(r catalog.Row) Tri {
-	switch p.X.Eval(r) {
-	case True:
-		return False
-	case False:
-		return True
+func (p *Not) Eval(r catalog.Row) (Tri, error) {
+	v, err := p.X.Eval(r)
+	switch {
+	case err != nil:
+		return Unknown, err
+	case v == True:
+		return False, nil
+	case v == False:
+		return True, nil
 	}
-	return Unknown
+	return Unknown, nil
 }
 
 func (p *Not) String() string { return "NOT (" + p.X.String() + ")" }
@@ -428,7 +504,7 @@ func (p *Not) String() string { return "NOT (" + p.X.String() + ")" }
 // Const is a predicate with a fixed truth, such as x = NULL.
 type Const struct{ V Tri }
 
-func (p *Const) Eval(catalog.Row) Tri { return p.V }
+func (p *Const) Eval(catalog.Row) (Tri, error) { return p.V, nil }
 
 func (p *Const) String() string {
 	return [...]string{"FALSE", "TRUE", "NULL"}[p.V]

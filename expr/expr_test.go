@@ -39,10 +39,10 @@ func TestThreeValuedLogic(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("%s/%s", c.e, c.row), func(t *testing.T) {
-			if got := c.e.Eval(catalog.Row{c.row}); got != c.want {
+			if got := eval(t, c.e, catalog.Row{c.row}); got != c.want {
 				t.Errorf("%s on x=%s: got %d, want %d", c.e, c.row, got, c.want)
 			}
-			if Match(c.e, catalog.Row{c.row}) != (c.want == True) {
+			if m, err := Match(c.e, catalog.Row{c.row}); err != nil || m != (c.want == True) {
 				t.Errorf("Match disagrees with Eval")
 			}
 		})
@@ -65,7 +65,7 @@ func TestLike(t *testing.T) {
 	}
 	for _, c := range cases {
 		l := NewLike(0, "s", c.pattern, false)
-		if got := l.Eval(catalog.Row{catalog.String(c.s)}) == True; got != c.want {
+		if got := eval(t, l, catalog.Row{catalog.String(c.s)}) == True; got != c.want {
 			t.Errorf("%q LIKE %q = %v, want %v", c.s, c.pattern, got, c.want)
 		}
 	}
@@ -77,11 +77,11 @@ func TestBytesLike(t *testing.T) {
 	// The pattern's bytes are matched as they are: \xc3 in a pattern is
 	// four bytes, not one.
 	for pattern, want := range map[string]bool{"__": true, "_": false, "%": true, "\xc3%": true, `\xc3%`: false} {
-		if got := NewBytesLike(0, "b", pattern, false).Eval(v) == True; got != want {
+		if got := eval(t, NewBytesLike(0, "b", pattern, false), v) == True; got != want {
 			t.Errorf("x'c3a9' LIKE %q = %v, want %v", pattern, got, want)
 		}
 	}
-	if NewBytesLike(0, "b", `\xc3_`, false).Eval(catalog.Row{catalog.Bytes([]byte(`\xc3z`))}) != True {
+	if eval(t, NewBytesLike(0, "b", `\xc3_`, false), catalog.Row{catalog.Bytes([]byte(`\xc3z`))}) != True {
 		t.Error("pattern bytes must be matched as they are")
 	}
 }
@@ -123,7 +123,7 @@ func TestLikeEscapeAndPrefix(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q ESCAPE %q: %v", c.pattern, c.escape, err)
 		}
-		if got := l.Eval(catalog.Row{catalog.String(c.s)}) == True; got != c.want {
+		if got := eval(t, l, catalog.Row{catalog.String(c.s)}) == True; got != c.want {
 			t.Errorf("%q LIKE %q ESCAPE %q = %v, want %v", c.s, c.pattern, c.escape, got, c.want)
 		}
 		if p, exact := l.Prefix(); p != c.prefix || exact != c.exact {
@@ -137,4 +137,14 @@ func TestLikeEscapeAndPrefix(t *testing.T) {
 	if s := l.String(); s != `s NOT LIKE 'a\%' ESCAPE '\'` {
 		t.Errorf("String = %s", s)
 	}
+}
+
+// eval is e's truth on r; it fails the test on an error.
+func eval(t testing.TB, e Expr, r catalog.Row) Tri {
+	t.Helper()
+	v, err := e.Eval(r)
+	if err != nil {
+		t.Fatalf("%s: %v", e, err)
+	}
+	return v
 }

@@ -256,7 +256,11 @@ func (c *Case) String() string {
 // Value evaluates the arms in order.
 func (c *Case) Value(r catalog.Row) (catalog.Value, error) {
 	for _, w := range c.Whens {
-		if w.Cond.Eval(r) == True {
+		hit, err := Match(w.Cond, r)
+		if err != nil {
+			return catalog.Value{}, err
+		}
+		if hit {
 			v, err := w.Result.Value(r)
 			if err != nil {
 				return v, err
@@ -284,10 +288,13 @@ func (t *Truth) String() string { return "(" + t.C.String() + ")" }
 
 // Value evaluates the condition.
 func (t *Truth) Value(r catalog.Row) (catalog.Value, error) {
-	switch t.C.Eval(r) {
-	case True:
+	v, err := t.C.Eval(r)
+	switch {
+	case err != nil:
+		return catalog.Value{}, err
+	case v == True:
 		return catalog.Bool(true), nil
-	case False:
+	case v == False:
 		return catalog.Bool(false), nil
 	}
 	return catalog.Null(catalog.TypeBoolean), nil

@@ -246,7 +246,11 @@ func (c *compiler) compare(pos parser.Pos, op parser.BinaryOp, l, r expr.Scalar)
 	}
 	p := &expr.Compare{L: l, R: r, Op: cmpOps[op]}
 	if len(p.Columns()) == 0 {
-		return &expr.Const{V: p.Eval(nil)}, nil
+		v, err := p.Eval(nil)
+		if err != nil {
+			return nil, errAt(pos, "%v", err)
+		}
+		return &expr.Const{V: v}, nil
 	}
 	return p, nil
 }

@@ -69,18 +69,25 @@ func newRowBuilder(t *table, versions int, now int64) *rowBuilder {
 }
 
 // build returns the visible part of the row stored under key, or nil if no
-// cell is visible or the read's filter rejects the row. ok is false if the
-// row is malformed.
-func (b *rowBuilder) build(key, raw []byte) (row *exec.StoreRow, ok bool) {
+// cell is visible or the read's filter rejects the row. It fails for a
+// malformed row, and with the filter's error for a row the filter cannot
+// decide.
+func (b *rowBuilder) build(key, raw []byte) (*exec.StoreRow, error) {
 	start, size, ok := b.decode(raw)
 	if !ok || len(b.cells) == start {
 		b.cells = b.cells[:start]
-		return nil, ok
+		if !ok {
+			return nil, corrupt(b.t.spec.Name, key)
+		}
+		return nil, nil
 	}
 	cells := b.cells[start:len(b.cells):len(b.cells)]
-	if b.match != nil && !b.match.Match(&exec.StoreRow{Key: key, Cells: cells}) {
-		b.cells = b.cells[:start]
-		return nil, true
+	if b.match != nil {
+		m, err := b.match.Match(&exec.StoreRow{Key: key, Cells: cells})
+		if err != nil || !m {
+			b.cells = b.cells[:start]
+			return nil, err
+		}
 	}
 	if b.project != nil {
 		kept := cells[:0]
@@ -107,7 +114,7 @@ func (b *rowBuilder) build(key, raw []byte) (row *exec.StoreRow, ok bool) {
 		b.rows = make([]exec.StoreRow, 0, rowChunk)
 	}
 	b.rows = append(b.rows, exec.StoreRow{Key: rowKey, Cells: cells})
-	return &b.rows[len(b.rows)-1], true
+	return &b.rows[len(b.rows)-1], nil
 }
 
 // decode appends the visible cells of raw to b.cells, with values that

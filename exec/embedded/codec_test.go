@@ -77,7 +77,7 @@ func TestDecodeRejectsMalformed(t *testing.T) {
 			t.Errorf("%s: decoded %x as %v", name, raw, cells)
 		}
 		b := newRowBuilder(tb, 3, 0)
-		if row, ok := b.build([]byte("k"), raw); ok {
+		if row, err := b.build([]byte("k"), raw); err == nil {
 			t.Errorf("%s: built %x as %v", name, raw, row)
 		}
 	}
@@ -93,8 +93,8 @@ func FuzzDecodeRow(f *testing.F) {
 	f.Add([]byte{rowFormat})
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		cells, ok := decodeRow(tb, raw, nil)
-		_, built := newRowBuilder(tb, 1000, 0).build([]byte("k"), raw)
-		if ok != built {
+		_, err := newRowBuilder(tb, 1000, 0).build([]byte("k"), raw)
+		if built := err == nil; ok != built {
 			t.Fatalf("decodeRow ok=%v, build ok=%v", ok, built)
 		}
 		if !ok {

@@ -98,7 +98,8 @@
 // skipped but still counts as read.
 //
 // A Filter runs while the read transaction is open and must not call back
-// into the Store.
+// into the Store; a row it cannot decide (an overflow) ends the read with
+// the filter's error.
 //
 // ScanKeys (exec.KeyScanner) serves a count: it hands each visible row's
 // key, borrowed, to a callback instead of building rows, in read

@@ -181,15 +181,18 @@ func (k *keyScan) visit(key, v []byte) error {
 	}
 	k.n++
 	var vis, ok bool
+	var err error
 	if k.headOnly {
 		vis, ok = visibleHead(k.t, v)
 	} else {
-		vis, ok = k.visible(key, v)
+		vis, ok, err = k.visible(key, v)
 	}
-	if !ok {
+	switch {
+	case err != nil:
+		return err
+	case !ok:
 		return corrupt(k.t.spec.Name, key)
-	}
-	if !vis {
+	case !vis:
 		return nil
 	}
 	k.bsize += len(key)
@@ -197,20 +200,25 @@ func (k *keyScan) visit(key, v []byte) error {
 }
 
 // visible reports whether Scan would return the row stored under key as
-// raw; ok is false if the row is malformed.
-func (k *keyScan) visible(key, raw []byte) (vis, ok bool) {
+// raw; ok is false if the row is malformed, and err is the filter's for a
+// row it cannot decide.
+func (k *keyScan) visible(key, raw []byte) (vis, ok bool, err error) {
 	b := k.build
 	switch {
 	case b.match == nil && k.noTTL:
-		return visibleHead(b.t, raw)
+		vis, ok = visibleHead(b.t, raw)
+		return vis, ok, nil
 	case b.match == nil:
-		return visibleCells(b.t, b.cutoffs, raw)
+		vis, ok = visibleCells(b.t, b.cutoffs, raw)
+		return vis, ok, nil
 	}
 	start, _, ok := b.decode(raw)
 	cells := b.cells[start:]
-	vis = ok && len(cells) > 0 && b.match.Match(&exec.StoreRow{Key: key, Cells: cells})
+	if ok && len(cells) > 0 {
+		vis, err = b.match.Match(&exec.StoreRow{Key: key, Cells: cells})
+	}
 	b.cells = b.cells[:start]
-	return vis, ok
+	return vis, ok, err
 }
 
 // headFits is visibleHead's common case, small enough to inline: the row

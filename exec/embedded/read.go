@@ -44,9 +44,9 @@ func (s *Store) Get(ctx context.Context, tableName string, keys [][]byte, opts e
 				continue
 			}
 			read++
-			row, ok := b.build(k, v)
-			if !ok {
-				return corrupt(tableName, k)
+			row, err := b.build(k, v)
+			if err != nil {
+				return err
 			}
 			if row == nil {
 				continue
@@ -226,9 +226,9 @@ func (it *scanIter) refill(ctx context.Context) error {
 		}
 		walked++
 		sinceRow++
-		row, ok := it.build.build(k, v)
-		if !ok {
-			return corrupt(it.t.spec.Name, k)
+		row, err := it.build.build(k, v)
+		if err != nil {
+			return err
 		}
 		if row != nil {
 			it.buf = append(it.buf, pending{row: row, walked: sinceRow})

@@ -407,11 +407,11 @@ type countingFilter struct {
 	cancel   func()
 }
 
-func (f *countingFilter) Eval(catalog.Row) expr.Tri {
+func (f *countingFilter) Eval(catalog.Row) (expr.Tri, error) {
 	if f.seen++; f.seen == f.at {
 		f.cancel()
 	}
-	return expr.True
+	return expr.True, nil
 }
 
 func (f *countingFilter) String() string { return "counting" }

@@ -164,17 +164,6 @@ func anyExpr(e parser.Expr, f func(parser.Expr) bool) bool {
 	return false
 }
 
-func isNull(e parser.Expr) bool { _, ok := e.(*parser.NullLit); return ok }
-
-func isCount(s *parser.SelectStmt) bool {
-	for _, it := range s.Items {
-		if _, ok := it.Expr.(*parser.CallExpr); ok {
-			return true
-		}
-	}
-	return false
-}
-
 // usesTs reports whether s reads the _ts pseudo-column anywhere.
 func usesTs(s *parser.SelectStmt) bool {
 	isTs := func(e parser.Expr) bool {

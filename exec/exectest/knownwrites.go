@@ -42,25 +42,6 @@ type WriteDivergence struct {
 // by fixing them; never add an entry without a reproduction.
 var KnownWriteDivergences = []WriteDivergence{}
 
-// copiedTTLColumn reports whether column name of t is in a family with a
-// TTL and an index of t holds it.
-func copiedTTLColumn(t *catalog.Table, name string) bool {
-	d, ok := t.Column(name)
-	if !ok || t.Columns[d].KeyField {
-		return false
-	}
-	f, ok := t.Family(t.Columns[d].Family)
-	if !ok || f.TTL == 0 {
-		return false
-	}
-	for _, ix := range t.Indexes {
-		if _, ok := ix.Table.Column(name); ok {
-			return true
-		}
-	}
-	return false
-}
-
 // knownWrite returns the known write divergence a statement with
 // condition where over t is an instance of, or nil.
 func knownWrite(t *catalog.Table, where parser.Expr, markers bool) *WriteDivergence {

@@ -1,7 +1,6 @@
 package exectest
 
 import (
-	"bytes"
 	"fmt"
 	"maps"
 	"slices"
@@ -202,17 +201,16 @@ func (m *Model) visible(r *modelRow, now int64) (catalog.Row, bool) {
 		if ttl := m.family(n.fam).TTL; ttl > 0 {
 			cut = now - ttl*1000
 		}
-		for _, v := range vs {
-			if v.ts < cut {
-				break
+		// The newest version is the value, unless the TTL has passed it.
+		if len(vs) == 0 || vs[0].ts < cut {
+			continue
+		}
+		v := vs[0]
+		newest = max(newest, v.ts)
+		for i, c := range m.t.Columns {
+			if c.Family == n.fam && c.Qualifier == n.qual {
+				out[i] = v.val
 			}
-			newest = max(newest, v.ts)
-			for i, c := range m.t.Columns {
-				if c.Family == n.fam && c.Qualifier == n.qual {
-					out[i] = v.val
-				}
-			}
-			break
 		}
 	}
 	if newest < 0 {
@@ -288,10 +286,6 @@ func (m *Model) Has(key []byte) bool {
 	}
 	return false
 }
-
-// sameKey reports whether two keys are equal (for readability at call
-// sites).
-func sameKey(a, b []byte) bool { return bytes.Equal(a, b) }
 
 func cmpInt(a, b int64) int {
 	switch {

@@ -60,11 +60,11 @@ func Evaluate(t *catalog.Table, s *parser.SelectStmt, rows []catalog.Row) (*Resu
 			return nil, fmt.Errorf("reference: row has %d values, want %d", len(r), len(t.Columns)+1)
 		}
 		if s.Where != nil {
-			v, err := e.pred(s.Where, r)
+			keep, err := e.holds(s.Where, r)
 			if err != nil {
 				return nil, err
 			}
-			if v != triTrue {
+			if !keep {
 				continue
 			}
 		}
@@ -202,24 +202,11 @@ func (e *evaluator) column(name string) (int, error) {
 	return 0, fmt.Errorf("reference: no column %s in %s", name, e.t.Name)
 }
 
-// pred evaluates a condition over row r.
-func (e *evaluator) pred(x parser.Expr, r catalog.Row) (tri, error) {
+// leaf evaluates a condition over row r that is not an AND, an OR or a
+// NOT (see possible).
+func (e *evaluator) leaf(x parser.Expr, r catalog.Row) (tri, error) {
 	switch x := x.(type) {
 	case *parser.BinaryExpr:
-		if x.Op == parser.OpAnd || x.Op == parser.OpOr {
-			a, err := e.pred(x.LHS, r)
-			if err != nil {
-				return 0, err
-			}
-			b, err := e.pred(x.RHS, r)
-			if err != nil {
-				return 0, err
-			}
-			if x.Op == parser.OpAnd {
-				return and3(a, b), nil
-			}
-			return or3(a, b), nil
-		}
 		a, err := e.operand(x.LHS, r)
 		if err != nil {
 			return 0, err
@@ -229,12 +216,6 @@ func (e *evaluator) pred(x parser.Expr, r catalog.Row) (tri, error) {
 			return 0, err
 		}
 		return compareOp(x.Op, a, b)
-	case *parser.UnaryExpr:
-		if x.Op != parser.OpNot {
-			break
-		}
-		v, err := e.pred(x.X, r)
-		return not3(v), err
 	case *parser.BetweenExpr:
 		return e.between(x, r)
 	case *parser.InExpr:

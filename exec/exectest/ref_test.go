@@ -1,6 +1,7 @@
 package exectest
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -440,5 +441,46 @@ func TestEvaluateBigintSums(t *testing.T) {
 	}
 	if _, err := Evaluate(tb, parseSel(t, "SELECT SUM(n) FROM t WHERE k < 'c'"), rows); err == nil {
 		t.Error("SUM of two MaxInt64: want an overflow")
+	}
+}
+
+// TestEvaluateConditionOverflow: a condition over a value that cannot be
+// computed fails the query, unless the row is kept or dropped whatever
+// that value's truth: a FALSE or UNKNOWN term of an AND, a TRUE one of an
+// OR.
+func TestEvaluateConditionOverflow(t *testing.T) {
+	tb, _ := testRows(t)
+	rows := []catalog.Row{
+		{catalog.String("a"), catalog.String("o1"), catalog.Bigint(math.MaxInt64), catalog.Null(catalog.TypeDouble), catalog.TimestampMillis(0)},
+		{catalog.String("b"), catalog.Null(catalog.TypeString), catalog.Bigint(5), catalog.Null(catalog.TypeDouble), catalog.TimestampMillis(0)},
+	}
+	for _, tc := range []struct {
+		where string
+		want  int // rows; -1 for an error
+	}{
+		{"n + 1 > 0", -1},
+		{"NOT (n + 1 > 0)", -1},
+		{"n + 1 > 0 AND s = 'o1'", -1},
+		{"n + 1 > 0 AND k = 'b'", 1},
+		{"n + 1 > 0 AND s IS NULL", 1},
+		{"s = 'o1' OR n + 1 > 0", 2},
+		{"s = 'o2' OR n + 1 > 0", -1},
+		{"(d > 0 AND n + 1 > 0) OR k = 'b'", 1},
+		{"NOT (d > 0 AND n + 1 > 0)", -1},
+		{"NOT (d > 0 OR n + 1 > 0)", 0},
+		{"(CASE WHEN n + 1 > 0 THEN 1 ELSE 0 END) = 1", -1},
+		{"(CASE WHEN k = 'a' AND n + 1 > 0 THEN 1 ELSE 0 END) = 1", -1},
+		{"(CASE WHEN k = 'c' AND n + 1 > 0 THEN 1 ELSE 0 END) = 0", 2},
+	} {
+		q := "SELECT k FROM t WHERE " + tc.where
+		r, err := Evaluate(tb, parseSel(t, q), rows)
+		switch {
+		case tc.want < 0 && !errors.Is(err, errRefOverflow):
+			t.Errorf("%s: got %v, want an overflow", q, err)
+		case tc.want >= 0 && err != nil:
+			t.Errorf("%s: %v", q, err)
+		case tc.want >= 0 && r.Len() != tc.want:
+			t.Errorf("%s: got %d rows, want %d", q, r.Len(), tc.want)
+		}
 	}
 }

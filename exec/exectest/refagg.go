@@ -207,11 +207,11 @@ func (e *evaluator) groupRows(s *parser.SelectStmt, match []catalog.Row, res *Re
 			first = e.group[0]
 		}
 		if s.Having != nil {
-			h, err := e.pred(s.Having, first)
+			keep, err := e.holds(s.Having, first)
 			if err != nil {
 				return nil, err
 			}
-			if h != triTrue {
+			if !keep {
 				continue
 			}
 		}

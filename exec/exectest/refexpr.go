@@ -368,7 +368,7 @@ func (e *evaluator) cast(x *parser.CastExpr, r catalog.Row) (val, error) {
 // caseValue evaluates CASE.
 func (e *evaluator) caseValue(x *parser.CaseExpr, r catalog.Row) (val, error) {
 	for _, w := range x.Whens {
-		var hit tri
+		var hit bool
 		if x.Operand != nil {
 			a, err := e.operand(x.Operand, r)
 			if err != nil {
@@ -378,16 +378,18 @@ func (e *evaluator) caseValue(x *parser.CaseExpr, r catalog.Row) (val, error) {
 			if err != nil {
 				return val{}, err
 			}
-			if hit, err = compareOp(parser.OpEq, a, b); err != nil {
+			t, err := compareOp(parser.OpEq, a, b)
+			if err != nil {
 				return val{}, err
 			}
+			hit = t == triTrue
 		} else {
 			var err error
-			if hit, err = e.pred(w.Cond, r); err != nil {
+			if hit, err = e.holds(w.Cond, r); err != nil {
 				return val{}, err
 			}
 		}
-		if hit == triTrue {
+		if hit {
 			return e.operand(w.Result, r)
 		}
 	}

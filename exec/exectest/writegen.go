@@ -2,7 +2,6 @@ package exectest
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -368,6 +367,3 @@ func groupsText(res *Result) string {
 	}
 	return strings.Join(parts, " | ")
 }
-
-// errStillFails marks a replay that shows the failure.
-var errStillFails = errors.New("still fails")

@@ -2,7 +2,6 @@ package exectest
 
 import (
 	"context"
-	"fmt"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -13,7 +12,6 @@ import (
 	"time"
 
 	"github.com/rkql/rkql/catalog"
-	"github.com/rkql/rkql/parser"
 )
 
 // Session runs one statement through the engine and returns its rows, or
@@ -346,15 +344,6 @@ func (w *world) applyDelete(where string) (outcome, error) {
 	}
 	w.m = next
 	return out, nil
-}
-
-// parseAny parses one statement.
-func parseAny(q string) (parser.Stmt, error) {
-	st, err := parser.ParseOne(q)
-	if err != nil {
-		return nil, fmt.Errorf("parse %q: %w", q, err)
-	}
-	return st, nil
 }
 
 // renderInsert writes the SQL of an INSERT of writes, which share their

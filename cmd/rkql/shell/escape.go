@@ -102,11 +102,3 @@ func (e ctlEscape) append(b []byte, s string) []byte {
 	}
 	return b
 }
-
-// escapeAll escapes each string of ss in place.
-func (e ctlEscape) escapeAll(ss []string) []string {
-	for i, s := range ss {
-		ss[i] = e.String(s)
-	}
-	return ss
-}
