@@ -5,7 +5,7 @@ DEMO_DIR  ?= .cache/demo
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
 export GOFLAGS ?= -buildvcs=false
 
-.PHONY: all build test test-short demo demo-opentsdb bench bench-compare lint fuzz clean
+.PHONY: all build test test-long test-short demo demo-opentsdb bench bench-compare lint fuzz clean
 
 all: build
 
@@ -14,6 +14,9 @@ build: ## build bin/rkql
 
 test: ## run every test; starts a local HBase when Java and Maven are present
 	@scripts/test.sh
+
+test-long: ## make test with the long randomized runs (RKQL_LONG=1), as CI runs it
+	@RKQL_LONG=1 scripts/test.sh
 
 test-short: ## unit tests only, with smaller differential runs, no HBase
 	$(GO) test -short ./...

@@ -12,6 +12,7 @@
 package advise
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"sort"
@@ -143,12 +144,12 @@ func estimate(d *Design, q *parser.SelectStmt, o Options) Cost {
 	if d.Hint != nil {
 		st = d.Hint(q)
 	}
-	p, err := planner.New(d.Catalog, planner.Options{}).Plan(st)
+	p, err := planner.New(d.Catalog, planner.Options{}).Plan(context.Background(), st)
 	if err != nil {
 		// A refused full scan costs what reading everything would.
 		allow := *st
 		allow.AllowFullScan = true
-		p, err = planner.New(d.Catalog, planner.Options{AllowFullScan: true}).Plan(&allow)
+		p, err = planner.New(d.Catalog, planner.Options{AllowFullScan: true}).Plan(context.Background(), &allow)
 		if err != nil {
 			return Cost{Plan: err.Error(), Refused: true}
 		}

@@ -98,7 +98,7 @@ func TestExpressionErrors(t *testing.T) {
 	} {
 		st, err := parser.ParseOne(tc.q)
 		if err == nil {
-			_, err = e.Plan(st)
+			_, err = e.Plan(context.Background(), st)
 		}
 		var perr *parser.Error
 		if err == nil || !errors.As(err, &perr) || strings.Contains(err.Error(), "\n") {

@@ -39,9 +39,9 @@
 //   - A read creates nothing: a table never created on a store that
 //     creates tables on demand answers with no rows and a note.
 //   - The catalog file is written only with text that loads.
-//   - A plan is placed (exec.Place) exactly once, with the session's
-//     pushdown setting, before it runs or is explained, so EXPLAIN shows
-//     the plan that runs.
+//   - A SELECT is placed (exec.Place) with the session's pushdown
+//     setting, and the placed plan, not the planner's, is what runs and
+//     what EXPLAIN shows, so EXPLAIN shows the plan that runs.
 //   - An Engine is not safe for concurrent use; the Results it returns
 //     are read by one goroutine.
 package engine

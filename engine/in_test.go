@@ -171,7 +171,7 @@ func BenchmarkInOnKey(b *testing.B) {
 		do   func() error
 	}{
 		{"parse", func() error { _, err := parser.ParseOne(q); return err }},
-		{"plan", func() error { _, err := e.Plan(st); return err }},
+		{"plan", func() error { _, err := e.Plan(context.Background(), st); return err }},
 		{"plan+read", func() error {
 			res, err := e.Run(ctx, st)
 			if err != nil {

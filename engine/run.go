@@ -9,51 +9,35 @@ import (
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/exec"
+	"github.com/rkql/rkql/exec/placed"
 	"github.com/rkql/rkql/parser"
 	"github.com/rkql/rkql/planner"
 )
 
 // Plan plans one statement without running it.
-func (e *Engine) Plan(st parser.Stmt) (planner.Plan, error) { return e.pl.Plan(st) }
+func (e *Engine) Plan(ctx context.Context, st parser.Stmt) (planner.Plan, error) {
+	return e.pl.Plan(ctx, st)
+}
 
 // Run plans and runs one statement. A Result with Rows streams them: the
 // caller reads and closes it.
 func (e *Engine) Run(ctx context.Context, st parser.Stmt) (*Result, error) {
-	if isDDL(st) {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		return e.runDDL(ctx, st)
-	}
-	p, err := e.plan(ctx, st)
-	if err != nil {
-		return nil, err
-	}
-	return e.RunPlan(ctx, p)
-}
-
-// plan plans st, giving up when ctx ends: planning is linear in the
-// statement's size, but a statement may be huge, and Ctrl-C and the
-// timeout must stop it. An abandoned planning finishes in the background.
-func (e *Engine) plan(ctx context.Context, st parser.Stmt) (planner.Plan, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	type planned struct {
-		p   planner.Plan
-		err error
+	if isDDL(st) {
+		return e.runDDL(ctx, st)
 	}
-	done := make(chan planned, 1)
-	go func() {
-		p, err := e.pl.Plan(st)
-		done <- planned{p, err}
-	}()
-	select {
-	case r := <-done:
-		return r.p, r.err
-	case <-ctx.Done():
-		return nil, fmt.Errorf("planning: %w", ctx.Err())
+	// Planning is linear in the statement's size, but a statement may be
+	// huge: Ctrl-C and the timeout stop it through ctx.
+	p, err := e.pl.Plan(ctx, st)
+	if err != nil {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return nil, fmt.Errorf("planning: %w", err)
+		}
+		return nil, err
 	}
+	return e.RunPlan(ctx, p)
 }
 
 // RunPlan runs a planned statement.
@@ -130,34 +114,38 @@ func writeStatement(p planner.Plan) string {
 // prepare opens the store a SELECT reads and places the plan on it. A
 // read has no side effects: on a store that creates tables on demand, a
 // table never created is not created now, and prepare returns
-// errNeverCreated with the executor.
-func (e *Engine) prepare(ctx context.Context, sel *planner.Select) (*exec.Executor, error) {
+// errNeverCreated with the executor and the placed plan.
+func (e *Engine) prepare(ctx context.Context, sel *planner.Select) (*exec.Executor, *placed.Plan, error) {
 	x, err := e.executor(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	opts := exec.PlaceOptions{NoPushdown: !e.pushdown}
 	if missing, err := e.neverCreated(ctx, x, sel.Table); err != nil || missing {
+		if err != nil {
+			return x, nil, err
+		}
+		p, err := exec.Place(ctx, x.Store, sel, opts)
 		if err == nil {
-			exec.Place(sel, x.Store.Pushdown(), e.pushdown)
 			err = errNeverCreated
 		}
-		return x, err
+		return x, p, err
 	}
 	if err := e.ensure(ctx, x, sel.Table); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for _, acc := range sel.Accesses() {
 		if acc.Table != sel.Table {
 			if err := e.ensure(ctx, x, acc.Table); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 	}
-	exec.Place(sel, x.Store.Pushdown(), e.pushdown)
-	if err := exec.PlaceAggregate(ctx, sel, x.Store, e.pushdown); err != nil {
-		return nil, err
+	p, err := exec.Place(ctx, x.Store, sel, opts)
+	if err != nil {
+		return nil, nil, err
 	}
-	return x, nil
+	return x, p, nil
 }
 
 // errNeverCreated says that a read's table was never created.
@@ -184,7 +172,7 @@ func neverCreatedNote(t *catalog.Table) func() []string {
 }
 
 func (e *Engine) query(ctx context.Context, sel *planner.Select) (*Result, error) {
-	x, err := e.prepare(ctx, sel)
+	x, p, err := e.prepare(ctx, sel)
 	if errors.Is(err, errNeverCreated) {
 		cols := make([]Column, len(sel.Output))
 		for i, o := range sel.Output {
@@ -203,7 +191,7 @@ func (e *Engine) query(ctx context.Context, sel *planner.Select) (*Result, error
 	}
 	stats := &exec.Stats{}
 	if sel.Raw {
-		rows, err := x.QueryRaw(ctx, sel, stats)
+		rows, err := x.QueryRaw(ctx, p, stats)
 		if err != nil {
 			return nil, err
 		}
@@ -213,7 +201,7 @@ func (e *Engine) query(ctx context.Context, sel *planner.Select) (*Result, error
 		}
 		return e.strict(&Result{Columns: cols, Rows: rows, Stats: stats}, sel.Table.Name), nil
 	}
-	rows, err := x.Query(ctx, sel, stats)
+	rows, err := x.Run(ctx, p, stats)
 	if err != nil {
 		return nil, err
 	}
@@ -226,7 +214,7 @@ func (e *Engine) query(ctx context.Context, sel *planner.Select) (*Result, error
 
 func (e *Engine) explain(ctx context.Context, ex *planner.Explain) (*Result, error) {
 	sel := ex.Select
-	x, err := e.prepare(ctx, sel)
+	x, p, err := e.prepare(ctx, sel)
 	if errors.Is(err, errNeverCreated) && !ex.Analyze {
 		err = nil
 	}
@@ -242,11 +230,11 @@ func (e *Engine) explain(ctx context.Context, ex *planner.Explain) (*Result, err
 	}
 	var an *planner.Analysis
 	if ex.Analyze {
-		if an, err = e.analyze(ctx, x, sel); err != nil {
+		if an, err = e.analyze(ctx, x, p); err != nil {
 			return nil, err
 		}
 	}
-	model := sel.Explain(env, an)
+	model := p.Explain(env, an)
 	if ex.Write != nil {
 		model.Steps = append(model.Steps, *ex.Write)
 	}
@@ -291,10 +279,10 @@ func (e *Engine) explainEnv(ctx context.Context, st exec.Store, sel *planner.Sel
 }
 
 // analyze runs a query, draining its rows, and measures it.
-func (e *Engine) analyze(ctx context.Context, x *exec.Executor, sel *planner.Select) (*planner.Analysis, error) {
+func (e *Engine) analyze(ctx context.Context, x *exec.Executor, p *placed.Plan) (*planner.Analysis, error) {
 	var stats exec.Stats
 	begin := e.cfg.Clock()
-	rows, err := x.Query(ctx, sel, &stats)
+	rows, err := x.Run(ctx, p, &stats)
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/exec/placed"
 	"github.com/rkql/rkql/expr"
 	"github.com/rkql/rkql/planner"
 )
@@ -87,7 +88,7 @@ func writeDistinctKey(b *strings.Builder, v catalog.Value) {
 // store for one row, where the store honours a limit.
 type looseIter struct {
 	x     *Executor
-	acc   *planner.Access
+	acc   *placed.Scan
 	stats *Stats
 	dec   *decoder
 	cond  expr.Expr
@@ -97,9 +98,9 @@ type looseIter struct {
 	fresh bool  // cur has not been set from range i yet
 }
 
-func (x *Executor) loose(acc *planner.Access, cond expr.Expr, stats *Stats) *looseIter {
+func (x *Executor) loose(acc *placed.Scan, cond expr.Expr, stats *Stats) *looseIter {
 	one := cond == nil && x.Store.Pushdown().Features().Limit
-	return &looseIter{x: x, acc: acc, stats: stats, dec: newDecoder(acc.Table, readColumns(acc)), cond: cond, one: one, fresh: true}
+	return &looseIter{x: x, acc: acc, stats: stats, dec: newDecoder(acc.Table, acc.Columns), cond: cond, one: one, fresh: true}
 }
 
 func (l *looseIter) next(ctx context.Context) (*Row, error) {
@@ -171,6 +172,7 @@ func (l *looseIter) close() { l.i = len(l.acc.Ranges) }
 // each data row once, recognised by the values of its key fields.
 type unionIter struct {
 	x      *Executor
+	p      *placed.Plan
 	u      *planner.Union
 	stats  *Stats
 	i      int
@@ -180,12 +182,12 @@ type unionIter struct {
 	buf    strings.Builder
 }
 
-func (x *Executor) union(u *planner.Union, stats *Stats) *unionIter {
+func (x *Executor) union(p *placed.Plan, u *planner.Union, stats *Stats) *unionIter {
 	budget := x.DistinctBudget
 	if budget <= 0 {
 		budget = defaultDistinctBudget
 	}
-	return &unionIter{x: x, u: u, stats: stats, seen: map[string]struct{}{}, budget: budget}
+	return &unionIter{x: x, p: p, u: u, stats: stats, seen: map[string]struct{}{}, budget: budget}
 }
 
 func (it *unionIter) next(ctx context.Context) (*Row, error) {
@@ -194,7 +196,7 @@ func (it *unionIter) next(ctx context.Context) (*Row, error) {
 			if it.i == len(it.u.Branches) {
 				return nil, io.EOF
 			}
-			cur, err := it.x.build(ctx, it.u.Branches[it.i].Root, it.stats, planner.NoLimit)
+			cur, err := it.x.build(ctx, it.p, it.p.Node(it.u.Branches[it.i].Root), it.stats, planner.NoLimit)
 			if err != nil {
 				return nil, err
 			}

@@ -5,6 +5,12 @@
 // exec/embedded implements it over a local bbolt file and exec/hbase over
 // a real cluster.
 //
+// Place makes a placed plan (exec/placed) of a planner's plan: what the
+// store takes of each access's filter, limit and columns, and the counts
+// and aggregates it computes. Run and QueryRaw run a placed plan; Query
+// runs a plan as planned, every step in the client. Neither changes the
+// planner's nodes.
+//
 //	Access ──► points:  Store.Get, decode, filter
 //	       └─► ranges:  one Store.Scan each ──► rangeIter (decode, filter,
 //	                    per-range limit) ──► concatIter (key order) or

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/exec/placed"
 	"github.com/rkql/rkql/planner"
 )
 
@@ -330,7 +331,7 @@ func (x *Executor) deletes(rows []*Row) []Mutation {
 // back from.
 func (x *Executor) Delete(ctx context.Context, d *planner.Delete, progress func(int)) (int, error) {
 	stats := &Stats{}
-	rows, err := x.build(ctx, d.Find.Root, stats, planner.NoLimit)
+	rows, err := x.build(ctx, placed.New(d.Find), d.Find.Root, stats, planner.NoLimit)
 	if err != nil {
 		return 0, err
 	}

@@ -7,7 +7,7 @@ import (
 	"runtime"
 
 	"github.com/rkql/rkql/catalog"
-	"github.com/rkql/rkql/planner"
+	"github.com/rkql/rkql/exec/placed"
 )
 
 // keyCountIter counts the rows of a keys-only access over a KeyScanner:
@@ -16,7 +16,7 @@ import (
 // count, as countIter does.
 type keyCountIter struct {
 	ks    KeyScanner
-	acc   *planner.Access
+	acc   *placed.Scan
 	stats *Stats
 	done  bool
 }

@@ -2,79 +2,92 @@ package exec
 
 import (
 	"bytes"
+	"context"
 
+	"github.com/rkql/rkql/exec/placed"
 	"github.com/rkql/rkql/planner"
 )
 
-// Place hands a store the work its Pushdown accepts: the part of the
-// client filter above the plan's access that the store can evaluate, a
-// row limit when no filter is left to the client below the LIMIT, the
-// column projection, and, for a store with Features.MultiRange, the
-// reading of several ranges that are read one after another, not
-// merged, by one scan. It rewrites the plan in place and records in
-// the access's Placement what it moved and why it kept the rest, so that
-// EXPLAIN says SERVER only for what the store does. With on false, the
-// store is asked only to read the ranges: the switch that measures what
-// pushdown saves.
+// PlaceOptions are the session's switches of placement. The zero value
+// places with pushdown on.
+type PlaceOptions struct {
+	// NoPushdown asks the store only to read the ranges: the switch that
+	// measures what pushdown saves.
+	NoPushdown bool
+}
+
+// Place returns sel placed on st: what the store takes of the plan's
+// work, as its Pushdown accepts it (the part of the client filter above
+// the access that the store can evaluate, a row limit when no filter is
+// left to the client below the LIMIT, the column projection, and, for a
+// store with Features.MultiRange, the reading of several ranges that are
+// read one after another, not merged, by one scan) and, when st is an
+// Aggregator, the aggregates it computes where the data lives (see
+// placeAggregate). The placed plan records what the store takes and why
+// it leaves the rest, so that EXPLAIN says SERVER only for what the
+// store does.
 //
-// Place must be called once, before the plan runs or is explained.
-func Place(sel *planner.Select, p Pushdown, on bool) {
+// Place leaves sel as it is: placing one plan twice gives two placed
+// plans. It may ask the store, once per table, what it can compute.
+func Place(ctx context.Context, st Store, sel *planner.Select, opts PlaceOptions) (*placed.Plan, error) {
+	p := placed.New(sel)
+	placeReads(p, sel, st.Pushdown(), !opts.NoPushdown)
+	if err := placeAggregate(ctx, p, st, !opts.NoPushdown); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// placeReads places the reads of sel, a plan or a branch of its union,
+// in p.
+func placeReads(p *placed.Plan, sel *planner.Select, pd Pushdown, on bool) {
 	if u, ok := planner.Find[*planner.Union](sel.Root); ok {
 		// Each branch is placed as the plan it is; the WHERE clause
 		// above the union stays in the client.
 		for _, b := range u.Branches {
-			Place(b, p, on)
+			placeReads(p, b, pd, on)
 		}
 		return
 	}
 	acc := sel.Access
-	pl := &planner.Placement{Store: p.StoreName(), Off: !on}
-	acc.Placement = pl
+	sc := &placed.Scan{Access: acc, Store: pd.StoreName(), Off: !on}
+	p.SetScan(sc)
 	if !on || acc.Kind == planner.EmptyResult || acc.Table.Expands() {
 		// A table whose stored rows give several logical rows (cells of
 		// wide rows, repetitions of a key group) is read whole and
 		// filtered, counted and limited in the client.
-		acc.Columns = nil
 		return
 	}
-	f := p.Features()
+	f := pd.Features()
 	if acc.Columns != nil {
-		pl.KeysOnly = f.KeysOnly && len(acc.Columns) == 0
-		pl.Projected = f.Projection && len(acc.Columns) > 0
-		if !pl.KeysOnly && !pl.Projected {
-			acc.Columns = nil
+		sc.KeysOnly = f.KeysOnly && len(acc.Columns) == 0
+		sc.Projected = f.Projection && len(acc.Columns) > 0
+		if sc.KeysOnly || sc.Projected {
+			sc.Columns = acc.Columns
 		}
 	}
-	// The client filter, if any, sits just above the access or above the
-	// merge of its ranges.
-	path := planner.Path(sel.Root)
-	var filter *planner.Filter
-	var parent planner.Node // the node above the filter
-	for i, n := range path[1:] {
+	if filter := accessFilter(sel); filter != nil {
+		sp := pd.SplitFilter(acc.Table, filter.Cond, acc.Versions)
+		sc.Filter, sc.Server, sc.Client = sp.Server, sp.How, sp.Why
+		p.SetCond(filter, sp.Client)
+	}
+	if f.Limit {
+		sc.Limit = scanLimit(p, sel)
+	}
+	sc.MultiRange = f.MultiRange && multiRange(sel)
+}
+
+// accessFilter is the client filter just above the access or above the
+// merge of its ranges; nil when there is none.
+func accessFilter(sel *planner.Select) *planner.Filter {
+	for _, n := range planner.Path(sel.Root)[1:] {
 		if _, ok := n.(*planner.MergeSort); ok {
 			continue
 		}
-		if fl, ok := n.(*planner.Filter); ok {
-			filter = fl
-			if i+2 < len(path) {
-				parent = path[i+2]
-			}
-		}
-		break
+		fl, _ := n.(*planner.Filter)
+		return fl
 	}
-	if filter != nil {
-		sp := p.SplitFilter(acc.Table, filter.Cond, acc.Versions)
-		acc.Filter, pl.Server, pl.Client = sp.Server, sp.How, sp.Why
-		if sp.Client == nil {
-			unlink(sel, filter, parent)
-		} else {
-			filter.Cond = sp.Client
-		}
-	}
-	if f.Limit {
-		acc.Limit = scanLimit(sel)
-	}
-	pl.MultiRange = f.MultiRange && multiRange(sel)
+	return nil
 }
 
 // multiRange reports whether the access's ranges can be read by one scan:
@@ -103,37 +116,13 @@ func multiRange(sel *planner.Select) bool {
 	return true
 }
 
-// unlink removes filter from the tree; parent is the node above it, or
-// nil when it is the root.
-func unlink(sel *planner.Select, filter *planner.Filter, parent planner.Node) {
-	switch p := parent.(type) {
-	case nil:
-		sel.Root = filter.In
-	case *planner.IndexLookup:
-		p.In = filter.In
-	case *planner.Sort:
-		p.In = filter.In
-	case *planner.Distinct:
-		p.In = filter.In
-	case *planner.Count:
-		p.In = filter.In
-	case *planner.Limit:
-		p.In = filter.In
-	case *planner.Aggregate:
-		p.In = filter.In
-	case *planner.Project:
-		p.In = filter.In
-	default:
-		panic("exec: a client filter under an unexpected node")
-	}
-}
-
 // scanLimit is the row limit each range's scan may stop at: the LIMIT,
-// when only a merge of the ranges stands between the access and it.
-// Anything else (a client filter, a sort, a count, an index lookup)
-// needs more rows than the LIMIT, so the store gets none.
-func scanLimit(sel *planner.Select) int64 {
-	for _, n := range planner.Path(sel.Root)[1:] {
+// when only a merge of the ranges stands between the access and it, once
+// the filters the store evaluates whole are gone. Anything else (a client
+// filter, a sort, a count, an index lookup) needs more rows than the
+// LIMIT, so the store gets none.
+func scanLimit(p *placed.Plan, sel *planner.Select) int64 {
+	for _, n := range placedPath(p, sel)[1:] {
 		switch n := n.(type) {
 		case *planner.MergeSort:
 			continue
@@ -145,4 +134,18 @@ func scanLimit(sel *planner.Select) int64 {
 		return 0
 	}
 	return 0
+}
+
+// placedPath lists the nodes of sel, p's plan or a branch of its union,
+// from its leaf up to its root, without the filters the store evaluates
+// whole.
+func placedPath(p *placed.Plan, sel *planner.Select) []planner.Node {
+	var out []planner.Node
+	for _, n := range planner.Path(sel.Root) {
+		if f, ok := n.(*planner.Filter); ok && p.Cond(f) == nil {
+			continue
+		}
+		out = append(out, n)
+	}
+	return out
 }

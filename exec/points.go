@@ -5,7 +5,7 @@ import (
 	"io"
 	"slices"
 
-	"github.com/rkql/rkql/planner"
+	"github.com/rkql/rkql/exec/placed"
 )
 
 // pointBatch is the most keys one Store.Get of a point lookup asks for:
@@ -17,15 +17,15 @@ const pointBatch = 4096
 // key order (from the last key for a reverse read).
 type pointIter struct {
 	x     *Executor
-	acc   *planner.Access
+	acc   *placed.Scan
 	stats *Stats
 	dec   *decoder
 	keys  [][]byte // the keys not yet read
 	rows  []*Row   // the batch being handed out
 }
 
-func (x *Executor) pointRows(acc *planner.Access, stats *Stats) *pointIter {
-	return &pointIter{x: x, acc: acc, stats: stats, dec: newDecoder(acc.Table, readColumns(acc)), keys: pointKeys(acc)}
+func (x *Executor) pointRows(acc *placed.Scan, stats *Stats) *pointIter {
+	return &pointIter{x: x, acc: acc, stats: stats, dec: newDecoder(acc.Table, acc.Columns), keys: pointKeys(acc)}
 }
 
 func (p *pointIter) next(ctx context.Context) (*Row, error) {
@@ -55,12 +55,12 @@ func (p *pointIter) next(ctx context.Context) (*Row, error) {
 func (p *pointIter) close() { p.keys, p.rows = nil, nil }
 
 // points reads the rows of all of acc's points with one Store.Get.
-func (x *Executor) points(ctx context.Context, acc *planner.Access, stats *Stats) ([]*Row, error) {
-	return x.getRows(ctx, acc, pointKeys(acc), stats, newDecoder(acc.Table, readColumns(acc)))
+func (x *Executor) points(ctx context.Context, acc *placed.Scan, stats *Stats) ([]*Row, error) {
+	return x.getRows(ctx, acc, pointKeys(acc), stats, newDecoder(acc.Table, acc.Columns))
 }
 
 // pointKeys are the keys of acc's points, in key order.
-func pointKeys(acc *planner.Access) [][]byte {
+func pointKeys(acc *placed.Scan) [][]byte {
 	keys := make([][]byte, len(acc.Ranges))
 	for i, r := range acc.Ranges {
 		keys[i] = r.Start
@@ -70,7 +70,7 @@ func pointKeys(acc *planner.Access) [][]byte {
 
 // getRows reads the rows of keys with one Store.Get, in the access's
 // order (reversed for a reverse read).
-func (x *Executor) getRows(ctx context.Context, acc *planner.Access, keys [][]byte, stats *Stats, dec *decoder) ([]*Row, error) {
+func (x *Executor) getRows(ctx context.Context, acc *placed.Scan, keys [][]byte, stats *Stats, dec *decoder) ([]*Row, error) {
 	srs, err := x.Store.Get(ctx, acc.Table.Physical, keys, readOptions(acc, stats))
 	if err != nil {
 		return nil, err

@@ -5,11 +5,11 @@ import (
 	"container/heap"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"time"
 
 	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/exec/placed"
 	"github.com/rkql/rkql/expr"
 	"github.com/rkql/rkql/planner"
 )
@@ -58,122 +58,28 @@ type rowIter interface {
 	close()
 }
 
-// Query starts a SELECT. stats may be nil. A plan that was not placed
-// (see Place) runs with every filter in the client.
+// Query starts a SELECT as planned, with every filter in the client.
+// stats may be nil.
 func (x *Executor) Query(ctx context.Context, sel *planner.Select, stats *Stats) (Rows, error) {
+	return x.Run(ctx, placed.New(sel), stats)
+}
+
+// Run starts a placed SELECT (see Place). stats may be nil. Running
+// changes nothing of the plan; a store that cannot compute an aggregate
+// after all gives it back to the client, and p then says so.
+func (x *Executor) Run(ctx context.Context, p *placed.Plan, stats *Stats) (Rows, error) {
 	if stats == nil {
 		stats = &Stats{}
 	}
-	it, err := x.build(ctx, sel.Root, stats, planner.NoLimit)
+	it, err := x.build(ctx, p, p.Root(), stats, planner.NoLimit)
 	if err != nil {
 		return nil, err
 	}
-	return &project{in: it, out: sel.Output}, nil
-}
-
-// build opens the iterator of node n. want is how many rows the nodes
-// above will take at most, or NoLimit: a hint for batch sizes.
-func (x *Executor) build(ctx context.Context, n planner.Node, stats *Stats, want int64) (rowIter, error) {
-	switch n := n.(type) {
-	case *planner.Access:
-		var it rowIter
-		var err error
-		if n.Loose > 0 {
-			it = x.loose(n, nil, stats)
-		} else {
-			it, err = x.access(ctx, n, stats)
-		}
-		if err == nil && n.KeyText {
-			it = &keyTextIter{in: it}
-		}
-		return it, err
-	case *planner.MergeSort:
-		it, err := x.merge(ctx, n.In, n, stats)
-		if err == nil && n.In.KeyText {
-			return &keyTextIter{in: it}, nil
-		}
-		return it, err
-	case *planner.Filter:
-		if acc, ok := n.In.(*planner.Access); ok && acc.Loose > 0 {
-			// A loose scan must skip a prefix only once a row of it has
-			// passed the filter.
-			var it rowIter = x.loose(acc, n.Cond, stats)
-			if acc.KeyText {
-				it = &keyTextIter{in: it}
-			}
-			return it, nil
-		}
-		in, err := x.build(ctx, n.In, stats, planner.NoLimit)
-		return &filterIter{in: in, cond: n.Cond}, err
-	case *planner.IndexLookup:
-		in, err := x.build(ctx, n.In, stats, planner.NoLimit)
-		if err != nil {
-			return nil, err
-		}
-		return x.lookup(in, n, stats, want), nil
-	case *planner.Union:
-		return x.union(n, stats), nil
-	case *planner.Distinct:
-		in, err := x.build(ctx, n.In, stats, planner.NoLimit)
-		if err != nil {
-			return nil, err
-		}
-		return x.distinct(in, n), nil
-	case *planner.Sort:
-		in, err := x.build(ctx, n.In, stats, planner.NoLimit)
-		if err != nil {
-			return nil, err
-		}
-		return x.sort(ctx, in, n)
-	case *planner.Count:
-		if acc, ok := n.In.(*planner.Access); ok && n.Server != "" {
-			cnt, ok, err := x.serverCount(ctx, acc, stats)
-			if err != nil {
-				return nil, err
-			}
-			if ok {
-				return &sliceIter{rows: []*Row{{Vals: catalog.Row{catalog.Bigint(cnt)}}}}, nil
-			}
-			n.Server = "" // the store cannot count after all: read the keys
-		}
-		if acc, ok := n.In.(*planner.Access); ok && countsKeys(acc) {
-			if ks, ok := x.Store.(KeyScanner); ok && acc.Limit == 0 && !acc.Placement.MultiRange {
-				return &keyCountIter{ks: ks, acc: acc, stats: stats}, nil
-			}
-			// Only the number of rows is wanted: each key is checked
-			// against the layout, and no row is built.
-			return &countIter{in: &concatIter{x: x, acc: acc, stats: stats, dec: newDecoder(acc.Table, []int{}), keysOnly: true}}, nil
-		}
-		in, err := x.build(ctx, n.In, stats, planner.NoLimit)
-		return &countIter{in: in}, err
-	case *planner.Limit:
-		in, err := x.build(ctx, n.In, stats, n.Want())
-		return &limitIter{in: in, n: n.N, skip: n.Offset}, err
-	case *planner.Aggregate:
-		if n.Server != "" {
-			row, ok, err := x.serverAggregate(ctx, n, stats)
-			if err != nil {
-				return nil, err
-			}
-			if ok {
-				return &sliceIter{rows: []*Row{{Vals: row}}}, nil
-			}
-			n.Server = "" // the store cannot compute them after all: read the rows
-		}
-		in, err := x.build(ctx, n.In, stats, planner.NoLimit)
-		if err != nil {
-			return nil, err
-		}
-		return x.aggregate(in, n), nil
-	case *planner.Project:
-		in, err := x.build(ctx, n.In, stats, want)
-		return &projectIter{in: in, n: n}, err
-	}
-	return nil, fmt.Errorf("exec: cannot run plan node %T", n)
+	return &project{in: it, out: p.Select().Output}, nil
 }
 
 // access opens the read of a plan's leaf.
-func (x *Executor) access(ctx context.Context, acc *planner.Access, stats *Stats) (rowIter, error) {
+func (x *Executor) access(ctx context.Context, acc *placed.Scan, stats *Stats) (rowIter, error) {
 	switch acc.Kind {
 	case planner.EmptyResult:
 		return &sliceIter{}, nil
@@ -187,8 +93,8 @@ func (x *Executor) access(ctx context.Context, acc *planner.Access, stats *Stats
 		}
 		return &sliceIter{rows: rows}, nil
 	}
-	dec := newDecoder(acc.Table, readColumns(acc))
-	if p := acc.Placement; p != nil && p.MultiRange {
+	dec := newDecoder(acc.Table, acc.Columns)
+	if acc.MultiRange {
 		return x.multiRange(ctx, acc, stats, dec)
 	}
 	return &concatIter{x: x, acc: acc, stats: stats, dec: dec}, nil
@@ -196,7 +102,7 @@ func (x *Executor) access(ctx context.Context, acc *planner.Access, stats *Stats
 
 // multiRange reads an access's ranges, in key order, with one scan that
 // the store narrows to them.
-func (x *Executor) multiRange(ctx context.Context, acc *planner.Access, stats *Stats, dec *decoder) (rowIter, error) {
+func (x *Executor) multiRange(ctx context.Context, acc *placed.Scan, stats *Stats, dec *decoder) (rowIter, error) {
 	ri := &rangeIter{x: x, acc: acc, stats: stats, dec: dec, versions: acc.Versions,
 		r: Range{Start: acc.Ranges[0].Start, Stop: acc.Ranges[len(acc.Ranges)-1].Stop}}
 	for _, r := range acc.Ranges {
@@ -209,23 +115,14 @@ func (x *Executor) multiRange(ctx context.Context, acc *planner.Access, stats *S
 }
 
 // countsKeys reports whether counting acc's rows needs their keys alone.
-func countsKeys(acc *planner.Access) bool {
-	p := acc.Placement
-	return p != nil && p.KeysOnly && acc.Versions <= 1 && acc.Kind != planner.PointLookup && acc.Kind != planner.EmptyResult && !acc.Table.Expands()
-}
-
-// readColumns are the columns an access asks the store for: nil for all.
-func readColumns(acc *planner.Access) []int {
-	if p := acc.Placement; p != nil && (p.Projected || p.KeysOnly) {
-		return acc.Columns
-	}
-	return nil
+func countsKeys(acc *placed.Scan) bool {
+	return acc.KeysOnly && acc.Versions <= 1 && acc.Kind != planner.PointLookup && acc.Kind != planner.EmptyResult && !acc.Table.Expands()
 }
 
 // readOptions are the store options of one range of an access.
-func readOptions(acc *planner.Access, stats *Stats) ReadOptions {
+func readOptions(acc *placed.Scan, stats *Stats) ReadOptions {
 	return ReadOptions{Versions: acc.Versions, Reverse: acc.Reverse, Stats: stats, Table: acc.Table,
-		Columns: readColumns(acc), Filter: acc.Filter, Limit: int(acc.Limit)}
+		Columns: acc.Columns, Filter: acc.Filter, Limit: int(acc.Limit)}
 }
 
 // rangeIter reads one key range and decodes its rows. When the store
@@ -233,7 +130,7 @@ func readOptions(acc *planner.Access, stats *Stats) ReadOptions {
 // the layout, it reads on from the last key for the rows still owed.
 type rangeIter struct {
 	x        *Executor
-	acc      *planner.Access
+	acc      *placed.Scan
 	stats    *Stats
 	it       RowIter
 	r        Range
@@ -254,7 +151,7 @@ type rangeIter struct {
 // keyRow is what a keys-only rangeIter yields for every good key.
 var keyRow = &Row{}
 
-func (x *Executor) openRange(ctx context.Context, acc *planner.Access, r planner.KeyRange, stats *Stats, dec *decoder) (*rangeIter, error) {
+func (x *Executor) openRange(ctx context.Context, acc *placed.Scan, r planner.KeyRange, stats *Stats, dec *decoder) (*rangeIter, error) {
 	ri := &rangeIter{x: x, acc: acc, stats: stats, dec: dec, versions: acc.Versions, r: Range{Start: r.Start, Stop: r.Stop}}
 	return ri, ri.open(ctx, ri.r, acc.Limit)
 }
@@ -329,7 +226,7 @@ const concatLookahead = 2
 // for a reverse scan). It opens the next few ranges before it needs them.
 type concatIter struct {
 	x     *Executor
-	acc   *planner.Access
+	acc   *placed.Scan
 	stats *Stats
 	dec   *decoder
 	i     int          // next range to open
@@ -431,10 +328,10 @@ func (h *mergeHeap) Pop() any {
 	return it
 }
 
-func (x *Executor) merge(ctx context.Context, acc *planner.Access, m *planner.MergeSort, stats *Stats) (*mergeIter, error) {
+func (x *Executor) merge(ctx context.Context, acc *placed.Scan, m *planner.MergeSort, stats *Stats) (*mergeIter, error) {
 	signed := m.From < len(acc.Table.Key.Components) && acc.Table.Key.Components[m.From].SignSplit()
 	mi := &mergeIter{h: mergeHeap{from: m.From, desc: m.Desc, signed: signed}}
-	dec := newDecoder(acc.Table, readColumns(acc))
+	dec := newDecoder(acc.Table, acc.Columns)
 	for _, r := range acc.Ranges {
 		it, err := x.openRange(ctx, acc, r, stats, dec)
 		if err != nil {

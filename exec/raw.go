@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/exec/placed"
 	"github.com/rkql/rkql/planner"
 )
 
@@ -28,16 +29,17 @@ const rawBatch = 256
 // key does not fit the layout are shown too; otherwise the rows the plan
 // selects are read again by key, with every cell they hold (and an
 // OFFSET skips selected rows).
-func (x *Executor) QueryRaw(ctx context.Context, sel *planner.Select, stats *Stats) (Rows, error) {
+func (x *Executor) QueryRaw(ctx context.Context, p *placed.Plan, stats *Stats) (Rows, error) {
 	if stats == nil {
 		stats = &Stats{}
 	}
-	acc := sel.Access
+	sel := p.Select()
+	acc := p.Scan(sel.Access)
 	versions := max(acc.Versions, 1)
 	r := &rawRows{t: sel.Table, limit: sel.Limit}
 	lim, limited := planner.Find[*planner.Limit](sel.Root)
 	skips := limited && lim.Offset > 0
-	if _, filtered := planner.Find[*planner.Filter](sel.Root); acc.Kind == planner.FullScan && !filtered && !skips && acc.Filter == nil && acc.Table == sel.Table {
+	if filtered := clientFiltered(p); acc.Kind == planner.FullScan && !filtered && !skips && acc.Filter == nil && acc.Table == sel.Table {
 		it, err := x.Store.Scan(ctx, sel.Table.Physical, Range{}, ReadOptions{Versions: versions, Reverse: acc.Reverse, Stats: stats})
 		if err != nil {
 			return nil, err
@@ -45,7 +47,7 @@ func (x *Executor) QueryRaw(ctx context.Context, sel *planner.Select, stats *Sta
 		r.scan = it
 		return r, nil
 	}
-	in, err := x.build(ctx, sel.Root, stats, planner.NoLimit)
+	in, err := x.build(ctx, p, p.Root(), stats, planner.NoLimit)
 	if err != nil {
 		return nil, err
 	}
@@ -55,6 +57,16 @@ func (x *Executor) QueryRaw(ctx context.Context, sel *planner.Select, stats *Sta
 	}
 	r.viaIndex = sel.IndexLookup() != nil
 	return r, nil
+}
+
+// clientFiltered reports whether a filter of p runs in the client.
+func clientFiltered(p *placed.Plan) bool {
+	for n := p.Root(); n != nil; n = p.Input(n) {
+		if _, ok := n.(*planner.Filter); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // rawRows turns store rows into one result row per cell.

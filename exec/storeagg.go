@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/exec/placed"
 	"github.com/rkql/rkql/expr"
 	"github.com/rkql/rkql/planner"
 )
@@ -73,39 +74,39 @@ type Aggregator interface {
 // aggregate, e.g. because the table no longer loads what computes it.
 var ErrNoAggregate = errors.New("exec: the store cannot compute this aggregate")
 
-// PlaceAggregate hands aggregates to the store when the store computes
+// placeAggregate hands aggregates to the store when the store computes
 // them where the data lives: a COUNT(*), or an aggregate into one row
 // (no GROUP BY) of COUNT(*), SUM, MIN, MAX and AVG over stored columns,
-// directly over the access (after Place, with no client filter, index
-// lookup or sort between), reading ranges of one version, with pushdown
-// on. It records the store's answer in Count.Server or Aggregate.Server,
-// which EXPLAIN shows as SERVER AGGREGATE. Call it after Place.
-func PlaceAggregate(ctx context.Context, sel *planner.Select, st Store, on bool) error {
+// directly over the access (with no client filter, index lookup or sort
+// between once the reads are placed), reading ranges of one version,
+// with pushdown on. It records the store's answer in p, which EXPLAIN
+// shows as SERVER AGGREGATE.
+func placeAggregate(ctx context.Context, p *placed.Plan, st Store, on bool) error {
 	ag, ok := st.(Aggregator)
 	if !ok || !on {
 		return nil
 	}
-	if cnt, ok := serverCountable(sel); ok {
-		how, err := ag.CanAggregate(ctx, sel.Access.Table, Aggregation{Kind: AggCount})
+	if cnt, acc, ok := serverCountable(p); ok {
+		how, err := ag.CanAggregate(ctx, acc.Table, Aggregation{Kind: AggCount})
 		if err != nil {
 			return err
 		}
-		cnt.Server = how
+		p.SetServer(cnt, how)
 		return nil
 	}
-	n, aggs, ok := serverAggregable(sel)
+	n, acc, aggs, ok := serverAggregable(p)
 	if !ok {
 		return nil
 	}
 	how := ""
 	for _, a := range aggs {
-		h, err := ag.CanAggregate(ctx, sel.Access.Table, a)
+		h, err := ag.CanAggregate(ctx, acc.Table, a)
 		if err != nil || h == "" {
 			return err
 		}
 		how = h
 	}
-	n.Server = how
+	p.SetServer(n, how)
 	return nil
 }
 
@@ -142,73 +143,76 @@ func storeAggs(t *catalog.Table, c planner.AggCall) ([]Aggregation, bool) {
 	return nil, false
 }
 
-// serverAggregable returns the plan's Aggregate and the store
-// aggregations it needs when it aggregates the access's rows directly
-// into one row.
-func serverAggregable(sel *planner.Select) (*planner.Aggregate, []Aggregation, bool) {
-	n, ok := planner.Find[*planner.Aggregate](sel.Root)
+// serverAggregable returns the plan's Aggregate, its access and the
+// store aggregations it needs when it aggregates the access's rows
+// directly into one row.
+func serverAggregable(p *placed.Plan) (*planner.Aggregate, *placed.Scan, []Aggregation, bool) {
+	n, ok := planner.Find[*planner.Aggregate](p.Select().Root)
 	if !ok || n.Strategy != planner.OneGroup || len(n.Groups) > 0 || len(n.Aggs) == 0 {
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
-	acc, ok := n.In.(*planner.Access)
-	if !ok || !directAccess(sel, acc) {
-		return nil, nil, false
+	acc, ok := directAccess(p, n)
+	if !ok {
+		return nil, nil, nil, false
 	}
 	var all []Aggregation
 	for _, c := range n.Aggs {
 		as, ok := storeAggs(acc.Table, c)
 		if !ok {
-			return nil, nil, false
+			return nil, nil, nil, false
 		}
 		all = append(all, as...)
 	}
-	return n, all, true
+	return n, acc, all, true
 }
 
-// directAccess reports whether acc is the plan's one access, placed with
-// pushdown on and reading ranges, not points, of one version and no
-// limit, of a table whose stored rows are its rows (not one that
-// Expands): what a store's aggregate over ranges can replace.
-func directAccess(sel *planner.Select, acc *planner.Access) bool {
-	if acc != sel.Access || acc.Placement == nil || acc.Placement.Off || acc.Table.Expands() {
-		return false
+// directAccess returns the read of n's rows when it is the plan's one
+// access, right below n once placed, with pushdown on and reading ranges,
+// not points, of one version and no limit, of a table whose stored rows
+// are its rows (not one that Expands): what a store's aggregate over
+// ranges can replace.
+func directAccess(p *placed.Plan, n planner.Node) (*placed.Scan, bool) {
+	a, ok := p.Input(n).(*planner.Access)
+	if !ok || a != p.Select().Access {
+		return nil, false
+	}
+	acc := p.Scan(a)
+	if acc.Off || acc.Table.Expands() {
+		return nil, false
 	}
 	switch acc.Kind {
 	case planner.EmptyResult, planner.PointLookup:
-		return false
+		return nil, false
 	}
 	for _, r := range acc.Ranges {
 		if r.Point {
-			return false
+			return nil, false
 		}
 	}
-	return acc.Versions <= 1 && acc.Limit == 0 && len(acc.Ranges) > 0
+	return acc, acc.Versions <= 1 && acc.Limit == 0 && len(acc.Ranges) > 0
 }
 
-// serverCountable returns the plan's Count when it counts the access's
-// rows directly: the only shape a store's count can replace.
-func serverCountable(sel *planner.Select) (*planner.Count, bool) {
-	cnt, ok := sel.Root.(*planner.Count)
+// serverCountable returns the plan's Count and its access when it counts
+// the access's rows directly: the only shape a store's count can replace.
+func serverCountable(p *placed.Plan) (*planner.Count, *placed.Scan, bool) {
+	cnt, ok := p.Root().(*planner.Count)
 	if !ok {
-		return nil, false
+		return nil, nil, false
 	}
-	acc, ok := cnt.In.(*planner.Access)
-	if !ok || !directAccess(sel, acc) {
-		return nil, false
-	}
-	return cnt, true
+	acc, ok := directAccess(p, cnt)
+	return cnt, acc, ok
 }
 
 // storeAggregate asks the store for agg over acc's ranges and combines
 // the answers; ok is false when the store could not compute it after all.
-func (x *Executor) storeAggregate(ctx context.Context, acc *planner.Access, agg Aggregation, stats *Stats) (res AggResult, ok bool, err error) {
+func (x *Executor) storeAggregate(ctx context.Context, acc *placed.Scan, agg Aggregation, stats *Stats) (res AggResult, ok bool, err error) {
 	ag, isAg := x.Store.(Aggregator)
 	if !isAg {
 		return res, false, nil
 	}
-	opts := ReadOptions{Versions: acc.Versions, Stats: stats, Table: acc.Table, Columns: readColumns(acc), Filter: acc.Filter}
+	opts := ReadOptions{Versions: acc.Versions, Stats: stats, Table: acc.Table, Columns: acc.Columns, Filter: acc.Filter}
 	var ranges []Range
-	if p := acc.Placement; p != nil && p.MultiRange {
+	if acc.MultiRange {
 		for _, r := range acc.Ranges {
 			opts.Ranges = append(opts.Ranges, Range{Start: r.Start, Stop: r.Stop})
 		}
@@ -288,8 +292,7 @@ func absInt(v int64) int64 {
 // answers; ok is false when the store could not compute every aggregate,
 // or when a BIGINT sum could have wrapped in a region, and the rows must
 // be read instead.
-func (x *Executor) serverAggregate(ctx context.Context, n *planner.Aggregate, stats *Stats) (catalog.Row, bool, error) {
-	acc := n.In.(*planner.Access)
+func (x *Executor) serverAggregate(ctx context.Context, acc *placed.Scan, n *planner.Aggregate, stats *Stats) (catalog.Row, bool, error) {
 	row := make(catalog.Row, 0, len(n.Aggs))
 	for i := range n.Aggs {
 		c := &n.Aggs[i]
@@ -343,7 +346,7 @@ func storeState(c *planner.AggCall, kind AggKind, r AggResult) *AggState {
 
 // serverCount asks the store for the number of rows of cnt's access;
 // ok is false when the store could not count them after all.
-func (x *Executor) serverCount(ctx context.Context, acc *planner.Access, stats *Stats) (n int64, ok bool, err error) {
+func (x *Executor) serverCount(ctx context.Context, acc *placed.Scan, stats *Stats) (n int64, ok bool, err error) {
 	res, ok, err := x.storeAggregate(ctx, acc, Aggregation{Kind: AggCount}, stats)
 	return res.Count, ok, err
 }

@@ -99,10 +99,11 @@ func (a *Access) bytesLine() string {
 	return s
 }
 
-// Cost counts the reads an access makes: gets or scans, and the regions
-// they touch according to env's region boundaries. It counts; it does not
-// estimate rows, since the stores keep no statistics.
-func (a *Access) Cost(env ExplainEnv) string {
+// cost counts the reads an access makes: gets or scans, and the regions
+// they touch according to env's region boundaries; multiRange says the
+// store reads the ranges with one scan. It counts; it does not estimate
+// rows, since the stores keep no statistics.
+func (a *Access) cost(env ExplainEnv, multiRange bool) string {
 	starts := env.Regions[a.Table.Physical]
 	switch a.Kind {
 	case EmptyResult:
@@ -135,7 +136,7 @@ func (a *Access) Cost(env ExplainEnv) string {
 	if a.Loose > 0 {
 		return fmt.Sprintf("1 scan per distinct key prefix, and 1 more per range (%d), over %d %s", scans, len(total), plural(len(total), "region", "regions"))
 	}
-	if a.Placement != nil && a.Placement.MultiRange {
+	if multiRange {
 		return fmt.Sprintf("1 scan of %d ranges over %d %s, at least %d %s", scans, len(total), plural(len(total), "region", "regions"), len(total), plural(len(total), "RPC", "RPCs"))
 	}
 	return fmt.Sprintf("%d %s over %d %s, at least %d %s", scans, plural(scans, "scan", "scans"), len(total), plural(len(total), "region", "regions"), touched, plural(touched, "RPC", "RPCs"))

@@ -69,10 +69,6 @@ type Aggregate struct {
 	GroupNames []string
 	Aggs       []AggCall
 	In         Node
-	// Server names how the store computes the aggregates where the data
-	// lives (SERVER AGGREGATE in EXPLAIN); "" when rkql computes them.
-	// Only a store's placement sets it (exec.PlaceAggregate).
-	Server string
 }
 
 // Width is the number of values in each of the node's rows.
@@ -90,7 +86,9 @@ type Project struct {
 	In    Node
 }
 
-func (n *Aggregate) step() Step {
+// step is the node's EXPLAIN step; server, when not "", says how the
+// store computes the aggregates where the data lives.
+func (n *Aggregate) step(server string) Step {
 	aggs := make([]string, len(n.Aggs))
 	for i, a := range n.Aggs {
 		aggs[i] = a.Text
@@ -98,9 +96,9 @@ func (n *Aggregate) step() Step {
 	st := Step{Attrs: []Attr{{Label: "aggregates", Value: aggs, Detail: true}, {Label: "group by", Value: n.GroupNames, Detail: true}}}
 	on := strings.Join(n.GroupNames, ", ")
 	switch {
-	case n.Server != "":
+	case server != "":
 		st.Op, st.Title = "SERVER AGGREGATE", "SERVER AGGREGATE INTO ONE ROW"
-		st.Attrs = append(st.Attrs, Attr{Label: "BY", Value: n.Server},
+		st.Attrs = append(st.Attrs, Attr{Label: "BY", Value: server},
 			Attr{Label: "NOTE", Value: "each region computes its part and rkql combines them; the regions count every row in the ranges, including rows whose key does not fit the layout"})
 	case n.Strategy == OneGroup:
 		st.Op, st.Title = "CLIENT AGGREGATE", "CLIENT AGGREGATE INTO ONE ROW"

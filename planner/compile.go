@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"context"
 	"math"
 	"slices"
 	"strings"
@@ -22,9 +23,20 @@ const TsColumn = "_ts"
 
 // compiler turns WHERE expressions into predicates over a table's rows.
 type compiler struct {
-	t *catalog.Table
+	// ctx, when set, ends the compiling of a long list early: a
+	// statement being planned is cancelled.
+	ctx context.Context
+	t   *catalog.Table
 	// now is the clock of NOW(); nil means time.Now.
 	now func() time.Time
+}
+
+// cancelled returns the error of the compiler's context, once it ends.
+func (c *compiler) cancelled() error {
+	if c.ctx == nil {
+		return nil
+	}
+	return c.ctx.Err()
 }
 
 func (c *compiler) column(id parser.Pos, name string) (int, error) {
@@ -183,6 +195,9 @@ func readsColumn(e parser.Expr) bool {
 func (c *compiler) rowIn(e *parser.InExpr, tu *parser.TupleExpr, eq func(*parser.BinaryExpr) (expr.Expr, error)) (expr.Expr, error) {
 	var branches []expr.Expr
 	for _, it := range e.List {
+		if err := c.cancelled(); err != nil {
+			return nil, err
+		}
 		row, ok := it.(*parser.TupleExpr)
 		if !ok || len(row.Elems) != len(tu.Elems) {
 			return nil, errAt(it.Pos(), "%s IN needs rows of %d values, not %s", tu, len(tu.Elems), it)

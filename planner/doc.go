@@ -51,5 +51,8 @@
 // rejects; ranges are sorted and never overlap, so no row is read twice;
 // a FULL SCAN is refused unless the session or statement allows it.
 //
-// EXPLAIN is rendered by Select.Text and Select.JSON from the plan itself.
+// EXPLAIN is a model (Explained) built from the plan itself, rendered as
+// text and JSON. Select.Explain shows the plan as planned; a store's
+// placement (exec.Place) shows what it takes through ExplainPlaced and a
+// Placing, without changing the plan.
 package planner

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/expr"
 )
 
 // LookupBatch is how many index hits one data-table multi-get serves.
@@ -72,14 +73,57 @@ type ExplainEnv struct {
 	Regions map[string][][]byte
 }
 
-// Explain builds the EXPLAIN model of s; an is nil unless it ran.
+// Placing is what a store takes of a plan's work, as EXPLAIN shows it. A
+// plan as the planner returns it runs every step in the client; a placed
+// plan (exec.Place) says, without changing the plan, which of its work
+// the store does.
+type Placing interface {
+	// ScanAttrs are the attributes of access a that say what the store
+	// does with the rows it reads, after its key ranges.
+	ScanAttrs(a *Access) []Attr
+	// MultiRange reports whether the store reads a's ranges with one scan
+	// per region.
+	MultiRange(a *Access) bool
+	// Cond is the part of f's condition left to the client; nil when the
+	// store evaluates all of it.
+	Cond(f *Filter) expr.Expr
+	// Server says how the store computes n, a Count or an Aggregate,
+	// where the data lives; "" when the client does.
+	Server(n Node) string
+}
+
+// unplaced is the Placing of a plan no store has placed.
+type unplaced struct{}
+
+func (unplaced) ScanAttrs(a *Access) []Attr {
+	switch {
+	case a.Columns == nil:
+		return nil
+	case len(a.Columns) == 0:
+		return []Attr{{Label: "CLIENT COLUMNS", Value: "none: the key serves the query"}}
+	}
+	return []Attr{{Label: "CLIENT COLUMNS", Value: strings.Join(a.ColumnNames(a.Columns), ", ")}}
+}
+
+func (unplaced) MultiRange(*Access) bool  { return false }
+func (unplaced) Cond(f *Filter) expr.Expr { return f.Cond }
+func (unplaced) Server(Node) string       { return "" }
+
+// Explain builds the EXPLAIN model of s as planned, every step in the
+// client; an is nil unless it ran.
 func (s *Select) Explain(env ExplainEnv, an *Analysis) *Explained {
+	return s.ExplainPlaced(env, an, unplaced{})
+}
+
+// ExplainPlaced builds the EXPLAIN model of s placed on a store as pl
+// says; an is nil unless it ran.
+func (s *Select) ExplainPlaced(env ExplainEnv, an *Analysis, pl Placing) *Explained {
 	e := &Explained{}
 	if u, ok := Find[*Union](s.Root); ok {
-		return s.explainUnion(u, env, an)
+		return s.explainUnion(u, env, an, pl)
 	}
 	for _, n := range Path(s.Root) {
-		e.Steps = append(e.Steps, explainNode(n)...)
+		e.Steps = append(e.Steps, explainNode(n, pl)...)
 	}
 	if ix := s.IndexLookup(); ix != nil {
 		// The access reads the index table: say so, as Phoenix does.
@@ -89,7 +133,7 @@ func (s *Select) Explain(env ExplainEnv, an *Analysis) *Explained {
 		access := Attr{Label: "ACCESS", Value: strings.TrimSuffix(a.Header(), " OVER "+a.Table.Name)}
 		st.Attrs = append([]Attr{access}, st.Attrs...)
 	}
-	e.Plan = append(e.Plan, Attr{Label: "COST", Value: s.Access.Cost(env)})
+	e.Plan = append(e.Plan, Attr{Label: "COST", Value: s.Access.cost(env, pl.MultiRange(s.Access))})
 	if len(s.Notes) > 0 {
 		e.Plan = append(e.Plan, Attr{Label: "NOTE", Value: s.Notes})
 	}
@@ -102,18 +146,18 @@ func (s *Select) Explain(env ExplainEnv, an *Analysis) *Explained {
 // explainUnion builds the model of a plan whose leaf is a union: each
 // branch's steps, titled with its number, then the union and the steps
 // above it.
-func (s *Select) explainUnion(u *Union, env ExplainEnv, an *Analysis) *Explained {
+func (s *Select) explainUnion(u *Union, env ExplainEnv, an *Analysis, pl Placing) *Explained {
 	e := &Explained{}
 	var costs, notes []string
 	index := false
 	for i, b := range u.Branches {
-		be := b.Explain(env, nil)
+		be := b.ExplainPlaced(env, nil, pl)
 		for _, st := range be.Steps {
 			st.Title = fmt.Sprintf("BRANCH %d: %s", i+1, st.Title)
 			st.Attrs = append([]Attr{{Label: "branch", Value: int64(i + 1), Detail: true}}, st.Attrs...)
 			e.Steps = append(e.Steps, st)
 		}
-		costs = append(costs, fmt.Sprintf("branch %d: %s", i+1, b.Access.Cost(env)))
+		costs = append(costs, fmt.Sprintf("branch %d: %s", i+1, b.Access.cost(env, pl.MultiRange(b.Access))))
 		for _, n := range b.Notes {
 			notes = append(notes, fmt.Sprintf("branch %d: %s", i+1, n))
 		}
@@ -122,7 +166,7 @@ func (s *Select) explainUnion(u *Union, env ExplainEnv, an *Analysis) *Explained
 	e.Steps = append(e.Steps, Step{Op: "CLIENT UNION", Title: fmt.Sprintf("CLIENT UNION OF %d BRANCHES, EACH DATA ROW ONCE", len(u.Branches)),
 		Attrs: []Attr{{Label: "branches", Value: int64(len(u.Branches)), Detail: true}}})
 	for _, n := range Path(s.Root)[1:] {
-		e.Steps = append(e.Steps, explainNode(n)...)
+		e.Steps = append(e.Steps, explainNode(n, pl)...)
 	}
 	e.Plan = append(e.Plan, Attr{Label: "COST", Value: strings.Join(costs, "; ")})
 	if notes = append(slices.Clone(s.Notes), notes...); len(notes) > 0 {
@@ -134,10 +178,10 @@ func (s *Select) explainUnion(u *Union, env ExplainEnv, an *Analysis) *Explained
 	return e
 }
 
-func explainNode(n Node) []Step {
+func explainNode(n Node, pl Placing) []Step {
 	switch n := n.(type) {
 	case *Access:
-		return []Step{n.step()}
+		return []Step{n.step(pl)}
 	case *MergeSort:
 		return []Step{{Op: "CLIENT MERGE SORT", Title: "CLIENT MERGE SORT ON " + strings.Join(n.On, ", "),
 			Attrs: []Attr{{Label: "on", Value: n.On, Detail: true}}}}
@@ -145,48 +189,61 @@ func explainNode(n Node) []Step {
 		return []Step{{Op: "CLIENT DISTINCT", Title: "CLIENT DISTINCT ON " + strings.Join(n.Names, ", "),
 			Attrs: []Attr{{Label: "on", Value: n.Names, Detail: true}}}}
 	case *Filter:
-		return []Step{{Op: "CLIENT FILTER", Title: "CLIENT FILTER BY " + n.Cond.String(),
-			Attrs: []Attr{{Label: "condition", Value: n.Cond.String(), Detail: true}}}}
+		cond := pl.Cond(n)
+		if cond == nil {
+			return nil // the store evaluates all of it
+		}
+		return []Step{{Op: "CLIENT FILTER", Title: "CLIENT FILTER BY " + cond.String(),
+			Attrs: []Attr{{Label: "condition", Value: cond.String(), Detail: true}}}}
 	case *IndexLookup:
-		st := Step{Op: "INDEX LOOKUP", Attrs: []Attr{{Label: "index", Value: n.Index.Name, Detail: true}, {Label: "data table", Value: n.Data.Name, Detail: true}}}
-		if n.Covered {
-			st.Title = "CLIENT INDEX LOOKUP, COVERED"
-			st.Attrs = append(st.Attrs, Attr{Label: "COVERED", Value: fmt.Sprintf("verified entries hold every column the query reads, so %s is read only for unverified ones", n.Data.Name)})
-		} else {
-			st.Title = fmt.Sprintf("POINT LOOKUP ON n KEYS OVER %s", n.Data.Name)
-			st.Attrs = append(st.Attrs, Attr{Label: "BATCH", Value: fmt.Sprintf("one multi-get per %d index hits", LookupBatch)})
-		}
-		if n.DataOnly != nil {
-			st.Attrs = append(st.Attrs, Attr{Label: "CLIENT FILTER BY", Value: n.DataOnly.String()})
-		}
-		return []Step{st}
+		return []Step{n.step()}
 	case *Sort:
-		keys := orderNames(n.Keys)
-		if n.Limit != NoLimit {
-			return []Step{{Op: "CLIENT TOP N SORT", Title: fmt.Sprintf("CLIENT TOP %d SORTED BY %s", n.Limit, strings.Join(keys, ", ")),
-				Attrs: []Attr{{Label: "keys", Value: keys, Detail: true}, {Label: "top", Value: n.Limit, Detail: true}}}}
-		}
-		return []Step{{Op: "CLIENT SORT", Title: "CLIENT SORTED BY " + strings.Join(keys, ", "),
-			Attrs: []Attr{{Label: "keys", Value: keys, Detail: true}}}}
+		return []Step{n.step()}
 	case *Count:
-		if n.Server != "" {
+		if server := pl.Server(n); server != "" {
 			return []Step{{Op: "SERVER AGGREGATE COUNT", Title: "SERVER AGGREGATE COUNT",
-				Attrs: []Attr{{Label: "BY", Value: n.Server},
+				Attrs: []Attr{{Label: "BY", Value: server},
 					{Label: "NOTE", Value: "the regions count every row in the ranges, including rows whose key does not fit the layout, which a client count skips"}}}}
 		}
 		return []Step{{Op: "CLIENT COUNT", Title: "CLIENT COUNT"}}
 	case *Limit:
 		return []Step{n.step()}
 	case *Aggregate:
-		return []Step{n.step()}
+		return []Step{n.step(pl.Server(n))}
 	case *Project:
 		return []Step{n.step()}
 	}
 	panic(fmt.Sprintf("planner: EXPLAIN of unknown node %T", n))
 }
 
-// step is the access's EXPLAIN node.
-func (a *Access) step() Step {
+func (n *IndexLookup) step() Step {
+	st := Step{Op: "INDEX LOOKUP", Attrs: []Attr{{Label: "index", Value: n.Index.Name, Detail: true}, {Label: "data table", Value: n.Data.Name, Detail: true}}}
+	if n.Covered {
+		st.Title = "CLIENT INDEX LOOKUP, COVERED"
+		st.Attrs = append(st.Attrs, Attr{Label: "COVERED", Value: fmt.Sprintf("verified entries hold every column the query reads, so %s is read only for unverified ones", n.Data.Name)})
+	} else {
+		st.Title = fmt.Sprintf("POINT LOOKUP ON n KEYS OVER %s", n.Data.Name)
+		st.Attrs = append(st.Attrs, Attr{Label: "BATCH", Value: fmt.Sprintf("one multi-get per %d index hits", LookupBatch)})
+	}
+	if n.DataOnly != nil {
+		st.Attrs = append(st.Attrs, Attr{Label: "CLIENT FILTER BY", Value: n.DataOnly.String()})
+	}
+	return st
+}
+
+func (n *Sort) step() Step {
+	keys := orderNames(n.Keys)
+	if n.Limit != NoLimit {
+		return Step{Op: "CLIENT TOP N SORT", Title: fmt.Sprintf("CLIENT TOP %d SORTED BY %s", n.Limit, strings.Join(keys, ", ")),
+			Attrs: []Attr{{Label: "keys", Value: keys, Detail: true}, {Label: "top", Value: n.Limit, Detail: true}}}
+	}
+	return Step{Op: "CLIENT SORT", Title: "CLIENT SORTED BY " + strings.Join(keys, ", "),
+		Attrs: []Attr{{Label: "keys", Value: keys, Detail: true}}}
+}
+
+// step is the access's EXPLAIN node: the read, then what pl says the
+// store does with its rows.
+func (a *Access) step(pl Placing) Step {
 	op := a.kindWords()
 	if a.Loose > 0 {
 		op = "LOOSE " + op
@@ -209,48 +266,7 @@ func (a *Access) step() Step {
 		add("UNION", fmt.Sprintf("the key ranges of %d OR branches, merged so that no row is read twice; every row is tested against the whole WHERE clause", a.Union))
 	}
 	detail("ranges", a.jsonRanges())
-	p := a.Placement
-	where := "SERVER"
-	if p != nil && p.Store != "" {
-		detail("store", p.Store)
-	}
-	if a.Columns != nil {
-		switch {
-		case p != nil && p.KeysOnly:
-			add(where+" KEYS ONLY", true)
-		case p != nil && p.Projected:
-			add(where+" COLUMNS", strings.Join(a.columnNames(), ", "))
-		case len(a.Columns) == 0:
-			add("CLIENT COLUMNS", "none: the key serves the query")
-		default:
-			add("CLIENT COLUMNS", strings.Join(a.columnNames(), ", "))
-		}
-	}
-	if p != nil && p.TimeRange != nil {
-		add(where+" TIME RANGE", fmt.Sprintf("[%s, %s)", tsText(p.TimeRange.Min), tsText(p.TimeRange.Max)))
-	}
-	if a.Filter != nil {
-		add(where+" FILTER BY", a.Filter.String())
-		if p != nil && len(p.Server) > 0 {
-			add("USING", p.Server)
-		}
-	}
-	if p != nil && p.MultiRange {
-		add(where+" MULTI RANGE", fmt.Sprintf("the %d ranges are read with one scan per region", len(a.Ranges)))
-	}
-	if a.Limit > 0 {
-		if len(a.Ranges) > 1 && (p == nil || !p.MultiRange) {
-			add(where+" {} ROW LIMIT PER SCAN", a.Limit)
-		} else {
-			add(where+" {} ROW LIMIT", a.Limit)
-		}
-	}
-	if p != nil && len(p.Client) > 0 {
-		add("CLIENT BECAUSE", p.Client)
-	}
-	if p != nil && p.Off {
-		add("PUSHDOWN", "off for this session: the store only reads, and every step above runs in the client")
-	}
+	st.Attrs = append(st.Attrs, pl.ScanAttrs(a)...)
 	return st
 }
 
@@ -264,23 +280,15 @@ func (a *Access) loosePrefix() []string {
 	return parts
 }
 
-func (a *Access) columnNames() []string {
-	out := make([]string, 0, len(a.Columns))
-	for _, c := range a.Columns {
+// ColumnNames names each of the table's columns cols as EXPLAIN does:
+// the name and the cell it is stored in.
+func (a *Access) ColumnNames(cols []int) []string {
+	out := make([]string, 0, len(cols))
+	for _, c := range cols {
 		col := a.Table.Columns[c]
 		out = append(out, fmt.Sprintf("%s (%s:%s)", col.Name, col.Family, col.Qualifier))
 	}
 	return out
-}
-
-func tsText(ms int64) string {
-	if ms <= 0 {
-		return "0"
-	}
-	if ms == 1<<63-1 {
-		return "∞"
-	}
-	return catalog.TimestampMillis(ms).String()
 }
 
 type jsonRange struct {

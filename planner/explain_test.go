@@ -1,6 +1,7 @@
 package planner_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"runtime"
@@ -11,6 +12,7 @@ import (
 	"github.com/cockroachdb/datadriven"
 
 	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/expr"
 	"github.com/rkql/rkql/parser"
 	"github.com/rkql/rkql/planner"
 )
@@ -30,7 +32,7 @@ func plan(pl *planner.Planner, src string) string {
 	if err != nil {
 		return "parse error: " + err.Error() + "\n"
 	}
-	p, err := pl.Plan(stmt)
+	p, err := pl.Plan(context.Background(), stmt)
 	if err != nil {
 		var pe *parser.Error
 		if errors.As(err, &pe) {
@@ -95,7 +97,7 @@ func BenchmarkParsePlan(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if _, err := pl.Plan(stmt); err != nil {
+			if _, err := pl.Plan(context.Background(), stmt); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -120,7 +122,7 @@ func TestPlanLinearInConjuncts(t *testing.T) {
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
-		if _, err := pl.Plan(stmt); err != nil {
+		if _, err := pl.Plan(context.Background(), stmt); err != nil {
 			t.Fatal(err)
 		}
 		runtime.ReadMemStats(&after)
@@ -144,7 +146,7 @@ func TestExplainServerCount(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := pl.Plan(stmt)
+		p, err := pl.Plan(context.Background(), stmt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -153,12 +155,27 @@ func TestExplainServerCount(t *testing.T) {
 		if !ok {
 			t.Fatalf("COUNT(*) plans as %T at the root", s.Root)
 		}
-		cnt.Server = c.server
-		text := s.Explain(planner.ExplainEnv{}, nil).Text()
+		text := s.ExplainPlaced(planner.ExplainEnv{}, nil, countPlacing{cnt, c.server}).Text()
 		if !strings.Contains(text, c.want) || strings.Contains(text, "SERVER AGGREGATE") != (c.server != "") {
-			t.Errorf("Count{Server: %q} explains as\n%s\nwant it to hold %q and no other aggregate", c.server, text, c.want)
+			t.Errorf("a count placed with server %q explains as\n%s\nwant it to hold %q and no other aggregate", c.server, text, c.want)
 		}
 	}
+}
+
+// countPlacing places a plan with its count, cnt, done as server says.
+type countPlacing struct {
+	cnt    *planner.Count
+	server string
+}
+
+func (countPlacing) ScanAttrs(*planner.Access) []planner.Attr { return nil }
+func (countPlacing) MultiRange(*planner.Access) bool          { return false }
+func (countPlacing) Cond(f *planner.Filter) expr.Expr         { return f.Cond }
+func (c countPlacing) Server(n planner.Node) string {
+	if n == planner.Node(c.cnt) {
+		return c.server
+	}
+	return ""
 }
 
 // TestManyORsPlanQuickly: a WHERE clause of many ORs, none of whose
@@ -178,12 +195,17 @@ func TestManyORsPlanQuickly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	start := time.Now()
-	if _, err := planner.New(cat, planner.Options{}).Plan(stmt); err != nil {
+	// The planner checks its context in each loop that can run long (per
+	// OR branch, key range and expansion), so the checks count its work:
+	// one plan per combination of branches would make 3^40 of them.
+	ctx := &countdown{Context: context.Background(), at: 1_000_000}
+	if _, err := planner.New(cat, planner.Options{}).Plan(ctx, stmt); err != nil {
 		t.Fatal(err)
 	}
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("planning took %v", d)
+	if n := ctx.calls.Load(); n > 200_000 {
+		t.Errorf("planning made %d context checks, want at most 200,000", n)
+	} else {
+		t.Logf("planning made %d context checks", n)
 	}
 }
 
@@ -204,7 +226,7 @@ func TestNowOncePerStatement(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := pl.Plan(stmt)
+		p, err := pl.Plan(context.Background(), stmt)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,6 +2,7 @@ package planner_test
 
 import (
 	"bufio"
+	"context"
 	"os"
 	"strings"
 	"testing"
@@ -39,7 +40,7 @@ func FuzzPlan(f *testing.F) {
 		}
 		for _, s := range stmts {
 			for _, pl := range plans {
-				p, err := pl.Plan(s)
+				p, err := pl.Plan(context.Background(), s)
 				if err != nil {
 					continue // an error is a fine answer; a panic is not
 				}

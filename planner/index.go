@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"context"
 	"fmt"
 	"slices"
 
@@ -88,7 +89,7 @@ func boundBytes(kp *keyPlan) int {
 
 // indexCandidate plans the query over index ix, or returns nil when the
 // index cannot serve it.
-func indexCandidate(t *catalog.Table, ix *catalog.Index, conj []expr.Expr, needed []int, lim Limits) (*candidate, error) {
+func indexCandidate(ctx context.Context, t *catalog.Table, ix *catalog.Index, conj []expr.Expr, needed []int, lim Limits) (*candidate, error) {
 	it := ix.Table
 	toIx := map[int]int{}
 	toData := make([]int, len(it.Columns))
@@ -117,7 +118,7 @@ func indexCandidate(t *catalog.Table, ix *catalog.Index, conj []expr.Expr, neede
 			cand.orig = append(cand.orig, p)
 		}
 	}
-	kp, err := planKeysOr(it, cand.conj, lim)
+	kp, err := planKeysOr(ctx, it, cand.conj, lim)
 	if err != nil {
 		return nil, err
 	}
@@ -245,7 +246,7 @@ func termColumns(ps []expr.Expr) []int {
 
 // chooseIndex picks the cheapest of the data table and its indexes,
 // honouring the statement's hint.
-func (pl *Planner) chooseIndex(s *parser.SelectStmt, t *catalog.Table, data *candidate, needed []int) (*candidate, []string, error) {
+func (pl *Planner) chooseIndex(ctx context.Context, s *parser.SelectStmt, t *catalog.Table, data *candidate, needed []int) (*candidate, []string, error) {
 	var notes []string
 	hint := s.Hint
 	if (hint != nil && hint.NoIndex) || len(t.Indexes) == 0 {
@@ -274,9 +275,9 @@ func (pl *Planner) chooseIndex(s *parser.SelectStmt, t *catalog.Table, data *can
 		if ix.Unbuilt && hint != nil {
 			return nil, nil, errAt(hint.Index.NamePos, "%s", unbuiltText(t, ix))
 		}
-		c, err := indexCandidate(t, ix, data.conj, needed, pl.opts.Limits)
+		c, err := indexCandidate(ctx, t, ix, data.conj, needed, pl.opts.Limits)
 		if err != nil {
-			return nil, nil, errAt(s.Table.NamePos, "%v", err)
+			return nil, nil, keysErr(s.Table.NamePos, err)
 		}
 		if ix.Unbuilt {
 			if c != nil {
@@ -321,12 +322,12 @@ func unbuiltText(t *catalog.Table, ix *catalog.Index) string {
 
 // unbuiltServing returns the first index of t that is not built but would
 // serve a query with the conjuncts conj, or nil.
-func unbuiltServing(t *catalog.Table, conj []expr.Expr, needed []int, lim Limits) *catalog.Index {
+func unbuiltServing(ctx context.Context, t *catalog.Table, conj []expr.Expr, needed []int, lim Limits) *catalog.Index {
 	for _, ix := range t.Indexes {
 		if !ix.Unbuilt {
 			continue
 		}
-		if c, err := indexCandidate(t, ix, conj, needed, lim); err == nil && c != nil {
+		if c, err := indexCandidate(ctx, t, ix, conj, needed, lim); err == nil && c != nil {
 			return ix
 		}
 	}

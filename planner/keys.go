@@ -2,6 +2,7 @@ package planner
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"slices"
 	"sort"
@@ -18,16 +19,6 @@ type KeyRange struct {
 	Start, Stop []byte
 	Point       bool
 	From, To    []string
-}
-
-// fieldCons is what the WHERE clause says about one key field.
-type fieldCons struct {
-	hasEq  bool
-	eq     []catalog.Value
-	lo, hi catalog.Bound
-	like   *expr.Like
-	preds  []expr.Expr // the conjuncts these came from
-	rangeP []expr.Expr // the range conjuncts among them
 }
 
 // keyPlan is the planner's choice of key ranges for one table.
@@ -63,183 +54,18 @@ func (a alt) clone() alt {
 	return alt{key: bytes.Clone(a.key), row: slices.Clone(a.row), set: slices.Clone(a.set), shown: slices.Clone(a.shown)}
 }
 
-// gather collects per-column constraints from the conjuncts.
-func gather(t *catalog.Table, conj []expr.Expr) map[int]*fieldCons {
-	cons := map[int]*fieldCons{}
-	get := func(col int) *fieldCons {
-		if col >= len(t.Columns) {
-			return nil
-		}
-		c := cons[col]
-		if c == nil {
-			c = &fieldCons{}
-			cons[col] = c
-		}
-		return c
-	}
-	addEq := func(c *fieldCons, vals []catalog.Value, p expr.Expr) {
-		if !c.hasEq {
-			c.hasEq, c.eq = true, dedup(vals)
-		} else {
-			c.eq = intersect(c.eq, vals)
-		}
-		c.preds = append(c.preds, p)
-	}
-	tighten := func(c *fieldCons, lo, hi catalog.Bound, p expr.Expr) {
-		if lo.Set && (!c.lo.Set || catalog.Compare(lo.Value, c.lo.Value) > 0 || (catalog.Compare(lo.Value, c.lo.Value) == 0 && !lo.Inclusive)) {
-			c.lo = lo
-		}
-		if hi.Set && (!c.hi.Set || catalog.Compare(hi.Value, c.hi.Value) < 0 || (catalog.Compare(hi.Value, c.hi.Value) == 0 && !hi.Inclusive)) {
-			c.hi = hi
-		}
-		c.preds = append(c.preds, p)
-		c.rangeP = append(c.rangeP, p)
-	}
-	for _, p := range conj {
-		switch p := p.(type) {
-		case *expr.Cmp:
-			c := get(p.Col)
-			if c == nil || p.Val.Null {
-				continue
-			}
-			b := catalog.Bound{Set: true, Value: p.Val}
-			switch p.Op {
-			case expr.Eq:
-				addEq(c, []catalog.Value{p.Val}, p)
-			case expr.Lt, expr.Le:
-				b.Inclusive = p.Op == expr.Le
-				tighten(c, catalog.Bound{}, b, p)
-			case expr.Gt, expr.Ge:
-				b.Inclusive = p.Op == expr.Ge
-				tighten(c, b, catalog.Bound{}, p)
-			}
-		case *expr.Between:
-			if c := get(p.Col); c != nil && !p.Not {
-				tighten(c, catalog.Bound{Set: true, Value: p.Lo, Inclusive: true}, catalog.Bound{Set: true, Value: p.Hi, Inclusive: true}, p)
-			}
-		case *expr.In:
-			if c := get(p.Col); c != nil && !p.Not {
-				addEq(c, nonNull(p.Vals), p)
-			}
-		case *expr.Or:
-			if col, vals, ok := orOfEqualities(p); ok {
-				if c := get(col); c != nil {
-					addEq(c, vals, p)
-				}
-			}
-		case *expr.Like:
-			if c := get(p.Col); c != nil && !p.Not && c.like == nil {
-				if text, _ := p.Prefix(); text != "" {
-					c.like = p
-				} else if _, _, suf := expr.LikeShape(p.Pattern); suf && p.Escape == "" {
-					c.like = p
-				}
-			}
-		}
-	}
-	// Equality values outside the range cannot match.
-	for _, c := range cons {
-		if c.hasEq && (c.lo.Set || c.hi.Set) {
-			var keep []catalog.Value
-			for _, v := range c.eq {
-				if inBounds(v, c.lo, c.hi) {
-					keep = append(keep, v)
-				}
-			}
-			c.eq = keep
-		}
-	}
-	return cons
-}
-
-func inBounds(v catalog.Value, lo, hi catalog.Bound) bool {
-	if lo.Set {
-		c := catalog.Compare(v, lo.Value)
-		if c < 0 || (c == 0 && !lo.Inclusive) {
-			return false
-		}
-	}
-	if hi.Set {
-		c := catalog.Compare(v, hi.Value)
-		if c > 0 || (c == 0 && !hi.Inclusive) {
-			return false
-		}
-	}
-	return true
-}
-
-func nonNull(vs []catalog.Value) []catalog.Value {
-	var out []catalog.Value
-	for _, v := range vs {
-		if !v.Null {
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
-// orOfEqualities recognises a = 1 OR a = 2 OR a IN (3, 4).
-func orOfEqualities(o *expr.Or) (int, []catalog.Value, bool) {
-	col := -1
-	var vals []catalog.Value
-	for _, t := range o.Terms {
-		switch t := t.(type) {
-		case *expr.Cmp:
-			if t.Op != expr.Eq || (col >= 0 && t.Col != col) {
-				return 0, nil, false
-			}
-			col = t.Col
-			vals = append(vals, t.Val)
-		case *expr.In:
-			if t.Not || (col >= 0 && t.Col != col) {
-				return 0, nil, false
-			}
-			col = t.Col
-			vals = append(vals, t.Vals...)
-		default:
-			return 0, nil, false
-		}
-	}
-	return col, nonNull(vals), col >= 0
-}
-
-func dedup(vs []catalog.Value) []catalog.Value {
-	out := slices.Clone(vs)
-	sort.Slice(out, func(i, j int) bool { return catalog.Compare(out[i], out[j]) < 0 })
-	return slices.CompactFunc(out, catalog.Equal)
-}
-
-// intersect returns the values of a, sorted and without repeats as dedup
-// leaves them, that b holds too.
-func intersect(a, b []catalog.Value) []catalog.Value {
-	b = dedup(b)
-	var out []catalog.Value
-	for i, j := 0, 0; i < len(a) && j < len(b); {
-		switch c := catalog.Compare(a[i], b[j]); {
-		case c < 0:
-			i++
-		case c > 0:
-			j++
-		default:
-			out = append(out, a[i])
-			i, j = i+1, j+1
-		}
-	}
-	return out
-}
-
 // planKeys chooses the key ranges of table t for the conjuncts. Where
 // the ranges would pass MaxKeys, it plans again with MaxPoints instead,
 // and takes that plan when it reads points alone.
-func planKeys(t *catalog.Table, conj []expr.Expr, lim Limits) (*keyPlan, error) {
+func planKeys(ctx context.Context, t *catalog.Table, conj []expr.Expr, lim Limits) (*keyPlan, error) {
 	lim = lim.withDefaults()
-	kp, err := walkKeys(t, conj, lim)
+	kp, err := walkKeys(ctx, t, conj, lim)
 	if err != nil || !kp.capped || lim.MaxPoints <= lim.MaxKeys {
 		return kp, err
 	}
 	wide := lim
 	wide.MaxKeys = lim.MaxPoints
-	pk, err := walkKeys(t, conj, wide)
+	pk, err := walkKeys(ctx, t, conj, wide)
 	if err != nil || !pk.points || pk.capped {
 		return kp, err
 	}
@@ -247,10 +73,10 @@ func planKeys(t *catalog.Table, conj []expr.Expr, lim Limits) (*keyPlan, error) 
 }
 
 // walkKeys walks t's key components for the conjuncts, within lim.
-func walkKeys(t *catalog.Table, conj []expr.Expr, lim Limits) (*keyPlan, error) {
+func walkKeys(ctx context.Context, t *catalog.Table, conj []expr.Expr, lim Limits) (*keyPlan, error) {
 	comps := t.Key.Components
 	w := &keyWalker{
-		t: t, cons: gather(t, conj), lim: lim,
+		ctx: ctx, t: t, cons: gather(t, conj), lim: lim,
 		kp:   &keyPlan{ways: 1, absorbed: map[expr.Expr]bool{}, term: len(comps)},
 		alts: []alt{{row: t.NewRow(), set: make([]bool, len(t.Columns))}},
 	}
@@ -262,6 +88,9 @@ func walkKeys(t *catalog.Table, conj []expr.Expr, lim Limits) (*keyPlan, error) 
 	}
 	for ci := start; ci < len(comps) && w.span == nil && !kp.empty; ci++ {
 		if err := w.component(ci, &comps[ci]); err != nil {
+			return nil, err
+		}
+		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 	}
@@ -291,7 +120,11 @@ func walkKeys(t *catalog.Table, conj []expr.Expr, lim Limits) (*keyPlan, error) 
 			parts = []spanPart{{span: *w.span, from: lo, to: hi}}
 		}
 	}
-	kp.ranges = buildRanges(w.alts, parts, desc)
+	ranges, err := buildRanges(ctx, w.alts, parts, desc)
+	if err != nil {
+		return nil, err
+	}
+	kp.ranges = ranges
 	if salted {
 		if err := kp.salt(t, &comps[0]); err != nil {
 			return nil, err
@@ -305,6 +138,8 @@ func walkKeys(t *catalog.Table, conj []expr.Expr, lim Limits) (*keyPlan, error) 
 // alternative prefixes the constraints allow, until a component ends the
 // key with a span (w.span set) or the key is complete (points).
 type keyWalker struct {
+	// ctx ends the walk early: a statement being planned is cancelled.
+	ctx      context.Context
 	t        *catalog.Table
 	cons     map[int]*fieldCons
 	lim      Limits
@@ -381,7 +216,7 @@ func (w *keyWalker) component(ci int, c *catalog.Component) error {
 			return nil
 		}
 		if c.Derived() && inputsBound(w.alts, w.cons, c) {
-			alts, err := computeDerived(w.t, w.alts, w.cons, c)
+			alts, err := computeDerived(w.ctx, w.t, w.alts, w.cons, c)
 			if err != nil {
 				return err
 			}
@@ -421,7 +256,7 @@ func (w *keyWalker) field(ci int, c *catalog.Component) {
 		if len(fc.eq) > 1 {
 			kp.skip = true
 		}
-		w.alts = expand(w.alts, col, fc.eq)
+		w.alts = expand(w.ctx, w.alts, col, fc.eq)
 	default:
 		w.endRange(ci, c, fc)
 		return
@@ -503,10 +338,16 @@ func markEq(kp *keyPlan, fc *fieldCons) {
 	}
 }
 
-func expand(alts []alt, col int, vals []catalog.Value) []alt {
+// expand makes, of each alternative prefix, one per value of column col.
+// It stops early, with fewer, when ctx ends: the walk then fails with
+// ctx's error.
+func expand(ctx context.Context, alts []alt, col int, vals []catalog.Value) []alt {
 	vals = bothZeros(vals)
 	out := make([]alt, 0, len(alts)*len(vals))
 	for _, a := range alts {
+		if ctx.Err() != nil {
+			return out
+		}
 		for _, v := range vals {
 			b := a.clone()
 			b.row[col], b.set[col] = v, true
@@ -561,11 +402,14 @@ func inputsBound(alts []alt, cons map[int]*fieldCons, c *catalog.Component) bool
 	return true
 }
 
-func computeDerived(t *catalog.Table, alts []alt, cons map[int]*fieldCons, c *catalog.Component) ([]alt, error) {
+func computeDerived(ctx context.Context, t *catalog.Table, alts []alt, cons map[int]*fieldCons, c *catalog.Component) ([]alt, error) {
 	for _, col := range c.InputColumns() {
 		if !allSet(alts, col) {
-			alts = expand(alts, col, cons[col].eq)
+			alts = expand(ctx, alts, col, cons[col].eq)
 		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	for i := range alts {
 		b, err := c.Compute(t.Columns, alts[i].row)
@@ -632,9 +476,12 @@ func fieldSpan(c *catalog.Component, fc *fieldCons) catalog.KeySpan {
 
 // buildRanges makes the key ranges of each alternative prefix and each
 // span part, or a point per alternative when there are no parts.
-func buildRanges(alts []alt, parts []spanPart, desc bool) []KeyRange {
+func buildRanges(ctx context.Context, alts []alt, parts []spanPart, desc bool) ([]KeyRange, error) {
 	out := make([]KeyRange, 0, len(alts)*max(1, len(parts)))
 	for _, a := range alts {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		if parts == nil {
 			out = append(out, KeyRange{Start: a.key, Point: true, From: a.shown, To: a.shown})
 			continue
@@ -660,7 +507,7 @@ func buildRanges(alts []alt, parts []spanPart, desc bool) []KeyRange {
 			out = append(out, r)
 		}
 	}
-	return out
+	return out, nil
 }
 
 // boundText shows the terminating field's bounds, "*" when open.

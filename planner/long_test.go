@@ -1,6 +1,7 @@
 package planner_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -45,7 +46,7 @@ func planText(t testing.TB, pl *planner.Planner, q string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := pl.Plan(stmt)
+	p, err := pl.Plan(context.Background(), stmt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +87,7 @@ func BenchmarkPlanLongChains(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/%d", kind, n), func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					if _, err := pl.Plan(stmt); err != nil {
+					if _, err := pl.Plan(context.Background(), stmt); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -36,11 +36,11 @@ var (
 const NoLimit int64 = -1
 
 // Access is the leaf of a plan: the key ranges or points of one table,
-// and what the store is asked to do with each row it reads.
+// and the stored columns the plan reads of each row.
 //
-// Filter, Limit and KeysOnly are work the store does (SERVER in EXPLAIN);
-// they are set only after the store has accepted them (see Placement).
-// Whatever the store does not do stays in a Filter node above.
+// The planner leaves every filter, limit and count to the client: what a
+// store takes of that work is not part of the plan but of its placement
+// (exec.Place), a value of its own that leaves the plan as it is.
 type Access struct {
 	Table  *catalog.Table
 	Kind   AccessKind
@@ -59,54 +59,16 @@ type Access struct {
 	// access unites (0 when none); the whole WHERE clause is then tested
 	// on every row it reads.
 	Union int
-	// Filter is the condition the store evaluates on each row; nil when
-	// none.
-	Filter expr.Expr
-	// Limit caps the rows the store returns per range; 0 means none. The
-	// planner sets it only where no filter is left to the client.
-	Limit int64
 	// Versions per cell; 0 means the newest only.
 	Versions int
 	// Columns are the stored columns the plan reads (value columns; key
 	// fields come from the key); nil means every column. Empty and
 	// non-nil means the key alone serves the query.
 	Columns []int
-	// Placement records what the store was asked to do, for EXPLAIN; nil
-	// until a store has placed the plan.
-	Placement *Placement
 	// KeyText appends the _key pseudo-column to each row read: its raw
 	// key as Bytes.toStringBinary shows it, after _ts.
 	KeyText bool
 }
-
-// Placement says where an access's work runs. The planner leaves every
-// filter to the client; a store then takes what it can evaluate itself
-// (exec.Place), and records here what it took and why it left the rest.
-type Placement struct {
-	// Store names the store, as EXPLAIN prints it ("HBase", "embedded").
-	Store string
-	// Projected is set when the store returns only Access.Columns.
-	Projected bool
-	// KeysOnly is set when the store returns keys without values.
-	KeysOnly bool
-	// TimeRange, when set, is the cell time range [Min, Max) in ms the
-	// store reads; it comes from _ts bounds.
-	TimeRange *TimeRange
-	// MultiRange is set when the store reads several ranges in one scan
-	// per region (HBase MultiRowRangeFilter) rather than one scan each.
-	MultiRange bool
-	// Server names how the store evaluates Access.Filter, e.g.
-	// "SingleColumnValueFilter(f:status = 'paid')"; one entry per part.
-	Server []string
-	// Client says, one entry each, why parts of the filter stay in the
-	// client.
-	Client []string
-	// Off is set when pushdown was switched off for the session.
-	Off bool
-}
-
-// TimeRange is a half-open range of cell timestamps in milliseconds.
-type TimeRange struct{ Min, Max int64 }
 
 // MergeSort merges the sorted streams of its input's ranges on the key
 // bytes from component From onwards (CLIENT MERGE SORT).
@@ -183,12 +145,6 @@ type Sort struct {
 // Count replaces its input's rows with one row holding their number.
 type Count struct {
 	In Node
-	// Server, when set, says how the store counts the rows itself, e.g.
-	// "coprocessor org.apache.hadoop.hbase.coprocessor.AggregateImplementation"
-	// (SERVER AGGREGATE COUNT in EXPLAIN): only the number travels. It is
-	// set by the store's placement, and cleared if the store could not
-	// count after all.
-	Server string
 }
 
 // Limit skips the first Offset rows, then passes at most N (all of them

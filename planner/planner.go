@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -117,27 +119,32 @@ func (*CreateTable) plan() {}
 func (*EncodeKey) plan()   {}
 func (*DecodeKey) plan()   {}
 
-// Plan plans one statement.
-func (pl *Planner) Plan(stmt parser.Stmt) (Plan, error) {
+// Plan plans one statement. Planning is linear in the statement's size,
+// but a statement may be huge: Plan returns ctx's error soon after ctx
+// ends, from the loops over IN lists, key ranges and OR branches.
+func (pl *Planner) Plan(ctx context.Context, stmt parser.Stmt) (Plan, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	switch s := stmt.(type) {
 	case *parser.SelectStmt:
-		return pl.selectPlan(s)
+		return pl.selectPlan(ctx, s)
 	case *parser.ExplainStmt:
 		switch s.Stmt.(type) {
 		case *parser.DeleteStmt, *parser.UpdateStmt:
-			return pl.explainWrite(s)
+			return pl.explainWrite(ctx, s)
 		}
 		inner, ok := s.Stmt.(*parser.SelectStmt)
 		if !ok {
 			return nil, errAt(s.Stmt.Pos(), "EXPLAIN takes a SELECT")
 		}
-		sel, err := pl.selectPlan(inner)
+		sel, err := pl.selectPlan(ctx, inner)
 		if err != nil {
 			return nil, err
 		}
 		return &Explain{Select: sel, Analyze: s.Analyze, JSON: strings.EqualFold(s.Format, "JSON"), Verbose: s.Verbose}, nil
 	case *parser.InsertStmt:
-		return pl.insert(s)
+		return pl.insert(ctx, s)
 	case *parser.ShowTablesStmt:
 		return &ShowTables{}, nil
 	case *parser.ShowRegionsStmt:
@@ -152,9 +159,9 @@ func (pl *Planner) Plan(stmt parser.Stmt) (Plan, error) {
 	case *parser.EncodeKeyStmt:
 		return pl.encodeKey(s)
 	case *parser.DeleteStmt:
-		return pl.deletePlan(s)
+		return pl.deletePlan(ctx, s)
 	case *parser.UpdateStmt:
-		return pl.updatePlan(s)
+		return pl.updatePlan(ctx, s)
 	case *parser.BuildIndexStmt:
 		t, err := pl.table(s.Table)
 		if err != nil {
@@ -174,6 +181,15 @@ func (pl *Planner) Plan(stmt parser.Stmt) (Plan, error) {
 		return p, err
 	}
 	return nil, errAt(stmt.Pos(), "%s is not supported yet", strings.SplitN(stmt.String(), " ", 2)[0])
+}
+
+// keysErr positions an error of key planning at pos, unless it is the
+// end of the statement's context, which is returned as it is.
+func keysErr(pos parser.Pos, err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return errAt(pos, "%v", err)
 }
 
 func (pl *Planner) table(id parser.Ident) (*catalog.Table, error) {
@@ -211,7 +227,7 @@ func (pl *Planner) indexOwner(id parser.Ident) (*catalog.Table, *catalog.Index, 
 	return nil, nil, errAt(id.NamePos, "no table has an index %q", id.Name)
 }
 
-func (pl *Planner) insert(s *parser.InsertStmt) (*Insert, error) {
+func (pl *Planner) insert(ctx context.Context, s *parser.InsertStmt) (*Insert, error) {
 	t, err := pl.table(s.Table)
 	if err != nil {
 		return nil, err
@@ -223,7 +239,7 @@ func (pl *Planner) insert(s *parser.InsertStmt) (*Insert, error) {
 	if err := indexWrite(t, s.Table.NamePos, verb, s.AllowIndexWrite); err != nil {
 		return nil, err
 	}
-	c := &compiler{t: t}
+	c := &compiler{ctx: ctx, t: t}
 	cols := make([]int, len(s.Columns))
 	seen := map[int]bool{}
 	for i, id := range s.Columns {
@@ -249,6 +265,9 @@ func (pl *Planner) insert(s *parser.InsertStmt) (*Insert, error) {
 	}
 	ins := &Insert{Table: t, Columns: cols, Upsert: s.Upsert}
 	for _, vals := range s.Rows {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		if len(vals) != len(cols) {
 			pos := s.Table.NamePos
 			if len(vals) > 0 {

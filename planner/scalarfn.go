@@ -312,6 +312,9 @@ func (c *compiler) inOf(e *parser.InExpr, sc scope) (expr.Expr, error) {
 	}
 	var terms []expr.Expr
 	for _, it := range e.List {
+		if err := c.cancelled(); err != nil {
+			return nil, err
+		}
 		v, err := c.scalar(it, sc)
 		if err != nil {
 			return nil, err

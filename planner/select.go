@@ -4,12 +4,10 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/expr"
-	"github.com/rkql/rkql/parser"
 )
 
 // Output is one result column: its name, its type, and how the plan
@@ -80,153 +78,6 @@ type Options struct {
 	// Now is the clock NOW() reads, once per statement; nil means
 	// time.Now.
 	Now func() time.Time
-}
-
-func (pl *Planner) selectPlan(s *parser.SelectStmt) (*Select, error) {
-	t, err := pl.table(s.Table)
-	if err != nil {
-		return nil, err
-	}
-	if !pl.noUnion {
-		// One statement reads one NOW(), when it first needs it: the
-		// branches of a union, planned apart, see the instant the whole
-		// WHERE clause does.
-		now := time.Now
-		if pl.opts.Now != nil {
-			now = pl.opts.Now
-		}
-		pinned := *pl
-		pinned.opts.Now = sync.OnceValue(now)
-		pl = &pinned
-	}
-	c := &compiler{t: t, now: pl.opts.Now}
-	sel := &Select{Table: t, Limit: s.Limit, Raw: s.Raw}
-	sh, err := c.shape(sel, s)
-	if err != nil {
-		return nil, err
-	}
-	var where expr.Expr
-	if s.Where != nil {
-		w, err := c.foldConstants(s.Where)
-		if err != nil {
-			return nil, err
-		}
-		if where, err = c.pred(w); err != nil {
-			return nil, err
-		}
-	}
-	conj := expr.Conjuncts(where)
-	order, err := c.orderKeys(sh.order, conj)
-	if err != nil {
-		return nil, err
-	}
-	sel.Order = order
-	kp, err := planKeysOr(t, conj, pl.opts.Limits)
-	if err != nil {
-		return nil, errAt(s.Table.NamePos, "%v", err)
-	}
-	needed := append(neededColumns(sel, sh.count || sh.project != nil, conj, order), sh.cols...)
-	cand := &candidate{t: t, kp: kp, conj: conj, orig: conj, covered: true}
-	hinted := s
-	if sh.key {
-		// An index entry's key is not the row's: _key reads the data table.
-		noIx := *s
-		noIx.Hint = &parser.IndexHint{HintPos: s.Table.NamePos, NoIndex: true}
-		hinted = &noIx
-	}
-	cand, why, err := pl.chooseIndex(hinted, t, cand, needed)
-	if err != nil {
-		return nil, err
-	}
-	sel.Notes = append(sel.Notes, why...)
-	kp = cand.kp
-	if kp.full {
-		if subs := pl.unionBranches(hinted, t, slices.Contains(needed, t.TsIndex())); subs != nil {
-			return pl.unionSelect(s, sel, sh, subs, where, order), nil
-		}
-	}
-	if kp.full && !(pl.opts.AllowFullScan || s.AllowFullScan) {
-		msg := fullScanMessage(t, where)
-		if ix := unbuiltServing(t, conj, needed, pl.opts.Limits); ix != nil && (hinted.Hint == nil || !hinted.Hint.NoIndex) {
-			msg = fmt.Sprintf("query on %s would read the whole table (FULL SCAN): index %s would serve it, but it is not built (BUILD INDEX %s ON %s fills it); or add ALLOW FULL SCAN to read the table anyway", t.Name, ix.Name, ix.Name, t.Name)
-		}
-		return nil, errAt(s.Table.NamePos, "%s", msg)
-	}
-	acc := &Access{Table: cand.t, Ranges: kp.ranges, Ways: kp.ways, Versions: s.Versions, KeyText: sh.key, Union: kp.union}
-	var residual, dataResidual []expr.Expr
-	for i, p := range cand.conj {
-		if !kp.absorbed[p] {
-			residual = append(residual, p)
-			dataResidual = append(dataResidual, cand.orig[i])
-		}
-	}
-	switch {
-	case kp.empty:
-		acc.Kind, acc.Ranges = EmptyResult, nil
-	case kp.full:
-		acc.Kind = FullScan
-	case kp.points:
-		acc.Kind = PointLookup
-	case len(kp.ranges) > 1 && (kp.skip || kp.ways == 1):
-		acc.Kind = SkipScan
-	default:
-		acc.Kind = RangeScan
-	}
-	if cand.ix == nil && s.Versions <= 1 {
-		acc.Columns = storedColumns(t, needed)
-	}
-	sel.Access = acc
-	sel.Notes = append(sel.Notes, kp.notes...)
-	var merge *MergeSort
-	var sorter *Sort
-	if sh.agg != nil {
-		merge = pl.aggStrategy(sh.agg, acc, kp, conj, cand.toData)
-	} else {
-		limit := sel.Limit
-		if limit != NoLimit {
-			limit += s.Offset
-		}
-		merge, sorter = pl.order(acc, kp, order, cand.toData, sh.count, limit)
-	}
-	var root Node = acc
-	if merge != nil {
-		merge.In = acc
-		root = merge
-	}
-	if f := expr.AndOf(residual); f != nil && cand.ttl == nil {
-		// An index copying a family with a TTL may hold values its data
-		// row no longer has: its conditions are tested on the data rows
-		// the lookup reads (IndexLookup.Filter), never on the copies.
-		root = &Filter{Cond: f, In: root}
-	}
-	if cand.ix != nil {
-		var dataOnly []expr.Expr
-		for _, p := range conj {
-			if !slices.Contains(cand.orig, p) {
-				dataOnly = append(dataOnly, p)
-			}
-		}
-		root = &IndexLookup{Index: cand.ix, Data: t, Covered: cand.covered, ToData: cand.toData,
-			Filter: expr.AndOf(append(dataResidual, dataOnly...)), DataOnly: expr.AndOf(dataOnly), In: root}
-	}
-	if sh.distinctRows {
-		root = pl.distinct(sel, root, merge, cand.ix != nil)
-	}
-	if sorter != nil {
-		sorter.In = root
-		for _, o := range sel.Output {
-			sorter.Keep = append(sorter.Keep, expr.ScalarColumns(o.Expr)...)
-		}
-		for _, k := range sorter.Keys {
-			sorter.Keep = append(sorter.Keep, k.Col)
-		}
-		root = sorter
-	}
-	root = sh.top(root, s)
-	sel.Root = root
-	sel.Notes = append(sel.Notes, notes(sel, kp, sorter)...)
-	sel.Notes = append(sel.Notes, sh.hashNote()...)
-	return sel, nil
 }
 
 // distinct puts a client DISTINCT on the outputs above root, and makes

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"slices"
 
@@ -25,14 +26,14 @@ const (
 // when it fixes more of the key than the plan without it. Nothing of the
 // WHERE clause is absorbed by a union: every row read is tested against
 // all of it, so a row that two branches reach is returned once.
-func planKeysOr(t *catalog.Table, conj []expr.Expr, lim Limits) (*keyPlan, error) {
+func planKeysOr(ctx context.Context, t *catalog.Table, conj []expr.Expr, lim Limits) (*keyPlan, error) {
 	budget := maxOrPlans
-	return planKeysOrDepth(t, conj, lim.withDefaults(), maxOrDepth, &budget)
+	return planKeysOrDepth(ctx, t, conj, lim.withDefaults(), maxOrDepth, &budget)
 }
 
-func planKeysOrDepth(t *catalog.Table, conj []expr.Expr, lim Limits, depth int, budget *int) (*keyPlan, error) {
+func planKeysOrDepth(ctx context.Context, t *catalog.Table, conj []expr.Expr, lim Limits, depth int, budget *int) (*keyPlan, error) {
 	*budget--
-	best, err := planKeys(t, conj, lim)
+	best, err := planKeys(ctx, t, conj, lim)
 	if err != nil || best.points || best.empty || depth == 0 || *budget <= 0 {
 		return best, err
 	}
@@ -42,7 +43,7 @@ func planKeysOrDepth(t *catalog.Table, conj []expr.Expr, lim Limits, depth int, 
 			continue
 		}
 		rest := slices.Concat(conj[:i:i], conj[i+1:])
-		u, err := unionOf(t, or, rest, lim, depth, budget)
+		u, err := unionOf(ctx, t, or, rest, lim, depth, budget)
 		if err != nil {
 			return nil, err
 		}
@@ -77,13 +78,13 @@ func boolInt(b bool) int {
 // unionOf plans each branch of or with the other conjuncts rest, and
 // returns the union of their ranges, or nil when a branch would read the
 // whole table.
-func unionOf(t *catalog.Table, or *expr.Or, rest []expr.Expr, lim Limits, depth int, budget *int) (*keyPlan, error) {
+func unionOf(ctx context.Context, t *catalog.Table, or *expr.Or, rest []expr.Expr, lim Limits, depth int, budget *int) (*keyPlan, error) {
 	var branches []*keyPlan
 	for _, b := range or.Terms {
 		if *budget <= 0 {
 			return nil, nil
 		}
-		kp, err := planKeysOrDepth(t, slices.Concat(rest, expr.Conjuncts(b)), lim, depth-1, budget)
+		kp, err := planKeysOrDepth(ctx, t, slices.Concat(rest, expr.Conjuncts(b)), lim, depth-1, budget)
 		if err != nil {
 			return nil, err
 		}
@@ -150,7 +151,7 @@ func (kp *keyPlan) capUnion(max int) {
 // be made of its fields alone (no random component), so that the values
 // of its key fields tell its rows apart. SELECT RAW *, which reads again
 // the rows of its one access, is not split.
-func (pl *Planner) unionBranches(s *parser.SelectStmt, t *catalog.Table, ts bool) []*Select {
+func (pl *Planner) unionBranches(ctx context.Context, s *parser.SelectStmt, t *catalog.Table, ts bool) []*Select {
 	if s.Where == nil || s.Versions > 1 || s.Hint != nil || s.Raw || pl.noUnion {
 		return nil
 	}
@@ -168,14 +169,14 @@ func (pl *Planner) unionBranches(s *parser.SelectStmt, t *catalog.Table, ts bool
 		if !ok || or.Op != parser.OpOr {
 			continue
 		}
-		if subs := pl.planBranches(s, t, ands, i, operands(or, parser.OpOr), ts); subs != nil {
+		if subs := pl.planBranches(ctx, s, t, ands, i, operands(or, parser.OpOr), ts); subs != nil {
 			return subs
 		}
 	}
 	return nil
 }
 
-func (pl *Planner) planBranches(s *parser.SelectStmt, t *catalog.Table, ands []parser.Expr, at int, branches []parser.Expr, ts bool) []*Select {
+func (pl *Planner) planBranches(ctx context.Context, s *parser.SelectStmt, t *catalog.Table, ands []parser.Expr, at int, branches []parser.Expr, ts bool) []*Select {
 	var items []parser.SelectItem
 	for _, c := range t.Columns {
 		items = append(items, parser.SelectItem{Expr: &parser.ColumnRef{NamePos: parser.NoPos, Name: c.Name}})
@@ -196,7 +197,10 @@ func (pl *Planner) planBranches(s *parser.SelectStmt, t *catalog.Table, ands []p
 			}
 		}
 		st := &parser.SelectStmt{Select: s.Select, Items: items, Table: s.Table, Where: where, Limit: NoLimit}
-		sub, err := bp.selectPlan(st)
+		if ctx.Err() != nil {
+			return nil // the caller returns the context's error
+		}
+		sub, err := bp.selectPlan(ctx, st)
 		if err != nil || sub.Access == nil || sub.Access.Kind == FullScan {
 			return nil
 		}

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"context"
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/expr"
 	"github.com/rkql/rkql/parser"
@@ -36,7 +37,7 @@ func (c constant) Value(catalog.Row) (catalog.Value, error) { return c.v, nil }
 func (c constant) Type() catalog.Type                       { return c.v.Type }
 func (c constant) String() string                           { return c.v.String() }
 
-func (pl *Planner) updatePlan(s *parser.UpdateStmt) (*Update, error) {
+func (pl *Planner) updatePlan(ctx context.Context, s *parser.UpdateStmt) (*Update, error) {
 	t, err := pl.table(s.Table)
 	if err != nil {
 		return nil, err
@@ -75,7 +76,7 @@ func (pl *Planner) updatePlan(s *parser.UpdateStmt) (*Update, error) {
 		}
 		u.Set = append(u.Set, Assignment{Column: col, Value: constant{v}, Source: a.Value.String()})
 	}
-	find, err := pl.selectPlan(&parser.SelectStmt{Select: s.Update, Star: true, Table: s.Table, Where: s.Where, Limit: -1, AllowFullScan: s.AllowFullScan})
+	find, err := pl.selectPlan(ctx, &parser.SelectStmt{Select: s.Update, Star: true, Table: s.Table, Where: s.Where, Limit: -1, AllowFullScan: s.AllowFullScan})
 	if err != nil {
 		return nil, err
 	}

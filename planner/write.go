@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"context"
 	"strings"
 
 	"github.com/rkql/rkql/catalog"
@@ -45,7 +46,7 @@ func expandWrite(t *catalog.Table, at parser.Pos, verb string) error {
 	return errAt(at, "%s of %s is not supported: %s; %s", verb, t.Name, strings.Join(what, " and "), why)
 }
 
-func (pl *Planner) deletePlan(s *parser.DeleteStmt) (*Delete, error) {
+func (pl *Planner) deletePlan(ctx context.Context, s *parser.DeleteStmt) (*Delete, error) {
 	t, err := pl.table(s.Table)
 	if err != nil {
 		return nil, err
@@ -56,7 +57,7 @@ func (pl *Planner) deletePlan(s *parser.DeleteStmt) (*Delete, error) {
 	if err := expandWrite(t, s.Table.NamePos, "DELETE"); err != nil {
 		return nil, err
 	}
-	find, err := pl.selectPlan(&parser.SelectStmt{Select: s.Delete, Star: true, Table: s.Table, Where: s.Where, Limit: -1, AllowFullScan: s.AllowFullScan})
+	find, err := pl.selectPlan(ctx, &parser.SelectStmt{Select: s.Delete, Star: true, Table: s.Table, Where: s.Where, Limit: -1, AllowFullScan: s.AllowFullScan})
 	if err != nil {
 		return nil, err
 	}
@@ -70,20 +71,20 @@ func (pl *Planner) deletePlan(s *parser.DeleteStmt) (*Delete, error) {
 
 // explainWrite plans EXPLAIN of a DELETE or UPDATE: the plan of the read
 // that finds the rows, with a last step that writes them.
-func (pl *Planner) explainWrite(s *parser.ExplainStmt) (*Explain, error) {
+func (pl *Planner) explainWrite(ctx context.Context, s *parser.ExplainStmt) (*Explain, error) {
 	if s.Analyze {
 		return nil, errAt(s.Explain, "EXPLAIN ANALYZE would run the %s: leave out ANALYZE to see its plan", strings.SplitN(s.Stmt.String(), " ", 2)[0])
 	}
 	ex := &Explain{JSON: strings.EqualFold(s.Format, "JSON"), Verbose: s.Verbose}
 	switch in := s.Stmt.(type) {
 	case *parser.DeleteStmt:
-		d, err := pl.deletePlan(in)
+		d, err := pl.deletePlan(ctx, in)
 		if err != nil {
 			return nil, err
 		}
 		ex.Select, ex.Write = d.Find, writeStep("DELETE", d.Table, nil)
 	case *parser.UpdateStmt:
-		u, err := pl.updatePlan(in)
+		u, err := pl.updatePlan(ctx, in)
 		if err != nil {
 			return nil, err
 		}

@@ -43,5 +43,9 @@ else
   echo "test: java or mvn missing; HBase integration tests will be skipped" >&2
 fi
 
+# RKQL_LONG=1 (make test-long) runs the differential and write suites at
+# their long sizes, which take a package longer.
+timeout=30m
+if [ "${RKQL_LONG:-}" = 1 ]; then timeout=60m; fi
 go vet ./...
-go test -count=1 -timeout 30m ./...
+go test -count=1 -timeout "$timeout" ./...

@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -23,31 +25,59 @@ const longScanQuery = "SELECT label, site, seq, n, score, count(*), sum(score), 
 // longScanDone is what the REPL draws when longScanQuery ends.
 const longScanDone = `label \| site \| seq \| n \| score \| count \| sum \| min \| max\n[-+]+\n\(0 rows\)`
 
-// longScanStore returns an embedded store holding longScanRows rows of
-// devices, loaded with rkql import.
+// longScanStore returns a store of the test's own holding longScanRows
+// rows of devices: a copy of one loaded, with rkql import, once per run of
+// the package (the tests that use it write to their copy).
 func longScanStore(t *testing.T) string {
 	t.Helper()
-	rows := filepath.Join(t.TempDir(), "devices.jsonl")
+	longScan.once.Do(func() { longScan.dir, longScan.err = loadLongScanStore() })
+	if longScan.err != nil {
+		t.Fatalf("loading rows: %v", longScan.err)
+	}
+	store := t.TempDir()
+	if err := os.CopyFS(store, os.DirFS(longScan.dir)); err != nil {
+		t.Fatal(err)
+	}
+	return store
+}
+
+// longScan is the store longScanStore copies, loaded on first use.
+var longScan struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+// loadLongScanStore writes longScanRows rows of devices as JSON lines and
+// imports them into a new store beside rkqlBin, which TestMain removes.
+func loadLongScanStore() (string, error) {
+	dir, err := os.MkdirTemp(filepath.Dir(rkqlBin), "longscan-")
+	if err != nil {
+		return "", err
+	}
+	rows := filepath.Join(dir, "devices.jsonl")
 	f, err := os.Create(rows)
 	if err != nil {
-		t.Fatal(err)
+		return "", err
 	}
 	w := bufio.NewWriter(f)
 	for i := range longScanRows {
 		fmt.Fprintf(w, `{"site":"s%03d","seq":%d,"label":"device %d","n":%d,"score":%d.5}`+"\n", i%1000, i, i, i%977, i)
 	}
 	if err := w.Flush(); err != nil {
-		t.Fatal(err)
+		return "", err
 	}
 	if err := f.Close(); err != nil {
-		t.Fatal(err)
+		return "", err
 	}
-	store := t.TempDir()
-	r := rkql(t, "", "import", "--store", store, "--catalog", fixedCatalog, "--table", "devices", rows)
-	if r.code != 0 || !strings.Contains(r.stderr+r.stdout, fmt.Sprintf("imported %d rows", longScanRows)) {
-		t.Fatalf("loading rows: %+v", r)
+	store := filepath.Join(dir, "store")
+	cmd := exec.Command(rkqlBin, "import", "--store", store, "--catalog", fixedCatalog, "--table", "devices", rows)
+	cmd.Env = append(os.Environ(), "XDG_DATA_HOME="+dir)
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), fmt.Sprintf("imported %d rows", longScanRows)) {
+		return "", fmt.Errorf("rkql import: %v: %s", err, out)
 	}
-	return store
+	return store, nil
 }
 
 // Ctrl-C during a scan of the embedded store that takes seconds cancels

@@ -55,7 +55,7 @@ func TestREPLBracketedPaste(t *testing.T) {
 	if code := p.exit(); code != 0 {
 		t.Fatalf("exit status %d", code)
 	}
-	// Wait for the last of what rkql wrote: until the terminal is quiet.
+	// Wait for the last of what rkql wrote to come through the terminal.
 	p.drained(regexp.MustCompile(`a^`), 0)
 	if s := raw(); !strings.HasSuffix(s[:strings.LastIndex(s, "\x1b[?2004")+8], "\x1b[?2004l") {
 		t.Errorf("bracketed paste is left on after exit: %q", s[max(0, len(s)-200):])

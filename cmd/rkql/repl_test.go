@@ -115,7 +115,7 @@ func (p *ptyTerm) waitFor(from int, re string) {
 		case err := <-p.exited:
 			p.exited <- err
 			// What rkql wrote last may still be on its way through the
-			// terminal: read on until nothing more comes.
+			// terminal: read on until all of it came.
 			if p.drained(rx, from) {
 				return
 			}
@@ -126,20 +126,32 @@ func (p *ptyTerm) waitFor(from int, re string) {
 	}
 }
 
-// drained waits, after rkql exited, until the terminal stays quiet for a
-// while, and reports whether what was drawn after from then matches rx.
+// drained waits, after rkql exited, until all it wrote has come through
+// the terminal, and reports whether what was drawn after from then
+// matches rx. A marker written to the terminal now comes through after
+// everything rkql wrote before it exited; it is then taken out of the
+// record.
 func (p *ptyTerm) drained(rx *regexp.Regexp, from int) bool {
+	const marker = "<rkql test: drained>"
+	start := p.mark()
+	if _, err := p.tty.Write([]byte(marker)); err != nil {
+		p.t.Fatalf("write to the terminal after rkql exited: %v", err)
+	}
+	deadline := time.After(ptyWait)
 	for {
-		if rx.MatchString(p.screen(from)) {
-			return true
-		}
 		p.mu.Lock()
+		if i := strings.Index(string(p.mu.out[start:]), marker); i >= 0 {
+			i += start
+			p.mu.out = append(p.mu.out[:i:i], p.mu.out[i+len(marker):]...)
+			p.mu.Unlock()
+			return rx.MatchString(p.screen(from))
+		}
 		grew := p.mu.grew
 		p.mu.Unlock()
 		select {
 		case <-grew:
-		case <-time.After(time.Second):
-			return rx.MatchString(p.screen(from))
+		case <-deadline:
+			p.t.Fatalf("what rkql drew did not come through the terminal within %s; it drew:\n%s", ptyWait, p.screen(0))
 		}
 	}
 }

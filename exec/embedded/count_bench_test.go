@@ -59,15 +59,18 @@ func runCount(tb testing.TB, x *exec.Executor, pl *planner.Planner, q string) (i
 	if err != nil {
 		tb.Fatal(err)
 	}
-	p, err := pl.Plan(stmt)
+	p, err := pl.Plan(context.Background(), stmt)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	sel := p.(*planner.Select)
-	exec.Place(sel, x.Store.Pushdown(), true)
 	ctx := context.Background()
 	stats := &exec.Stats{}
-	rows, err := x.Query(ctx, sel, stats)
+	placed, err := exec.Place(ctx, x.Store, sel, exec.PlaceOptions{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	rows, err := x.Run(ctx, placed, stats)
 	if err != nil {
 		tb.Fatal(err)
 	}

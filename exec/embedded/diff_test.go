@@ -32,12 +32,14 @@ func openCatalogB(t testing.TB, file string) (*catalog.Catalog, *embedded.Store)
 
 // TestDifferential runs the differential suite over the example catalog
 // on the embedded store.
+//
+// 3,000 rows a table still fill many b-tree pages and every region of the
+// catalog's splits, and 300 queries reach every plan kind the long run's
+// 10,000 rows and 500 queries do (RKQL_LONG=1).
 func TestDifferential(t *testing.T) {
+	t.Parallel()
 	cat, st := openCatalog(t, "../../examples/catalog.yaml")
-	o := exectest.Options{}
-	if testing.Short() {
-		o.Rows, o.Queries = 2000, 100
-	}
+	o := exectest.Options{Rows: exectest.Size(2000, 3000, 10_000), Queries: exectest.Size(100, 300, 500)}
 	exectest.Run(t, st, cat, o)
 }
 
@@ -45,19 +47,18 @@ func TestDifferential(t *testing.T) {
 // lacks: a Phoenix salt, murmur3, descending text, left padding, a text
 // bucket, and BOOLEAN, DATE and BYTES key fields.
 func TestDifferentialLayouts(t *testing.T) {
+	t.Parallel()
 	cat, st := openCatalog(t, "testdata/layouts.yaml")
-	o := exectest.Options{Rows: 3000, Queries: 300}
-	if testing.Short() {
-		o.Rows, o.Queries = 1000, 100
-	}
+	o := exectest.Options{Rows: exectest.Size(1000, 2000, 3000), Queries: exectest.Size(100, 200, 300)}
 	exectest.Run(t, st, cat, o)
 }
 
 // TestDifferentialCaps runs the suite with tiny expansion caps, so that IN
 // lists fall back to wider ranges and fan-outs to full scans.
 func TestDifferentialCaps(t *testing.T) {
+	t.Parallel()
 	cat, st := openCatalog(t, "../../examples/catalog.yaml")
-	o := exectest.Options{Rows: 2000, Queries: 150, Seed: 11,
+	o := exectest.Options{Rows: exectest.Size(1000, 2000, 4000), Queries: exectest.Size(100, 150, 300), Seed: 11,
 		Planner: planner.Options{Limits: planner.Limits{MaxKeys: 3, MaxFanout: 4}}}
 	exectest.Run(t, st, cat, o)
 }

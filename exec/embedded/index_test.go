@@ -44,7 +44,7 @@ func queryRows(t *testing.T, x *exec.Executor, pl *planner.Planner, q string) ([
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := pl.Plan(stmt)
+	p, err := pl.Plan(context.Background(), stmt)
 	if err != nil {
 		t.Fatalf("%s: %v", q, err)
 	}
@@ -237,7 +237,7 @@ func TestIndexFollowsUpdatesAndDeletes(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("old buyer %s: index %v, data %v", old, got, want)
 	}
-	del, err := pl.Plan(mustParse(t, "DELETE FROM orders WHERE buyer = 'moved' AND status = 'paid'"))
+	del, err := pl.Plan(context.Background(), mustParse(t, "DELETE FROM orders WHERE buyer = 'moved' AND status = 'paid'"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -328,7 +328,7 @@ func TestUniqueIndexRefusesSecondRow(t *testing.T) {
 	pl := planner.New(cat, planner.Options{})
 	run := func(q string) error {
 		t.Helper()
-		p, err := pl.Plan(mustParse(t, q))
+		p, err := pl.Plan(context.Background(), mustParse(t, q))
 		if err != nil {
 			t.Fatal(err)
 		}

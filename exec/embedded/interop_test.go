@@ -211,7 +211,7 @@ func runInterop(t *testing.T, cases []interopCase) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p, err := pl.Plan(stmt)
+			p, err := pl.Plan(context.Background(), stmt)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -281,16 +281,19 @@ func countWith(t *testing.T, st exec.Store, pl *planner.Planner, q string) (int6
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := pl.Plan(stmt)
+	p, err := pl.Plan(context.Background(), stmt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	sel := p.(*planner.Select)
-	exec.Place(sel, st.Pushdown(), true)
 	x := &exec.Executor{Store: st}
 	ctx := context.Background()
 	stats := &exec.Stats{}
-	rows, err := x.Query(ctx, sel, stats)
+	placed, err := exec.Place(ctx, st, sel, exec.PlaceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := x.Run(ctx, placed, stats)
 	if err != nil {
 		t.Fatal(err)
 	}

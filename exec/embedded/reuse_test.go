@@ -58,14 +58,17 @@ func readRows(t *testing.T, x *exec.Executor, pl *planner.Planner, q string, reu
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := pl.Plan(stmt)
+	p, err := pl.Plan(context.Background(), stmt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	sel := p.(*planner.Select)
-	exec.Place(sel, x.Store.Pushdown(), true)
 	ctx := context.Background()
-	rows, err := x.Query(ctx, sel, nil)
+	placed, err := exec.Place(ctx, x.Store, sel, exec.PlaceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := x.Run(ctx, placed, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,7 +45,7 @@ func runQuery(tb testing.TB, x *exec.Executor, pl *planner.Planner, q string) (i
 	if err != nil {
 		tb.Fatal(err)
 	}
-	p, err := pl.Plan(stmt)
+	p, err := pl.Plan(context.Background(), stmt)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -53,6 +53,7 @@ import (
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/examples"
 	"github.com/rkql/rkql/exec"
+	"github.com/rkql/rkql/exec/placed"
 	"github.com/rkql/rkql/parser"
 	"github.com/rkql/rkql/planner"
 )
@@ -114,7 +115,7 @@ func Plan(pl *planner.Planner, q string) (*planner.Select, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := pl.Plan(stmt)
+	p, err := pl.Plan(context.Background(), stmt)
 	if err != nil {
 		return nil, err
 	}
@@ -125,10 +126,16 @@ func Plan(pl *planner.Planner, q string) (*planner.Select, error) {
 	return sel, nil
 }
 
-// Drain runs a SELECT and returns all its rows. stats may be nil. It is
-// the one place the suite calls the executor's query API.
+// Drain runs a SELECT as planned, every filter in the client, and
+// returns all its rows. stats may be nil.
 func Drain(ctx context.Context, x *exec.Executor, sel *planner.Select, stats *exec.Stats) ([]catalog.Row, error) {
-	rows, err := x.Query(ctx, sel, stats)
+	return DrainPlaced(ctx, x, placed.New(sel), stats)
+}
+
+// DrainPlaced runs a placed SELECT and returns all its rows. stats may be
+// nil. It is the one place the suite calls the executor's query API.
+func DrainPlaced(ctx context.Context, x *exec.Executor, p *placed.Plan, stats *exec.Stats) ([]catalog.Row, error) {
+	rows, err := x.Run(ctx, p, stats)
 	if err != nil {
 		return nil, err
 	}
@@ -328,10 +335,13 @@ func (c *checker) runPlanned(ctx context.Context, q string, want *Result) error 
 		if err != nil {
 			return fmt.Errorf("plan: %w", err)
 		}
-		exec.Place(sel, c.x.Store.Pushdown(), on)
-		got, err := Drain(ctx, c.x, sel, nil)
+		p, err := exec.Place(ctx, c.x.Store, sel, exec.PlaceOptions{NoPushdown: !on})
 		if err != nil {
-			return fmt.Errorf("run (pushdown %v): %w\n%s", on, err, sel)
+			return fmt.Errorf("place (pushdown %v): %w", on, err)
+		}
+		got, err := DrainPlaced(ctx, c.x, p, nil)
+		if err != nil {
+			return fmt.Errorf("run (pushdown %v): %w\n%s", on, err, p.Explain(planner.ExplainEnv{}, nil).Text())
 		}
 		if err := Compare(got, want); err != nil {
 			// A difference in a query of a shape KnownDivergences lists
@@ -342,7 +352,7 @@ func (c *checker) runPlanned(ctx context.Context, q string, want *Result) error 
 					return nil
 				}
 			}
-			return fmt.Errorf("pushdown %v: %w\n%s", on, err, sel)
+			return fmt.Errorf("pushdown %v: %w\n%s", on, err, p.Explain(planner.ExplainEnv{}, nil).Text())
 		}
 	}
 	return nil

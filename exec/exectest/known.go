@@ -60,7 +60,7 @@ func Reproduce(ctx context.Context, st exec.Store, cat *catalog.Catalog, d *Dive
 		if err != nil {
 			return "", err
 		}
-		p, err := pl.Plan(stmt)
+		p, err := pl.Plan(context.Background(), stmt)
 		if err != nil {
 			return "", err
 		}

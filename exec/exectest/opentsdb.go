@@ -76,13 +76,16 @@ func RunOpenTSDB(t *testing.T, st exec.Store, physical string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := pl.Plan(stmt)
+	p, err := pl.Plan(context.Background(), stmt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	sel := p.(*planner.Select)
-	exec.Place(sel, st.Pushdown(), true)
-	text := sel.Explain(planner.ExplainEnv{}, nil).Text()
+	placed, err := exec.Place(ctx, st, sel, exec.PlaceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := placed.Explain(planner.ExplainEnv{}, nil).Text()
 	for _, w := range []string{"PARALLEL 20-WAY RANGE SCAN OVER tsdb", "[0,2,'" + hour + ".000',*] - [19,2,'" + hour + ".000',*]", "all 20 salt buckets"} {
 		if !strings.Contains(text, w) {
 			t.Errorf("EXPLAIN lacks %q:\n%s", w, text)

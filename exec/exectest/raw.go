@@ -147,17 +147,20 @@ func runRaw(ctx context.Context, x *exec.Executor, pl *planner.Planner, q string
 	if err != nil {
 		return "", err
 	}
-	p, err := pl.Plan(stmt)
+	p, err := pl.Plan(context.Background(), stmt)
 	if err != nil {
 		return "", err
 	}
 	sel := p.(*planner.Select)
-	exec.Place(sel, x.Store.Pushdown(), true)
+	placed, err := exec.Place(ctx, x.Store, sel, exec.PlaceOptions{})
+	if err != nil {
+		return "", err
+	}
 	var rows exec.Rows
 	if sel.Raw {
-		rows, err = x.QueryRaw(ctx, sel, nil)
+		rows, err = x.QueryRaw(ctx, placed, nil)
 	} else {
-		rows, err = x.Query(ctx, sel, nil)
+		rows, err = x.Run(ctx, placed, nil)
 	}
 	if err != nil {
 		return "", err

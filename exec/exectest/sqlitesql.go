@@ -78,17 +78,6 @@ type SQLiteBug struct {
 	OrError string
 }
 
-// knownBug is the SkipError that counts a statement under a known bug.
-func knownBug(name string) error { return &SkipError{Diff: bug(name)} }
-
-// bug is the name a known bug is counted under.
-func bug(name string) string {
-	if _, ok := SQLiteKnownBugs[name]; !ok {
-		panic("exectest: no known bug " + name)
-	}
-	return "bug:" + name
-}
-
 // sqlTr translates statements over one table.
 type sqlTr struct {
 	t *catalog.Table

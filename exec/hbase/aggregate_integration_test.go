@@ -15,18 +15,23 @@ import (
 	"github.com/rkql/rkql/hbase/hbasetest"
 )
 
-// ordersEngine creates the example catalog's tables on a store that
-// gives each the coprocessors named (none: the store's defaults), loads
-// the orders rows and returns an engine over them. A cluster that cannot
-// load a coprocessor ends the test, saying so.
+// ordersEngine returns an engine over the example catalog's orders table
+// with the orders rows, on a store that gives it the coprocessors named
+// (none: the store's defaults). The table is shared by every test that
+// asks for the same coprocessors (sharedOrdersFor), so the tests only
+// read it. A cluster that cannot load a coprocessor ends the test, saying
+// so.
 func ordersEngine(t *testing.T, coprocessors []string) (*engine.Engine, []catalog.Row, *catalog.Table) {
 	t.Helper()
-	e, tb, x := emptyOrders(t, coprocessors)
-	rows := ordersRows(tb)
-	if err := x.Insert(context.Background(), tb, rows, 0, nil); err != nil {
-		t.Fatal(err)
+	f := sharedOrdersFor(t, hbasetest.Quorum(t), coprocessors)
+	if hbasetest.CoprocessorMissing(f.err) {
+		hbasetest.NoCoprocessor(t, hb.AggregateClass, f.err)
 	}
-	return e, rows, tb
+	if f.err != nil {
+		t.Fatal(f.err)
+	}
+	e := engine.New(engine.Config{Catalog: f.cat, Open: func(context.Context) (exec.Store, error) { return f.st, nil }})
+	return e, f.rows, f.tb
 }
 
 // emptyOrders makes the scratch catalog's orders table, with the given
@@ -73,6 +78,7 @@ func countWhere(tb *catalog.Table, rows []catalog.Row, keep func(get func(string
 // written, and the endpoint receives at least 5x fewer bytes than the
 // read with pushdown off.
 func TestServerAggregateCount(t *testing.T) {
+	t.Parallel() // it only reads the shared orders table
 	with, rows, tb := ordersEngine(t, []string{hb.AggregateClass})
 	without, _, _ := ordersEngine(t, nil)
 	ctx := context.Background()
@@ -183,6 +189,7 @@ func sameValues(a, b catalog.Row) bool {
 // compute them (SERVER AGGREGATE INTO ONE ROW), without it the client
 // does, and both give the same answer; the endpoint receives fewer bytes.
 func TestServerAggregateSQL(t *testing.T) {
+	t.Parallel() // it only reads the shared orders table
 	with, _, _ := ordersEngine(t, []string{hb.AggregateClass})
 	without, _, _ := ordersEngine(t, nil)
 	ctx := context.Background()

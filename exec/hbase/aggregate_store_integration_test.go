@@ -10,6 +10,7 @@ import (
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/exec"
 	hbstore "github.com/rkql/rkql/exec/hbase"
+	"github.com/rkql/rkql/exec/placed"
 	hb "github.com/rkql/rkql/hbase"
 	"github.com/rkql/rkql/hbase/hbasetest"
 	"github.com/rkql/rkql/planner"
@@ -123,10 +124,10 @@ func aggText(r exec.AggResult) string {
 
 // storeAggregate runs agg over every range of sel's access through the
 // store; the plan must leave nothing to the client.
-func storeAggregate(ctx context.Context, t *testing.T, st exec.Store, sel *planner.Select, agg exec.Aggregation, stats *exec.Stats) (exec.AggResult, error) {
-	acc := sel.Access
-	if sel.Root != planner.Node(acc) {
-		t.Fatalf("the filter is not all on the server:\n%s", sel)
+func storeAggregate(ctx context.Context, t *testing.T, st exec.Store, p *placed.Plan, agg exec.Aggregation, stats *exec.Stats) (exec.AggResult, error) {
+	acc := p.Scan(p.Select().Access)
+	if p.Root() != planner.Node(acc.Access) {
+		t.Fatalf("the filter is not all on the server:\n%s", p.Explain(planner.ExplainEnv{}, nil).Text())
 	}
 	if len(acc.Ranges) != 1 {
 		t.Fatalf("%d ranges, want one", len(acc.Ranges))
@@ -143,6 +144,7 @@ func storeAggregate(ctx context.Context, t *testing.T, st exec.Store, sel *plann
 // with the answer the client computes from the rows the same query
 // returns. A table without the endpoint answers exec.ErrNoAggregate.
 func TestStoreAggregates(t *testing.T) {
+	t.Parallel() // its tables are its own
 	st := openStore(t, hbstore.Options{Coprocessors: []string{hb.AggregateClass}})
 	plain := openStore(t, hbstore.Options{})
 	ctx := context.Background()
@@ -210,14 +212,14 @@ func TestStoreAggregates(t *testing.T) {
 	}
 	for _, q := range queries {
 		t.Run(q, func(t *testing.T) {
-			client, _, err := placed(ctx, st, pls[0], q, true)
+			client, _, err := runPlaced(ctx, st, pls[0], q, true)
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, agg := range aggs {
 				want := clientAggregate(tb, client.rows, agg)
 				var stats exec.Stats
-				got, err := storeAggregate(ctx, t, st, client.sel, agg, &stats)
+				got, err := storeAggregate(ctx, t, st, client.p, agg, &stats)
 				name := agg.Kind.String()
 				if agg.Kind != exec.AggCount {
 					name += "(" + tb.Columns[agg.Column].Name + ")"
@@ -243,8 +245,11 @@ func TestStoreAggregates(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			exec.Place(sel, plain.Pushdown(), true)
-			_, err = storeAggregate(ctx, t, plain, sel, exec.Aggregation{Kind: exec.AggCount}, nil)
+			p, err := exec.Place(ctx, plain, sel, exec.PlaceOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = storeAggregate(ctx, t, plain, p, exec.Aggregation{Kind: exec.AggCount}, nil)
 			if !errors.Is(err, exec.ErrNoAggregate) {
 				t.Errorf("without the endpoint: %v, want exec.ErrNoAggregate", err)
 			}

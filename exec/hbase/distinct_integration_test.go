@@ -15,6 +15,7 @@ var analyzeRead = regexp.MustCompile(`ANALYZE rows read (\d+), rows received (\d
 // once, and EXPLAIN ANALYZE shows a few rows read and received per
 // seller, not the table's 9,000, with pushdown on and off.
 func TestLooseScan(t *testing.T) {
+	t.Parallel() // it only reads the shared orders table
 	e, rows, _ := ordersEngine(t, nil)
 	ctx := context.Background()
 	var want []string

@@ -94,6 +94,7 @@ func ordersRows(tb *catalog.Table) []catalog.Row {
 // ANALYZE, the bytes and RPCs of reads of the orders table with pushdown
 // off and on, and checks both give the same rows.
 func TestExplainAnalyzePushdown(t *testing.T) {
+	t.Parallel() // it only reads the shared orders table
 	e, _, _ := ordersEngine(t, nil)
 	ctx := context.Background()
 	var sellers []string

@@ -64,7 +64,7 @@ func TestIntegrationOpenTSDBJava(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := pl.Plan(stmt)
+		p, err := pl.Plan(context.Background(), stmt)
 		if err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/rkql/rkql/exec/embedded"
 	"github.com/rkql/rkql/exec/exectest"
 	hbstore "github.com/rkql/rkql/exec/hbase"
+	"github.com/rkql/rkql/exec/placed"
 	"github.com/rkql/rkql/hbase/hbasetest"
 	"github.com/rkql/rkql/planner"
 )
@@ -150,21 +151,22 @@ var pushdownQueries = []struct{ q, where string }{
 // every condition), checks the three agree, that the filter went where
 // expected, and that what the server filtered did not travel.
 func TestPushdownFilters(t *testing.T) {
+	t.Parallel() // its tables are its own
 	ctx := context.Background()
 	st, emb, pl := loadBoth(t, pushdownYAML, "pd", pushdownRows)
 	t.Run("random-like", func(t *testing.T) { randomLike(ctx, t, st, emb, pl) })
 	for _, c := range pushdownQueries {
 		t.Run(c.q, func(t *testing.T) {
 			q := c.q + " ALLOW FULL SCAN"
-			want, _, err := placed(ctx, emb, pl, q, false)
+			want, _, err := runPlaced(ctx, emb, pl, q, false)
 			if err != nil {
 				t.Fatal(err)
 			}
-			off, stOff, err := placed(ctx, st, pl, q, false)
+			off, stOff, err := runPlaced(ctx, st, pl, q, false)
 			if err != nil {
 				t.Fatal(err)
 			}
-			on, stOn, err := placed(ctx, st, pl, q, true)
+			on, stOn, err := runPlaced(ctx, st, pl, q, true)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -172,12 +174,12 @@ func TestPushdownFilters(t *testing.T) {
 				t.Fatalf("pushdown off: %v", err)
 			}
 			if err := sameRows(on.rows, want.rows); err != nil {
-				t.Fatalf("pushdown on: %v\n%s", err, on.sel.String())
+				t.Fatalf("pushdown on: %v\n%s", err, on.String())
 			}
-			pl := on.sel.Access.Placement
+			pl := on.scan
 			got := "client"
 			switch {
-			case len(pl.Server) == 0 && on.sel.Access.Filter == nil && pl.MultiRange:
+			case len(pl.Server) == 0 && pl.Filter == nil && pl.MultiRange:
 				got = "ranges"
 			case len(pl.Server) > 0 && len(pl.Client) > 0:
 				got = "both"
@@ -204,25 +206,33 @@ func TestPushdownFilters(t *testing.T) {
 	}
 }
 
-// placedRun is a query's rows and its placed plan.
+// placedRun is a query's rows, its placed plan and the placed read of
+// its access.
 type placedRun struct {
 	rows []catalog.Row
-	sel  *planner.Select
+	p    *placed.Plan
+	scan *placed.Scan
 }
 
-// placed plans q, places it on s with pushdown on or off, and runs it.
-func placed(ctx context.Context, s exec.Store, pl *planner.Planner, q string, on bool) (placedRun, *exec.Stats, error) {
+// String is the placed plan's EXPLAIN text.
+func (r placedRun) String() string { return r.p.Explain(planner.ExplainEnv{}, nil).Text() }
+
+// runPlaced plans q, places it on s with pushdown on or off, and runs it.
+func runPlaced(ctx context.Context, s exec.Store, pl *planner.Planner, q string, on bool) (placedRun, *exec.Stats, error) {
 	sel, err := plan(pl, q)
 	if err != nil {
 		return placedRun{}, nil, err
 	}
-	exec.Place(sel, s.Pushdown(), on)
+	p, err := exec.Place(ctx, s, sel, exec.PlaceOptions{NoPushdown: !on})
+	if err != nil {
+		return placedRun{}, nil, err
+	}
 	var stats exec.Stats
-	rows, err := exectest.Drain(ctx, &exec.Executor{Store: s}, sel, &stats)
+	rows, err := exectest.DrainPlaced(ctx, &exec.Executor{Store: s}, p, &stats)
 	if err != nil {
 		return placedRun{}, nil, fmt.Errorf("%w\n%s", err, strings.TrimSpace(sel.String()))
 	}
-	return placedRun{rows, sel}, &stats, nil
+	return placedRun{rows, p, p.Scan(sel.Access)}, &stats, nil
 }
 
 // randomLike compares LIKE patterns drawn from the characters the rows
@@ -243,18 +253,18 @@ func randomLike(ctx context.Context, t *testing.T, st, emb exec.Store, pl *plann
 			not = "NOT "
 		}
 		q := fmt.Sprintf("SELECT k, id, tail, s, st FROM pd WHERE %s %sLIKE '%s' ALLOW FULL SCAN", col, not, b.String())
-		want, _, err := placed(ctx, emb, pl, q, false)
+		want, _, err := runPlaced(ctx, emb, pl, q, false)
 		if err != nil {
 			t.Fatal(err)
 		}
-		on, _, err := placed(ctx, st, pl, q, true)
+		on, _, err := runPlaced(ctx, st, pl, q, true)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if err := sameRows(on.rows, want.rows); err != nil {
-			t.Fatalf("%s: %v\n%s", q, err, on.sel.String())
+			t.Fatalf("%s: %v\n%s", q, err, on.String())
 		}
-		if len(on.sel.Access.Placement.Server) > 0 {
+		if len(on.scan.Server) > 0 {
 			pushed++
 		}
 	}
@@ -347,11 +357,11 @@ func TestPushdownFuzzy(t *testing.T) {
 			fwd, rev := q+" ALLOW FULL SCAN", q+" ORDER BY g DESC ALLOW FULL SCAN"
 			var read [2]int64
 			for i, q := range []string{fwd, rev} {
-				want, _, err := placed(ctx, emb, pl, q, false)
+				want, _, err := runPlaced(ctx, emb, pl, q, false)
 				if err != nil {
 					t.Fatal(err)
 				}
-				got, stats, err := placed(ctx, st, pl, q, true)
+				got, stats, err := runPlaced(ctx, st, pl, q, true)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -361,11 +371,11 @@ func TestPushdownFuzzy(t *testing.T) {
 				if len(want.rows) == 0 {
 					t.Fatalf("%s: no rows", q)
 				}
-				if i == 1 && !got.sel.Access.Reverse {
+				if i == 1 && !got.scan.Reverse {
 					t.Fatalf("%s is not a reversed scan", q)
 				}
 				read[i] = stats.RowsRead.Load()
-				t.Logf("%s: %d rows, servers read %d; %q", q, len(want.rows), read[i], got.sel.Access.Placement.Server)
+				t.Logf("%s: %d rows, servers read %d; %q", q, len(want.rows), read[i], got.scan.Server)
 			}
 			if read[0]*2 > read[1] {
 				t.Errorf("the fuzzy row filter read %d rows, the row filter %d: it did not seek", read[0], read[1])

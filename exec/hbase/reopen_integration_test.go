@@ -24,6 +24,7 @@ import (
 // through pages of one row (a result size of one byte) though it asks
 // for four.
 func TestCountWhileRegionsReopen(t *testing.T) {
+	t.Parallel() // its tables are its own
 	q := hbasetest.Quorum(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()

@@ -53,7 +53,7 @@ tables:
 		if err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
-		p, err := pl.Plan(stmt)
+		p, err := pl.Plan(context.Background(), stmt)
 		if err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}

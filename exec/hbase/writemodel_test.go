@@ -40,12 +40,14 @@ func writeSessionClock(t *testing.T) (*catalog.Catalog, exectest.Session, *exect
 // the table with a TTL (exec/embedded's testdata/writes.yaml) runs on the
 // embedded store only. Puts a marker hides must be among the writes, and
 // index upkeep must see them hidden.
+//
+// Its tables are its own, so it runs beside the other parallel tests. 400
+// operations still hide puts behind markers and refuse UPDATEs (both
+// checked below); RKQL_LONG=1 runs 1,000.
 func TestWriteModelHBase(t *testing.T) {
+	t.Parallel()
 	cat, sess, clock := writeSessionClock(t)
-	ops := 600
-	if testing.Short() {
-		ops = 200
-	}
+	ops := exectest.Size(200, 400, 1000)
 	st := exectest.RunWrites(t, cat, exectest.WriteOptions{Ops: ops, Tables: []string{"orders", "sites"}, Markers: true, WriteClock: clock,
 		Open: func(*testing.T) exectest.Session { return sess }})
 	t.Logf("%d operations, %d queries checked", st.Ops, st.Queries)

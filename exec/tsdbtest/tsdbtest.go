@@ -186,14 +186,17 @@ func query(ctx context.Context, x *exec.Executor, pl *planner.Planner, q string)
 	if err != nil {
 		return nil, nil, err
 	}
-	p, err := pl.Plan(stmt)
+	p, err := pl.Plan(context.Background(), stmt)
 	if err != nil {
 		return nil, nil, err
 	}
 	sel := p.(*planner.Select)
-	exec.Place(sel, x.Store.Pushdown(), true)
+	placed, err := exec.Place(ctx, x.Store, sel, exec.PlaceOptions{})
+	if err != nil {
+		return nil, nil, err
+	}
 	stats := &exec.Stats{}
-	rows, err := x.Query(ctx, sel, stats)
+	rows, err := x.Run(ctx, placed, stats)
 	if err != nil {
 		return nil, nil, err
 	}

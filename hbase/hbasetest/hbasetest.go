@@ -25,10 +25,13 @@ const (
 const DefaultQuorum = "127.0.0.1:2181"
 
 // Quorum returns the ZooKeeper quorum of a reachable HBase, or skips the
-// test (fails it when $RKQL_REQUIRE_HBASE=1).
+// test (fails it when $RKQL_REQUIRE_HBASE=1). Under go test -short it
+// skips unless $RKQL_HBASE_ZK or $RKQL_REQUIRE_HBASE=1 asks for HBase:
+// make test-short runs no HBase, even where one listens at the default.
 func Quorum(t testing.TB) string {
 	t.Helper()
 	q := os.Getenv(EnvQuorum)
+	shortSkip(t, q)
 	if q == "" {
 		q = DefaultQuorum
 	}
@@ -39,6 +42,15 @@ func Quorum(t testing.TB) string {
 		t.Skipf("no HBase at %s (set %s to point elsewhere): %v", q, EnvQuorum, err)
 	}
 	return q
+}
+
+// shortSkip skips t under -short when neither configured (the quorum
+// variable's value) nor $RKQL_REQUIRE_HBASE=1 asks for HBase.
+func shortSkip(t testing.TB, configured string) {
+	t.Helper()
+	if testing.Short() && configured == "" && os.Getenv(EnvRequire) != "1" {
+		t.Skip("-short runs no HBase unless its quorum is set or RKQL_REQUIRE_HBASE=1")
+	}
 }
 
 // Root returns the root znode to use: $RKQL_HBASE_ZK_ROOT or /hbase.

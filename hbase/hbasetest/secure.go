@@ -57,11 +57,12 @@ func (s Secure) ClientPEM() string { return filepath.Join(s.Dir, "tls", "client.
 func (s Secure) ClientConf() string { return filepath.Join(s.Dir, "client") }
 
 // SecureHBase returns the secure HBase, or skips the test (fails it when
-// $RKQL_REQUIRE_HBASE=1).
+// $RKQL_REQUIRE_HBASE=1); under -short, as Quorum does.
 func SecureHBase(t testing.TB) Secure {
 	t.Helper()
 	s := Secure{Quorum: os.Getenv(EnvSecureQuorum), Dir: os.Getenv(EnvSecureDir),
 		Realm: "RKQL.TEST", Principal: "rkql", Reader: "reader", ServerPrincipal: "hbase/_HOST@RKQL.TEST"}
+	shortSkip(t, s.Quorum)
 	if s.Quorum == "" {
 		s.Quorum = "127.0.0.1:2183"
 	}

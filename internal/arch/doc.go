@@ -1,4 +1,6 @@
-// Package arch holds no code: its test checks that each rkql package
+// Package arch holds no code: its tests check that each rkql package
 // imports only the rkql packages DESIGN.md allows it, so that no package
-// imports one that depends on it.
+// imports one that depends on it, and that exec and the engine never
+// write into a plan the planner made (a placed plan is a value of its
+// own, in exec/placed).
 package arch

@@ -1,0 +1,238 @@
+package planner
+
+import (
+	"slices"
+	"sort"
+
+	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/expr"
+)
+
+// fieldCons is what the WHERE clause says about one key field.
+type fieldCons struct {
+	hasEq  bool
+	eq     []catalog.Value
+	lo, hi catalog.Bound
+	like   *expr.Like
+	preds  []expr.Expr // the conjuncts these came from
+	rangeP []expr.Expr // the range conjuncts among them
+}
+
+// gather collects per-column constraints from the conjuncts: what each
+// says of a column, then, of the equality values, those the column's
+// range keeps.
+func gather(t *catalog.Table, conj []expr.Expr) map[int]*fieldCons {
+	g := gatherer{t: t, cons: map[int]*fieldCons{}}
+	for _, p := range conj {
+		g.add(p)
+	}
+	for _, c := range g.cons {
+		c.keepInRange()
+	}
+	return g.cons
+}
+
+// gatherer holds the constraints gather has collected so far.
+type gatherer struct {
+	t    *catalog.Table
+	cons map[int]*fieldCons
+}
+
+// get returns the constraints of column col, or nil for a pseudo-column.
+func (g *gatherer) get(col int) *fieldCons {
+	if col >= len(g.t.Columns) {
+		return nil
+	}
+	c := g.cons[col]
+	if c == nil {
+		c = &fieldCons{}
+		g.cons[col] = c
+	}
+	return c
+}
+
+// add records what conjunct p says of a column, if anything the key can
+// use.
+func (g *gatherer) add(p expr.Expr) {
+	switch p := p.(type) {
+	case *expr.Cmp:
+		g.cmp(p)
+	case *expr.Between:
+		if c := g.get(p.Col); c != nil && !p.Not {
+			c.tighten(catalog.Bound{Set: true, Value: p.Lo, Inclusive: true}, catalog.Bound{Set: true, Value: p.Hi, Inclusive: true}, p)
+		}
+	case *expr.In:
+		if c := g.get(p.Col); c != nil && !p.Not {
+			c.addEq(nonNull(p.Vals), p)
+		}
+	case *expr.Or:
+		if col, vals, ok := orOfEqualities(p); ok {
+			if c := g.get(col); c != nil {
+				c.addEq(vals, p)
+			}
+		}
+	case *expr.Like:
+		g.like(p)
+	}
+}
+
+// like records the first LIKE of a column that the key can narrow to:
+// its pattern starts with text, or, without ESCAPE, ends with it.
+func (g *gatherer) like(p *expr.Like) {
+	c := g.get(p.Col)
+	if c == nil || p.Not || c.like != nil {
+		return
+	}
+	if text, _ := p.Prefix(); text != "" {
+		c.like = p
+	} else if _, _, suf := expr.LikeShape(p.Pattern); suf && p.Escape == "" {
+		c.like = p
+	}
+}
+
+// cmp records a comparison of a column with a value.
+func (g *gatherer) cmp(p *expr.Cmp) {
+	c := g.get(p.Col)
+	if c == nil || p.Val.Null {
+		return
+	}
+	b := catalog.Bound{Set: true, Value: p.Val}
+	switch p.Op {
+	case expr.Eq:
+		c.addEq([]catalog.Value{p.Val}, p)
+	case expr.Lt, expr.Le:
+		b.Inclusive = p.Op == expr.Le
+		c.tighten(catalog.Bound{}, b, p)
+	case expr.Gt, expr.Ge:
+		b.Inclusive = p.Op == expr.Ge
+		c.tighten(b, catalog.Bound{}, p)
+	}
+}
+
+// addEq records that the column is one of vals, as conjunct p says.
+func (c *fieldCons) addEq(vals []catalog.Value, p expr.Expr) {
+	if !c.hasEq {
+		c.hasEq, c.eq = true, dedup(vals)
+	} else {
+		c.eq = intersect(c.eq, vals)
+	}
+	c.preds = append(c.preds, p)
+}
+
+// tighten narrows the column's range to bounds lo and hi (either unset),
+// as range conjunct p says.
+func (c *fieldCons) tighten(lo, hi catalog.Bound, p expr.Expr) {
+	if tighter(lo, c.lo, 1) {
+		c.lo = lo
+	}
+	if tighter(hi, c.hi, -1) {
+		c.hi = hi
+	}
+	c.preds = append(c.preds, p)
+	c.rangeP = append(c.rangeP, p)
+}
+
+// tighter reports whether bound b is tighter than cur: set where cur is
+// not, past it in direction dir (1 for a lower bound, -1 for an upper),
+// or at it and exclusive.
+func tighter(b, cur catalog.Bound, dir int) bool {
+	if !b.Set {
+		return false
+	}
+	if !cur.Set {
+		return true
+	}
+	c := catalog.Compare(b.Value, cur.Value) * dir
+	return c > 0 || (c == 0 && !b.Inclusive)
+}
+
+// keepInRange drops the equality values outside the column's range:
+// they cannot match.
+func (c *fieldCons) keepInRange() {
+	if !c.hasEq || (!c.lo.Set && !c.hi.Set) {
+		return
+	}
+	var keep []catalog.Value
+	for _, v := range c.eq {
+		if inBounds(v, c.lo, c.hi) {
+			keep = append(keep, v)
+		}
+	}
+	c.eq = keep
+}
+
+func inBounds(v catalog.Value, lo, hi catalog.Bound) bool {
+	if lo.Set {
+		c := catalog.Compare(v, lo.Value)
+		if c < 0 || (c == 0 && !lo.Inclusive) {
+			return false
+		}
+	}
+	if hi.Set {
+		c := catalog.Compare(v, hi.Value)
+		if c > 0 || (c == 0 && !hi.Inclusive) {
+			return false
+		}
+	}
+	return true
+}
+
+func nonNull(vs []catalog.Value) []catalog.Value {
+	var out []catalog.Value
+	for _, v := range vs {
+		if !v.Null {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// orOfEqualities recognises a = 1 OR a = 2 OR a IN (3, 4).
+func orOfEqualities(o *expr.Or) (int, []catalog.Value, bool) {
+	col := -1
+	var vals []catalog.Value
+	for _, t := range o.Terms {
+		switch t := t.(type) {
+		case *expr.Cmp:
+			if t.Op != expr.Eq || (col >= 0 && t.Col != col) {
+				return 0, nil, false
+			}
+			col = t.Col
+			vals = append(vals, t.Val)
+		case *expr.In:
+			if t.Not || (col >= 0 && t.Col != col) {
+				return 0, nil, false
+			}
+			col = t.Col
+			vals = append(vals, t.Vals...)
+		default:
+			return 0, nil, false
+		}
+	}
+	return col, nonNull(vals), col >= 0
+}
+
+func dedup(vs []catalog.Value) []catalog.Value {
+	out := slices.Clone(vs)
+	sort.Slice(out, func(i, j int) bool { return catalog.Compare(out[i], out[j]) < 0 })
+	return slices.CompactFunc(out, catalog.Equal)
+}
+
+// intersect returns the values of a, sorted and without repeats as dedup
+// leaves them, that b holds too.
+func intersect(a, b []catalog.Value) []catalog.Value {
+	b = dedup(b)
+	var out []catalog.Value
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch c := catalog.Compare(a[i], b[j]); {
+		case c < 0:
+			i++
+		case c > 0:
+			j++
+		default:
+			out = append(out, a[i])
+			i, j = i+1, j+1
+		}
+	}
+	return out
+}
