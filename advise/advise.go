@@ -27,7 +27,7 @@ import (
 // Options are the assumptions of the estimates.
 type Options struct {
 	// Rows is the row count assumed for every table (0: 10,000,000, the
-	// seeds' figure).
+	// figure at which a long key is priced, as in design's LINT).
 	Rows float64
 }
 

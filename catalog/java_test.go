@@ -85,10 +85,10 @@ func TestJavaHashCode(t *testing.T) {
 			}
 		})
 	}
-	// The seed's key 9~79809782~05~0008839540 starts with
+	// The calendar key 9~79809782~05~0008839540 starts with
 	// abs("8839540".hashCode() % 10) = 9, so the hash is negative.
 	if h := JavaHashCode("8839540"); h >= 0 || javaAbsMod(int64(h), 10) != 9 {
-		t.Fatalf(`"8839540".hashCode() = %d, abs(h %% 10) = %d; the seed key says 9 from a negative hash`, h, javaAbsMod(int64(h), 10))
+		t.Fatalf(`"8839540".hashCode() = %d, abs(h %% 10) = %d; the calendar key says 9 from a negative hash`, h, javaAbsMod(int64(h), 10))
 	}
 	r := rand.New(rand.NewPCG(4, 0))
 	negative := 0

@@ -200,7 +200,8 @@ func TestPrefixSpanDifferential(t *testing.T) {
 	}
 }
 
-// TestHostnameTrap is the seed's warning: with keys host1, host12, host2,
+// TestHostnameTrap is the classic warning about keys of fields with no
+// boundary: with keys host1, host12, host2,
 // a scan for hostname BETWEEN 'host1' AND 'host2' must find host12 (it is
 // inside the string range) and must not lose host1 or host2, whether the
 // field ends at a delimiter or is padded to a fixed width.

@@ -71,7 +71,8 @@ func familyProps(f catalog.Family) []string {
 		props = append(props, q("IN_MEMORY", "true"))
 	}
 	if f.BloomFilter != "" {
-		// The shell upper-cases it; seed 001 writes it in lower case.
+		// The shell upper-cases it; `describe` and the usual create
+		// statements write it in lower case ('row').
 		props = append(props, q("BLOOMFILTER", strings.ToLower(f.BloomFilter)))
 	}
 	if f.Compression != "" {

@@ -89,8 +89,8 @@ func TestEachRuleFiresOnce(t *testing.T) {
 	}
 }
 
-// TestExamplesHaveNoErrors: the example layouts follow the seeds, so LINT
-// may advise on them but never calls one broken.
+// TestExamplesHaveNoErrors: the example layouts are common, working
+// rowkey designs, so LINT may advise on them but never calls one broken.
 func TestExamplesHaveNoErrors(t *testing.T) {
 	fs := design.LintCatalog(loadCatalog(t, "example"))
 	for _, f := range fs {
@@ -100,8 +100,10 @@ func TestExamplesHaveNoErrors(t *testing.T) {
 	}
 }
 
-// seed001Create is the create statement of seed 001, as the seed prints it.
-const seed001Create = `create 'user_calendar_record', {
+// calendarCreate is the HBase shell statement that creates the calendar
+// table, as the guide that describes it prints it (BLOOMFILTER in lower
+// case).
+const calendarCreate = `create 'user_calendar_record', {
 NAME => 'f',
 VERSIONS => '1',
 BLOCKCACHE => 'true',
@@ -113,17 +115,17 @@ SPLITS => ['1', '2', '3', '4', '5', '6', '7', '8', '9']
 }
 `
 
-func TestCreateStatementSeed001(t *testing.T) {
+func TestCreateStatementCalendar(t *testing.T) {
 	tb, _ := loadCatalog(t, "example").Table("user_calendar_record")
-	if got := design.CreateStatement(tb); got != seed001Create {
-		t.Errorf("SHOW CREATE TABLE user_calendar_record:\n%s\nwant seed 001's:\n%s", got, seed001Create)
+	if got := design.CreateStatement(tb); got != calendarCreate {
+		t.Errorf("SHOW CREATE TABLE user_calendar_record:\n%s\nwant:\n%s", got, calendarCreate)
 	}
 }
 
-// seed004 returns seed 004's experiment: keys led by a 3-digit decimal
-// prefix, over 500 custom split points '100'…'599' or over 500
-// HexStringSplit regions.
-func seed004(t *testing.T) (custom, hex *catalog.Table) {
+// presplitExperiment returns a pre-splitting experiment: keys led by a
+// 3-digit decimal prefix, over 500 custom split points '100'…'599' or over 500
+// HexStringSplit regions, of which such keys reach only about a fifth.
+func presplitExperiment(t *testing.T) (custom, hex *catalog.Table) {
 	var splits []string
 	for i := 100; i < 600; i++ {
 		splits = append(splits, fmt.Sprintf("%q", fmt.Sprint(i)))
@@ -151,8 +153,8 @@ func seed004(t *testing.T) (custom, hex *catalog.Table) {
 	return custom, hex
 }
 
-func TestSimulateSeed004(t *testing.T) {
-	custom, hex := seed004(t)
+func TestSimulatePresplit(t *testing.T) {
+	custom, hex := presplitExperiment(t)
 	gens := map[string]design.Gen{"prefix": {Kind: design.GenUniform, Lo: 100, Hi: 600}}
 	a, err := design.Simulate(custom, 100_000, gens, 4)
 	if err != nil {

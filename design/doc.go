@@ -1,5 +1,6 @@
-// Package design judges rowkey layouts: LINT finds the anti-patterns the
-// seed documents warn about, SIMULATE shows how a write stream spreads over
+// Package design judges rowkey layouts: LINT finds the anti-patterns
+// rowkey-design guides warn about (hotspots, long keys, delimiters and
+// padding that break order, …), SIMULATE shows how a write stream spreads over
 // a table's regions, and CreateStatement prints the HBase shell statement
 // that makes a table with its families and split points.
 //

@@ -57,8 +57,9 @@ var Rules = []string{
 	"series-no-ttl",
 }
 
-// seedRows is the row count seed 001 prices key bytes at.
-const seedRows = 10_000_000
+// pricedRows is the row count at which key bytes are priced: 10 million
+// rows of a 100-byte key hold nearly 1 GB of key bytes alone.
+const pricedRows = 10_000_000
 
 // LintCatalog lints every table of c and its index tables, in name order.
 func LintCatalog(c *catalog.Catalog) []Finding {
@@ -208,11 +209,11 @@ func (l *linter) keyLength() {
 		size = "is at least"
 	}
 	cells := l.storedColumns()
-	cost := float64(n) * float64(cells) * seedRows
+	cost := float64(n) * float64(cells) * pricedRows
 	l.add("key-length", sev,
 		"shorten it: a narrower hash prefix, binary instead of decimal numbers, fixed-width codes instead of names; aim for 16 bytes or a multiple of 8",
 		"the key %s %d bytes; every cell repeats it, so %s rows of %d cell(s) carry %s of key bytes",
-		size, n, catalog.Thousands(seedRows), cells, humanBytes(cost))
+		size, n, catalog.Thousands(pricedRows), cells, humanBytes(cost))
 }
 
 // delimiterOf returns the literal that ends a variable-width text field at

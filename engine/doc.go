@@ -1,9 +1,7 @@
 // Package engine runs rkql statements: it is the one place where a parsed
-// statement becomes a plan, is placed on a store, and runs.
-//
-//	text ──parser──▶ AST ──planner──▶ plan tree ──exec.Place──▶ placed plan
-//	                                                 │
-//	             Result ◀── rows + Stats ◀──exec──────┘ (Store: embedded | HBase)
+// statement becomes a plan, is placed on a store, and runs. The pipeline
+// is drawn once, in DESIGN.md ("How a statement runs"); the engine is
+// everything in it after the parser.
 //
 // An Engine holds a catalog, a planner and a lazily opened Store. Run takes
 // one parsed statement and returns a Result: rows to stream (with their

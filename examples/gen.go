@@ -39,7 +39,8 @@ func timestamps() Domain {
 	}
 }
 
-// hosts holds the seeds' trap: host1 is a prefix of host12.
+// hosts holds the classic trap of keys with no boundary: host1 is a prefix
+// of host12.
 var hosts = pool("host1", "host12", "host2", "host", "web1", "web10", "db1", "h")
 
 // domains are the value domains of the example tables' columns.

@@ -1,6 +1,6 @@
 // Package parser turns rkql text into an AST.
 //
-// The pipeline is:
+// The parser's own steps, its part of the pipeline drawn in DESIGN.md:
 //
 //	text ──tokenize──▶ tokens ──split at ';'──▶ statements
 //	     ──participle grammar (grammar.go)──▶ grammar structs

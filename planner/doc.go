@@ -20,8 +20,12 @@
 //	        ▼
 //	  Access (POINT LOOKUP | RANGE SCAN | SKIP SCAN | FULL SCAN) + residual
 //	  filter, then the order: the key's own order, a reverse scan, a merge of
-//	  sorted ranges (CLIENT MERGE SORT), or a bounded client sort; the limit
-//	  pushed into each scan where nothing after it can drop rows.
+//	  sorted ranges (CLIENT MERGE SORT), or a bounded client sort.
+//
+// This is the planner's part of the pipeline drawn in DESIGN.md ("How a
+// statement runs"). The plan leaves every filter and every row limit to
+// the client; exec.Place moves to the store what it can do, a per-scan
+// row limit included.
 //
 // Above the read, a SELECT may compute: an Aggregate (GROUP BY and
 // aggregates; it streams when the key's leading components hold the

@@ -10,7 +10,7 @@ import (
 )
 
 // --help goes to stdout with status 0 and names every word flag with two
-// dashes, as the README does, then examples, exit statuses and the
+// dashes, as docs/cli.md does, then examples, exit statuses and the
 // environment; --version prints the version.
 func TestHelpAndVersion(t *testing.T) {
 	r := rkql(t, "", "--help")

@@ -32,7 +32,7 @@ func toBytesLong(n int64) []byte { return binary.BigEndian.AppendUint64(nil, uin
 func toBytesDouble(f float64) []byte { return toBytesLong(int64(math.Float64bits(f))) }
 
 // md5Prefix is the first n hex characters of MessageDigest "MD5" of s,
-// as the seeds' md5(s).substring(0, n).
+// as Java writes an md5 prefix: md5Hex(s).substring(0, n).
 func md5Prefix(s string, n int) []byte {
 	sum := md5.Sum([]byte(s))
 	return []byte(hex.EncodeToString(sum[:])[:n])
@@ -49,8 +49,9 @@ func stringHashCode(s string) int32 {
 
 func cat(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
 
-// interopCase is one example table's row as the seed's Java code writes
-// it: its key and cells, and the logical values they mean.
+// interopCase is one example table's row as a Java application writes
+// it (Bytes.toBytes, String.hashCode, MessageDigest): its key and cells,
+// and the logical values they mean.
 type interopCase struct {
 	table string
 	key   []byte
@@ -132,8 +133,8 @@ func interopCases() []interopCase {
 	}}
 }
 
-// TestInterop: for each example table, a row written as the seed's Java
-// code writes it reads back as its values, and rkql's INSERT of those
+// TestInterop: for each example table, a row written as a Java
+// application writes it reads back as its values, and rkql's INSERT of those
 // values writes the same bytes.
 func TestInterop(t *testing.T) {
 	runInterop(t, interopCases())

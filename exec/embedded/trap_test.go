@@ -6,8 +6,8 @@ import (
 	"testing"
 )
 
-// The seed's trap: with [hostname][log_event] and no boundary, a scan from
-// host1 to host2 also meets host12… rows. Both of the seed's cures, a
+// The trap of a key of fields with no boundary: with [hostname][log_event],
+// a scan from host1 to host2 also meets host12… rows. Both usual cures, a
 // delimiter and fixed-width padding, must return exactly the rows inside
 // the string range.
 const trapCatalog = `

@@ -30,8 +30,8 @@ func skip(name string) error {
 }
 
 // SQLiteDifferences are the deliberate differences between rkql's and
-// sqlite's semantics, each with why rkql differs; the README's "Semantics
-// vs SQLite" says the same. The translated ones are bridged by the
+// sqlite's semantics, each with why rkql differs; "Semantics vs SQLite"
+// in docs/reference.md says the same. The translated ones are bridged by the
 // harness; the others make it skip (and count) the statement.
 var SQLiteDifferences = map[string]string{
 	// Bridged in translation or comparison.

@@ -2,10 +2,14 @@
 // REPL, -e, -f and stdin, the meta-commands, the output formats and the
 // bulk importer.
 //
-//	IO.ReadLine ──> meta-command? ──> intent (quit, exec, set, print)
-//	     │
-//	     └─> buffer until parser.Complete ──> split at ';' tokens (parser.Scanner)
-//	           ──> parser.Parse ──> planner.Plan ──> exec ──> rowWriter ──> IO.Stdout
+// A line read through IO.ReadLine is either a meta-command, which returns
+// an intent (quit, exec, set, print) that the read loop carries out, or
+// statement text, buffered until parser.Complete says it is whole and
+// split at ';' tokens (parser.Scanner). Each statement is parsed
+// (parser.Parse) and run by the engine (engine.Engine.Run), and its
+// Result is formatted by a rowWriter onto IO.Stdout. The rest of the
+// pipeline, from the plan to the store, is the engine's, drawn in
+// DESIGN.md ("How a statement runs").
 //
 // # Invariants
 //

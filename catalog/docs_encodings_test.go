@@ -7,18 +7,19 @@ import (
 	"testing"
 )
 
-// TestREADMEEncodings checks every row of the README's table of encodings:
+// TestDocsEncodings checks every row of the table of encodings in
+// docs/catalog.md:
 // the sample value, written with that encoding into a key and a cell
 // where the row says so, gives the bytes the row shows.
-func TestREADMEEncodings(t *testing.T) {
-	src, err := os.ReadFile("../README.md")
+func TestDocsEncodings(t *testing.T) {
+	src, err := os.ReadFile("../docs/catalog.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, table, ok := strings.Cut(string(src), "<!-- encodings -->\n")
 	table, _, ok2 := strings.Cut(table, "<!-- /encodings -->")
 	if !ok || !ok2 {
-		t.Fatal("README has no encodings table")
+		t.Fatal("docs/catalog.md has no encodings table")
 	}
 	rows := strings.Split(strings.TrimSpace(table), "\n")[2:]
 	if len(rows) < 10 {
@@ -70,12 +71,12 @@ func TestREADMEEncodings(t *testing.T) {
 					t.Fatal(err)
 				}
 				if string(key) != string(want) {
-					t.Errorf("key bytes % X, README says % X", key, want)
+					t.Errorf("key bytes % X, the docs say % X", key, want)
 				}
 			}
 			if strings.Contains(where, "cell") {
 				if got := col.EncodeCell(v); string(got) != string(want) {
-					t.Errorf("cell bytes % X, README says % X", got, want)
+					t.Errorf("cell bytes % X, the docs say % X", got, want)
 				}
 			}
 		})

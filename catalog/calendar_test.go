@@ -18,8 +18,10 @@ func loadExamples(t testing.TB) *Catalog {
 	return c
 }
 
-// TestSeedCalendarKey checks seed 001's key both ways.
-func TestSeedCalendarKey(t *testing.T) {
+// TestCalendarKey checks both ways the calendar key a Java
+// application writes as abs(uid.hashCode() % 10) ~ 99999999-yyyyMMdd ~
+// type ~ uid: 9~79809782~05~0008839540 for uid 8839540, 2019-02-17, type 5.
+func TestCalendarKey(t *testing.T) {
 	c := loadExamples(t)
 	tb, ok := c.Table("user_calendar_record")
 	if !ok {
