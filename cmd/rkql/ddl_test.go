@@ -31,7 +31,7 @@ func TestCreateTableAcrossProcesses(t *testing.T) {
 	if _, err := catalog.Parse(src); err != nil {
 		t.Fatalf("the catalog beside the store does not load: %v", err)
 	}
-	if !strings.Contains(string(src), "# The example catalog: one table per rowkey pattern") {
+	if !strings.Contains(string(src), "# The example catalog: one table per common pattern") {
 		t.Fatalf("the catalog lost the example catalog's comments:\n%s", src)
 	}
 	r = rkql(t, "", "--store", store, "--format", "tsv", "-e",
