@@ -192,7 +192,11 @@ func TestPushdownFilters(t *testing.T) {
 			t.Logf("%d rows; rows received %d -> %d, bytes %d -> %d, RPCs %d -> %d; server %q, client %q", len(want.rows),
 				stOff.RowsReceived.Load(), stOn.RowsReceived.Load(), stOff.Bytes.Load(), stOn.Bytes.Load(),
 				stOff.RPCs.Load(), stOn.RPCs.Load(), pl.Server, pl.Client)
-			if got == "ranges" && stOn.RPCs.Load() >= stOff.RPCs.Load() {
+			// Without a LIMIT every range is read to its end, so one scan
+			// over them all must take fewer round trips than a scan each.
+			// A LIMIT may end the scans after the first range, and how many
+			// of the others had opened by then is a matter of timing.
+			if got == "ranges" && !strings.Contains(c.q, " LIMIT ") && stOn.RPCs.Load() >= stOff.RPCs.Load() {
 				t.Errorf("one scan over the ranges took %d RPCs, one scan each %d", stOn.RPCs.Load(), stOff.RPCs.Load())
 			}
 			if (got == "server" || got == "both") && stOn.RowsReceived.Load() >= stOff.RowsReceived.Load() {
