@@ -282,20 +282,30 @@ func AddIndex(src []byte, table string, spec *IndexSpec) ([]byte, error) {
 	return d.checked()
 }
 
+// index finds index of table: the indexes key and sequence, the index's
+// place in it, and its mapping.
+func (d *yamlDoc) index(table, index string) (key, seq *yaml.Node, i int, ix *yaml.Node, err error) {
+	it, err := d.table(table)
+	if err != nil {
+		return nil, nil, 0, nil, err
+	}
+	key, seq = mapEntry(it, "indexes")
+	i, ix = findNamed(seq, index)
+	if ix == nil {
+		return nil, nil, 0, nil, fmt.Errorf("table %s has no index %s in the catalog file", table, index)
+	}
+	return key, seq, i, ix, nil
+}
+
 // DropIndex removes an index of a table.
 func DropIndex(src []byte, table, index string) ([]byte, error) {
 	d, err := parseDoc(src)
 	if err != nil {
 		return nil, err
 	}
-	it, err := d.table(table)
+	k, seq, i, _, err := d.index(table, index)
 	if err != nil {
 		return nil, err
-	}
-	k, seq := mapEntry(it, "indexes")
-	i, ix := findNamed(seq, index)
-	if ix == nil {
-		return nil, fmt.Errorf("table %s has no index %s in the catalog file", table, index)
 	}
 	if err := d.removeItem(k, seq, i); err != nil {
 		return nil, err
@@ -312,14 +322,9 @@ func SetIndexState(src []byte, table, index, state string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	it, err := d.table(table)
+	_, _, _, ix, err := d.index(table, index)
 	if err != nil {
 		return nil, err
-	}
-	_, seq := mapEntry(it, "indexes")
-	_, ix := findNamed(seq, index)
-	if ix == nil {
-		return nil, fmt.Errorf("table %s has no index %s in the catalog file", table, index)
 	}
 	k, v := mapEntry(ix, "state")
 	if v != nil && v.Value == state || v == nil && state == "" {
