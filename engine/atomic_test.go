@@ -11,8 +11,8 @@ import (
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/engine"
 	"github.com/rkql/rkql/exec"
-	hbstore "github.com/rkql/rkql/exec/hbase"
-	hb "github.com/rkql/rkql/hbase"
+	"github.com/rkql/rkql/exec/hbasestore"
+	"github.com/rkql/rkql/hbase"
 	"github.com/rkql/rkql/hbase/hbasetest"
 )
 
@@ -88,7 +88,7 @@ func TestIntegrationWriteCancelledMidway(t *testing.T) {
 	q := hbasetest.Quorum(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	st, err := hbstore.OpenWith(ctx, hb.Config{ZKQuorum: q, ZKRoot: hbasetest.Root()}, hbstore.Options{CompressionFallback: true})
+	st, err := hbasestore.OpenWith(ctx, hbase.Config{ZKQuorum: q, ZKRoot: hbasetest.Root()}, hbasestore.Options{CompressionFallback: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/rkql/rkql/engine"
 	"github.com/rkql/rkql/exec"
 	"github.com/rkql/rkql/exec/embedded"
-	hbstore "github.com/rkql/rkql/exec/hbase"
+	"github.com/rkql/rkql/exec/hbasestore"
 	"github.com/rkql/rkql/expr"
 )
 
@@ -28,7 +28,7 @@ func TestConditionOverflowFails(t *testing.T) {
 	for _, st := range []struct {
 		name string
 		p    exec.Pushdown
-	}{{"embedded", embedded.Pushdown{}}, {"hbase", hbstore.Pushdown{}}} {
+	}{{"embedded", embedded.Pushdown{}}, {"hbase", hbasestore.Pushdown{}}} {
 		for _, push := range []bool{true, false} {
 			name := st.name + "/pushdown-off"
 			if push {

@@ -14,7 +14,7 @@ import (
 	"github.com/rkql/rkql/engine"
 	"github.com/rkql/rkql/exec"
 	"github.com/rkql/rkql/exec/embedded"
-	hbstore "github.com/rkql/rkql/exec/hbase"
+	"github.com/rkql/rkql/exec/hbasestore"
 	"github.com/rkql/rkql/parser"
 	"github.com/rkql/rkql/planner"
 )
@@ -59,7 +59,7 @@ func explain(t testing.TB, e *engine.Engine, q string) (string, error) {
 // TestExplain checks EXPLAIN as each store places the plan, in text and
 // JSON, against testdata/explain; regenerate with -rewrite.
 func TestExplain(t *testing.T) {
-	stores := map[string]exec.Pushdown{"embedded": embedded.Pushdown{}, "hbase": hbstore.Pushdown{}}
+	stores := map[string]exec.Pushdown{"embedded": embedded.Pushdown{}, "hbase": hbasestore.Pushdown{}}
 	engines := map[string]*engine.Engine{}
 	datadriven.RunTest(t, "testdata/explain", func(t *testing.T, d *datadriven.TestData) string {
 		store := "embedded"
@@ -133,7 +133,7 @@ var accessPaths = []string{
 // step has the text's title, in the same order, and every attribute the
 // text shows has the same value in the JSON.
 func TestExplainTextAndJSONAgree(t *testing.T) {
-	for name, p := range map[string]exec.Pushdown{"embedded": embedded.Pushdown{}, "hbase": hbstore.Pushdown{}} {
+	for name, p := range map[string]exec.Pushdown{"embedded": embedded.Pushdown{}, "hbase": hbasestore.Pushdown{}} {
 		e := newEngine(t, p)
 		for _, on := range []bool{true, false} {
 			e.SetPushdown(on)

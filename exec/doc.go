@@ -2,7 +2,7 @@
 //
 // It defines the Store interface it consumes: Get, Scan, Mutate and table
 // administration over physical HBase tables, with rows as keys and cells.
-// exec/embedded implements it over a local bbolt file and exec/hbase over
+// exec/embedded implements it over a local bbolt file and exec/hbasestore over
 // a real cluster.
 //
 // Place makes a placed plan (exec/placed) of a planner's plan: what the

@@ -9,7 +9,7 @@ import (
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/exec"
-	hbstore "github.com/rkql/rkql/exec/hbase"
+	"github.com/rkql/rkql/exec/hbasestore"
 	"github.com/rkql/rkql/expr"
 	"github.com/rkql/rkql/parser"
 	"github.com/rkql/rkql/planner"
@@ -19,7 +19,7 @@ import (
 // aggregate where the data lives; placing calls nothing else of it.
 type aggStore struct{ exec.Store }
 
-func (aggStore) Pushdown() exec.Pushdown { return hbstore.Pushdown{} }
+func (aggStore) Pushdown() exec.Pushdown { return hbasestore.Pushdown{} }
 
 func (aggStore) CanAggregate(context.Context, *catalog.Table, exec.Aggregation) (string, error) {
 	return "coprocessor test", nil

@@ -26,7 +26,7 @@
 //
 // The package imports catalog only. The planner compiles parser ASTs into
 // expressions, the executor and the stores evaluate them, and a store
-// that evaluates them on the server translates them (exec/hbase).
+// that evaluates them on the server translates them (exec/hbasestore).
 //
 // Invariant: expressions are immutable once built, so plans that share
 // them may run concurrently.

@@ -17,8 +17,8 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/rkql/rkql/examples"
-	hbstore "github.com/rkql/rkql/exec/hbase"
-	hb "github.com/rkql/rkql/hbase"
+	"github.com/rkql/rkql/exec/hbasestore"
+	"github.com/rkql/rkql/hbase"
 	"github.com/rkql/rkql/hbase/hbasetest"
 )
 
@@ -113,7 +113,7 @@ func dropAtEnd(t *testing.T, q string, names []string) {
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		defer cancel()
-		st, err := hbstore.Open(ctx, hb.Config{ZKQuorum: q, ZKRoot: hbasetest.Root()})
+		st, err := hbasestore.Open(ctx, hbase.Config{ZKQuorum: q, ZKRoot: hbasetest.Root()})
 		if err != nil {
 			t.Errorf("clean-up: %v", err)
 			return

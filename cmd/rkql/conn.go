@@ -8,7 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	hb "github.com/rkql/rkql/hbase"
+	"github.com/rkql/rkql/hbase"
 )
 
 // connOptions are the flags that say how to reach and log in to a
@@ -27,7 +27,7 @@ type connOptions struct {
 	// set holds the names of the flags given on the command line.
 	set map[string]bool
 	// site is the resolved configuration, once checkCommon has run.
-	site *hb.Site
+	site *hbase.Site
 }
 
 func connFlags(fs *flag.FlagSet, o *options) {
@@ -63,7 +63,7 @@ func (o *options) quorum() string {
 
 // resolveConn builds the connection settings from hbase-site.xml, the
 // environment and the flags, in rising order of precedence.
-func resolveConn(fs *flag.FlagSet, o *options, getenv func(string) string) (*hb.Site, error) {
+func resolveConn(fs *flag.FlagSet, o *options, getenv func(string) string) (*hbase.Site, error) {
 	c := &o.conn
 	c.set = map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { c.set[f.Name] = true })
@@ -71,33 +71,33 @@ func resolveConn(fs *flag.FlagSet, o *options, getenv func(string) string) (*hb.
 	if dir == "" && o.zk != "" && getenv("HBASE_CONF_DIR") != "" {
 		dir, dirSource = getenv("HBASE_CONF_DIR"), "env HBASE_CONF_DIR"
 	}
-	site := &hb.Site{}
+	site := &hbase.Site{}
 	if dir != "" {
 		var err error
-		if site, err = hb.LoadSite(dir); err != nil {
+		if site, err = hbase.LoadSite(dir); err != nil {
 			return nil, fmt.Errorf("%s: %w", dirSource, err)
 		}
 	}
 	if v := getenv("KRB5CCNAME"); v != "" {
-		site.Set(hb.PropTicketCache, v, "env KRB5CCNAME")
+		site.Set(hbase.PropTicketCache, v, "env KRB5CCNAME")
 	}
 	if v := getenv("KRB5_CONFIG"); v != "" {
-		site.Set(hb.PropKrb5Conf, v, "env KRB5_CONFIG")
+		site.Set(hbase.PropKrb5Conf, v, "env KRB5_CONFIG")
 	}
 	flagProp := []struct {
 		flag, prop, value string
 	}{
-		{"zk", hb.PropQuorum, o.zk},
-		{"zk-root", hb.PropZNodeParent, o.zkRoot},
-		{"user", hb.PropUser, c.user},
-		{"principal", hb.PropClientPrincipal, c.principal},
-		{"keytab", hb.PropClientKeytab, c.keytab},
-		{"rpc-protection", hb.PropRPCProtection, c.rpcProtection},
-		{"tls-ca", hb.PropTrustStore, c.tlsCA},
-		{"tls-cert", hb.PropKeyStore, c.tlsCert},
-		{"tls-key", hb.PropTLSKey, c.tlsKey},
-		{"tls-insecure", hb.PropTLSInsecure, fmt.Sprint(c.tlsInsecure)},
-		{"tls", hb.PropTLSEnabled, fmt.Sprint(c.tls)},
+		{"zk", hbase.PropQuorum, o.zk},
+		{"zk-root", hbase.PropZNodeParent, o.zkRoot},
+		{"user", hbase.PropUser, c.user},
+		{"principal", hbase.PropClientPrincipal, c.principal},
+		{"keytab", hbase.PropClientKeytab, c.keytab},
+		{"rpc-protection", hbase.PropRPCProtection, c.rpcProtection},
+		{"tls-ca", hbase.PropTrustStore, c.tlsCA},
+		{"tls-cert", hbase.PropKeyStore, c.tlsCert},
+		{"tls-key", hbase.PropTLSKey, c.tlsKey},
+		{"tls-insecure", hbase.PropTLSInsecure, fmt.Sprint(c.tlsInsecure)},
+		{"tls", hbase.PropTLSEnabled, fmt.Sprint(c.tls)},
 	}
 	for _, fp := range flagProp {
 		if c.set[fp.flag] {
@@ -105,19 +105,19 @@ func resolveConn(fs *flag.FlagSet, o *options, getenv func(string) string) (*hb.
 		}
 	}
 	if c.set["tls-ca"] {
-		site.Set(hb.PropTrustStoreType, "PEM", "flag --tls-ca")
+		site.Set(hbase.PropTrustStoreType, "PEM", "flag --tls-ca")
 	}
 	if c.set["tls-cert"] {
-		site.Set(hb.PropKeyStoreType, "PEM", "flag --tls-cert")
+		site.Set(hbase.PropKeyStoreType, "PEM", "flag --tls-cert")
 	}
 	for _, f := range []string{"tls-ca", "tls-cert", "tls-insecure"} {
 		if c.set[f] && !c.set["tls"] {
-			site.Set(hb.PropTLSEnabled, "true", "flag --"+f)
+			site.Set(hbase.PropTLSEnabled, "true", "flag --"+f)
 		}
 	}
 	if c.set["keytab"] {
-		if v, _ := site.Get(hb.PropAuthentication); !strings.EqualFold(v, "kerberos") {
-			site.Set(hb.PropAuthentication, "kerberos", "flag --keytab")
+		if v, _ := site.Get(hbase.PropAuthentication); !strings.EqualFold(v, "kerberos") {
+			site.Set(hbase.PropAuthentication, "kerberos", "flag --keytab")
 		}
 	}
 	return site, nil
@@ -125,7 +125,7 @@ func resolveConn(fs *flag.FlagSet, o *options, getenv func(string) string) (*hb.
 
 // connSettings lists the connection settings in effect and where each
 // came from. It does not connect.
-func connSettings(o *options) []hb.Setting {
+func connSettings(o *options) []hbase.Setting {
 	if o.conn.site == nil {
 		return nil
 	}
@@ -133,7 +133,7 @@ func connSettings(o *options) []hb.Setting {
 }
 
 // writeConnSettings prints the settings as an aligned table.
-func writeConnSettings(w io.Writer, settings []hb.Setting) error {
+func writeConnSettings(w io.Writer, settings []hbase.Setting) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "setting\tvalue\tfrom")
 	for _, s := range settings {

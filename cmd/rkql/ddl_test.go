@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/rkql/rkql/catalog"
-	hb "github.com/rkql/rkql/hbase"
+	"github.com/rkql/rkql/hbase"
 	"github.com/rkql/rkql/hbase/hbasetest"
 )
 
@@ -111,7 +111,7 @@ func TestClusterCreateTable(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	c, err := hb.NewClient(ctx, hb.Config{ZKQuorum: q, ZKRoot: hbasetest.Root()})
+	c, err := hbase.NewClient(ctx, hbase.Config{ZKQuorum: q, ZKRoot: hbasetest.Root()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -85,7 +85,7 @@
 // statements do; a usage error exits 2.
 //
 // With --zk host:port[,host:port] (and --zk-root, default /hbase), rkql
-// reads a real HBase cluster (package exec/hbase). It creates nothing on
+// reads a real HBase cluster (package exec/hbasestore). It creates nothing on
 // demand: CREATE TABLE t creates t's HBase table with its families,
 // properties and split keys, and its index tables. Operators point this
 // shell at production, so every statement that writes or changes a table

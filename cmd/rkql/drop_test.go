@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	hb "github.com/rkql/rkql/hbase"
+	"github.com/rkql/rkql/hbase"
 	"github.com/rkql/rkql/hbase/hbasetest"
 )
 
@@ -76,7 +76,7 @@ func TestClusterDropTable(t *testing.T) {
 	q := hbasetest.Quorum(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	c, err := hb.NewClient(ctx, hb.Config{ZKQuorum: q, ZKRoot: hbasetest.Root()})
+	c, err := hbase.NewClient(ctx, hbase.Config{ZKQuorum: q, ZKRoot: hbasetest.Root()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,8 +19,8 @@ import (
 	"time"
 
 	"github.com/rkql/rkql/exec"
-	hbstore "github.com/rkql/rkql/exec/hbase"
-	hb "github.com/rkql/rkql/hbase"
+	"github.com/rkql/rkql/exec/hbasestore"
+	"github.com/rkql/rkql/hbase"
 	"github.com/rkql/rkql/hbase/hbasetest"
 )
 
@@ -349,7 +349,7 @@ func TestFaultSplitMidScan(t *testing.T) {
 	defer cancel()
 	table := hbasetest.TableName("rkql_split")
 	dropAtEnd(t, q, []string{table})
-	st, err := hbstore.Open(ctx, hb.Config{ZKQuorum: q, ZKRoot: hbasetest.Root()})
+	st, err := hbasestore.Open(ctx, hbase.Config{ZKQuorum: q, ZKRoot: hbasetest.Root()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	hb "github.com/rkql/rkql/hbase"
+	"github.com/rkql/rkql/hbase"
 
 	"github.com/rkql/rkql/hbase/hbasetest"
 )
@@ -93,7 +93,7 @@ func TestSecureShell(t *testing.T) {
 func dropTable(t *testing.T, s hbasetest.Secure, table string) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	c, err := hb.NewClient(ctx, hb.Config{ZKQuorum: s.Quorum, Kerberos: &hb.Kerberos{
+	c, err := hbase.NewClient(ctx, hbase.Config{ZKQuorum: s.Quorum, Kerberos: &hbase.Kerberos{
 		Principal: s.Principal, Keytab: s.Keytab(), Krb5Conf: s.Krb5Conf(), RegionServerPrincipal: s.ServerPrincipal,
 	}})
 	if err != nil {

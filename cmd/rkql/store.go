@@ -12,8 +12,8 @@ import (
 	"github.com/rkql/rkql/examples"
 	"github.com/rkql/rkql/exec"
 	"github.com/rkql/rkql/exec/embedded"
-	hbstore "github.com/rkql/rkql/exec/hbase"
-	hb "github.com/rkql/rkql/hbase"
+	"github.com/rkql/rkql/exec/hbasestore"
+	"github.com/rkql/rkql/hbase"
 )
 
 // openStore opens the store the flags name: a real cluster with --zk,
@@ -27,7 +27,7 @@ func openStore(ctx context.Context, o *options) (exec.Store, error) {
 		if err != nil {
 			return nil, err
 		}
-		st, err := hbstore.Open(ctx, cfg)
+		st, err := hbasestore.Open(ctx, cfg)
 		if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			// Said plainly as a timeout, the error would lose where rkql
 			// was connecting to, which is what the user needs to check.
@@ -89,18 +89,18 @@ func createsOnDemand(o *options) bool { return !o.usesHBase() }
 
 // hbaseConfig is the client configuration the flags and hbase-site.xml
 // give.
-func hbaseConfig(o *options) (hb.Config, error) {
+func hbaseConfig(o *options) (hbase.Config, error) {
 	site := o.conn.site
 	if site == nil {
-		site = &hb.Site{}
+		site = &hbase.Site{}
 		if o.zk != "" {
-			site.Set(hb.PropQuorum, o.zk, "flag --zk")
+			site.Set(hbase.PropQuorum, o.zk, "flag --zk")
 		}
-		site.Set(hb.PropZNodeParent, o.zkRoot, "flag --zk-root")
+		site.Set(hbase.PropZNodeParent, o.zkRoot, "flag --zk-root")
 	}
 	cfg, err := site.Config()
 	if err != nil {
-		return hb.Config{}, err
+		return hbase.Config{}, err
 	}
 	cfg.Dial = o.dial
 	return cfg, nil

@@ -13,7 +13,7 @@ import (
 // to differ from the model, with a reproduction. RunWrites leaves out a
 // DELETE of its shape, and excuses a query of its shape that differs,
 // counting both, so that the run stays green and checks everything else;
-// TestKnownWriteDivergences (in exec/embedded and exec/hbase) fails once a
+// TestKnownWriteDivergences (in exec/embedded and exec/hbasestore) fails once a
 // reproduction no longer differs, so that the entry is removed when the
 // cause is fixed.
 type WriteDivergence struct {
