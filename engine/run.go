@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strings"
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/design"
@@ -416,9 +415,6 @@ func (e *Engine) createTable(ctx context.Context, t *catalog.Table) (*Result, er
 	}
 	return &Result{Tag: "CREATE TABLE"}, nil
 }
-
-// Statement names a statement by its first words, for messages.
-func Statement(st parser.Stmt) string { return strings.SplitN(st.String(), " ", 2)[0] }
 
 // Exec parses and runs one statement and reads all of its rows: the
 // whole answer, for tests and tools rather than for streaming. A
