@@ -154,6 +154,9 @@ func (pl *Planner) Plan(ctx context.Context, stmt parser.Stmt) (Plan, error) {
 		t, err := pl.table(s.Table)
 		return &Describe{Table: t}, err
 	case *parser.CreateTableStmt:
+		if s.Def != nil {
+			break // a layout statement
+		}
 		t, err := pl.table(s.Table)
 		return &CreateTable{Table: t}, err
 	case *parser.EncodeKeyStmt:
@@ -169,13 +172,14 @@ func (pl *Planner) Plan(ctx context.Context, stmt parser.Stmt) (Plan, error) {
 		}
 		ix, err := pl.index(s.Index, t)
 		return &BuildIndex{Table: t, Index: ix}, err
-	case *parser.AdviseStmt:
-		return &Advise{File: s.File}, nil
 	case *parser.CheckIndexStmt:
 		t, ix, err := pl.indexOwner(s.Index)
 		return &CheckIndex{Table: t, Index: ix, Repair: s.Repair}, err
 	case *parser.DecodeKeyStmt:
 		return pl.decodeKey(s)
+	}
+	if p, ok, err := pl.layoutPlan(stmt); ok {
+		return p, err
 	}
 	if p, ok, err := pl.designPlan(stmt); ok {
 		return p, err
@@ -195,9 +199,14 @@ func keysErr(pos parser.Pos, err error) error {
 func (pl *Planner) table(id parser.Ident) (*catalog.Table, error) {
 	t, ok := pl.cat.Table(id.Name)
 	if !ok {
-		return nil, errAt(id.NamePos, "table %q does not exist (tables: %s)", id.Name, strings.Join(pl.cat.Names(), ", "))
+		return nil, pl.noTable(id)
 	}
 	return t, nil
+}
+
+// noTable is the error of a table id that the catalog does not hold.
+func (pl *Planner) noTable(id parser.Ident) error {
+	return errAt(id.NamePos, "table %q does not exist (tables: %s)", id.Name, strings.Join(pl.cat.Names(), ", "))
 }
 
 // index finds index id of table t.

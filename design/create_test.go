@@ -1,6 +1,7 @@
-package engine
+package design_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -15,29 +16,18 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/design"
 	"github.com/rkql/rkql/parser"
+	"github.com/rkql/rkql/planner"
 )
 
-// renderTable returns the CREATE TABLE and CREATE INDEX statements of t as
-// one script.
-func renderTable(t *catalog.Table) (string, error) {
-	st, err := CreateTable(t)
-	if err != nil {
-		return "", err
-	}
-	stmts := []string{st.String()}
-	for _, ix := range t.Indexes {
-		is, err := CreateIndex(t, ix)
-		if err != nil {
-			return "", err
-		}
-		stmts = append(stmts, is.String())
-	}
-	return strings.Join(stmts, ";\n"), nil
-}
+// renderTable returns SHOW CREATE TABLE's text of t.
+func renderTable(t *catalog.Table) (string, error) { return design.ShowCreate(t) }
 
 // createCatalog runs a script of CREATE TABLE and CREATE INDEX statements
-// as the engine does, on an empty catalog, and returns the catalog.
+// as the engine does, on an empty catalog: each is planned against the
+// catalog the statements before it made, and its plan's entry added to
+// the catalog's text. It returns the catalog.
 func createCatalog(script string) (*catalog.Catalog, error) {
 	stmts, err := parser.Parse(script)
 	if err != nil {
@@ -46,25 +36,17 @@ func createCatalog(script string) (*catalog.Catalog, error) {
 	src := []byte("tables: []\n")
 	c, err := catalog.Parse(src)
 	for _, st := range stmts {
-		switch s := st.(type) {
-		case *parser.CreateTableStmt:
-			spec, err := tableSpec(s)
-			if err != nil {
+		p, err := planner.New(c, planner.Options{}).Plan(context.Background(), st)
+		if err != nil {
+			return nil, err
+		}
+		switch p := p.(type) {
+		case *planner.DefineTable:
+			if src, err = catalog.AddTable(src, p.Spec); err != nil {
 				return nil, err
 			}
-			if src, err = catalog.AddTable(src, spec); err != nil {
-				return nil, err
-			}
-		case *parser.CreateIndexStmt:
-			t, ok := c.Table(s.Table.Name)
-			if !ok {
-				return nil, fmt.Errorf("no table %s", s.Table.Name)
-			}
-			spec, err := indexSpec(s, t)
-			if err != nil {
-				return nil, err
-			}
-			if src, err = catalog.AddIndex(src, t.Name, spec); err != nil {
+		case *planner.CreateIndex:
+			if src, err = catalog.AddIndex(src, p.Table.Name, p.Spec); err != nil {
 				return nil, err
 			}
 		default:
@@ -92,7 +74,7 @@ func checkRoundTrip(t *testing.T, where string, tb *catalog.Table) string {
 	t.Helper()
 	script, err := renderTable(tb)
 	if err != nil {
-		if !errors.Is(err, ErrNotExpressible) || strings.Contains(err.Error(), "\n") {
+		if !errors.Is(err, design.ErrNotExpressible) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: table %s: %v, want one line wrapping ErrNotExpressible", where, tb.Name, err)
 		}
 		return "error: " + err.Error()
@@ -118,28 +100,28 @@ func checkRoundTrip(t *testing.T, where string, tb *catalog.Table) string {
 	return script
 }
 
-// TestCreateTable runs testdata/ddlstmt: each table of a catalog file as
+// TestCreateTable runs testdata/create: each table of a catalog file as
 // CREATE TABLE and CREATE INDEX statements, which made into a catalog
 // again give the same table, or the error that says what CREATE TABLE
-// cannot express. Regenerate with go test ./engine -run TestCreateTable
+// cannot express. Regenerate with go test ./design -run TestCreateTable
 // -rewrite.
 func TestCreateTable(t *testing.T) {
-	datadriven.RunTest(t, "testdata/ddlstmt", func(t *testing.T, d *datadriven.TestData) string {
+	datadriven.RunTest(t, "testdata/create", func(t *testing.T, d *datadriven.TestData) string {
 		if d.Cmd != "render" {
 			t.Fatalf("unknown command %s", d.Cmd)
 		}
 		var file string
 		d.ScanArgs(t, "file", &file)
-		c := loadCatalog(t, file)
+		c := loadCatalogFile(t, file)
 		var b strings.Builder
 		for _, tb := range c.Tables {
-			b.WriteString(checkRoundTrip(t, file, tb) + "\n")
+			b.WriteString(strings.TrimSuffix(checkRoundTrip(t, file, tb), "\n") + "\n")
 		}
 		return b.String()
 	})
 }
 
-func loadCatalog(t *testing.T, file string) *catalog.Catalog {
+func loadCatalogFile(t *testing.T, file string) *catalog.Catalog {
 	t.Helper()
 	src, err := os.ReadFile(file)
 	if err != nil {
@@ -186,7 +168,7 @@ func TestCreateTableEveryCatalog(t *testing.T) {
 		for _, name := range c.Names() {
 			tb, _ := c.Table(name)
 			if tb.IndexOf != nil {
-				if _, err := CreateTable(tb); err == nil {
+				if _, err := design.CreateTable(tb); err == nil {
 					t.Errorf("%s: CreateTable of index table %s gives no error", file, name)
 				}
 				continue

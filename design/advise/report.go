@@ -1,4 +1,4 @@
-package engine
+package advise
 
 import (
 	"fmt"
@@ -6,36 +6,35 @@ import (
 	"os"
 	"strings"
 
-	"github.com/rkql/rkql/advise"
 	"github.com/rkql/rkql/catalog"
-	"github.com/rkql/rkql/planner"
 )
 
-// runAdvise reads a workload file, ranks the designs for each table its
-// queries read, and shows the table of estimated costs and the
-// recommended design.
-func (e *Engine) runAdvise(p *planner.Advise) (*Result, error) {
-	src, err := os.ReadFile(p.File)
+// Report returns ADVISE's text: it reads the workload file, ranks the
+// designs for each table its queries read, and shows the table of
+// estimated costs and the recommended design. src is the catalog's YAML
+// text, from which the candidate designs are made.
+func Report(file string, cat *catalog.Catalog, src []byte) (string, error) {
+	text, err := os.ReadFile(file)
 	if err != nil {
-		return nil, fmt.Errorf("ADVISE: %w", err)
+		return "", fmt.Errorf("ADVISE: %w", err)
 	}
-	queries, err := advise.ParseWorkload(string(src))
+	queries, err := ParseWorkload(string(text))
 	if err != nil {
-		return nil, fmt.Errorf("ADVISE %s: %w", p.File, err)
+		return "", fmt.Errorf("ADVISE %s: %w", file, err)
 	}
-	if len(e.cfg.CatalogSource) == 0 {
-		return nil, fmt.Errorf("ADVISE needs the catalog's YAML text, and this session has none")
+	if len(src) == 0 {
+		return "", fmt.Errorf("ADVISE needs the catalog's YAML text, and this session has none")
 	}
 	var order []string
-	byTable := map[string][]advise.Query{}
+	byTable := map[string][]Query{}
 	for _, q := range queries {
 		name := q.Stmt.Table.Name
-		t, ok := e.cfg.Catalog.Table(name)
+		t, ok := cat.Table(name)
 		if !ok {
-			return nil, fmt.Errorf("ADVISE %s line %d: table %q does not exist", p.File, q.Line, name)
+			return "", fmt.Errorf("ADVISE %s line %d: table %q does not exist", file, q.Line, name)
 		}
 		if t.IndexOf != nil {
-			return nil, fmt.Errorf("ADVISE %s line %d: %s is an index table; ask about its data table %s", p.File, q.Line, name, t.IndexOf.Name)
+			return "", fmt.Errorf("ADVISE %s line %d: %s is an index table; ask about its data table %s", file, q.Line, name, t.IndexOf.Name)
 		}
 		if _, seen := byTable[name]; !seen {
 			order = append(order, name)
@@ -44,18 +43,18 @@ func (e *Engine) runAdvise(p *planner.Advise) (*Result, error) {
 	}
 	var b strings.Builder
 	for _, name := range order {
-		t, _ := e.cfg.Catalog.Table(name)
+		t, _ := cat.Table(name)
 		qs := byTable[name]
-		designs, err := advise.Designs(e.cfg.CatalogSource, t, qs)
+		designs, err := Designs(src, t, qs)
 		if err != nil {
-			return nil, fmt.Errorf("ADVISE: %w", err)
+			return "", fmt.Errorf("ADVISE: %w", err)
 		}
-		writeAdvice(&b, t, qs, advise.Rank(qs, designs, advise.Options{}))
+		writeAdvice(&b, t, qs, Rank(qs, designs, Options{}))
 	}
-	return &Result{Text: b.String()}, nil
+	return b.String(), nil
 }
 
-func writeAdvice(b *strings.Builder, t *catalog.Table, qs []advise.Query, ranked []advise.Result) {
+func writeAdvice(b *strings.Builder, t *catalog.Table, qs []Query, ranked []Result) {
 	fmt.Fprintf(b, "%s: %d quer%s, estimated over 10,000,000 rows (rows read + 10 per scan or get, weighted)\n", t.Name, len(qs), map[bool]string{true: "y", false: "ies"}[len(qs) == 1])
 	for i, q := range qs {
 		fmt.Fprintf(b, "  Q%d (weight %g, line %d): %s\n", i+1, q.Weight, q.Line, q.Stmt.String())

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rkql/rkql/advise"
 	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/design/advise"
 	"github.com/rkql/rkql/examples"
 )
 
