@@ -123,6 +123,14 @@ func (*DecodeKey) plan()   {}
 // but a statement may be huge: Plan returns ctx's error soon after ctx
 // ends, from the loops over IN lists, key ranges and OR branches.
 func (pl *Planner) Plan(ctx context.Context, stmt parser.Stmt) (Plan, error) {
+	p, err := pl.plan(ctx, stmt)
+	if err != nil {
+		return nil, withRetry(stmt, err)
+	}
+	return p, nil
+}
+
+func (pl *Planner) plan(ctx context.Context, stmt parser.Stmt) (Plan, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -415,7 +423,10 @@ func notes(sel *Select, kp *keyPlan, sorter *Sort) []string {
 		}
 		out = append(out, msg+".")
 	}
-	if acc.Kind == FullScan && acc.Loose == 0 {
+	switch {
+	case acc.Kind == FullScan && acc.Loose == 0 && ReadBound(sel) > 0:
+		out = append(out, readBoundNote(sel))
+	case acc.Kind == FullScan && acc.Loose == 0:
 		out = append(out, "nothing binds the start of the key, so every row is read.")
 	}
 	return out
