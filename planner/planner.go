@@ -62,8 +62,15 @@ type ShowTables struct{}
 // ShowRegions lists a table's regions.
 type ShowRegions struct{ Table *catalog.Table }
 
-// Describe shows a table's layout.
-type Describe struct{ Table *catalog.Table }
+// Describe shows a table's layout, or, when the catalog does not describe
+// it (Table is nil), what the store holds of the physical table Stored:
+// NotFound is then the error to give if the store has no such table
+// either.
+type Describe struct {
+	Table    *catalog.Table
+	Stored   string
+	NotFound error
+}
 
 // CreateTable creates a table's physical HBase table.
 type CreateTable struct{ Table *catalog.Table }
@@ -160,7 +167,11 @@ func (pl *Planner) plan(ctx context.Context, stmt parser.Stmt) (Plan, error) {
 		return &ShowRegions{Table: t}, err
 	case *parser.DescribeStmt:
 		t, err := pl.table(s.Table)
-		return &Describe{Table: t}, err
+		if err != nil {
+			// A table the catalog does not describe may be in the store.
+			return &Describe{Stored: s.Table.Name, NotFound: err}, nil
+		}
+		return &Describe{Table: t}, nil
 	case *parser.CreateTableStmt:
 		t, err := pl.table(s.Table)
 		return &CreateTable{Table: t}, err

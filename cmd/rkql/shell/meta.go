@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/parser"
 )
 
 // intentKind is what a meta-command asks the read loop to do.
@@ -118,9 +119,19 @@ func describeCmd(c metaCall) (intent, error) {
 	case 0:
 		return intent{kind: intentExec, sql: "SHOW TABLES;"}, nil
 	case 1:
-		return intent{kind: intentExec, sql: "DESCRIBE " + args[0] + ";"}, nil
+		return intent{kind: intentExec, sql: "DESCRIBE " + tableArg(args[0]) + ";"}, nil
 	}
 	return intent{}, fmt.Errorf(`\d takes at most one table name`)
+}
+
+// tableArg is a meta-command's table name as a statement takes it: an
+// HBase name such as ns:table is quoted ("ns:table"); one already quoted
+// stays as it is.
+func tableArg(name string) string {
+	if strings.HasPrefix(name, `"`) {
+		return name
+	}
+	return parser.QuoteIdent(name)
 }
 
 func timingCmd(c metaCall) (intent, error) {
