@@ -19,9 +19,10 @@ var ErrFullScan = errors.New("planner: the statement would read the whole table"
 // needs more rows than the LIMIT passes on: no filter the store would scan
 // past, no sort, DISTINCT, count or aggregate, no index lookup (an index
 // entry may dangle), and one stored row is one result row (a table whose
-// rows expand into several is left out, and so is SELECT RAW, which reads
-// cells). A merge of the access's ranges reads at most the LIMIT from each
-// range, so the bound is the LIMIT (with its OFFSET) times the ranges.
+// rows expand into several is left out, and so is SELECT RAW, whose scan
+// takes no row limit). A merge of the access's ranges reads at most the
+// LIMIT from each range, so the bound is the LIMIT (with its OFFSET)
+// times the ranges.
 func ReadBound(sel *Select) int64 {
 	acc := sel.Access
 	if acc == nil || acc.Kind != FullScan || acc.Loose > 0 || sel.Raw || acc.Table.Expands() {
@@ -124,7 +125,7 @@ func limitUnbounded(sel *Select) string {
 	why := "its rows expand into several, counted in the client"
 	switch {
 	case sel.Raw:
-		why = "SELECT RAW reads every cell"
+		why = "the scan of SELECT RAW takes no row limit"
 	case !sel.Access.Table.Expands():
 		why = pathObstacle(sel)
 	}
