@@ -20,17 +20,13 @@ func (e *Engine) showTables(ctx context.Context) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	names, err := st.Tables(ctx)
+	names, others, err := e.storedTables(ctx, st)
 	if err != nil {
 		return nil, err
 	}
 	exists := map[string]bool{}
 	for _, n := range names {
 		exists[strings.TrimPrefix(n, "default:")] = true
-	}
-	others, err := e.uncatalogued(ctx, st)
-	if err != nil {
-		return nil, err
 	}
 	cols := append(strCols("name", "kind", "hbase_table", "key"), Column{Name: "exists", Type: catalog.TypeBoolean})
 	var rows []catalog.Row

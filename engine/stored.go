@@ -45,24 +45,24 @@ func (e *Engine) describedAs(name string) []string {
 	return out
 }
 
-// uncatalogued lists the tables st holds that no catalog table (or index
-// table) is stored in, sorted; nil when st cannot list them all.
-func (e *Engine) uncatalogued(ctx context.Context, st exec.Store) ([]string, error) {
+// storedTables lists the tables st holds (every one, when st can list
+// them all: HBase's own included), and of those the ones that no catalog
+// table (or index table) is stored in, sorted.
+func (e *Engine) storedTables(ctx context.Context, st exec.Store) (all, uncatalogued []string, err error) {
 	sd, ok := st.(exec.StoredTables)
 	if !ok {
-		return nil, nil
+		all, err = st.Tables(ctx)
+		return all, nil, err
 	}
-	names, err := sd.AllTables(ctx)
-	if err != nil {
-		return nil, err
+	if all, err = sd.AllTables(ctx); err != nil {
+		return nil, nil, err
 	}
-	var out []string
-	for _, n := range names {
+	for _, n := range all {
 		if len(e.describedAs(n)) == 0 {
-			out = append(out, n)
+			uncatalogued = append(uncatalogued, n)
 		}
 	}
-	return out, nil
+	return all, uncatalogued, nil
 }
 
 // describeStored shows what the store holds of a table the catalog does
