@@ -70,7 +70,7 @@ var metaCmds = []metaCmd{
 	{name: `\conninfo`, group: "General", desc: "say which store or cluster, catalog and version the session uses", run: func(c metaCall) (intent, error) {
 		return intent{kind: intentConnInfo}, noArgs(`\conninfo`, c.args)
 	}},
-	{name: `\d`, args: "[TABLE]", group: "Informational", desc: "list tables (SHOW TABLES), or describe TABLE (DESCRIBE TABLE)", run: describeCmd},
+	{name: `\d`, args: "[TABLE]", group: "Informational", desc: "list every table (SHOW TABLES), or describe TABLE, a catalog table or an HBase ns:table (DESCRIBE)", run: describeCmd},
 	{name: `\d+`, args: "TABLE", group: "Informational", desc: "describe TABLE with its regions and a legend of the rowkey notation", run: describePlusCmd},
 	{name: `\dt`, group: "Informational", desc: "list the tables that are not index tables", run: listTablesCmd},
 	{name: `\di`, args: "[TABLE]", group: "Informational", desc: "list the index tables, or those of TABLE", run: listIndexesCmd},
