@@ -151,7 +151,11 @@ func (e *Engine) storedNotes(ctx context.Context, st exec.Store, desc *exec.Stor
 	}
 	keys, err := sampleKeys(ctx, st, desc.Name, regions)
 	if err != nil {
-		return nil, err
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		// A disabled table, say: its families and regions still show.
+		return append(notes, "Sample keys: not read: "+err.Error()), nil
 	}
 	if len(keys) == 0 {
 		return append(notes, "Sample keys: none, the table holds no rows"), nil
