@@ -13,19 +13,20 @@ import (
 )
 
 // showTables lists the catalog's tables and their index tables, and
-// whether each physical table exists in the store.
+// whether each physical table exists in the store; then the store's
+// tables that no catalog table describes, of every namespace.
 func (e *Engine) showTables(ctx context.Context) (*Result, error) {
 	st, err := e.Store(ctx)
 	if err != nil {
 		return nil, err
 	}
-	names, err := st.Tables(ctx)
+	names, others, err := e.storedTables(ctx, st)
 	if err != nil {
 		return nil, err
 	}
 	exists := map[string]bool{}
 	for _, n := range names {
-		exists[n] = true
+		exists[strings.TrimPrefix(n, "default:")] = true
 	}
 	cols := append(strCols("name", "kind", "hbase_table", "key"), Column{Name: "exists", Type: catalog.TypeBoolean})
 	var rows []catalog.Row
@@ -38,7 +39,7 @@ func (e *Engine) showTables(ctx context.Context) (*Result, error) {
 			}
 		}
 		rows = append(rows, catalog.Row{
-			catalog.String(t.Name), catalog.String(kind), catalog.String(t.Physical), catalog.String(t.Key.String()), catalog.Bool(exists[t.Physical]),
+			catalog.String(t.Name), catalog.String(kind), catalog.String(t.Physical), catalog.String(t.Key.String()), catalog.Bool(exists[strings.TrimPrefix(t.Physical, "default:")]),
 		})
 	}
 	for _, t := range e.cfg.Catalog.Tables {
@@ -46,6 +47,10 @@ func (e *Engine) showTables(ctx context.Context) (*Result, error) {
 		for _, ix := range t.Indexes {
 			add(ix.Table)
 		}
+	}
+	// The store's other tables: rkql can describe and read them raw.
+	for _, n := range others {
+		rows = append(rows, catalog.Row{catalog.Null(catalog.TypeString), catalog.String("not in the catalog"), catalog.String(n), catalog.Null(catalog.TypeString), catalog.Bool(true)})
 	}
 	return rowsResult(cols, rows), nil
 }

@@ -68,9 +68,9 @@ INSERT 4
 CREATE INDEX
 warning: index p_by_tag is not built: no query reads it until BUILD INDEX p_by_tag ON p writes the entries of the rows p holds
 INSERT 1
-error: query on p would read the whole table (FULL SCAN): index p_by_tag would serve it, but it is not built (BUILD INDEX p_by_tag ON p fills it); or add ALLOW FULL SCAN to read the table anyway
+error: query on p would read the whole table (FULL SCAN): index p_by_tag would serve it, but it is not built (BUILD INDEX p_by_tag ON p fills it); or add ALLOW FULL SCAN to read the table anyway: SELECT k FROM p WHERE tag = 'red' ALLOW FULL SCAN
 error: index p_by_tag is not built, so its entries may not match p (BUILD INDEX p_by_tag ON p fills it)
-error: query on p would read the whole table (FULL SCAN): index p_by_tag would serve it, but it is not built (BUILD INDEX p_by_tag ON p fills it); or add ALLOW FULL SCAN to read the table anyway
+error: query on p would read the whole table (FULL SCAN): index p_by_tag would serve it, but it is not built (BUILD INDEX p_by_tag ON p fills it); or add ALLOW FULL SCAN to read the table anyway: DELETE FROM p WHERE tag = 'red' ALLOW FULL SCAN
 `
 	if got != want {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
@@ -158,7 +158,7 @@ func TestIndexOverStaleTable(t *testing.T) {
 UPDATE 1
 CREATE INDEX
 warning: HBase table p_by_tag exists already and holds rows, which an index cannot trust: index p_by_tag is not built, and no query reads it until BUILD INDEX p_by_tag ON p replaces them with the entries of the rows of p
-error: query on p would read the whole table (FULL SCAN): index p_by_tag would serve it, but it is not built (BUILD INDEX p_by_tag ON p fills it); or add ALLOW FULL SCAN to read the table anyway
+error: query on p would read the whole table (FULL SCAN): index p_by_tag would serve it, but it is not built (BUILD INDEX p_by_tag ON p fills it); or add ALLOW FULL SCAN to read the table anyway: SELECT k, n FROM p WHERE tag = 'red' ALLOW FULL SCAN
 `
 	if got != want {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
@@ -198,7 +198,7 @@ CREATE INDEX q_by_e ON q ROWKEY (e) UNIQUE;
 BUILD INDEX q_by_e ON q;
 SELECT k FROM q WHERE e = 'y'`)
 	want := `error: BUILD INDEX q_by_e stopped after 0 entries, and the index stays unbuilt: index q_by_e: two rows of q have e = 'x', and the index's key must be unique (it leaves out key fields of q)
-error: query on q would read the whole table (FULL SCAN): index q_by_e would serve it, but it is not built (BUILD INDEX q_by_e ON q fills it); or add ALLOW FULL SCAN to read the table anyway
+error: query on q would read the whole table (FULL SCAN): index q_by_e would serve it, but it is not built (BUILD INDEX q_by_e ON q fills it); or add ALLOW FULL SCAN to read the table anyway: SELECT k FROM q WHERE e = 'y' ALLOW FULL SCAN
 `
 	if !strings.HasSuffix(got, want) {
 		t.Fatalf("got\n%s\nwant it to end\n%s", got, want)

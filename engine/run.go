@@ -78,6 +78,9 @@ func (e *Engine) RunPlan(ctx context.Context, p planner.Plan) (*Result, error) {
 	case *planner.ShowRegions:
 		return e.showRegions(ctx, p.Table)
 	case *planner.Describe:
+		if p.Table == nil {
+			return e.describeStored(ctx, p)
+		}
 		return describe(p.Table), nil
 	case *planner.CreateTable:
 		return e.createTable(ctx, p.Table)

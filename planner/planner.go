@@ -62,8 +62,15 @@ type ShowTables struct{}
 // ShowRegions lists a table's regions.
 type ShowRegions struct{ Table *catalog.Table }
 
-// Describe shows a table's layout.
-type Describe struct{ Table *catalog.Table }
+// Describe shows a table's layout, or, when the catalog does not describe
+// it (Table is nil), what the store holds of the physical table Stored:
+// NotFound is then the error to give if the store has no such table
+// either.
+type Describe struct {
+	Table    *catalog.Table
+	Stored   string
+	NotFound error
+}
 
 // CreateTable creates a table's physical HBase table.
 type CreateTable struct{ Table *catalog.Table }
@@ -123,6 +130,14 @@ func (*DecodeKey) plan()   {}
 // but a statement may be huge: Plan returns ctx's error soon after ctx
 // ends, from the loops over IN lists, key ranges and OR branches.
 func (pl *Planner) Plan(ctx context.Context, stmt parser.Stmt) (Plan, error) {
+	p, err := pl.plan(ctx, stmt)
+	if err != nil {
+		return nil, withRetry(stmt, err)
+	}
+	return p, nil
+}
+
+func (pl *Planner) plan(ctx context.Context, stmt parser.Stmt) (Plan, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -152,7 +167,11 @@ func (pl *Planner) Plan(ctx context.Context, stmt parser.Stmt) (Plan, error) {
 		return &ShowRegions{Table: t}, err
 	case *parser.DescribeStmt:
 		t, err := pl.table(s.Table)
-		return &Describe{Table: t}, err
+		if err != nil {
+			// A table the catalog does not describe may be in the store.
+			return &Describe{Stored: s.Table.Name, NotFound: err}, nil
+		}
+		return &Describe{Table: t}, nil
 	case *parser.CreateTableStmt:
 		if s.Def != nil {
 			break // a layout statement
@@ -424,7 +443,10 @@ func notes(sel *Select, kp *keyPlan, sorter *Sort) []string {
 		}
 		out = append(out, msg+".")
 	}
-	if acc.Kind == FullScan && acc.Loose == 0 {
+	switch {
+	case acc.Kind == FullScan && acc.Loose == 0 && ReadBound(sel) > 0:
+		out = append(out, readBoundNote(sel))
+	case acc.Kind == FullScan && acc.Loose == 0:
 		out = append(out, "nothing binds the start of the key, so every row is read.")
 	}
 	return out

@@ -286,8 +286,8 @@ func orderNames(ks []SortKey) []string {
 
 // fullScanMessage says why a query would read the whole table, and what
 // would serve it.
-func fullScanMessage(t *catalog.Table, where expr.Expr) string {
-	msg := fmt.Sprintf("query on %s would read the whole table (FULL SCAN): nothing binds the start of its rowkey %s", t.Name, t.Key)
+func fullScanMessage(t *catalog.Table, unbounded string) string {
+	msg := fmt.Sprintf("query on %s would read the whole table (FULL SCAN)%s: nothing binds the start of its rowkey %s", t.Name, unbounded, t.Key)
 	if lead := leadingFields(t); len(lead) > 0 {
 		msg += fmt.Sprintf("; bind %s with = or IN", strings.Join(lead, ", "))
 		for _, c := range t.Key.Components {

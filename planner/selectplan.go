@@ -30,6 +30,9 @@ func (pl *Planner) selectPlan(ctx context.Context, s *parser.SelectStmt) (*Selec
 	}
 	b.access()
 	b.tree()
+	if b.guarded && ReadBound(b.sel) == 0 {
+		return nil, b.refuseFullScan(ctx)
+	}
 	return b.sel, nil
 }
 
@@ -70,6 +73,9 @@ type selectBuild struct {
 	// Set by access: the conjuncts the key does not prove, over the
 	// table read and over the data table.
 	residual, dataResidual []expr.Expr
+	// guarded is set by chooseRead when the read of the whole table needs
+	// ALLOW FULL SCAN unless its LIMIT bounds it.
+	guarded bool
 }
 
 // compile compiles the select list, the WHERE clause and the ORDER BY.
@@ -131,9 +137,8 @@ func (b *selectBuild) chooseRead(ctx context.Context) (*Select, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if b.kp.full && !(pl.opts.AllowFullScan || s.AllowFullScan) {
-		return nil, b.refuseFullScan(ctx)
-	}
+	// A LIMIT may bound the read: the plan's tree tells (ReadBound).
+	b.guarded = b.kp.full && !(pl.opts.AllowFullScan || s.AllowFullScan)
 	return nil, nil
 }
 
@@ -141,14 +146,18 @@ func (b *selectBuild) chooseRead(ctx context.Context) (*Select, error) {
 // does not allow.
 func (b *selectBuild) refuseFullScan(ctx context.Context) error {
 	t := b.c.t
-	msg := fullScanMessage(t, b.where)
+	unbounded := ""
+	if b.sel != nil && b.sel.Root != nil {
+		unbounded = limitUnbounded(b.sel)
+	}
+	msg := fullScanMessage(t, unbounded)
 	if ix := unbuiltServing(ctx, t, b.conj, b.needed, b.pl.opts.Limits); ix != nil && (b.hinted.Hint == nil || !b.hinted.Hint.NoIndex) {
-		msg = fmt.Sprintf("query on %s would read the whole table (FULL SCAN): index %s would serve it, but it is not built (BUILD INDEX %s ON %s fills it); or add ALLOW FULL SCAN to read the table anyway", t.Name, ix.Name, ix.Name, t.Name)
+		msg = fmt.Sprintf("query on %s would read the whole table (FULL SCAN)%s: index %s would serve it, but it is not built (BUILD INDEX %s ON %s fills it); or add ALLOW FULL SCAN to read the table anyway", t.Name, unbounded, ix.Name, ix.Name, t.Name)
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return errAt(b.s.Table.NamePos, "%s", msg)
+	return fullScanRefused(b.s.Table.NamePos, msg)
 }
 
 // access makes the plan's read of the chosen table or index, and sets

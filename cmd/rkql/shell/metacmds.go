@@ -44,6 +44,15 @@ func describePlusCmd(c metaCall) (intent, error) {
 		return intent{}, fmt.Errorf(`\d+ takes one table name`)
 	}
 	t := c.args[0]
+	known := c.cat == nil && tableArg(t) == t
+	if c.cat != nil {
+		_, known = c.cat.Table(t)
+	}
+	if !known {
+		// A table the catalog does not describe (ns:table): DESCRIBE
+		// shows its regions from the store.
+		return intent{kind: intentExec, sql: "DESCRIBE " + tableArg(t) + ";"}, nil
+	}
 	return intent{kind: intentExec, sql: "DESCRIBE " + t + "; SHOW REGIONS " + t + ";", text: keyLegend(c.cat, t)}, nil
 }
 
