@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rkql/rkql/engine"
 	"github.com/rkql/rkql/exec"
 	"github.com/rkql/rkql/exec/embedded"
 	"github.com/rkql/rkql/planner"
@@ -46,7 +47,7 @@ func TestIndexProgress(t *testing.T) {
 		Settings: Settings{Format: FormatTSV, Progress: true}}
 	s := New(cfg)
 	in := regexp.MustCompile(`"k(\d+)","v":"x"`).ReplaceAllString(jsonLines(12_000), `"k$1","e":"e$1"`)
-	if _, err := s.Import(context.Background(), strings.NewReader(in), ImportOptions{Table: "u", Name: "u.jsonl"}); err != nil {
+	if _, err := s.Engine().Import(context.Background(), strings.NewReader(in), engine.ImportOptions{Table: "u", Name: "u.jsonl"}); err != nil {
 		t.Fatal(err)
 	}
 	io := &stmtIO{in: []string{"BUILD INDEX u_by_e ON u;", "CHECK INDEX u_by_e;"}}
@@ -89,7 +90,7 @@ func TestStatementProgress(t *testing.T) {
 		Open:     func(context.Context) (exec.Store, error) { return st, nil },
 		Settings: Settings{Format: FormatTable, Footer: true, Progress: true, Yes: true}}
 	s := New(cfg)
-	if _, err := s.Import(context.Background(), strings.NewReader(jsonLines(12_000)), ImportOptions{Table: "t", Name: "t.jsonl"}); err != nil {
+	if _, err := s.Engine().Import(context.Background(), strings.NewReader(jsonLines(12_000)), engine.ImportOptions{Table: "t", Name: "t.jsonl"}); err != nil {
 		t.Fatal(err)
 	}
 	io := &stmtIO{in: []string{"SELECT k FROM t;"}}

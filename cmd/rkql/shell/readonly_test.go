@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/engine"
 	"github.com/rkql/rkql/examples"
 	"github.com/rkql/rkql/exec"
 )
@@ -48,7 +49,7 @@ func TestReadOnly(t *testing.T) {
 			}
 		})
 	}
-	_, err = s.Import(context.Background(), strings.NewReader(`{"domain": "a.com"}`), ImportOptions{Table: "sites", Name: "x.jsonl"})
+	_, err = s.Engine().Import(context.Background(), strings.NewReader(`{"domain": "a.com"}`), engine.ImportOptions{Table: "sites", Name: "x.jsonl"})
 	if !errors.Is(err, ErrReadOnly) || err.Error() != "import refused: start with --allow-writes" {
 		t.Errorf("import: %v", err)
 	}

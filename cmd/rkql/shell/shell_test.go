@@ -283,58 +283,6 @@ func TestTimeoutPerStatement(t *testing.T) {
 	}
 }
 
-func TestConvertText(t *testing.T) {
-	col := func(typ catalog.Type) *catalog.Column { return &catalog.Column{Name: "c", Type: typ} }
-	tests := []struct {
-		typ  catalog.Type
-		in   string
-		want string // Value.String(), or the error
-	}{
-		{catalog.TypeString, " a ", "' a '"},
-		{catalog.TypeBigint, " 42 ", "42"},
-		{catalog.TypeInt, "2147483648", "column c: '2147483648' is not a valid INT"},
-		{catalog.TypeDouble, "1e3", "1000"},
-		{catalog.TypeDouble, "abc", "column c: 'abc' is not a valid DOUBLE"},
-		{catalog.TypeBoolean, "TRUE", "TRUE"},
-		{catalog.TypeTimestamp, "1714564800000", "'2024-05-01 12:00:00.000'"},
-		{catalog.TypeTimestamp, "2024-05-01 12:00:00.5", "'2024-05-01 12:00:00.500'"},
-		{catalog.TypeTimestamp, "2024-05-01T14:00:00+02:00", "'2024-05-01 12:00:00.000'"},
-		{catalog.TypeDate, "2024-05-01", "'2024-05-01'"},
-		{catalog.TypeDate, "May 1", "column c: 'May 1' is not a valid DATE"},
-		{catalog.TypeBytes, `\x00A\x5C`, "x'00415c'"},
-		{catalog.TypeBytes, `\xZZ`, `column c: '\xZZ' is not a valid BYTES: bad escape`},
-	}
-	for _, tc := range tests {
-		t.Run(tc.typ.String()+"/"+tc.in, func(t *testing.T) {
-			v, err := convertText(col(tc.typ), tc.in)
-			got := ""
-			if err != nil {
-				got = err.Error()
-			} else {
-				got = v.String()
-			}
-			if got != tc.want && !(err != nil && strings.HasPrefix(got, tc.want)) {
-				t.Fatalf("got %s, want %s", got, tc.want)
-			}
-		})
-	}
-}
-
-func TestLineTracker(t *testing.T) {
-	src := "[\n{\"a\":1},\n\n{\"a\":2}\n]"
-	lt := &lineTracker{r: strings.NewReader(src)}
-	b, _ := io.ReadAll(lt)
-	// lineAt(off) is the line of byte off-1: where a value that ends at
-	// off ends.
-	for off, want := range map[int64]int{1: 1, 2: 1, 9: 2, 19: 4, int64(len(b)): 5} {
-		l := &lineTracker{r: strings.NewReader(src)}
-		_, _ = io.ReadAll(l)
-		if got := l.lineAt(off); got != want {
-			t.Errorf("lineAt(%d) = %d, want %d", off, got, want)
-		}
-	}
-}
-
 // The CSV writer writes what encoding/csv writes for the cells' text, but
 // "" for an empty string, which differs from NULL's empty field; the TSV
 // writer writes what its escaper makes of the text, and \N for NULL.
