@@ -1,13 +1,12 @@
 package shell
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/rkql/rkql/catalog"
-	"github.com/rkql/rkql/exec"
+	"github.com/rkql/rkql/engine"
 	"github.com/rkql/rkql/exec/embedded"
 	"github.com/rkql/rkql/parser"
 )
@@ -57,7 +56,7 @@ func importSession(t *testing.T) *Session {
 	}
 	t.Cleanup(func() { st.Close() })
 	return New(Config{Catalog: importCatalog(t), CreateOnDemand: true,
-		Open: func(context.Context) (exec.Store, error) { return st, nil }})
+		Open: engine.Opened(st)})
 }
 
 // jsonLines is n rows of t as JSON lines.

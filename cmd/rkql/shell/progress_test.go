@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/rkql/rkql/engine"
-	"github.com/rkql/rkql/exec"
 	"github.com/rkql/rkql/exec/embedded"
 	"github.com/rkql/rkql/planner"
 )
@@ -43,7 +42,7 @@ func TestIndexProgress(t *testing.T) {
 	}
 	defer st.Close()
 	cfg := Config{Catalog: importCatalog(t), CreateOnDemand: true, ProgressInterval: time.Nanosecond,
-		Open:     func(context.Context) (exec.Store, error) { return st, nil },
+		Open:     engine.Opened(st),
 		Settings: Settings{Format: FormatTSV, Progress: true}}
 	s := New(cfg)
 	in := regexp.MustCompile(`"k(\d+)","v":"x"`).ReplaceAllString(jsonLines(12_000), `"k$1","e":"e$1"`)
@@ -87,7 +86,7 @@ func TestStatementProgress(t *testing.T) {
 	defer st.Close()
 	cfg := Config{Catalog: importCatalog(t), CreateOnDemand: true, ProgressInterval: time.Nanosecond,
 		Planner:  planner.Options{AllowFullScan: true},
-		Open:     func(context.Context) (exec.Store, error) { return st, nil },
+		Open:     engine.Opened(st),
 		Settings: Settings{Format: FormatTable, Footer: true, Progress: true, Yes: true}}
 	s := New(cfg)
 	if _, err := s.Engine().Import(context.Background(), strings.NewReader(jsonLines(12_000)), engine.ImportOptions{Table: "t", Name: "t.jsonl"}); err != nil {

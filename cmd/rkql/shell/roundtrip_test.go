@@ -12,7 +12,6 @@ import (
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/engine"
-	"github.com/rkql/rkql/exec"
 	"github.com/rkql/rkql/exec/embedded"
 )
 
@@ -102,7 +101,7 @@ func TestFormatsRoundTrip(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { st.Close() })
-		return New(Config{Catalog: cat, CreateOnDemand: true, Open: func(context.Context) (exec.Store, error) { return st, nil }})
+		return New(Config{Catalog: cat, CreateOnDemand: true, Open: engine.Opened(st)})
 	}
 	src := session(t)
 	rows := adversarialRows()

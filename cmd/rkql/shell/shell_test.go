@@ -13,7 +13,8 @@ import (
 	"time"
 
 	"github.com/rkql/rkql/catalog"
-	"github.com/rkql/rkql/exec"
+	"github.com/rkql/rkql/engine"
+	"github.com/rkql/rkql/exec/embedded"
 	"github.com/rkql/rkql/parser"
 )
 
@@ -249,7 +250,7 @@ func TestRunSplitsAfterBadText(t *testing.T) {
 
 // A panic inside a statement becomes one line, and the session goes on.
 func TestPanicIsOneLine(t *testing.T) {
-	open := func(context.Context) (exec.Store, error) { panic("broken invariant") }
+	open := engine.OpenWith(func(context.Context) (*embedded.Store, error) { panic("broken invariant") })
 	s := New(Config{Catalog: testCatalog(t), Open: open, Settings: Settings{Format: FormatTSV}})
 	in := &lines{in: []string{"SHOW TABLES;", "ENCODE KEY t (k = 'a');"}}
 	if err := s.Run(context.Background(), in); !errors.Is(err, ErrFailed) {
@@ -264,14 +265,14 @@ func TestPanicIsOneLine(t *testing.T) {
 // The timeout ends one statement; the next runs under a new one.
 func TestTimeoutPerStatement(t *testing.T) {
 	calls := 0
-	open := func(ctx context.Context) (exec.Store, error) {
+	open := engine.OpenWith(func(ctx context.Context) (*embedded.Store, error) {
 		calls++
 		if calls == 1 {
 			<-ctx.Done()
 			return nil, ctx.Err()
 		}
 		return nil, fmt.Errorf("store %d is down", calls)
-	}
+	})
 	s := New(Config{Catalog: testCatalog(t), Open: open, Settings: Settings{Format: FormatTSV, Timeout: 20 * time.Millisecond}})
 	in := &lines{in: []string{"SHOW TABLES;", "SHOW TABLES;"}}
 	if err := s.Run(context.Background(), in); !errors.Is(err, ErrFailed) {
