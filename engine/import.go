@@ -80,7 +80,8 @@ func (e *ImportError) Unwrap() error { return e.Err }
 
 // rowSource yields converted rows with their line (for a JSON array, the
 // line where the object ends); io.EOF ends it. An error about a line comes
-// with that line.
+// with that line. A source that also has a close method is closed when
+// reading ends, however it ends.
 type rowSource interface {
 	next() (catalog.Row, int, error)
 }
@@ -88,19 +89,19 @@ type rowSource interface {
 // seqSource yields the rows of a sequence, each on the "line" of its place
 // in it.
 type seqSource struct {
-	next_ func() (catalog.Row, bool)
-	stop  func()
-	line  int
+	pull func() (catalog.Row, bool)
+	stop func()
+	line int
 }
 
 func newSeqSource(rows iter.Seq[catalog.Row]) *seqSource {
 	next, stop := iter.Pull(rows)
-	return &seqSource{next_: next, stop: stop}
+	return &seqSource{pull: next, stop: stop}
 }
 
 func (s *seqSource) next() (catalog.Row, int, error) {
 	s.line++
-	r, ok := s.next_()
+	r, ok := s.pull()
 	if !ok {
 		return nil, s.line, io.EOF
 	}
