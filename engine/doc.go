@@ -9,9 +9,21 @@
 // figure EXPLAIN ANALYZE shows comes from the Stats the engine collects
 // while the statement runs.
 //
-// The shell (cmd/rkql/shell) reads statements and formats Results; rkql
-// import and the examples loader write rows through Write; the tests run
-// statements through Run. None of them plans or executes by itself.
+// The shell (cmd/rkql/shell) reads statements and formats Results; the
+// tests run statements through Run. None of them plans or executes by
+// itself.
+//
+// The bulk import is the engine's too (import.go): Import reads csv, tsv,
+// json or jsonl (importsource.go, importcsv.go, importtsv.go,
+// importjson.go; values as importconvert.go reads them) and ImportRows
+// takes rows already made; `rkql import` runs the first and the examples
+// loader the second. Both read and check one batch ahead of the writes.
+// A table with indexes is written batch by batch through Write, with its
+// entries; one without is read whole, its mutations put in key order by an
+// external merge sort (internal/extsort, importsorted.go) and written
+// 10,000 at a time, so that a bad line writes nothing. Every error names
+// the input, and the line (and column) where there is one, and how many
+// rows were written (ImportError).
 //
 // Every statement takes one path: text → parser → planner → one switch
 // over the plan's type in RunPlan → Result. The layout statements

@@ -27,6 +27,29 @@ func (e *readOnlyError) Error() string {
 
 func (e *readOnlyError) Is(target error) bool { return target == ErrReadOnly }
 
+// OpenFunc opens a store: Config.Open and Config.OpenRead. It is the
+// engine's name for what a caller hands it, so that a caller that only
+// passes the function on (the shell) names no exec type.
+type OpenFunc func(ctx context.Context) (exec.Store, error)
+
+// Opened is the OpenFunc of a store already open: it returns st.
+func Opened(st exec.Store) OpenFunc {
+	return func(context.Context) (exec.Store, error) { return st, nil }
+}
+
+// OpenWith is the OpenFunc of open, which opens a store of a concrete
+// type (embedded.Open's *embedded.Store). When open fails, the store is
+// none at all, not an interface holding a nil pointer.
+func OpenWith[S exec.Store](open func(context.Context) (S, error)) OpenFunc {
+	return func(ctx context.Context) (exec.Store, error) {
+		st, err := open(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return st, nil
+	}
+}
+
 // Config builds an Engine. The zero value of each optional field means
 // the default.
 type Config struct {
@@ -47,13 +70,13 @@ type Config struct {
 	Confirm func(ctx context.Context, question string) (bool, error)
 	// Open opens the store. It is called on first use, and again after a
 	// failure, so statements that need no store run without one.
-	Open func(ctx context.Context) (exec.Store, error)
+	Open OpenFunc
 	// OpenRead, when set, opens the store for a statement that only
 	// reads, so that other readers may share it; Open then opens it for
 	// statements that write, and for Write. The engine closes a store
 	// opened one way before it opens it the other way, so that a writer
 	// holds the store only while it writes.
-	OpenRead func(ctx context.Context) (exec.Store, error)
+	OpenRead OpenFunc
 	// CreateOnDemand creates a table's physical table before it is first
 	// read or written, as the embedded store wants.
 	CreateOnDemand bool

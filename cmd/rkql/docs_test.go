@@ -114,7 +114,7 @@ func openDocStore(dir string) (*embedded.Store, error) {
 }
 
 // loadDemo writes examples.Rows(t, examples.DemoRows[t], 1) into each named
-// table, as examples/load does for `make demo`.
+// table through engine.ImportRows, as examples/load does for `make demo`.
 func loadDemo(t *testing.T, dir string, names []string) *docStore {
 	src := examples.CatalogYAML
 	c, err := catalog.Parse(src)
@@ -135,7 +135,7 @@ func loadDemo(t *testing.T, dir string, names []string) *docStore {
 		if n == 0 {
 			n = 10_000
 		}
-		if err := eng.Write(ctx, tb, nil, examples.Rows(tb, n, 1), 0, nil); err != nil {
+		if _, err := eng.ImportRows(ctx, slices.Values(examples.Rows(tb, n, 1)), engine.ImportOptions{Table: name}); err != nil {
 			t.Fatalf("loading %s: %v", name, err)
 		}
 	}

@@ -67,6 +67,30 @@ func rkql(t *testing.T, stdin string, args ...string) result {
 	return result{stdout: out.String(), stderr: errb.String(), code: code}
 }
 
+// buildPkg builds the command pkg (a path from this directory) into a
+// temporary directory and returns the binary's path.
+func buildPkg(t *testing.T, pkg string) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), filepath.Base(pkg))
+	if out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
+		t.Fatalf("building %s: %v\n%s", pkg, err, out)
+	}
+	return bin
+}
+
+// runBin runs bin with args and fails the test unless it succeeds; it
+// returns the standard output.
+func runBin(t *testing.T, bin string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s %s: %v\nstdout %q\nstderr %q", filepath.Base(bin), strings.Join(args, " "), err, out.String(), errb.String())
+	}
+	return out.String()
+}
+
 const fixedCatalog = "testdata/catalog.yaml"
 
 func writeFile(t *testing.T, name, content string) string {

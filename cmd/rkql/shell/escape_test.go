@@ -65,7 +65,7 @@ func TestExplainTextEscaped(t *testing.T) {
 		"EXPLAIN SELECT * FROM t WHERE k = 'a\x1b[2Jb\x7f\u202e';",
 		"EXPLAIN (FORMAT JSON) SELECT * FROM t WHERE k = 'a\x1b[2Jb\x7f\u202e';",
 	} {
-		s := importSession(t, nil)
+		s := importSession(t)
 		s.set.Format = FormatTable
 		in := &lines{in: []string{q}}
 		_ = s.Run(context.Background(), in)

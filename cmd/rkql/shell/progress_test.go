@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rkql/rkql/exec"
+	"github.com/rkql/rkql/engine"
 	"github.com/rkql/rkql/exec/embedded"
 	"github.com/rkql/rkql/planner"
 )
@@ -42,11 +42,11 @@ func TestIndexProgress(t *testing.T) {
 	}
 	defer st.Close()
 	cfg := Config{Catalog: importCatalog(t), CreateOnDemand: true, ProgressInterval: time.Nanosecond,
-		Open:     func(context.Context) (exec.Store, error) { return st, nil },
+		Open:     engine.Opened(st),
 		Settings: Settings{Format: FormatTSV, Progress: true}}
 	s := New(cfg)
 	in := regexp.MustCompile(`"k(\d+)","v":"x"`).ReplaceAllString(jsonLines(12_000), `"k$1","e":"e$1"`)
-	if _, err := s.Import(context.Background(), strings.NewReader(in), ImportOptions{Table: "u", Name: "u.jsonl"}); err != nil {
+	if _, err := s.Engine().Import(context.Background(), strings.NewReader(in), engine.ImportOptions{Table: "u", Name: "u.jsonl"}); err != nil {
 		t.Fatal(err)
 	}
 	io := &stmtIO{in: []string{"BUILD INDEX u_by_e ON u;", "CHECK INDEX u_by_e;"}}
@@ -86,10 +86,10 @@ func TestStatementProgress(t *testing.T) {
 	defer st.Close()
 	cfg := Config{Catalog: importCatalog(t), CreateOnDemand: true, ProgressInterval: time.Nanosecond,
 		Planner:  planner.Options{AllowFullScan: true},
-		Open:     func(context.Context) (exec.Store, error) { return st, nil },
+		Open:     engine.Opened(st),
 		Settings: Settings{Format: FormatTable, Footer: true, Progress: true, Yes: true}}
 	s := New(cfg)
-	if _, err := s.Import(context.Background(), strings.NewReader(jsonLines(12_000)), ImportOptions{Table: "t", Name: "t.jsonl"}); err != nil {
+	if _, err := s.Engine().Import(context.Background(), strings.NewReader(jsonLines(12_000)), engine.ImportOptions{Table: "t", Name: "t.jsonl"}); err != nil {
 		t.Fatal(err)
 	}
 	io := &stmtIO{in: []string{"SELECT k FROM t;"}}

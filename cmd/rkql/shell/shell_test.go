@@ -13,7 +13,8 @@ import (
 	"time"
 
 	"github.com/rkql/rkql/catalog"
-	"github.com/rkql/rkql/exec"
+	"github.com/rkql/rkql/engine"
+	"github.com/rkql/rkql/exec/embedded"
 	"github.com/rkql/rkql/parser"
 )
 
@@ -252,7 +253,7 @@ func TestRunSplitsAfterBadText(t *testing.T) {
 
 // A panic inside a statement becomes one line, and the session goes on.
 func TestPanicIsOneLine(t *testing.T) {
-	open := func(context.Context) (exec.Store, error) { panic("broken invariant") }
+	open := engine.OpenWith(func(context.Context) (*embedded.Store, error) { panic("broken invariant") })
 	s := New(Config{Catalog: testCatalog(t), Open: open, Settings: Settings{Format: FormatTSV}})
 	in := &lines{in: []string{"SHOW TABLES;", "ENCODE KEY t (k = 'a');"}}
 	if err := s.Run(context.Background(), in); !errors.Is(err, ErrFailed) {
@@ -267,14 +268,14 @@ func TestPanicIsOneLine(t *testing.T) {
 // The timeout ends one statement; the next runs under a new one.
 func TestTimeoutPerStatement(t *testing.T) {
 	calls := 0
-	open := func(ctx context.Context) (exec.Store, error) {
+	open := engine.OpenWith(func(ctx context.Context) (*embedded.Store, error) {
 		calls++
 		if calls == 1 {
 			<-ctx.Done()
 			return nil, ctx.Err()
 		}
 		return nil, fmt.Errorf("store %d is down", calls)
-	}
+	})
 	s := New(Config{Catalog: testCatalog(t), Open: open, Settings: Settings{Format: FormatTSV, Timeout: 20 * time.Millisecond}})
 	in := &lines{in: []string{"SHOW TABLES;", "SHOW TABLES;"}}
 	if err := s.Run(context.Background(), in); !errors.Is(err, ErrFailed) {
@@ -283,58 +284,6 @@ func TestTimeoutPerStatement(t *testing.T) {
 	want := "rkql: statement timed out after 20ms (the --timeout limit; 0 turns it off)\nrkql: store 2 is down\n"
 	if in.out.String() != want {
 		t.Fatalf("got:\n%s\nwant:\n%s", in.out.String(), want)
-	}
-}
-
-func TestConvertText(t *testing.T) {
-	col := func(typ catalog.Type) *catalog.Column { return &catalog.Column{Name: "c", Type: typ} }
-	tests := []struct {
-		typ  catalog.Type
-		in   string
-		want string // Value.String(), or the error
-	}{
-		{catalog.TypeString, " a ", "' a '"},
-		{catalog.TypeBigint, " 42 ", "42"},
-		{catalog.TypeInt, "2147483648", "column c: '2147483648' is not a valid INT"},
-		{catalog.TypeDouble, "1e3", "1000"},
-		{catalog.TypeDouble, "abc", "column c: 'abc' is not a valid DOUBLE"},
-		{catalog.TypeBoolean, "TRUE", "TRUE"},
-		{catalog.TypeTimestamp, "1714564800000", "'2024-05-01 12:00:00.000'"},
-		{catalog.TypeTimestamp, "2024-05-01 12:00:00.5", "'2024-05-01 12:00:00.500'"},
-		{catalog.TypeTimestamp, "2024-05-01T14:00:00+02:00", "'2024-05-01 12:00:00.000'"},
-		{catalog.TypeDate, "2024-05-01", "'2024-05-01'"},
-		{catalog.TypeDate, "May 1", "column c: 'May 1' is not a valid DATE"},
-		{catalog.TypeBytes, `\x00A\x5C`, "x'00415c'"},
-		{catalog.TypeBytes, `\xZZ`, `column c: '\xZZ' is not a valid BYTES: bad escape`},
-	}
-	for _, tc := range tests {
-		t.Run(tc.typ.String()+"/"+tc.in, func(t *testing.T) {
-			v, err := convertText(col(tc.typ), tc.in)
-			got := ""
-			if err != nil {
-				got = err.Error()
-			} else {
-				got = v.String()
-			}
-			if got != tc.want && !(err != nil && strings.HasPrefix(got, tc.want)) {
-				t.Fatalf("got %s, want %s", got, tc.want)
-			}
-		})
-	}
-}
-
-func TestLineTracker(t *testing.T) {
-	src := "[\n{\"a\":1},\n\n{\"a\":2}\n]"
-	lt := &lineTracker{r: strings.NewReader(src)}
-	b, _ := io.ReadAll(lt)
-	// lineAt(off) is the line of byte off-1: where a value that ends at
-	// off ends.
-	for off, want := range map[int64]int{1: 1, 2: 1, 9: 2, 19: 4, int64(len(b)): 5} {
-		l := &lineTracker{r: strings.NewReader(src)}
-		_, _ = io.ReadAll(l)
-		if got := l.lineAt(off); got != want {
-			t.Errorf("lineAt(%d) = %d, want %d", off, got, want)
-		}
 	}
 }
 

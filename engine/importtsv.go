@@ -1,4 +1,4 @@
-package shell
+package engine
 
 import (
 	"bufio"
@@ -12,10 +12,11 @@ import (
 )
 
 // The whole TSV fields that are not text: NULL, and the empty string of a
-// row of one column, which an empty field cannot be (see tsvWriter).
+// row of one column, which an empty field cannot be. The shell's tsv
+// output format writes them; Import reads them.
 const (
-	tsvNull  = `\N`
-	tsvEmpty = `\E`
+	TSVNull  = `\N`
+	TSVEmpty = `\E`
 )
 
 // tsvField is one field of a TSV line, unescaped.
@@ -25,7 +26,7 @@ type tsvField struct {
 }
 
 // tsvSource reads tab-separated values with a header row of column names,
-// escaped as tsvWriter escapes them (PostgreSQL's COPY text format, with
+// escaped as the shell's tsv output format escapes them (PostgreSQL's COPY text format, with
 // \xHH and \uHHHH): \N is NULL, \E the empty string, and in a field
 // \\, \t, \n, \r, \b, \f, \v, \xHH (a byte) and \uHHHH (a character)
 // stand for what they name. Any other backslash is an error, so nothing
@@ -104,9 +105,9 @@ func (s *tsvSource) read() ([]tsvField, int, error) {
 		}
 		null := false
 		switch {
-		case string(f) == tsvNull:
+		case string(f) == TSVNull:
 			null = true
-		case string(f) == tsvEmpty:
+		case string(f) == TSVEmpty:
 		case bytes.IndexByte(f, '\\') < 0:
 			s.buf = append(s.buf, f...)
 		default:
@@ -180,7 +181,7 @@ func tsvUnescape(dst, f []byte, at int) ([]byte, error) {
 		case 'N', 'E':
 			return nil, atCol(col, fmt.Errorf(`\%c is only a whole field (a backslash in text is written \\)`, e))
 		default:
-			return nil, atCol(col, fmt.Errorf(`bad escape \%s (want \\, \t, \n, \r, \b, \f, \v, \xHH or \uHHHH, or a whole field \N for NULL)`, tableEscape.String(string(f[i:i+1]))))
+			return nil, atCol(col, fmt.Errorf(`bad escape \%s (want \\, \t, \n, \r, \b, \f, \v, \xHH or \uHHHH, or a whole field \N for NULL)`, visibleByte(f[i])))
 		}
 	}
 	return dst, nil
@@ -206,4 +207,19 @@ func hexValue(b []byte, n int) (uint32, bool) {
 		v = v<<4 | uint32(c)
 	}
 	return v, true
+}
+
+// visibleByte is c as an error message shows it: itself when printable
+// ASCII, else \t, \r or \xHH, so that a control byte cannot reach the
+// terminal.
+func visibleByte(c byte) string {
+	switch {
+	case c == '\t':
+		return `\t`
+	case c == '\r':
+		return `\r`
+	case c >= 0x20 && c < 0x7F:
+		return string(c)
+	}
+	return fmt.Sprintf(`\x%02X`, c)
 }

@@ -1,10 +1,13 @@
-package shell
+package engine
 
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
+	"encoding/json"
 	"errors"
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/rkql/rkql/catalog"
@@ -15,38 +18,80 @@ import (
 
 const importBenchRows = 100_000
 
-// logsJSONL returns n generated logs rows as JSON lines, as `rkql --format
-// jsonl` prints them.
+// logsJSONL returns n generated logs rows as JSON lines.
 func logsJSONL(b *testing.B, t *catalog.Table, n int) []byte {
-	return logsAs(b, FormatJSONL, t, n)
+	return logsAs(b, "jsonl", t, n)
 }
 
-// logsAs returns n generated logs rows as format f prints them.
-func logsAs(b *testing.B, f Format, t *catalog.Table, n int) []byte {
+// logsAs returns n generated logs rows in format f, written as rkql's
+// output formats write them: values in their text form, NULL as null in
+// JSON, an empty field in CSV and \N in TSV.
+func logsAs(b *testing.B, f string, t *catalog.Table, n int) []byte {
 	b.Helper()
 	var buf bytes.Buffer
-	w := newRowWriter(f, &buf, false)
-	cols := make([]column, len(t.Columns))
-	for i, c := range t.Columns {
-		cols[i] = column{Name: c.Name, Type: c.Type}
+	cw := csv.NewWriter(&buf)
+	rec := make([]string, len(t.Columns))
+	header := func(sep string) {
+		buf.WriteString(strings.Join(t.ColumnNames(), sep) + "\n")
 	}
-	if err := w.begin(cols); err != nil {
-		b.Fatal(err)
+	switch f {
+	case "csv":
+		_ = cw.Write(t.ColumnNames())
+	case "tsv":
+		header("\t")
+	case "json":
+		buf.WriteString("[\n")
 	}
-	for _, r := range examples.Rows(t, n, 1) {
-		if err := w.row(r); err != nil {
-			b.Fatal(err)
+	tsv := strings.NewReplacer(`\`, `\\`, "\t", `\t`, "\n", `\n`, "\r", `\r`)
+	for i, r := range examples.Rows(t, n, 1) {
+		switch f {
+		case "csv":
+			for j, v := range r {
+				rec[j] = ""
+				if !v.Null {
+					rec[j] = v.Text()
+				}
+			}
+			_ = cw.Write(rec)
+		case "tsv":
+			for j, v := range r {
+				rec[j] = `\N`
+				if !v.Null {
+					rec[j] = tsv.Replace(v.Text())
+				}
+			}
+			buf.WriteString(strings.Join(rec, "\t") + "\n")
+		default:
+			if f == "json" && i > 0 {
+				buf.WriteString(",\n")
+			}
+			obj := map[string]any{}
+			for j, v := range r {
+				obj[t.Columns[j].Name] = nil
+				if !v.Null {
+					obj[t.Columns[j].Name] = v.Text()
+				}
+			}
+			line, err := json.Marshal(obj)
+			if err != nil {
+				b.Fatal(err)
+			}
+			buf.Write(line)
+			if f == "jsonl" {
+				buf.WriteByte('\n')
+			}
 		}
 	}
-	if err := w.end(int64(n)); err != nil {
-		b.Fatal(err)
+	cw.Flush()
+	if f == "json" {
+		buf.WriteString("\n]\n")
 	}
 	return buf.Bytes()
 }
 
 func logsCatalog(b *testing.B) (*catalog.Catalog, *catalog.Table) {
 	b.Helper()
-	cat, err := catalog.LoadFile("../../../examples/catalog.yaml")
+	cat, err := catalog.LoadFile("../examples/catalog.yaml")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -57,14 +102,14 @@ func logsCatalog(b *testing.B) (*catalog.Catalog, *catalog.Table) {
 // BenchmarkImportRead reads and converts 100k generated logs rows in each
 // input format, as rkql prints them, without writing them anywhere.
 //
-//	go test -run XXX -bench ImportRead -benchtime 3x ./cmd/rkql/shell/
+//	go test -run XXX -bench ImportRead -benchtime 3x ./engine/
 func BenchmarkImportRead(b *testing.B) {
 	_, t := logsCatalog(b)
-	for _, f := range []Format{FormatCSV, FormatTSV, FormatJSONL, FormatJSON} {
+	for _, f := range []string{"csv", "tsv", "jsonl", "json"} {
 		data := logsAs(b, f, t, importBenchRows)
-		b.Run(f.String(), func(b *testing.B) {
+		b.Run(f, func(b *testing.B) {
 			for b.Loop() {
-				src, err := newRowSource(t, "", "logs."+f.String(), bytes.NewReader(data))
+				src, err := newRowSource(t, "", "logs."+f, bytes.NewReader(data))
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -93,11 +138,11 @@ func BenchmarkImportRead(b *testing.B) {
 // against writing the same rows' mutations, built beforehand and sorted,
 // straight to the store (raw).
 //
-//	go test -run XXX -bench Import -benchtime 3x ./cmd/rkql/shell/
+//	go test -run XXX -bench Import -benchtime 3x ./engine/
 func BenchmarkImport(b *testing.B) {
 	cat, t := logsCatalog(b)
 	data := logsJSONL(b, t, importBenchRows)
-	csvData := logsAs(b, FormatCSV, t, importBenchRows)
+	csvData := logsAs(b, "csv", t, importBenchRows)
 	ctx := context.Background()
 	open := func(b *testing.B) *embedded.Store {
 		st, err := embedded.Open(b.TempDir(), embedded.Options{})

@@ -1,10 +1,12 @@
-package shell
+package engine
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -78,7 +80,9 @@ func mustParse(t *testing.T, q string) parser.Stmt {
 	return sts[0]
 }
 
-func importSession(t *testing.T, hook func(ctx context.Context, table string, call int) error) *Session {
+// importEngine is an engine over an empty embedded store and
+// importCatalog, whose writes go through hook when it is set.
+func importEngine(t *testing.T, hook func(ctx context.Context, table string, call int) error) *Engine {
 	t.Helper()
 	st, err := embedded.Open(t.TempDir(), embedded.Options{NoSync: true})
 	if err != nil {
@@ -91,6 +95,33 @@ func importSession(t *testing.T, hook func(ctx context.Context, table string, ca
 	}
 	return New(Config{Catalog: importCatalog(t), CreateOnDemand: true,
 		Open: func(context.Context) (exec.Store, error) { return store, nil }})
+}
+
+// selectTexts runs q and returns its rows, each as its values' String()
+// joined by " | ", so that NULL, ” and 'x' differ.
+func selectTexts(t *testing.T, e *Engine, q string) []string {
+	t.Helper()
+	ctx := context.Background()
+	res, err := e.Run(ctx, mustParse(t, q))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Close()
+	var out []string
+	for {
+		r, err := res.Rows.Next(ctx)
+		if errors.Is(err, io.EOF) {
+			return out
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		vs := make([]string, len(r))
+		for i, v := range r {
+			vs[i] = v.String()
+		}
+		out = append(out, strings.Join(vs, " | "))
+	}
 }
 
 func jsonLines(n int) string {
@@ -122,12 +153,12 @@ func TestImportJSONArrayStrict(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s := importSession(t, nil)
+			s := importEngine(t, nil)
 			_, err := s.Import(context.Background(), strings.NewReader(tc.in), ImportOptions{Table: "t", Name: "in.json"})
 			checkImportErr(t, err, tc.want)
 		})
 	}
-	s := importSession(t, nil)
+	s := importEngine(t, nil)
 	n, err := s.Import(context.Background(), strings.NewReader("[{\"k\":\"a\"},\n{\"k\":\"b\"}]\n \n"), ImportOptions{Table: "t", Name: "in.json"})
 	if err != nil || n != 2 {
 		t.Fatalf("a well-formed array: %d rows, %v", n, err)
@@ -136,7 +167,7 @@ func TestImportJSONArrayStrict(t *testing.T) {
 
 // A column named twice in a CSV header is an error naming both fields.
 func TestImportCSVDuplicateHeader(t *testing.T) {
-	s := importSession(t, nil)
+	s := importEngine(t, nil)
 	_, err := s.Import(context.Background(), strings.NewReader("k,v, k\na,b,c\n"), ImportOptions{Table: "t", Name: "in.csv"})
 	checkImportErr(t, err, `^in\.csv:1: header: column "k" is both field 1 and field 3 \(0 rows written\)$`)
 }
@@ -145,7 +176,7 @@ func TestImportCSVDuplicateHeader(t *testing.T) {
 // are the ones the store committed.
 func TestImportCountsCommittedRows(t *testing.T) {
 	full := errors.New("no space left on device")
-	s := importSession(t, func(_ context.Context, _ string, call int) error {
+	s := importEngine(t, func(_ context.Context, _ string, call int) error {
 		if call == 3 {
 			return full
 		}
@@ -156,26 +187,14 @@ func TestImportCountsCommittedRows(t *testing.T) {
 	if n != 20_000 {
 		t.Fatalf("Import returned %d rows, want 20000", n)
 	}
-	var got int64
-	res, err := s.Engine().Run(context.Background(), mustParse(t, "SELECT k FROM t ALLOW FULL SCAN"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Close()
-	for {
-		if _, err := res.Rows.Next(context.Background()); err != nil {
-			break
-		}
-		got++
-	}
-	if got != 20_000 {
+	if got := len(selectTexts(t, s, "SELECT k FROM t ALLOW FULL SCAN")); got != 20_000 {
 		t.Fatalf("the store holds %d rows, want 20000", got)
 	}
 }
 
 // A unique-index conflict names the input line of the row.
 func TestImportConflictNamesLine(t *testing.T) {
-	s := importSession(t, nil)
+	s := importEngine(t, nil)
 	in := "{\"k\":\"a\",\"e\":\"x\"}\n{\"k\":\"b\",\"e\":\"y\"}\n\n{\"k\":\"c\",\"e\":\"x\"}\n"
 	_, err := s.Import(context.Background(), strings.NewReader(in), ImportOptions{Table: "u", Name: "in.jsonl"})
 	checkImportErr(t, err, `^in\.jsonl:4: index u_by_e: another row of u already has e = 'x'.* \(0 rows written\)$`)
@@ -192,7 +211,7 @@ func TestImportConflictNamesLine(t *testing.T) {
 func TestImportWriteTimeout(t *testing.T) {
 	for _, table := range []string{"t", "u"} {
 		t.Run(table, func(t *testing.T) {
-			s := importSession(t, func(ctx context.Context, phys string, call int) error {
+			s := importEngine(t, func(ctx context.Context, phys string, call int) error {
 				if phys == table && call >= 2 {
 					<-ctx.Done()
 					return ctx.Err()
@@ -238,17 +257,67 @@ func TestImportOpenTSDBBaseFromTime(t *testing.T) {
 	if _, err := s.Import(context.Background(), strings.NewReader(in), ImportOptions{Table: "tsdb", Name: "in.csv"}); err != nil {
 		t.Fatal(err)
 	}
-	io := &stmtIO{in: []string{"SELECT base, offset, value FROM tsdb WHERE metric = 1 AND tagk = 2 AND tagv = 3;"}}
-	if err := s.Run(context.Background(), io); err != nil {
-		t.Fatalf("Run: %v; stderr %q", err, io.err.String())
-	}
-	for _, want := range []string{`2024-05-01 10:00:00.000 \| +7 \| +1.5\n`, `2024-05-01 11:00:00.000 \| +3599 \| +2.5\n`} {
-		if !regexp.MustCompile(want).MatchString(io.out.String()) {
-			t.Errorf("output lacks %q:\n%s", want, io.out.String())
-		}
+	got := selectTexts(t, s, "SELECT base, offset, value FROM tsdb WHERE metric = 1 AND tagk = 2 AND tagv = 3")
+	want := []string{`'2024-05-01 10:00:00.000' | 7 | 1.5`, `'2024-05-01 11:00:00.000' | 3599 | 2.5`}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
 	}
 
 	// Without the time, the base is still a key column the header needs.
 	_, err = s.Import(context.Background(), strings.NewReader("metric,tagk,tagv,value\n1,2,3,1\n"), ImportOptions{Table: "tsdb", Name: "in.csv"})
 	checkImportErr(t, err, `key column base is missing`)
+}
+
+// ImportRows loads rows already made as Import loads the rows it reads:
+// a bad row stops it at its place in the sequence, from 1, with nothing
+// written on the sorted path, and the sequence is stopped, not left
+// waiting; good rows are all written, on both paths.
+func TestImportRows(t *testing.T) {
+	for _, table := range []string{"t", "u"} {
+		t.Run(table, func(t *testing.T) {
+			e := importEngine(t, nil)
+			tb, _ := e.Catalog().Table(table)
+			row := func(k string) catalog.Row {
+				r := tb.NewRow()
+				r[0], r[1] = catalog.String(k), catalog.String("x"+k)
+				return r
+			}
+			stopped := make(chan struct{})
+			bad := func(yield func(catalog.Row) bool) {
+				defer close(stopped)
+				for i := range 10 {
+					r := row(fmt.Sprint(i))
+					if i == 2 {
+						r[0] = catalog.Null(catalog.TypeString)
+					}
+					if !yield(r) {
+						return
+					}
+				}
+			}
+			_, err := e.ImportRows(context.Background(), bad, ImportOptions{Table: table, Name: "gen", Batch: 2})
+			want := `^gen:3: key field k: a key field cannot be NULL \(0 rows written\)$`
+			if table == "u" {
+				want = `^gen:3: key field k: a key field cannot be NULL \(2 rows written\)$`
+			}
+			checkImportErr(t, err, want)
+			<-stopped
+			var rows []catalog.Row
+			for i := range 7 {
+				rows = append(rows, row(fmt.Sprint(i)))
+			}
+			var progress []int64
+			n, err := e.ImportRows(context.Background(), slices.Values(rows), ImportOptions{Table: table, Name: "gen", Batch: 3,
+				Progress: func(n int64) { progress = append(progress, n) }})
+			if err != nil || n != 7 {
+				t.Fatalf("ImportRows: %d rows, %v", n, err)
+			}
+			if len(progress) == 0 || progress[len(progress)-1] != 7 {
+				t.Errorf("progress %v, want it to end at 7", progress)
+			}
+			if got := len(selectTexts(t, e, "SELECT k FROM "+table+" ALLOW FULL SCAN")); got != 7 {
+				t.Errorf("the table holds %d rows, want 7", got)
+			}
+		})
+	}
 }

@@ -1,4 +1,4 @@
-package shell
+package engine
 
 import (
 	"bufio"
@@ -11,9 +11,10 @@ import (
 	"github.com/rkql/rkql/catalog"
 )
 
-// csvNull is the field a lone NULL is written as, and an unquoted field
-// that is read as NULL, beside the empty unquoted field.
-const csvNull = `\N`
+// CSVNull is the CSV field a lone NULL is written as, and an unquoted
+// field that is read as NULL, beside the empty unquoted field. The shell's
+// csv output format writes it; Import reads it.
+const CSVNull = `\N`
 
 // posError is an error at a column of the line an import reports it at.
 type posError struct {
@@ -269,7 +270,7 @@ func (c *csvSource) next() (catalog.Row, int, error) {
 	}
 	row := c.t.NewRow()
 	for i, f := range rec {
-		if !f.quoted && (f.s == "" || f.s == csvNull) {
+		if !f.quoted && (f.s == "" || f.s == CSVNull) {
 			continue
 		}
 		v, err := convertText(&c.t.Columns[c.cols[i]], f.s)

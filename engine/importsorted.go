@@ -1,20 +1,15 @@
-package shell
+package engine
 
 import (
-	"bufio"
-	"bytes"
-	"cmp"
-	"container/heap"
 	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"slices"
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/exec"
+	"github.com/rkql/rkql/internal/extsort"
 )
 
 // sortRunBytes is the most bytes of encoded mutations an import holds in
@@ -22,7 +17,7 @@ import (
 // runs are merged as they are written.
 const sortRunBytes = 64 << 20
 
-// errBadRecord is a spilled record that does not decode: the temporary
+// errBadRecord is a sorted mutation that does not decode: the temporary
 // file was changed under the import.
 var errBadRecord = errors.New("import sort: bad record in a temporary file")
 
@@ -31,55 +26,30 @@ var errBadRecord = errors.New("import sort: bad record in a temporary file")
 // of its pages is then written about once, however the input is ordered.
 // Mutations of one key keep the order they were added in.
 //
-// A mutation is held as one length-prefixed record: key, cells (family,
-// qualifier, timestamp, value), deletes (family, qualifier) and the
-// DeleteRow flag, each field length-prefixed. Runs in memory and in
-// temporary files hold the same records.
+// A mutation is an extsort record: its key, and as the value its cells
+// (family, qualifier, timestamp, value), deletes (family, qualifier) and
+// the DeleteRow flag, each field length-prefixed.
 type mutationSorter struct {
-	limit int
-	buf   []byte // length-prefixed records of the current run
-	offs  []int  // where each record of the current run starts in buf
-	runs  []*os.File
+	s     *extsort.Sorter
+	enc   []byte            // the value being encoded
 	names map[string]string // interned families and qualifiers
 }
 
 func newMutationSorter(limit int) *mutationSorter {
-	return &mutationSorter{limit: limit, names: map[string]string{}}
+	return &mutationSorter{s: extsort.New(limit), names: map[string]string{}}
 }
 
-// add appends m to the current run, spilling the run when it is full.
+// add adds m to the sort.
 func (s *mutationSorter) add(m *exec.Mutation) error {
-	start := len(s.buf)
-	s.buf = append(s.buf, make([]byte, binary.MaxVarintLen32)...)
-	s.buf = appendMutation(s.buf, m)
-	// The length prefix is written in front of the record once its length
-	// is known; it always takes binary.MaxVarintLen32 bytes.
-	n := len(s.buf) - start - binary.MaxVarintLen32
-	putFixedUvarint(s.buf[start:], uint64(n))
-	s.offs = append(s.offs, start)
-	if len(s.buf) >= s.limit {
-		return s.spill()
+	s.enc = appendMutation(s.enc[:0], m)
+	if err := s.s.Add(m.Key, s.enc); err != nil {
+		return fmt.Errorf("import sort: %w", err)
 	}
 	return nil
 }
 
-// putFixedUvarint writes v as a uvarint of exactly MaxVarintLen32 bytes,
-// padding with continuation bytes.
-func putFixedUvarint(b []byte, v uint64) {
-	for i := 0; i < binary.MaxVarintLen32-1; i++ {
-		b[i] = byte(v) | 0x80
-		v >>= 7
-	}
-	b[binary.MaxVarintLen32-1] = byte(v)
-}
-
 // Close removes the temporary files.
-func (s *mutationSorter) Close() {
-	for _, f := range s.runs {
-		f.Close()
-	}
-	s.runs = nil
-}
+func (s *mutationSorter) Close() { s.s.Close() }
 
 func appendBytes(b, v []byte) []byte {
 	return append(binary.AppendUvarint(b, uint64(len(v))), v...)
@@ -89,8 +59,8 @@ func appendStr(b []byte, v string) []byte {
 	return append(binary.AppendUvarint(b, uint64(len(v))), v...)
 }
 
+// appendMutation appends what of m is not its key.
 func appendMutation(b []byte, m *exec.Mutation) []byte {
-	b = appendBytes(b, m.Key)
 	b = binary.AppendUvarint(b, uint64(len(m.Cells)))
 	for i := range m.Cells {
 		c := &m.Cells[i]
@@ -108,90 +78,24 @@ func appendMutation(b []byte, m *exec.Mutation) []byte {
 	return append(b, 0)
 }
 
-// record returns the length-prefixed record at the start of b, and the
-// bytes it takes with its prefix.
-func record(b []byte) (rec []byte, size int) {
-	n, w := binary.Uvarint(b)
-	if w <= 0 || uint64(len(b)-w) < n {
-		return nil, 0
-	}
-	return b[w : w+int(n)], w + int(n)
-}
-
-// recordKey is the key of a record, nil if it does not decode.
-func recordKey(rec []byte) []byte {
-	k, _ := record(rec)
-	return k
-}
-
-// sortRun orders the current run's records by key, then by the order they
-// were added in. Each key is found once, not at every comparison.
-func (s *mutationSorter) sortRun() {
-	type entry struct {
-		key []byte
-		off int
-	}
-	ents := make([]entry, len(s.offs))
-	for i, off := range s.offs {
-		rec, _ := record(s.buf[off:])
-		ents[i] = entry{recordKey(rec), off}
-	}
-	slices.SortFunc(ents, func(a, b entry) int {
-		if c := bytes.Compare(a.key, b.key); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.off, b.off)
-	})
-	for i := range ents {
-		s.offs[i] = ents[i].off
-	}
-}
-
-// spill writes the current run, sorted, to a temporary file.
-func (s *mutationSorter) spill() error {
-	s.sortRun()
-	f, err := os.CreateTemp("", "rkql-import-*")
-	if err != nil {
-		return fmt.Errorf("import sort: %w", err)
-	}
-	// The file is gone once closed, however the import ends.
-	_ = os.Remove(f.Name())
-	s.runs = append(s.runs, f)
-	w := bufio.NewWriterSize(f, 1<<20)
-	for _, off := range s.offs {
-		_, size := record(s.buf[off:])
-		if _, err := w.Write(s.buf[off : off+size]); err != nil {
-			return fmt.Errorf("import sort: %w", err)
-		}
-	}
-	if err := w.Flush(); err != nil {
-		return fmt.Errorf("import sort: %w", err)
-	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return fmt.Errorf("import sort: %w", err)
-	}
-	s.buf, s.offs = s.buf[:0], s.offs[:0]
-	return nil
-}
-
 // each calls fn with every mutation in key order, in batches of at most
 // size. A batch's memory is its own: fn may keep it.
 func (s *mutationSorter) each(size int, fn func([]exec.Mutation) error) error {
-	next, err := s.merged()
+	it, err := s.s.Iter()
 	if err != nil {
-		return err
+		return importSortError(err)
 	}
 	batch := make([]exec.Mutation, 0, size)
 	var a batchArena
 	for {
-		rec, err := next()
+		key, val, err := it.Next()
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
-			return err
+			return importSortError(err)
 		}
-		m, err := s.decode(rec, &a)
+		m, err := s.decode(key, val, &a)
 		if err != nil {
 			return err
 		}
@@ -208,101 +112,12 @@ func (s *mutationSorter) each(size int, fn func([]exec.Mutation) error) error {
 	return nil
 }
 
-// merged returns a function yielding the records of every run in order,
-// then io.EOF. A record is valid until the next call.
-func (s *mutationSorter) merged() (func() ([]byte, error), error) {
-	if len(s.runs) == 0 {
-		s.sortRun()
-		i := 0
-		return func() ([]byte, error) {
-			if i == len(s.offs) {
-				return nil, io.EOF
-			}
-			rec, _ := record(s.buf[s.offs[i]:])
-			i++
-			return rec, nil
-		}, nil
-	}
-	if len(s.offs) > 0 {
-		if err := s.spill(); err != nil {
-			return nil, err
-		}
-	}
-	h := &runHeap{}
-	for i, f := range s.runs {
-		r := &runReader{r: bufio.NewReaderSize(f, 256<<10), run: i}
-		if err := r.advance(); err != nil {
-			if errors.Is(err, io.EOF) {
-				continue
-			}
-			return nil, err
-		}
-		h.rs = append(h.rs, r)
-	}
-	heap.Init(h)
-	var last *runReader
-	return func() ([]byte, error) {
-		if last != nil {
-			if err := last.advance(); errors.Is(err, io.EOF) {
-				heap.Pop(h)
-			} else if err != nil {
-				return nil, err
-			} else {
-				heap.Fix(h, 0)
-			}
-			last = nil
-		}
-		if len(h.rs) == 0 {
-			return nil, io.EOF
-		}
-		last = h.rs[0]
-		return last.rec, nil
-	}, nil
-}
-
-// runReader reads the records of one spilled run.
-type runReader struct {
-	r   *bufio.Reader
-	run int // runs spilled earlier hold earlier mutations of a key
-	rec []byte
-	key []byte
-}
-
-func (r *runReader) advance() error {
-	n, err := binary.ReadUvarint(r.r)
-	if errors.Is(err, io.EOF) {
-		return io.EOF
-	}
-	if err != nil || n > 1<<31 {
+// importSortError is an error of the sort, in the import's words.
+func importSortError(err error) error {
+	if errors.Is(err, extsort.ErrBadRecord) {
 		return errBadRecord
 	}
-	if uint64(cap(r.rec)) < n {
-		r.rec = make([]byte, n)
-	}
-	r.rec = r.rec[:n]
-	if _, err := io.ReadFull(r.r, r.rec); err != nil {
-		return errBadRecord
-	}
-	r.key = recordKey(r.rec)
-	return nil
-}
-
-// runHeap orders run readers by their current key, then by run.
-type runHeap struct{ rs []*runReader }
-
-func (h *runHeap) Len() int { return len(h.rs) }
-func (h *runHeap) Less(i, j int) bool {
-	if c := bytes.Compare(h.rs[i].key, h.rs[j].key); c != 0 {
-		return c < 0
-	}
-	return h.rs[i].run < h.rs[j].run
-}
-func (h *runHeap) Swap(i, j int) { h.rs[i], h.rs[j] = h.rs[j], h.rs[i] }
-func (h *runHeap) Push(x any)    { h.rs = append(h.rs, x.(*runReader)) }
-func (h *runHeap) Pop() any {
-	r := h.rs[len(h.rs)-1]
-	h.rs = h.rs[:len(h.rs)-1]
-	return r
+	return fmt.Errorf("import sort: %w", err)
 }
 
 // recordDecoder reads the fields of one record.
@@ -362,8 +177,8 @@ func (a *batchArena) cellSlice(n int) []exec.Cell {
 
 // decode turns a record back into a mutation whose key and values are
 // copies in a, so they outlive the record.
-func (s *mutationSorter) decode(rec []byte, a *batchArena) (exec.Mutation, error) {
-	d := &recordDecoder{b: a.copy(rec)}
+func (s *mutationSorter) decode(key, val []byte, a *batchArena) (exec.Mutation, error) {
+	d := &recordDecoder{b: a.copy(val)}
 	name := func() string {
 		b := d.bytes()
 		n, ok := s.names[string(b)]
@@ -373,7 +188,7 @@ func (s *mutationSorter) decode(rec []byte, a *batchArena) (exec.Mutation, error
 		}
 		return n
 	}
-	m := exec.Mutation{Key: d.bytes()}
+	m := exec.Mutation{Key: a.copy(key)}
 	if nc := d.uvarint(); nc > 0 && nc <= uint64(len(d.b)) {
 		m.Cells = a.cellSlice(int(nc))
 		for i := range m.Cells {
