@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/expr"
@@ -234,6 +235,11 @@ func rawCond(c *compiler, sc *rawScope, e parser.Expr) (expr.Expr, error) {
 			}
 			return &expr.Or{Terms: terms}, nil
 		}
+		if _, cmp := cmpOps[e.Op]; cmp && (isTs(e.LHS) || isTs(e.RHS)) {
+			b := *e
+			b.LHS, b.RHS = tsLiteral(e.LHS), tsLiteral(e.RHS)
+			return c.cond(&b, sc)
+		}
 	case *parser.UnaryExpr:
 		if e.Op == parser.OpNot {
 			x, err := rawCond(c, sc, e.X)
@@ -241,6 +247,21 @@ func rawCond(c *compiler, sc *rawScope, e parser.Expr) (expr.Expr, error) {
 				return nil, err
 			}
 			return &expr.Not{X: x}, nil
+		}
+	case *parser.InExpr:
+		if isTs(e.X) {
+			in := *e
+			in.List = slices.Clone(e.List)
+			for i, x := range in.List {
+				in.List[i] = tsLiteral(x)
+			}
+			return c.cond(&in, sc)
+		}
+	case *parser.BetweenExpr:
+		if isTs(e.X) {
+			b := *e
+			b.Lo, b.Hi = tsLiteral(e.Lo), tsLiteral(e.Hi)
+			return c.cond(&b, sc)
 		}
 	case *parser.LikeExpr:
 		ref, ok := e.X.(*parser.ColumnRef)
@@ -262,6 +283,20 @@ func rawCond(c *compiler, sc *rawScope, e parser.Expr) (expr.Expr, error) {
 		return l, nil
 	}
 	return c.cond(e, sc)
+}
+
+func isTs(e parser.Expr) bool {
+	ref, ok := e.(*parser.ColumnRef)
+	return ok && ref.Name == "_ts"
+}
+
+// tsLiteral reads an integer compared with _ts as milliseconds since the
+// epoch, as the time range reads it.
+func tsLiteral(e parser.Expr) parser.Expr {
+	if n, ok := e.(*parser.IntLit); ok {
+		return &parser.TimestampLit{ValuePos: n.ValuePos, Val: time.UnixMilli(n.Val).UTC()}
+	}
+	return e
 }
 
 // rawLike reads a LIKE over bytes: the pattern's bytes and the escape.
