@@ -3,60 +3,57 @@ package hbasestore_test
 import (
 	"context"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"io"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/engine"
 	"github.com/rkql/rkql/exec"
 	"github.com/rkql/rkql/exec/hbasestore"
 	"github.com/rkql/rkql/hbase/hbasetest"
 	"github.com/rkql/rkql/parser"
-	"github.com/rkql/rkql/planner"
 )
 
-// rawRead plans and runs a raw read, and returns its cells as the Java
-// oracle prints them (key/family:qualifier/ts/value, toStringBinary) and
-// what travelled.
-func rawRead(t *testing.T, x *exec.Executor, q string) (string, *planner.RawRead, *exec.Stats) {
+// rawRead runs a raw read through the engine and returns its cells as
+// the Java oracle prints them (key/family:qualifier/ts/value,
+// toStringBinary), and what EXPLAIN ANALYZE measured of the same read:
+// rows received, rows returned, cells and bytes received.
+func rawRead(t *testing.T, e *engine.Engine, q string) (string, [4]int64) {
 	t.Helper()
-	st, err := parser.ParseOne(q)
+	rows, _, err := e.Exec(context.Background(), q)
 	if err != nil {
 		t.Fatalf("%s: %v", q, err)
 	}
-	cat, err := catalog.Parse([]byte("tables: []\n"))
+	var b strings.Builder
+	for _, row := range rows {
+		fmt.Fprintf(&b, "%s/%s:%s/%d/%s\n", row[0].Text(), row[1].S, row[2].Text(), row[3].I, row[4].Text())
+	}
+	st, err := parser.ParseOne("EXPLAIN ANALYZE " + q)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := planner.New(cat, planner.Options{}).Plan(context.Background(), st)
+	res, err := e.Run(context.Background(), st)
 	if err != nil {
-		t.Fatalf("%s: %v", q, err)
+		t.Fatalf("EXPLAIN ANALYZE %s: %v", q, err)
 	}
-	r, ok := p.(*planner.RawRead)
-	if !ok {
-		t.Fatalf("%s: planned %T", q, p)
+	m := rawAnalyzed.FindStringSubmatch(res.Text)
+	if m == nil {
+		t.Fatalf("EXPLAIN ANALYZE %s: no ANALYZE line:\n%s", q, res.Text)
 	}
-	stats := &exec.Stats{}
-	rows, err := x.ReadRaw(context.Background(), r, stats)
-	if err != nil {
-		t.Fatalf("%s: %v", q, err)
+	var figs [4]int64
+	for i := range figs {
+		figs[i], _ = strconv.ParseInt(m[i+1], 10, 64)
 	}
-	defer rows.Close()
-	var b strings.Builder
-	for {
-		row, err := rows.Next(context.Background())
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-		fmt.Fprintf(&b, "%s/%s:%s/%d/%s\n", row[0].Text(), row[1].S, row[2].Text(), row[3].I, row[4].Text())
+	if !strings.Contains(res.Text, "HBASE SHELL ") {
+		t.Errorf("EXPLAIN %s gives no HBase shell command:\n%s", q, res.Text)
 	}
-	return b.String(), r, stats
+	return b.String(), figs
 }
+
+var rawAnalyzed = regexp.MustCompile(`rows received (\d+), rows returned (\d+), cells (\d+), bytes received (\d+)`)
 
 // TestIntegrationRawReadJava: a table the HBase Java client created and
 // wrote (two families, several qualifiers, timestamps and versions,
@@ -103,9 +100,13 @@ func TestIntegrationRawReadJava(t *testing.T) {
 	}
 	cmds = append(cmds, []string{"scan", host, port, name, "-", "-", "-", "-", "-", "5", "0"})
 	outs := java.Batch(t, "RawCells", cmds)
-	x := &exec.Executor{Store: st}
+	cat, err := catalog.Parse([]byte("tables: []\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := engine.New(engine.Config{Catalog: cat, Open: func(context.Context) (exec.Store, error) { return st, nil }})
 
-	full, _, fullStats := rawRead(t, x, fmt.Sprintf(`SELECT * FROM RAW '%s' VERSIONS 5 ALLOW FULL SCAN`, name))
+	full, fullFigs := rawRead(t, e, fmt.Sprintf(`SELECT * FROM RAW '%s' VERSIONS 5 ALLOW FULL SCAN`, name))
 	if full != outs[len(outs)-1] {
 		t.Fatalf("full raw scan:\n%s\nwant the Java client's:\n%s", full, outs[len(outs)-1])
 	}
@@ -118,25 +119,17 @@ func TestIntegrationRawReadJava(t *testing.T) {
 		if want == "" {
 			t.Fatalf("%s: the oracle returns no cell; the case tests nothing", sql)
 		}
-		got, r, stats := rawRead(t, x, sql)
+		got, figs := rawRead(t, e, sql)
 		if got != want {
 			t.Errorf("%s:\n%s\nwant the Java client's:\n%s", sql, got, want)
 			continue
 		}
 		cells, rows := int64(strings.Count(want, "\n")), int64(distinctKeys(want))
-		if stats.Cells.Load() != cells || stats.RowsReceived.Load() != rows {
-			t.Errorf("%s: received %d rows, %d cells; want only the asked-for %d rows, %d cells", sql, stats.RowsReceived.Load(), stats.Cells.Load(), rows, cells)
+		if figs[0] != rows || figs[1] != cells || figs[2] != cells {
+			t.Errorf("%s: EXPLAIN ANALYZE: %d rows received, %d returned, %d cells; want only the asked-for %d rows, %d cells", sql, figs[0], figs[1], figs[2], rows, cells)
 		}
-		if b := stats.Bytes.Load(); b <= 0 || b >= fullStats.Bytes.Load() {
-			t.Errorf("%s: %d bytes received, want some and fewer than a full scan's %d", sql, b, fullStats.Bytes.Load())
-		}
-		an := &planner.Analysis{RowsReceived: stats.RowsReceived.Load(), Cells: stats.Cells.Load(), Bytes: stats.Bytes.Load()}
-		text := r.Explain("HBase", an).Text()
-		if !strings.Contains(text, fmt.Sprintf("rows received %d, rows returned 0, cells %d, bytes received %d", rows, cells, stats.Bytes.Load())) {
-			t.Errorf("%s: EXPLAIN ANALYZE does not show what travelled:\n%s", sql, text)
-		}
-		if !strings.Contains(text, "HBASE SHELL "+c.java[0]+" '"+name+"'") {
-			t.Errorf("%s: EXPLAIN does not give the shell's %s:\n%s", sql, c.java[0], text)
+		if figs[3] <= 0 || figs[3] >= fullFigs[3] {
+			t.Errorf("%s: %d bytes received, want some and fewer than a full scan's %d", sql, figs[3], fullFigs[3])
 		}
 	}
 }
