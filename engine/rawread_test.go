@@ -94,7 +94,7 @@ func randomTerm(r *rand.Rand, cells []rawCell) rawTerm {
 		return c[:1+r.Intn(len(c))]
 	}
 	ts := int64(r.Intn(22))
-	switch r.Intn(14) {
+	switch r.Intn(15) {
 	case 0:
 		k := key()
 		return rawTerm{sql: "_key = " + sqlBytes(k), eval: func(c rawCell) bool { return bytes.Equal(c.key, k) }}
@@ -138,6 +138,9 @@ func randomTerm(r *rand.Rand, cells []rawCell) rawTerm {
 		return rawTerm{sql: fmt.Sprintf("_qualifier = 'n' AND CAST(_value AS BIGINT) >= %d", n), eval: func(c rawCell) bool {
 			return string(c.qual) == "n" && int64(binary.BigEndian.Uint64(c.val)) >= n
 		}}
+	case 13:
+		a, b := key(), key()
+		return rawTerm{sql: fmt.Sprintf("(_key = %s OR %s = _key)", sqlBytes(a), sqlBytes(b)), eval: func(c rawCell) bool { return bytes.Equal(c.key, a) || bytes.Equal(c.key, b) }}
 	case 12:
 		v := fmt.Sprintf("v%d", r.Intn(4))
 		return rawTerm{sql: "_value LIKE '" + v + "%'", eval: func(c rawCell) bool { return bytes.HasPrefix(c.val, []byte(v)) }}

@@ -48,6 +48,8 @@ func TestRawPlan(t *testing.T) {
 			`get 't', 'a', {TIMERANGE => [10, 1000]}`, ""},
 		{`SELECT * FROM RAW 't' WHERE _key BETWEEN 'a' AND 'c' AND _qualifier IN ('x', 'y') AND _value = 'v' LIMIT 2`,
 			`scan 't', {STARTROW => 'a', STOPROW => "c\x00", FILTER => "QualifierFilter(=, 'binary:x') OR QualifierFilter(=, 'binary:y')"}`, "_value = x'76'"},
+		{`SELECT * FROM RAW 't' WHERE (_key = 'b' OR 'a' = _key) AND _family = 'f'`, `get 't', 'a', {COLUMNS => ['f']}`, ""},
+		{`SELECT * FROM RAW 't' WHERE (_key = 'b' OR _value = 'a') AND _key < 'c'`, `scan 't', {STOPROW => 'c'}`, "_key = x'62' OR _value = x'61'"},
 		{`SELECT * FROM RAW 't' WHERE _key = 'a' AND _key = 'b'`, "", ""},
 		{`SELECT * FROM RAW 't' WHERE _key < 'a' AND _ts > 5 AND _ts < 3`, "", ""},
 		{`SELECT * FROM RAW 't' WHERE _key LIKE 'a%' AND _family = 'f' AND _family = 'g'`, "", ""},

@@ -15,6 +15,9 @@ import (
 func (b *rawBounds) push(e parser.Expr) (bool, error) {
 	switch e := e.(type) {
 	case *parser.BinaryExpr:
+		if e.Op == parser.OpOr {
+			return b.keyOr(e)
+		}
 		col, lit, op, ok := rawCompare(e)
 		if !ok {
 			return false, nil
@@ -75,6 +78,23 @@ func (b *rawBounds) push(e parser.Expr) (bool, error) {
 		return exact, nil
 	}
 	return false, nil
+}
+
+// keyOr takes _key = a OR _key = b … as _key IN (a, b, …).
+func (b *rawBounds) keyOr(e *parser.BinaryExpr) (bool, error) {
+	var list []parser.Expr
+	for _, x := range operands(e, parser.OpOr) {
+		cmp, ok := x.(*parser.BinaryExpr)
+		if !ok {
+			return false, nil
+		}
+		col, lit, op, ok := rawCompare(cmp)
+		if !ok || col != "_key" || op != parser.OpEq {
+			return false, nil
+		}
+		list = append(list, lit)
+	}
+	return b.in("_key", list)
 }
 
 // rawCompare reads col op literal, or literal op col turned around.
