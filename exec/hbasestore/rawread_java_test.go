@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/hex"
 	"fmt"
+	"math/rand"
 	"regexp"
 	"strconv"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/engine"
 	"github.com/rkql/rkql/exec"
+	"github.com/rkql/rkql/exec/exectest"
 	"github.com/rkql/rkql/exec/hbasestore"
 	"github.com/rkql/rkql/hbase/hbasetest"
 	"github.com/rkql/rkql/parser"
@@ -142,4 +144,32 @@ func distinctKeys(lines string) int {
 		seen[k] = true
 	}
 	return len(seen)
+}
+
+// TestIntegrationRawReadDifferential: the raw reads of the embedded
+// store's differential test, on the real HBase, equal the model of the
+// written cells: key points and ranges, time ranges, families and
+// qualifiers as HBase applies them, the rest in the client.
+func TestIntegrationRawReadDifferential(t *testing.T) {
+	st := openStore(t, hbasestore.Options{CompressionFallback: true})
+	ctx := context.Background()
+	name := hbasetest.TableName("raw_diff")
+	dropAtEnd(t, st, []string{name})
+	r := rand.New(rand.NewSource(22))
+	cells := exectest.RandomRawCells(r)
+	if err := st.CreateTable(ctx, exectest.RawTableSpec(name)); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Mutate(ctx, name, exectest.RawMutations(cells)); err != nil {
+		t.Fatal(err)
+	}
+	cat, err := catalog.Parse([]byte("tables: []\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := engine.New(engine.Config{Catalog: cat, Open: func(context.Context) (exec.Store, error) { return st, nil }})
+	exectest.RawDifferential(t, r, cells, name, 200, func(q string) ([]catalog.Row, error) {
+		rows, _, err := e.Exec(ctx, q)
+		return rows, err
+	})
 }
