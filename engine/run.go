@@ -71,6 +71,10 @@ func (e *Engine) RunPlan(ctx context.Context, p planner.Plan) (*Result, error) {
 		return e.query(ctx, p)
 	case *planner.Explain:
 		return e.explain(ctx, p)
+	case *planner.RawRead:
+		return e.rawRead(ctx, p)
+	case *planner.RawExplain:
+		return e.rawExplain(ctx, p)
 	case *planner.Insert:
 		return e.insert(ctx, p)
 	case *planner.ShowTables:

@@ -143,8 +143,15 @@ func (pl *Planner) plan(ctx context.Context, stmt parser.Stmt) (Plan, error) {
 	}
 	switch s := stmt.(type) {
 	case *parser.SelectStmt:
+		if s.FromRaw {
+			return pl.rawPlan(ctx, s)
+		}
 		return pl.selectPlan(ctx, s)
 	case *parser.ExplainStmt:
+		if inner, ok := s.Stmt.(*parser.SelectStmt); ok && inner.FromRaw {
+			r, err := pl.rawPlan(ctx, inner)
+			return &RawExplain{Read: r, Analyze: s.Analyze, JSON: strings.EqualFold(s.Format, "JSON")}, err
+		}
 		switch s.Stmt.(type) {
 		case *parser.DeleteStmt, *parser.UpdateStmt:
 			return pl.explainWrite(ctx, s)
@@ -228,6 +235,17 @@ func (pl *Planner) noTable(id parser.Ident) error {
 	return errAt(id.NamePos, "table %q does not exist (tables: %s)", id.Name, strings.Join(pl.cat.Names(), ", "))
 }
 
+// writeTable finds the table a write names. A table outside the
+// catalog is refused with the ways to describe it: rkql writes only rows
+// whose layout it knows, and a raw read is read-only.
+func (pl *Planner) writeTable(id parser.Ident) (*catalog.Table, error) {
+	if t, ok := pl.cat.Table(id.Name); ok {
+		return t, nil
+	}
+	return nil, errAt(id.NamePos, "table %q is not in the catalog, so rkql cannot write it: SELECT * FROM RAW '%s' reads its cells, and raw reads are read-only; to write it, describe its layout in the catalog YAML (tables: - name: …, hbase: '%s', rowkey: …, columns: …) or with CREATE TABLE %s (…) ROWKEY (…) HBASE '%s'",
+		id.Name, id.Name, id.Name, parser.QuoteIdent(id.Name), id.Name)
+}
+
 // index finds index id of table t.
 func (pl *Planner) index(id parser.Ident, t *catalog.Table) (*catalog.Index, error) {
 	var names []string
@@ -256,7 +274,7 @@ func (pl *Planner) indexOwner(id parser.Ident) (*catalog.Table, *catalog.Index, 
 }
 
 func (pl *Planner) insert(ctx context.Context, s *parser.InsertStmt) (*Insert, error) {
-	t, err := pl.table(s.Table)
+	t, err := pl.writeTable(s.Table)
 	if err != nil {
 		return nil, err
 	}

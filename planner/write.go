@@ -47,7 +47,7 @@ func expandWrite(t *catalog.Table, at parser.Pos, verb string) error {
 }
 
 func (pl *Planner) deletePlan(ctx context.Context, s *parser.DeleteStmt) (*Delete, error) {
-	t, err := pl.table(s.Table)
+	t, err := pl.writeTable(s.Table)
 	if err != nil {
 		return nil, err
 	}
