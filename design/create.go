@@ -13,50 +13,91 @@ import (
 // The way back from the catalog to the layout statements: a catalog table
 // becomes the CREATE TABLE (and CREATE INDEX) statement that the planner
 // turns into the same table again, and the statement's String is its
-// text. SHOW CREATE TABLE prints it. A feature of the catalog that these
+// text. SHOW CREATE TABLE prints it, and after it, as comments, the HBase
+// shell statements of hbaseshell.go. A feature of the catalog that these
 // statements cannot say is an error wrapping ErrNotExpressible, never text
 // that means something else. The doc text is not part of the statement.
 
 // ErrNotExpressible is the cause of every error of CreateTable,
-// CreateIndex and ShowCreate for a layout that the layout statements
-// cannot express.
+// CreateIndex and CreateStatements for a layout that the layout
+// statements cannot express.
 var ErrNotExpressible = errors.New("design: not expressible in CREATE TABLE")
 
-// ShowCreate returns SHOW CREATE TABLE's text: the statements that make t
-// in an empty catalog, each ended by ';' on a line of its own; for a data
-// table, its CREATE TABLE and then a CREATE INDEX per index, for an index
-// table its CREATE INDEX.
-func ShowCreate(t *catalog.Table) (string, error) {
+// NotExpressibleError is the error for a layout that the layout
+// statements cannot express; it wraps ErrNotExpressible.
+type NotExpressibleError struct {
+	Stmt  string // the statement that cannot say it: "CREATE TABLE", "CREATE INDEX"
+	Entry string // what cannot be said: "table t", "index i"
+	Lacks string // the feature the statement lacks, one line
+}
+
+func (e *NotExpressibleError) Error() string {
+	return e.Entry + ": " + e.Lacks + ": " + ErrNotExpressible.Error()
+}
+
+func (e *NotExpressibleError) Unwrap() error { return ErrNotExpressible }
+
+// ShowCreate returns SHOW CREATE TABLE's text. It starts with the
+// statements that make t in an empty catalog, each ended by ';' on a line
+// of its own: for a data table, its CREATE TABLE and then a CREATE INDEX
+// per index, for an index table its CREATE INDEX. When they cannot
+// express t, one comment line says so and why instead. Then come, as
+// "-- " comment lines, the HBase shell statements that make the same
+// HBase tables (HBaseShell), so that the whole text, run by rkql, makes
+// t again (or nothing), and an operator can pre-split the tables by hand.
+func ShowCreate(t *catalog.Table) string {
+	var b strings.Builder
+	stmts, err := CreateStatements(t)
+	var ne *NotExpressibleError
+	switch {
+	case errors.As(err, &ne):
+		fmt.Fprintf(&b, "-- %s cannot express %s: %s\n", ne.Stmt, ne.Entry, ne.Lacks)
+	case err != nil:
+		fmt.Fprintf(&b, "-- no CREATE statement for %s: %s\n", t.Name, oneLine(err.Error()))
+	}
+	for _, s := range stmts {
+		b.WriteString(s.String() + ";\n")
+	}
+	b.WriteString("-- in the HBase shell:\n")
+	for _, l := range strings.SplitAfter(HBaseShell(t), "\n") {
+		if l != "" {
+			b.WriteString("-- " + l)
+		}
+	}
+	return b.String()
+}
+
+// CreateStatements returns the statements that make t in an empty
+// catalog: for a data table, its CREATE TABLE and then a CREATE INDEX per
+// index, for an index table its CREATE INDEX; or, when one of them cannot
+// be said, none and the error.
+func CreateStatements(t *catalog.Table) ([]parser.Stmt, error) {
 	var stmts []parser.Stmt
 	if t.IndexOf != nil {
 		for _, ix := range t.IndexOf.Indexes {
 			if ix.Table == t {
 				s, err := CreateIndex(t.IndexOf, ix)
 				if err != nil {
-					return "", err
+					return nil, err
 				}
 				stmts = append(stmts, s)
 			}
 		}
-	} else {
-		s, err := CreateTable(t)
+		return stmts, nil
+	}
+	s, err := CreateTable(t)
+	if err != nil {
+		return nil, err
+	}
+	stmts = append(stmts, s)
+	for _, ix := range t.Indexes {
+		s, err := CreateIndex(t, ix)
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		stmts = append(stmts, s)
-		for _, ix := range t.Indexes {
-			s, err := CreateIndex(t, ix)
-			if err != nil {
-				return "", err
-			}
-			stmts = append(stmts, s)
-		}
 	}
-	var b strings.Builder
-	for _, s := range stmts {
-		b.WriteString(s.String() + ";\n")
-	}
-	return b.String(), nil
+	return stmts, nil
 }
 
 // CreateTable returns the CREATE TABLE … ROWKEY statement that defines t's
@@ -67,7 +108,7 @@ func CreateTable(t *catalog.Table) (*parser.CreateTableStmt, error) {
 		return nil, fmt.Errorf("%s is an index of %s: render it with CREATE INDEX", t.Name, t.IndexOf.Name)
 	}
 	notExpr := func(format string, args ...any) error {
-		return fmt.Errorf("table %s: %s: %w", t.Name, fmt.Sprintf(format, args...), ErrNotExpressible)
+		return &NotExpressibleError{Stmt: "CREATE TABLE", Entry: "table " + t.Name, Lacks: oneLine(fmt.Sprintf(format, args...))}
 	}
 	if t.Key == nil {
 		return nil, fmt.Errorf("table %s has no rowkey", t.Name)
@@ -113,7 +154,7 @@ func CreateTable(t *catalog.Table) (*parser.CreateTableStmt, error) {
 // data table t.
 func CreateIndex(t *catalog.Table, ix *catalog.Index) (*parser.CreateIndexStmt, error) {
 	notExpr := func(format string, args ...any) error {
-		return fmt.Errorf("index %s: %s: %w", ix.Name, fmt.Sprintf(format, args...), ErrNotExpressible)
+		return &NotExpressibleError{Stmt: "CREATE INDEX", Entry: "index " + ix.Name, Lacks: oneLine(fmt.Sprintf(format, args...))}
 	}
 	it := ix.Table
 	if it == nil || it.Key == nil {
@@ -268,4 +309,9 @@ func familyDef(f catalog.Family) parser.FamilyDef {
 		fd.TTL = f.TTL
 	}
 	return fd
+}
+
+// oneLine returns s with its line breaks made spaces, for a comment line.
+func oneLine(s string) string {
+	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
 }

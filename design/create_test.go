@@ -21,9 +21,6 @@ import (
 	"github.com/rkql/rkql/planner"
 )
 
-// renderTable returns SHOW CREATE TABLE's text of t.
-func renderTable(t *catalog.Table) (string, error) { return design.ShowCreate(t) }
-
 // createCatalog runs a script of CREATE TABLE and CREATE INDEX statements
 // as the engine does, on an empty catalog: each is planned against the
 // catalog the statements before it made, and its plan's entry added to
@@ -67,15 +64,27 @@ var sameLayout = []cmp.Option{
 	cmpopts.IgnoreFields(catalog.Table{}, "Doc", "IndexOf"),
 }
 
-// checkRoundTrip renders t, runs the statements and compares the table
-// they make with t. It returns the statements, or the renderer's error,
-// which must say that CREATE TABLE cannot express t.
+// checkRoundTrip renders t with SHOW CREATE TABLE, runs the whole text,
+// HBase shell comments included, and compares the table it makes with t.
+// It returns the text's statements without the comments, or the
+// renderer's error, which must say that CREATE TABLE cannot express t;
+// then the text must make nothing, and its first line say why.
 func checkRoundTrip(t *testing.T, where string, tb *catalog.Table) string {
 	t.Helper()
-	script, err := renderTable(tb)
-	if err != nil {
-		if !errors.Is(err, design.ErrNotExpressible) || strings.Contains(err.Error(), "\n") {
+	script := design.ShowCreate(tb)
+	if !strings.HasSuffix(script, "-- in the HBase shell:\n"+commented(design.HBaseShell(tb))) {
+		t.Errorf("%s: table %s: SHOW CREATE TABLE does not end in the HBase shell statements:\n%s", where, tb.Name, script)
+	}
+	if _, err := design.CreateStatements(tb); err != nil {
+		var ne *design.NotExpressibleError
+		if !errors.As(err, &ne) || !errors.Is(err, design.ErrNotExpressible) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: table %s: %v, want one line wrapping ErrNotExpressible", where, tb.Name, err)
+		}
+		if first, _, _ := strings.Cut(script, "\n"); ne == nil || first != "-- "+ne.Stmt+" cannot express "+ne.Entry+": "+ne.Lacks {
+			t.Errorf("%s: table %s: SHOW CREATE TABLE starts %q, want the reason for %v", where, tb.Name, first, err)
+		}
+		if stmts, err := parser.Parse(script); err != nil || len(stmts) != 0 {
+			t.Errorf("%s: table %s: SHOW CREATE TABLE is %d statements, %v; want comments only:\n%s", where, tb.Name, len(stmts), err, script)
 		}
 		return "error: " + err.Error()
 	}
@@ -97,7 +106,24 @@ func checkRoundTrip(t *testing.T, where string, tb *catalog.Table) string {
 			t.Errorf("%s: index %s is not an index of its table", where, ix.Name)
 		}
 	}
-	return script
+	var stmts strings.Builder
+	for _, l := range strings.SplitAfter(script, "\n") {
+		if !strings.HasPrefix(l, "--") {
+			stmts.WriteString(l)
+		}
+	}
+	return stmts.String()
+}
+
+// commented returns text with "-- " before each line.
+func commented(text string) string {
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(text, "\n") {
+		if l != "" {
+			b.WriteString("-- " + l)
+		}
+	}
+	return b.String()
 }
 
 // TestCreateTable runs testdata/create: each table of a catalog file as
@@ -170,6 +196,12 @@ func TestCreateTableEveryCatalog(t *testing.T) {
 			if tb.IndexOf != nil {
 				if _, err := design.CreateTable(tb); err == nil {
 					t.Errorf("%s: CreateTable of index table %s gives no error", file, name)
+				}
+				if got, want := design.HBaseShell(tb), design.HBaseShell(tb.IndexOf); !strings.Contains(want, got) || strings.Count(got, "\n") != 1 {
+					t.Errorf("%s: index table %s: HBase shell statement %q is not one of its data table's:\n%s", file, name, got, want)
+				}
+				if s := design.ShowCreate(tb); !strings.HasSuffix(s, "\n-- "+design.HBaseShell(tb)) {
+					t.Errorf("%s: SHOW CREATE TABLE of index table %s does not end in its HBase shell statement:\n%s", file, name, s)
 				}
 				continue
 			}

@@ -4,7 +4,10 @@
 // padding that break order, …) (LintReport), SIMULATE shows how a write
 // stream spreads over a table's regions (SimulateReport), and SHOW CREATE
 // TABLE turns a catalog table back into the CREATE TABLE and CREATE INDEX
-// statements that make it again (ShowCreate, CreateTable, CreateIndex).
+// statements that make it again (ShowCreate, CreateTable, CreateIndex),
+// followed, as comments, by the HBase shell create statements that make
+// its HBase tables with their families' settings and split points
+// (HBaseShell).
 // Its subpackage advise answers ADVISE: it ranks key designs for a
 // workload by planning its queries under each.
 //

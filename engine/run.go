@@ -122,7 +122,7 @@ func (e *Engine) RunPlan(ctx context.Context, p planner.Plan) (*Result, error) {
 	case *planner.Lint:
 		return textResult(design.LintReport(p.Tables), nil)
 	case *planner.ShowCreate:
-		return textResult(design.ShowCreate(p.Table))
+		return textResult(design.ShowCreate(p.Table), nil)
 	case *planner.Simulate:
 		return textResult(design.SimulateReport(p))
 	case *planner.Advise:

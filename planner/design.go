@@ -9,7 +9,8 @@ import (
 type Lint struct{ Tables []*catalog.Table }
 
 // ShowCreate prints the CREATE TABLE and CREATE INDEX statements that
-// make a table and its indexes again.
+// make a table and its indexes again, and the HBase shell statements that
+// make their HBase tables.
 type ShowCreate struct{ Table *catalog.Table }
 
 // Simulate draws a write stream's keys and counts them per region; nothing

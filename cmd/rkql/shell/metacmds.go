@@ -193,7 +193,7 @@ var syntaxes = []struct{ name, syntax, desc string }{
 	{"UPSERT", "UPSERT INTO t (col [, …]) VALUES (v [, …]) [, (…)] [TIMESTAMP ts]", "the documented name of INSERT: an existing row keeps the columns not listed"},
 	{"UPDATE", "UPDATE t SET col = value [, …] WHERE cond [ALLOW FULL SCAN]", "set columns of the rows found, moving their index entries; a key field cannot be set"},
 	{"DELETE", "DELETE FROM t WHERE cond [ALLOW FULL SCAN]", "delete the rows that match; the REPL asks first, a script needs --yes"},
-	{"SHOW", "SHOW TABLES | SHOW REGIONS t | SHOW CATALOG [t] | SHOW CREATE TABLE t", "tables and index tables; a table's regions (with their load on HBase); the catalog YAML; the CREATE TABLE and CREATE INDEX statements that make t"},
+	{"SHOW", "SHOW TABLES | SHOW REGIONS t | SHOW CATALOG [t] | SHOW CREATE TABLE t", "tables and index tables; a table's regions (with their load on HBase); the catalog YAML; the CREATE TABLE and CREATE INDEX statements that make t, then as -- comments the HBase shell create statements of its HBase tables"},
 	{"DESCRIBE", "DESCRIBE t", "a table's columns, rowkey, families, splits and indexes"},
 	{"CREATE", "CREATE TABLE t [(col TYPE, …) ROWKEY (component, …) [FAMILIES (…)] [SPLITS (…) | SPLIT BY … INTO n REGIONS]]\n  | CREATE INDEX i ON t ROWKEY (component, …) [COVERING (col, …)] [UNIQUE]", "add a table or index to the catalog and create its HBase table"},
 	{"DROP", "DROP TABLE t | DROP INDEX i", "remove a table or index from the catalog with its HBase tables, once confirmed (read-only: the catalog entry only); DROP TABLE also drops an HBase table no catalog table describes"},
