@@ -10,6 +10,7 @@ import (
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/examples"
+	"github.com/rkql/rkql/exec/exectest/ref"
 	"github.com/rkql/rkql/parser"
 )
 
@@ -101,7 +102,7 @@ func (g *queryGen) column() int {
 // colName and colType cover _ts too.
 func (g *queryGen) colName(col int) string {
 	if col == len(g.t.Columns) {
-		return tsColumn
+		return ref.TSColumn
 	}
 	return parser.QuoteIdent(g.t.Columns[col].Name)
 }
@@ -151,7 +152,7 @@ func (g *queryGen) atom() string {
 		return name + " NOT " + g.in(col) + ")"
 	case 5, 6:
 		a, b := g.value(col), g.value(col)
-		if compareVals2(a, b) > 0 && g.r.IntN(4) > 0 {
+		if ref.CompareValues(a, b) > 0 && g.r.IntN(4) > 0 {
 			a, b = b, a
 		}
 		not := ""
@@ -268,10 +269,6 @@ func (g *queryGen) likeEscape(col int, s []rune) string {
 	return g.colName(col) + " LIKE " + catalog.String(b.String()).String() + " ESCAPE '!'"
 }
 
-// compareVals2 orders two non-NULL generated values with the reference's
-// own comparison.
-func compareVals2(a, b catalog.Value) int { return sortCompare(fromValue(a), fromValue(b)) }
-
 func (g *queryGen) query() string {
 	if g.r.IntN(5) == 0 {
 		return g.aggQuery()
@@ -375,7 +372,7 @@ func (g *queryGen) leading(keys []int) []string {
 			}
 		case i == n-1 && g.r.IntN(2) == 0:
 			a, b := g.value(col), g.value(col)
-			if compareVals2(a, b) > 0 {
+			if ref.CompareValues(a, b) > 0 {
 				a, b = b, a
 			}
 			out = append(out, name+" BETWEEN "+literal(a)+" AND "+literal(b))
@@ -516,7 +513,7 @@ func (g *queryGen) items() string {
 		}
 	}
 	if len(cols) == 0 || g.r.IntN(6) == 0 {
-		cols = append(cols, tsColumn)
+		cols = append(cols, ref.TSColumn)
 	}
 	return strings.Join(cols, ", ")
 }

@@ -117,7 +117,7 @@ func uidsOf(o *examples.OpenTSDB) map[string]int64 {
 // a few cells that are no points (an annotation, a damaged compacted
 // cell, a millisecond point whose value does not fit its flags), are read
 // by the reference's own decoding of tag pairs and points
-// (refexpand.go); a full scan must count each cell that is no point as
+// (ref/expand.go); a full scan must count each cell that is no point as
 // malformed, and fixed queries (metric reads over hours, tag
 // filters, ORDER BY, LIMIT, aggregates) and random ones must return what
 // the reference does. It runs twice: salted as examples/opentsdb.yaml

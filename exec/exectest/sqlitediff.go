@@ -15,6 +15,7 @@ import (
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/exec"
+	"github.com/rkql/rkql/exec/exectest/ref"
 	"github.com/rkql/rkql/expr"
 	"github.com/rkql/rkql/parser"
 	"github.com/rkql/rkql/planner"
@@ -146,7 +147,7 @@ func diffSeed(seed uint64) uint64 {
 func RunSQLite(t *testing.T, st exec.Store, db *SQLite, cat *catalog.Catalog, o SQLiteOptions) SQLiteStats {
 	var all SQLiteStats
 	for _, tb := range cat.Tables {
-		if o.Tables != nil && !slices.Contains(o.Tables, tb.Name) || o.Tables == nil && expands(tb) {
+		if o.Tables != nil && !slices.Contains(o.Tables, tb.Name) || o.Tables == nil && ref.Expands(tb) {
 			continue
 		}
 		t.Run(tb.Name, func(t *testing.T) {
@@ -319,7 +320,7 @@ func (c *sqliteChecker) compare(ctx context.Context, q string) error {
 	if len(got) > 0 {
 		c.nonEmpty = true
 	}
-	if err := Compare(canonical(got), want); err != nil {
+	if err := ref.Compare(canonical(got), want); err != nil {
 		if plan == nil {
 			return fmt.Errorf("rkql and sqlite differ: %w\n  sqlite: %s", err, ss.SQL)
 		}
@@ -400,7 +401,7 @@ func (c *sqliteChecker) nanRisk(s *parser.SelectStmt) error {
 	risky := func(e parser.Expr) bool {
 		switch e := e.(type) {
 		case *parser.BinaryExpr:
-			return e.Op == parser.OpMod && anyExpr(e.LHS, func(x parser.Expr) bool {
+			return e.Op == parser.OpMod && ref.AnyExpr(e.LHS, func(x parser.Expr) bool {
 				col, ok := x.(*parser.ColumnRef)
 				return ok && inf(col.Name, false)
 			})
@@ -413,16 +414,16 @@ func (c *sqliteChecker) nanRisk(s *parser.SelectStmt) error {
 		return false
 	}
 	for _, it := range s.Items {
-		if anyExpr(it.Expr, risky) {
+		if ref.AnyExpr(it.Expr, risky) {
 			return skip("nan")
 		}
 	}
 	for _, o := range s.Order {
-		if anyExpr(o.Expr, risky) {
+		if ref.AnyExpr(o.Expr, risky) {
 			return skip("nan")
 		}
 	}
-	if anyExpr(s.Where, risky) || anyExpr(s.Having, risky) {
+	if ref.AnyExpr(s.Where, risky) || ref.AnyExpr(s.Having, risky) {
 		return skip("nan")
 	}
 	return nil

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/exec/exectest/ref"
 )
 
 // Session runs one statement through the engine and returns its rows, or
@@ -313,13 +314,13 @@ func (w *world) applyDelete(where string) (outcome, error) {
 	}
 	now := w.now()
 	rows := w.m.Rows(now)
-	res, err := Evaluate(w.t, s, rows)
+	res, err := ref.Evaluate(w.t, s, rows)
 	if err != nil {
 		return outcome{}, err
 	}
 	next := w.m.Clone()
 	out := outcome{}
-	if res.count() > 0 {
+	if res.Len() > 0 {
 		// A DELETE that finds rows takes a tick of the engine's write
 		// clock for its row deletes.
 		now = max(now, w.lastWrite+1)
@@ -375,12 +376,3 @@ func renderInsert(t *catalog.Table, writes []Write) string {
 
 // random draws from r.
 func pick[T any](r *rand.Rand, xs []T) T { return xs[r.IntN(len(xs))] }
-
-// count is the number of rows in the result's groups.
-func (r *Result) count() int {
-	n := 0
-	for _, g := range r.Groups {
-		n += len(g)
-	}
-	return n
-}

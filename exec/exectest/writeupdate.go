@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/exec/exectest/ref"
 )
 
 // updateOp is an UPDATE: value columns set to literals or NULL where a
@@ -119,11 +120,11 @@ func (w *world) applyUpdate(u *updateOp) (outcome, error) {
 		return outcome{known: d.Name}, nil
 	}
 	now := w.now()
-	res, err := Evaluate(w.t, s, w.m.Rows(now))
+	res, err := ref.Evaluate(w.t, s, w.m.Rows(now))
 	if err != nil {
 		return outcome{}, err
 	}
-	out := outcome{updated: res.count()}
+	out := outcome{updated: res.Len()}
 	if out.updated == 0 {
 		return out, nil
 	}
