@@ -40,13 +40,12 @@
 package exectest
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -79,18 +78,9 @@ type Options struct {
 
 // Run runs the differential suite over st.
 func Run(t *testing.T, st exec.Store, cat *catalog.Catalog, o Options) {
-	if o.Rows == 0 {
-		o.Rows = 10_000
-	}
-	if o.Queries == 0 {
-		o.Queries = 500
-	}
-	if o.Seed == 0 {
-		o.Seed = 1
-		if s, err := strconv.ParseUint(os.Getenv("RKQL_DIFF_SEED"), 10, 64); err == nil {
-			o.Seed = s
-		}
-	}
+	o.Rows = cmp.Or(o.Rows, 10_000)
+	o.Queries = cmp.Or(o.Queries, 500)
+	o.Seed = diffSeed(o.Seed)
 	for _, tb := range cat.Tables {
 		if o.Tables != nil && !slices.Contains(o.Tables, tb.Name) {
 			continue

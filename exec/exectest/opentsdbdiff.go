@@ -1,13 +1,12 @@
 package exectest
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
-	"os"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -130,18 +129,9 @@ func RunOpenTSDBDiff(t *testing.T, st exec.Store, physical string, o Options) {
 }
 
 func runOpenTSDBDiff(t *testing.T, st exec.Store, physical string, salted bool, o Options) {
-	if o.Rows == 0 {
-		o.Rows = 2000
-	}
-	if o.Queries == 0 {
-		o.Queries = 200
-	}
-	if o.Seed == 0 {
-		o.Seed = 1
-		if s, err := strconv.ParseUint(os.Getenv("RKQL_DIFF_SEED"), 10, 64); err == nil {
-			o.Seed = s
-		}
-	}
+	o.Rows = cmp.Or(o.Rows, 2000)
+	o.Queries = cmp.Or(o.Queries, 200)
+	o.Seed = diffSeed(o.Seed)
 	ctx := context.Background()
 	cat, err := openTSDBCatalog(physical, salted)
 	if err != nil {

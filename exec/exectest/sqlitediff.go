@@ -1,15 +1,14 @@
 package exectest
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -61,14 +60,7 @@ type SQLiteStats struct {
 
 // Add adds o's counts to s.
 func (s *SQLiteStats) Add(o SQLiteStats) {
-	s.Tables += o.Tables
-	s.Rows += o.Rows
-	s.Refused += o.Refused
-	s.Ops += o.Ops
-	s.Compared += o.Compared
-	s.Agreed += o.Agreed
-	s.BothRefused += o.BothRefused
-	s.NonEmpty += o.NonEmpty
+	addCounts(s, &o)
 	s.Differ = append(s.Differ, o.Differ...)
 	if s.Skipped == nil {
 		s.Skipped = map[string]int{}
@@ -129,17 +121,6 @@ func (s *SQLiteStats) Reasons() string {
 	return strings.Join(lines, "\n")
 }
 
-// diffSeed is o's seed, or $RKQL_DIFF_SEED, or 1.
-func diffSeed(seed uint64) uint64 {
-	if seed != 0 {
-		return seed
-	}
-	if s, err := strconv.ParseUint(os.Getenv("RKQL_DIFF_SEED"), 10, 64); err == nil && s > 0 {
-		return s
-	}
-	return 1
-}
-
 // RunSQLite loads the same adversarial rows into st and into sqlite for
 // each table of cat, and compares the whole table and random SELECTs
 // answered by both. A statement the two engines answer differently fails
@@ -170,12 +151,8 @@ func RunSQLite(t *testing.T, st exec.Store, db *SQLite, cat *catalog.Catalog, o 
 // queries aimed at the adversarial values (edgeQueries), and o.Queries
 // random SELECTs.
 func SQLiteTable(ctx context.Context, st exec.Store, db *SQLite, cat *catalog.Catalog, tb *catalog.Table, o SQLiteOptions) (SQLiteStats, error) {
-	if o.Rows == 0 {
-		o.Rows = 500
-	}
-	if o.Queries == 0 {
-		o.Queries = 120
-	}
+	o.Rows = cmp.Or(o.Rows, 500)
+	o.Queries = cmp.Or(o.Queries, 120)
 	o.Seed = diffSeed(o.Seed)
 	s := SQLiteStats{Tables: 1, Skipped: map[string]int{}}
 	x := &exec.Executor{Store: st}

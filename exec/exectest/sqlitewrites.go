@@ -1,6 +1,7 @@
 package exectest
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -42,9 +43,7 @@ type extraIndex struct {
 // SQLiteWrites runs random writes over tb through sess and in sqlite, and
 // compares after each one.
 func SQLiteWrites(ctx context.Context, sess Session, db *SQLite, tb *catalog.Table, o SQLiteWriteOptions) (SQLiteStats, error) {
-	if o.Ops == 0 {
-		o.Ops = 200
-	}
+	o.Ops = cmp.Or(o.Ops, 200)
 	o.Seed = diffSeed(o.Seed)
 	s := SQLiteStats{Tables: 1, Skipped: map[string]int{}}
 	r := rand.New(rand.NewPCG(o.Seed, 31))

@@ -1,9 +1,9 @@
 package exectest
 
 import (
+	"cmp"
 	"context"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -84,19 +84,20 @@ type WriteStats struct {
 	Known map[string]int
 }
 
+// add adds o's counts to s.
+func (s *WriteStats) add(o WriteStats) {
+	addCounts(s, &o)
+	for k, n := range o.Known {
+		s.Known[k] += n
+	}
+}
+
 // RunWrites runs random operation sequences over each table in o.Tables
 // and checks, after every operation, queries through every index and
 // without one against the model's rows evaluated by the reference.
 func RunWrites(t *testing.T, cat *catalog.Catalog, o WriteOptions) WriteStats {
-	if o.Ops == 0 {
-		o.Ops = 300
-	}
-	if o.Seed == 0 {
-		o.Seed = 1
-		if s, err := strconv.ParseUint(os.Getenv("RKQL_DIFF_SEED"), 10, 64); err == nil {
-			o.Seed = s
-		}
-	}
+	o.Ops = cmp.Or(o.Ops, 300)
+	o.Seed = diffSeed(o.Seed)
 	total := WriteStats{Known: map[string]int{}}
 	for _, name := range o.Tables {
 		tb, ok := cat.Table(name)
@@ -112,18 +113,8 @@ func RunWrites(t *testing.T, cat *catalog.Catalog, o WriteOptions) WriteStats {
 				name, st.Ops, st.Writes, st.Refused, st.Deletes, st.Updates, st.UpdatedRows, st.UpdatesRefused, st.Advances, st.Hidden, st.Queries)
 			for k, n := range st.Known {
 				t.Logf("%s: %d operations left out or queries excused as the known divergence %q", name, n, k)
-				total.Known[k] += n
 			}
-			total.Ops += st.Ops
-			total.Writes += st.Writes
-			total.Refused += st.Refused
-			total.Deletes += st.Deletes
-			total.Updates += st.Updates
-			total.UpdatesRefused += st.UpdatesRefused
-			total.UpdatedRows += st.UpdatedRows
-			total.Advances += st.Advances
-			total.Queries += st.Queries
-			total.Hidden += st.Hidden
+			total.add(st)
 		})
 	}
 	return total
