@@ -64,6 +64,33 @@ func dropAtEnd(t *testing.T, st *hbasestore.Store, names []string) {
 	})
 }
 
+// scratchExample makes table name of a fresh scratch catalog (the example
+// catalog under unique physical names) on st, every table of the catalog
+// dropped when t ends, and returns the catalog, the table and an executor
+// over st.
+func scratchExample(t *testing.T, st *hbasestore.Store, name string) (*catalog.Catalog, *catalog.Table, *exec.Executor) {
+	t.Helper()
+	cat, names := scratchCatalog(t)
+	dropAtEnd(t, st, names)
+	tb, _ := cat.Table(name)
+	return cat, tb, ensureTable(t, st, tb)
+}
+
+// ensureTable creates tb on st and returns an executor over st. A region
+// server that cannot load the aggregation endpoint a store asks for skips
+// t, or fails it under RKQL_REQUIRE_HBASE=1.
+func ensureTable(t *testing.T, st exec.Store, tb *catalog.Table) *exec.Executor {
+	t.Helper()
+	x := &exec.Executor{Store: st}
+	if err := x.EnsureTable(context.Background(), tb); err != nil {
+		if hbasetest.CoprocessorMissing(err) {
+			hbasetest.NoCoprocessor(t, hbase.AggregateClass, err)
+		}
+		t.Fatal(err)
+	}
+	return x
+}
+
 func newEnv(t *testing.T) *env {
 	t.Helper()
 	st := openStore(t, hbasestore.Options{CompressionFallback: true})
