@@ -228,11 +228,7 @@ var fixedQueries = map[string][]string{
 
 // checkNonEmpty checks q and that the reference answers it with rows.
 func (c *checker) checkNonEmpty(ctx context.Context, q string) error {
-	s, err := parseSelect(q)
-	if err != nil {
-		return err
-	}
-	want, err := ref.Evaluate(c.t, s, c.all)
+	want, err := c.reference(q)
 	if err != nil {
 		return err
 	}
@@ -255,15 +251,20 @@ type checker struct {
 
 // check runs q planned and compares it with the reference.
 func (c *checker) check(ctx context.Context, q string) error {
-	s, err := parseSelect(q)
-	if err != nil {
-		return err
-	}
-	want, err := ref.Evaluate(c.t, s, c.all)
+	want, err := c.reference(q)
 	if err != nil {
 		return err
 	}
 	return c.checkPlanned(ctx, q, want)
+}
+
+// reference is the reference's answer to q over the table's rows.
+func (c *checker) reference(q string) (*ref.Result, error) {
+	s, err := parseSelect(q)
+	if err != nil {
+		return nil, err
+	}
+	return ref.Evaluate(c.t, s, c.all)
 }
 
 func parseSelect(q string) (*parser.SelectStmt, error) {
