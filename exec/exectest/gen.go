@@ -22,8 +22,9 @@ type queryGen struct {
 	rows []catalog.Row
 }
 
-// literal renders v as rkql text for a column of its type.
-func literal(v catalog.Value) string {
+// Literal renders v as rkql text for a column of its type: TIMESTAMP and
+// DATE values with their keyword.
+func Literal(v catalog.Value) string {
 	switch v.Type {
 	case catalog.TypeTimestamp:
 		return "TIMESTAMP " + v.String()
@@ -138,7 +139,7 @@ func (g *queryGen) atom() string {
 			// its midnight.
 			return "TIMESTAMP '" + v.Time().Add(time.Duration(g.r.IntN(86400))*time.Second).Format("2006-01-02 15:04:05") + "'"
 		}
-		return literal(v)
+		return Literal(v)
 	}
 	switch g.r.IntN(16) {
 	case 0, 1:
@@ -159,7 +160,7 @@ func (g *queryGen) atom() string {
 		if g.r.IntN(4) == 0 {
 			not = "NOT "
 		}
-		return name + " " + not + "BETWEEN " + literal(a) + " AND " + literal(b)
+		return name + " " + not + "BETWEEN " + Literal(a) + " AND " + Literal(b)
 	case 7:
 		ops := []string{"<", "<=", ">", ">="}
 		return name + " " + ops[g.r.IntN(4)] + " " + lit()
@@ -198,7 +199,7 @@ func (g *queryGen) atom() string {
 func (g *queryGen) in(col int) string {
 	vals := make([]string, 1+g.r.IntN(4))
 	for i := range vals {
-		vals[i] = literal(g.value(col))
+		vals[i] = Literal(g.value(col))
 	}
 	if g.r.IntN(4) == 0 {
 		vals[g.r.IntN(len(vals))] = "NULL"
@@ -375,11 +376,11 @@ func (g *queryGen) leading(keys []int) []string {
 			if ref.CompareValues(a, b) > 0 {
 				a, b = b, a
 			}
-			out = append(out, name+" BETWEEN "+literal(a)+" AND "+literal(b))
+			out = append(out, name+" BETWEEN "+Literal(a)+" AND "+Literal(b))
 		case g.r.IntN(4) == 0:
-			out = append(out, name+" IN ("+literal(g.value(col))+", "+literal(g.value(col))+")")
+			out = append(out, name+" IN ("+Literal(g.value(col))+", "+Literal(g.value(col))+")")
 		default:
-			out = append(out, name+" = "+literal(g.value(col)))
+			out = append(out, name+" = "+Literal(g.value(col)))
 		}
 	}
 	return out
@@ -439,7 +440,7 @@ func (g *queryGen) rowIn() string {
 			if g.r.IntN(4) == 0 {
 				v = g.value(c)
 			}
-			vals[i] = literal(v)
+			vals[i] = Literal(v)
 			if v.Null || g.r.IntN(30) == 0 {
 				vals[i] = "NULL"
 			}

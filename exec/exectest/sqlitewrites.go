@@ -324,7 +324,7 @@ func (ws *writeRun) check(ctx context.Context, q string) {
 		if col, ok := t.Column(ix.lead); ok && ix.created && len(ws.g.vals[col]) > 0 {
 			// A lookup the planner may serve from the index, built or
 			// not: an index not yet built must not answer it.
-			qs = append(qs, "SELECT * FROM "+t.Name+" WHERE "+quoted(ix.lead)+" = "+literal(pick(ws.r, ws.g.vals[col]))+" ALLOW FULL SCAN")
+			qs = append(qs, "SELECT * FROM "+t.Name+" WHERE "+quoted(ix.lead)+" = "+Literal(pick(ws.r, ws.g.vals[col]))+" ALLOW FULL SCAN")
 		}
 	}
 	for name, lead := range leads {

@@ -147,7 +147,7 @@ func (g *writeGen) deleteWhere() string {
 	if n := g.r.IntN(10); n < 5 || len(g.t.Indexes) == 0 {
 		kc := g.t.KeyColumns()
 		for _, k := range kc[:1+g.r.IntN(len(kc))] {
-			terms = append(terms, g.t.Columns[k].Name+" = "+literal(key[k]))
+			terms = append(terms, g.t.Columns[k].Name+" = "+Literal(key[k]))
 		}
 	} else {
 		ix := pick(g.r, g.t.Indexes)
@@ -157,7 +157,7 @@ func (g *writeGen) deleteWhere() string {
 		if !g.t.Columns[d].KeyField {
 			v = pick(g.r, g.vals[d])
 		}
-		terms = append(terms, c.Name+" = "+literal(v))
+		terms = append(terms, c.Name+" = "+Literal(v))
 	}
 	if g.r.IntN(4) == 0 {
 		var stored []int
@@ -170,7 +170,7 @@ func (g *writeGen) deleteWhere() string {
 		if g.r.IntN(2) == 0 {
 			terms = append(terms, g.t.Columns[c].Name+" IS NULL")
 		} else {
-			terms = append(terms, g.t.Columns[c].Name+" = "+literal(pick(g.r, g.vals[c])))
+			terms = append(terms, g.t.Columns[c].Name+" = "+Literal(pick(g.r, g.vals[c])))
 		}
 	}
 	return strings.Join(terms, " AND ")

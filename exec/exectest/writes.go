@@ -353,7 +353,7 @@ func renderInsert(t *catalog.Table, writes []Write) string {
 			if wr.Row[c].Null {
 				vals = append(vals, "NULL")
 			} else {
-				vals = append(vals, literal(wr.Row[c]))
+				vals = append(vals, Literal(wr.Row[c]))
 			}
 		}
 		tuples = append(tuples, "("+strings.Join(vals, ", ")+")")

@@ -265,27 +265,16 @@ func statements(tb *catalog.Table, rows []catalog.Row) []string {
 		row := rows[r.IntN(len(rows))]
 		var terms []string
 		for _, k := range keys {
-			terms = append(terms, tb.Columns[k].Name+" = "+literal(row[k]))
+			terms = append(terms, tb.Columns[k].Name+" = "+exectest.Literal(row[k]))
 			where := strings.Join(terms, " AND ")
 			out = append(out,
 				"SELECT * FROM "+tb.Name+" WHERE "+where,
 				"SELECT * FROM "+tb.Name+" WHERE "+where+" ORDER BY "+tb.Columns[keys[len(keys)-1]].Name+" DESC LIMIT 7",
 			)
 		}
-		out = append(out, "SELECT * FROM "+tb.Name+" WHERE "+tb.Columns[keys[0]].Name+" >= "+literal(row[keys[0]])+" LIMIT 25 ALLOW FULL SCAN")
+		out = append(out, "SELECT * FROM "+tb.Name+" WHERE "+tb.Columns[keys[0]].Name+" >= "+exectest.Literal(row[keys[0]])+" LIMIT 25 ALLOW FULL SCAN")
 	}
 	return append(out, "SELECT COUNT(*) FROM "+tb.Name+" ALLOW FULL SCAN")
-}
-
-// literal renders a value as rkql text.
-func literal(v catalog.Value) string {
-	switch v.Type {
-	case catalog.TypeTimestamp:
-		return "TIMESTAMP " + v.String()
-	case catalog.TypeDate:
-		return "DATE " + v.String()
-	}
-	return v.String()
 }
 
 // compare runs q on both stores and checks they return the same rows in
