@@ -377,18 +377,7 @@ func TestCSVAndTSVRows(t *testing.T) {
 	want.Reset()
 	want.WriteString(wantCSV)
 	var got bytes.Buffer
-	w := &csvWriter{w: &got}
-	if err := w.begin(cols); err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range rows {
-		if err := w.row(r); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.end(int64(len(rows))); err != nil {
-		t.Fatal(err)
-	}
+	writeRows(t, &csvWriter{w: &got}, cols, rows)
 	if got.String() != want.String() {
 		t.Errorf("csv:\n%s\nwant:\n%s", got.String(), want.String())
 	}
