@@ -12,7 +12,6 @@ import (
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/examples"
 	"github.com/rkql/rkql/exec"
-	"github.com/rkql/rkql/parser"
 	"github.com/rkql/rkql/planner"
 )
 
@@ -72,15 +71,10 @@ func RunOpenTSDB(t *testing.T, st exec.Store, physical string) {
 	if got != strings.Join(want, "\n") {
 		t.Fatalf("points:\n%s\nwant:\n%s", got, strings.Join(want, "\n"))
 	}
-	stmt, err := parser.ParseOne(q)
+	sel, err := Plan(pl, q)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := pl.Plan(context.Background(), stmt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sel := p.(*planner.Select)
 	placed, err := exec.Place(ctx, st, sel, exec.PlaceOptions{})
 	if err != nil {
 		t.Fatal(err)

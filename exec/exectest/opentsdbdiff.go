@@ -1,13 +1,12 @@
 package exectest
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
-	"os"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -117,7 +116,7 @@ func uidsOf(o *examples.OpenTSDB) map[string]int64 {
 // a few cells that are no points (an annotation, a damaged compacted
 // cell, a millisecond point whose value does not fit its flags), are read
 // by the reference's own decoding of tag pairs and points
-// (refexpand.go); a full scan must count each cell that is no point as
+// (ref/expand.go); a full scan must count each cell that is no point as
 // malformed, and fixed queries (metric reads over hours, tag
 // filters, ORDER BY, LIMIT, aggregates) and random ones must return what
 // the reference does. It runs twice: salted as examples/opentsdb.yaml
@@ -130,18 +129,9 @@ func RunOpenTSDBDiff(t *testing.T, st exec.Store, physical string, o Options) {
 }
 
 func runOpenTSDBDiff(t *testing.T, st exec.Store, physical string, salted bool, o Options) {
-	if o.Rows == 0 {
-		o.Rows = 2000
-	}
-	if o.Queries == 0 {
-		o.Queries = 200
-	}
-	if o.Seed == 0 {
-		o.Seed = 1
-		if s, err := strconv.ParseUint(os.Getenv("RKQL_DIFF_SEED"), 10, 64); err == nil {
-			o.Seed = s
-		}
-	}
+	o.Rows = cmp.Or(o.Rows, 2000)
+	o.Queries = cmp.Or(o.Queries, 200)
+	o.Seed = diffSeed(o.Seed)
 	ctx := context.Background()
 	cat, err := openTSDBCatalog(physical, salted)
 	if err != nil {

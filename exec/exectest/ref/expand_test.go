@@ -1,4 +1,4 @@
-package exectest
+package ref
 
 import (
 	"fmt"
@@ -7,9 +7,7 @@ import (
 	"time"
 
 	"github.com/rkql/rkql/catalog"
-
 	"github.com/rkql/rkql/examples"
-	"github.com/rkql/rkql/exec"
 )
 
 // TestExpandRow reads one tsdb row built by hand: metric 7, base hour
@@ -17,13 +15,17 @@ import (
 // and points of every form with an older version of one of them, read in
 // time order.
 func TestExpandRow(t *testing.T) {
-	cat, err := openTSDBCatalog("tsdb", true)
+	cat, err := catalog.Parse(examples.OpenTSDBYAML)
 	if err != nil {
 		t.Fatal(err)
 	}
 	tb, _ := cat.Table("tsdb")
-	scanRow := func(tb *catalog.Table, sr *exec.StoreRow) ([]catalog.Row, error) {
-		return logicalRows(tb, storedColumns(tb), sr)
+	type storeRow struct {
+		Key   []byte
+		Cells []Cell
+	}
+	scanRow := func(tb *catalog.Table, sr *storeRow) ([]catalog.Row, error) {
+		return NewDecoder(tb).Rows(sr.Key, sr.Cells)
 	}
 	key := []byte{0, 0, 0, 7, 0x66, 0x32, 0x12, 0xA0, 0, 0, 1, 0, 0, 2, 0, 0, 3, 0x0A, 0x0B, 0x0C}
 	// The salt is abs(Arrays.hashCode(metric and tags) % 20).
@@ -33,7 +35,7 @@ func TestExpandRow(t *testing.T) {
 	}
 	key[0] = byte(max(h%20, -(h % 20)))
 	q := func(off, flags int) string { return string([]byte{byte(off >> 4), byte(off<<4 | flags)}) }
-	sr := &exec.StoreRow{Key: key, Cells: []exec.Cell{
+	sr := &storeRow{Key: key, Cells: []Cell{
 		{Family: "t", Qualifier: q(5, 0), Timestamp: 9, Value: []byte{0xFE}},                                 // -2
 		{Family: "t", Qualifier: q(70, 1), Timestamp: 8, Value: []byte{0xFF, 0x00}},                          // -256
 		{Family: "t", Qualifier: q(70, 1), Timestamp: 7, Value: []byte{0x00, 0x01}},                          // older
@@ -48,7 +50,7 @@ func TestExpandRow(t *testing.T) {
 	}
 	var got []string
 	for _, r := range rows {
-		got = append(got, rowText(r))
+		got = append(got, RowText(r))
 	}
 	// An integer point also fills the exact BIGINT column; a float point
 	// leaves it NULL.
@@ -81,7 +83,7 @@ func TestExpandRow(t *testing.T) {
 	w := examples.NewOpenTSDB()
 	w.Add(examples.Point{Metric: "m", Tags: map[string]string{"a": "x", "b": "y"}, Time: time.Date(2024, 5, 1, 10, 0, 7, 0, time.UTC), Value: float32(-0.75)})
 	c := w.Points[0]
-	rows, err = scanRow(tb, &exec.StoreRow{Key: c.Key, Cells: []exec.Cell{{Family: "t", Qualifier: string(c.Qualifier), Timestamp: 1, Value: c.Value}}})
+	rows, err = scanRow(tb, &storeRow{Key: c.Key, Cells: []Cell{{Family: "t", Qualifier: string(c.Qualifier), Timestamp: 1, Value: c.Value}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,12 +92,12 @@ func TestExpandRow(t *testing.T) {
 	}
 
 	// A key whose group is cut short, and a value its flags do not fit.
-	if _, err := scanRow(tb, &exec.StoreRow{Key: key[:len(key)-2], Cells: sr.Cells}); err == nil {
+	if _, err := scanRow(tb, &storeRow{Key: key[:len(key)-2], Cells: sr.Cells}); err == nil {
 		t.Error("a group cut short reads")
 	}
 	// A 2-byte point's value is as long as it is, whatever its flags say;
 	// a length no value has is skipped with the row's other cells read.
-	odd := &exec.StoreRow{Key: key, Cells: []exec.Cell{
+	odd := &storeRow{Key: key, Cells: []Cell{
 		{Family: "t", Qualifier: q(1, 3), Value: []byte{1, 2}},
 		{Family: "t", Qualifier: q(2, 0), Value: []byte{1, 2, 3}},
 	}}
@@ -156,7 +158,7 @@ func TestRefTSDBCell(t *testing.T) {
 	// A compacted cell and, later, single cells for two of its times,
 	// one a millisecond point at a whole second; an older compacted
 	// version is ignored; a damaged cell is skipped.
-	cells := []exec.Cell{
+	cells := []Cell{
 		{Family: "t", Qualifier: string(sec(4, 0)), Timestamp: 30, Value: []byte{40}},
 		{Family: "t", Qualifier: string(cat(sec(1, 0), ms(2500, 0), sec(4, 0))), Timestamp: 20, Value: []byte{1, 2, 3, 1}},
 		{Family: "t", Qualifier: string(cat(sec(1, 0), ms(2500, 0), sec(4, 0))), Timestamp: 10, Value: []byte{7, 7, 7, 1}},
@@ -169,7 +171,7 @@ func TestRefTSDBCell(t *testing.T) {
 		t.Fatal(err)
 	}
 	tb, _ := c.Table("tsdb")
-	got := text(refWidePoints(tb, &exec.StoreRow{Cells: cells}))
+	got := text(refWidePoints(tb, cells))
 	if want := "1/1000=10@25 2/2500=2@20 4/4000=40@30"; got != want {
 		t.Errorf("points %s, want %s", got, want)
 	}

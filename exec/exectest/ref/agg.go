@@ -1,4 +1,4 @@
-package exectest
+package ref
 
 import (
 	"fmt"
@@ -143,10 +143,10 @@ func isAggregateQuery(s *parser.SelectStmt) bool {
 		return ok && refAggregates[c.Name]
 	}
 	for _, it := range s.Items {
-		found = found || anyExpr(it.Expr, check)
+		found = found || AnyExpr(it.Expr, check)
 	}
 	for _, o := range s.Order {
-		found = found || anyExpr(o.Expr, check)
+		found = found || AnyExpr(o.Expr, check)
 	}
 	return found
 }

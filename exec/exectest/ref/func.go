@@ -1,7 +1,9 @@
-package exectest
+package ref
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -123,3 +125,7 @@ func refDateTrunc(_ *evaluator, _ *parser.CallExpr, args []val) (val, error) {
 	t = time.Date(f[0], time.Month(f[1]), f[2], f[3], f[4], f[5], 0, time.UTC)
 	return val{k: kTime, i: t.UnixMilli()}, nil
 }
+
+// Functions lists, sorted, the names of the scalar functions the
+// reference models.
+func Functions() []string { return slices.Sorted(maps.Keys(refFuncs)) }

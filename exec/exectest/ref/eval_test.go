@@ -1,4 +1,4 @@
-package exectest
+package ref
 
 import (
 	"errors"
@@ -47,9 +47,13 @@ func testRows(t *testing.T) (*catalog.Table, []catalog.Row) {
 
 func parseSel(t *testing.T, q string) *parser.SelectStmt {
 	t.Helper()
-	s, err := parseSelect(q)
+	stmt, err := parser.ParseOne(q)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("parse %q: %v", q, err)
+	}
+	s, ok := stmt.(*parser.SelectStmt)
+	if !ok {
+		t.Fatalf("%q is not a SELECT", q)
 	}
 	return s
 }
@@ -195,7 +199,7 @@ func TestEvaluateShape(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := rowText(r.Groups[0][0]); got != "(TIMESTAMP:'1970-01-01 00:00:02.000', BIGINT:7)" {
+	if got := RowText(r.Groups[0][0]); got != "(TIMESTAMP:'1970-01-01 00:00:02.000', BIGINT:7)" {
 		t.Errorf("SELECT _ts, n: got %s", got)
 	}
 	if _, err := Evaluate(tb, parseSel(t, "SELECT * FROM t VERSIONS 3"), rows); err == nil {
@@ -429,7 +433,7 @@ func TestEvaluateBigintSums(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := rowText(r.Groups[0][0]); got != "(BIGINT:-2, DOUBLE:-0.5)" {
+	if got := RowText(r.Groups[0][0]); got != "(BIGINT:-2, DOUBLE:-0.5)" {
 		t.Errorf("SUM, AVG past both ends: got %s", got)
 	}
 	r, err = Evaluate(tb, parseSel(t, "SELECT AVG(n) FROM t WHERE k < 'c'"), rows)

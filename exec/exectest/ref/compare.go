@@ -1,4 +1,4 @@
-package exectest
+package ref
 
 import (
 	"fmt"
@@ -78,5 +78,6 @@ func (r *Result) text(row catalog.Row) string {
 	return "(" + strings.Join(parts, ", ") + ")"
 }
 
-// rowText renders a row exactly.
-func rowText(r catalog.Row) string { return (&Result{}).text(r) }
+// RowText renders a row exactly, type included, as Compare's errors
+// show it.
+func RowText(r catalog.Row) string { return (&Result{}).text(r) }

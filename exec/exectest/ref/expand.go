@@ -1,4 +1,4 @@
-package exectest
+package ref
 
 import (
 	"fmt"
@@ -6,7 +6,6 @@ import (
 	"sort"
 
 	"github.com/rkql/rkql/catalog"
-	"github.com/rkql/rkql/exec"
 )
 
 // The reference's own reading of the two layouts that give several
@@ -35,19 +34,19 @@ import (
 // point in its family gives none. A wide cell that does not fit is left
 // out, the row's other cells read, as the engine skips it.
 
-// expands reports whether a stored row of t may give several logical
+// Expands reports whether a stored row of t may give several logical
 // rows.
-func expands(t *catalog.Table) bool {
+func Expands(t *catalog.Table) bool {
 	n := len(t.Key.Components)
 	return t.Wide != nil || (n > 0 && t.Key.Components[n-1].Kind == catalog.KindGroup)
 }
 
-// expandRow turns base, the row decodeRow built from sr, into its logical
-// rows.
-func expandRow(t *catalog.Table, sr *exec.StoreRow, base catalog.Row) ([]catalog.Row, error) {
-	reps, cols, err := refRepeats(t, sr.Key)
+// expandRow turns base, the row Decoder.row built from key and cells,
+// into its logical rows.
+func expandRow(t *catalog.Table, key []byte, cells []Cell, base catalog.Row) ([]catalog.Row, error) {
+	reps, cols, err := refRepeats(t, key)
 	if err != nil {
-		return nil, fmt.Errorf("reference: key '%s' of %s: %w", catalog.ToStringBinary(sr.Key), t.Name, err)
+		return nil, fmt.Errorf("reference: key '%s' of %s: %w", catalog.ToStringBinary(key), t.Name, err)
 	}
 	var out []catalog.Row
 	for _, rep := range reps {
@@ -62,7 +61,7 @@ func expandRow(t *catalog.Table, sr *exec.StoreRow, base catalog.Row) ([]catalog
 			out = append(out, one())
 			continue
 		}
-		for _, p := range refWidePoints(t, sr) {
+		for _, p := range refWidePoints(t, cells) {
 			r := one()
 			w := t.Wide
 			r[w.Offset] = catalog.Value{Type: t.Columns[w.Offset].Type, I: p.off}
@@ -94,14 +93,14 @@ type refPt struct {
 	isInt          bool
 }
 
-// refWidePoints reads the points of sr's wide family, newest version of
-// each cell only, leaving out the cells that do not fit.
-func refWidePoints(t *catalog.Table, sr *exec.StoreRow) []refPt {
+// refWidePoints reads the points of the cells of the wide family, newest
+// version of each cell only, leaving out the cells that do not fit.
+func refWidePoints(t *catalog.Table, cells []Cell) []refPt {
 	w := t.Wide
 	var pts []refPt
-	var last *exec.Cell
-	for i := range sr.Cells {
-		c := &sr.Cells[i]
+	var last *Cell
+	for i := range cells {
+		c := &cells[i]
 		if c.Family != w.Family || (last != nil && last.Qualifier == c.Qualifier) {
 			continue
 		}

@@ -1,4 +1,4 @@
-package exectest
+package ref
 
 import (
 	"fmt"
@@ -11,8 +11,8 @@ import (
 	"github.com/rkql/rkql/parser"
 )
 
-// tsColumn is the pseudo-column holding a row's newest cell timestamp.
-const tsColumn = "_ts"
+// TSColumn is the pseudo-column holding a row's newest cell timestamp.
+const TSColumn = "_ts"
 
 // Result is the reference answer to a SELECT. Groups hold the projected
 // result rows in ORDER BY order: the rows of one group tie on every
@@ -45,8 +45,8 @@ func (r *Result) Len() int {
 
 // Evaluate answers s over rows by brute force, with its own SQL
 // semantics: three-valued logic, comparisons, BETWEEN, IN (of values or
-// of row values), LIKE (with ESCAPE), IS NULL, expressions (refexpr.go),
-// GROUP BY, HAVING and aggregates (refagg.go), DISTINCT, ORDER BY (NULL
+// of row values), LIKE (with ESCAPE), IS NULL, expressions (expr.go),
+// GROUP BY, HAVING and aggregates (agg.go), DISTINCT, ORDER BY (NULL
 // first ascending, last descending) by term, alias or position, OFFSET
 // and LIMIT. Each row holds t's columns and then the _ts pseudo-column.
 // Evaluate refuses VERSIONS above 1, which it does not model.
@@ -205,7 +205,7 @@ func (e *evaluator) column(name string) (int, error) {
 			return i, nil
 		}
 	}
-	if name == tsColumn {
+	if name == TSColumn {
 		return len(e.t.Columns), nil
 	}
 	return 0, fmt.Errorf("reference: no column %s in %s", name, e.t.Name)

@@ -1,4 +1,4 @@
-package exectest
+package ref
 
 import (
 	"bytes"
@@ -331,3 +331,7 @@ func likeMatch(s, p []string) bool {
 	}
 	return pi == len(p)
 }
+
+// CompareValues orders two values as the reference's ORDER BY does:
+// NULL first, then by the reference's own comparison.
+func CompareValues(a, b catalog.Value) int { return sortCompare(fromValue(a), fromValue(b)) }

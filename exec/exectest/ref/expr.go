@@ -1,4 +1,4 @@
-package exectest
+package ref
 
 import (
 	"errors"
@@ -21,7 +21,7 @@ import (
 //     divisor gives NULL; NULL operands give NULL;
 //   - x || y joins the text forms; NULL when either is NULL;
 //   - SUBSTR counts characters from 1; LENGTH counts characters (of
-//     BYTES, bytes); the functions are in reffunc.go;
+//     BYTES, bytes); the functions are in func.go;
 //   - CASE and COALESCE give the common type of their results.
 
 // errRefOverflow is the reference's integer overflow.
@@ -31,7 +31,7 @@ var errRefOverflow = errors.New("reference: integer overflow")
 func (e *evaluator) refType(x parser.Expr) catalog.Type {
 	switch x := x.(type) {
 	case *parser.ColumnRef:
-		if x.Name == tsColumn {
+		if x.Name == TSColumn {
 			return catalog.TypeTimestamp
 		}
 		for _, c := range e.t.Columns {
@@ -406,3 +406,7 @@ func (e *evaluator) exprValue(x parser.Expr, r catalog.Row) (val, error) {
 	}
 	return val{}, nil
 }
+
+// Type is the SQL type the reference gives x's value in a statement over
+// t.
+func Type(t *catalog.Table, x parser.Expr) catalog.Type { return (&evaluator{t: t}).refType(x) }

@@ -1,4 +1,4 @@
-package exectest
+package ref
 
 import (
 	"github.com/rkql/rkql/catalog"
