@@ -23,6 +23,7 @@ var allowed = map[string][]string{
 	"exec/tsdbtest":   {"exec", "exec/exectest", "planner", "parser", "catalog", "expr", "examples"},
 	"engine":          {"parser", "planner", "exec", "catalog", "expr", "design", "advise"},
 	"design":          {"catalog"},
+	"design/infer":    {"catalog"},
 	"advise":          {"catalog", "parser", "planner"},
 	"hbase":           {"hbase"},
 	"examples":        {"catalog"},
