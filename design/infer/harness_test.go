@@ -23,7 +23,7 @@ import (
 type written struct {
 	hand   *catalog.Table
 	cat    *catalog.Catalog // the catalog hand is in
-	rows   []catalog.Row // the values, one per distinct key
+	rows   []catalog.Row    // the values, one per distinct key
 	sample infer.Sample
 }
 
