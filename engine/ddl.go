@@ -34,7 +34,7 @@ func isDDL(st parser.Stmt) bool {
 	case *parser.CreateTableStmt:
 		return s.Def != nil
 	case *parser.CreateIndexStmt, *parser.DropTableStmt, *parser.DropIndexStmt, *parser.TruncateStmt,
-		*parser.AlterTableStmt, *parser.ShowCatalogStmt:
+		*parser.AlterTableStmt, *parser.ShowCatalogStmt, *parser.InferStmt:
 		return true
 	}
 	return false
@@ -64,6 +64,8 @@ func (e *Engine) runDDL(ctx context.Context, st parser.Stmt) (*Result, error) {
 		return e.alterTable(ctx, s)
 	case *parser.ShowCatalogStmt:
 		return e.showCatalog(s)
+	case *parser.InferStmt:
+		return e.inferTable(ctx, s)
 	}
 	return nil, fmt.Errorf("%s is not a layout statement", Statement(st))
 }

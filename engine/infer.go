@@ -1,0 +1,174 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/design/infer"
+	"github.com/rkql/rkql/exec"
+	"github.com/rkql/rkql/parser"
+)
+
+// DefaultInferSample is how many rows INFER TABLE reads without SAMPLE.
+const DefaultInferSample = 1000
+
+// inferTable samples the physical table s names, proposes its catalog
+// entry, and with SAVE writes the entry to the catalog.
+func (e *Engine) inferTable(ctx context.Context, s *parser.InferStmt) (*Result, error) {
+	if s.Save {
+		if err := e.catalogFile("INFER TABLE … SAVE"); err != nil {
+			return nil, err
+		}
+		if err := e.Writable("INFER TABLE … SAVE"); err != nil {
+			return nil, err
+		}
+	}
+	name := ""
+	if s.As != nil {
+		name = s.As.Name
+	}
+	e.reading = true
+	st, err := e.Store(ctx)
+	e.reading = false
+	if err != nil {
+		return nil, err
+	}
+	n := int(s.Sample)
+	if n == 0 {
+		n = DefaultInferSample
+	}
+	sample, err := sampleTable(ctx, st, s.Table, n)
+	if errors.Is(err, exec.ErrTableNotFound) {
+		return nil, parser.Errorf(s.TablePos, "the store has no table %q", s.Table)
+	}
+	if err != nil {
+		return nil, err
+	}
+	p := infer.Infer(sample, infer.Options{Name: name})
+	text := p.Text()
+	if !s.Save {
+		return &Result{Text: text}, nil
+	}
+	for _, t := range e.cfg.Catalog.Tables {
+		if t.Physical == s.Table {
+			return nil, parser.Errorf(s.TablePos, "the catalog already describes HBase table %s as %s: one table per HBase table", s.Table, t.Name)
+		}
+	}
+	if _, dup := e.cfg.Catalog.Table(p.Spec.Name); dup {
+		return nil, fmt.Errorf("the catalog already has a table %s: name the entry with AS", p.Spec.Name)
+	}
+	src, err := catalog.AddTable(e.cfg.CatalogSource, &p.Spec)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.saveCatalog(src); err != nil {
+		return nil, err
+	}
+	return &Result{Text: text + fmt.Sprintf("# saved to %s as table %s\n", e.cfg.CatalogFile, p.Spec.Name)}, nil
+}
+
+// sampleTable reads up to n rows of a physical table, spread over its
+// regions: in each, its first rows and rows from points between its
+// first and last keys.
+func sampleTable(ctx context.Context, st exec.Store, table string, n int) (infer.Sample, error) {
+	s := infer.Sample{Table: table}
+	regions, err := st.Regions(ctx, table)
+	if err != nil {
+		return s, err
+	}
+	if len(regions) == 0 {
+		regions = []exec.Region{{}}
+	}
+	s.Regions = len(regions)
+	per := max(n/len(regions), 2)
+	seen := map[string]bool{}
+	add := func(rows []*exec.StoreRow) {
+		for _, r := range rows {
+			if seen[string(r.Key)] || len(s.Rows) >= n {
+				continue
+			}
+			seen[string(r.Key)] = true
+			sr := infer.Row{Key: bytes.Clone(r.Key)}
+			for _, c := range r.Cells {
+				sr.Cells = append(sr.Cells, infer.Cell{Family: c.Family, Qualifier: c.Qualifier, Value: bytes.Clone(c.Value)})
+			}
+			s.Rows = append(s.Rows, sr)
+		}
+	}
+	for _, rg := range regions {
+		r := exec.Range{Start: rg.StartKey, Stop: rg.EndKey}
+		first, err := scanRows(ctx, st, table, r, per/2, false)
+		if err != nil {
+			return s, err
+		}
+		add(first)
+		if len(first) < per/2 {
+			continue // the region holds no more
+		}
+		last, err := scanRows(ctx, st, table, r, 1, true)
+		if err != nil {
+			return s, err
+		}
+		const points = 4
+		each := max((per-per/2)/points, 1)
+		for i := 1; i <= points && len(last) == 1; i++ {
+			from := between(first[len(first)-1].Key, last[0].Key, i, points+1)
+			rows, err := scanRows(ctx, st, table, exec.Range{Start: from, Stop: rg.EndKey}, each, false)
+			if err != nil {
+				return s, err
+			}
+			add(rows)
+		}
+	}
+	return s, nil
+}
+
+// scanRows reads up to n rows of r, forwards or from its end.
+func scanRows(ctx context.Context, st exec.Store, table string, r exec.Range, n int, reverse bool) ([]*exec.StoreRow, error) {
+	opts := exec.ReadOptions{Reverse: reverse}
+	if st.Pushdown().Features().Limit {
+		opts.Limit = n
+	}
+	it, err := st.Scan(ctx, table, r, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer it.Close()
+	var out []*exec.StoreRow
+	for len(out) < n {
+		row, err := it.Next(ctx)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, row)
+	}
+	return out, nil
+}
+
+// between is a key i/parts of the way from a to b: their common prefix,
+// then the next 8 bytes of each read as numbers and interpolated.
+func between(a, b []byte, i, parts int) []byte {
+	p := 0
+	for p < len(a) && p < len(b) && a[p] == b[p] {
+		p++
+	}
+	word := func(k []byte) uint64 {
+		var w [8]byte
+		copy(w[:], k[min(p, len(k)):])
+		return binary.BigEndian.Uint64(w[:])
+	}
+	lo, hi := word(a), word(b)
+	if hi <= lo {
+		return bytes.Clone(a)
+	}
+	mid := lo + (hi-lo)/uint64(parts)*uint64(i)
+	return binary.BigEndian.AppendUint64(bytes.Clone(a[:p]), mid)
+}
