@@ -3,10 +3,11 @@ package engine
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"strings"
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/design/infer"
@@ -72,9 +73,13 @@ func (e *Engine) inferTable(ctx context.Context, s *parser.InferStmt) (*Result, 
 	return &Result{Text: text + fmt.Sprintf("# saved to %s as table %s\n", e.cfg.CatalogFile, p.Spec.Name)}, nil
 }
 
+// inferPoints is how many points at most between a region's first and
+// last keys INFER TABLE reads rows from, beside the region's first rows.
+const inferPoints = 64
+
 // sampleTable reads up to n rows of a physical table, spread over its
-// regions: in each, its first rows and rows from points between its
-// first and last keys.
+// regions: in each, an eighth of its share from the region's start, the
+// rest from up to 64 points between its first and last keys.
 func sampleTable(ctx context.Context, st exec.Store, table string, n int) (infer.Sample, error) {
 	s := infer.Sample{Table: table}
 	regions, err := st.Regions(ctx, table)
@@ -102,20 +107,21 @@ func sampleTable(ctx context.Context, st exec.Store, table string, n int) (infer
 	}
 	for _, rg := range regions {
 		r := exec.Range{Start: rg.StartKey, Stop: rg.EndKey}
-		first, err := scanRows(ctx, st, table, r, per/2, false)
+		head := max(per/8, 1)
+		first, err := scanRows(ctx, st, table, r, head, false)
 		if err != nil {
 			return s, err
 		}
 		add(first)
-		if len(first) < per/2 {
+		if len(first) < head {
 			continue // the region holds no more
 		}
 		last, err := scanRows(ctx, st, table, r, 1, true)
 		if err != nil {
 			return s, err
 		}
-		const points = 4
-		each := max((per-per/2)/points, 1)
+		points := min(inferPoints, max(per-head, 1))
+		each := max((per-head)/points, 1)
 		for i := 1; i <= points && len(last) == 1; i++ {
 			from := between(first[len(first)-1].Key, last[0].Key, i, points+1)
 			rows, err := scanRows(ctx, st, table, exec.Range{Start: from, Stop: rg.EndKey}, each, false)
@@ -154,21 +160,73 @@ func scanRows(ctx context.Context, st exec.Store, table string, r exec.Range, n 
 }
 
 // between is a key i/parts of the way from a to b: their common prefix,
-// then the next 8 bytes of each read as numbers and interpolated.
+// then the next 8 bytes of each read as one number, each byte a digit in
+// the smallest alphabet that holds both keys' bytes there (decimal digits,
+// hex, letters, printable text, any byte), so that text keys spread over
+// the text between them rather than over bytes no text holds.
 func between(a, b []byte, i, parts int) []byte {
 	p := 0
 	for p < len(a) && p < len(b) && a[p] == b[p] {
 		p++
 	}
-	word := func(k []byte) uint64 {
-		var w [8]byte
-		copy(w[:], k[min(p, len(k)):])
-		return binary.BigEndian.Uint64(w[:])
+	const n = 8
+	var alpha [n]string
+	var x, y []uint64
+	for j := range n {
+		ca, cb := at(a, p+j), at(b, p+j)
+		alpha[j] = alphabetOf(ca, cb)
+		x = append(x, uint64(strings.IndexByte(alpha[j], ca)))
+		y = append(y, uint64(strings.IndexByte(alpha[j], cb)))
 	}
-	lo, hi := word(a), word(b)
+	num := func(d []uint64) float64 {
+		v := 0.0
+		for j := range n {
+			v = v*float64(len(alpha[j])) + float64(d[j])
+		}
+		return v
+	}
+	lo, hi := num(x), num(y)
 	if hi <= lo {
 		return bytes.Clone(a)
 	}
-	mid := lo + (hi-lo)/uint64(parts)*uint64(i)
-	return binary.BigEndian.AppendUint64(bytes.Clone(a[:p]), mid)
+	v := lo + (hi-lo)*float64(i)/float64(parts)
+	out := make([]byte, n)
+	for j := n - 1; j >= 0; j-- {
+		r := float64(len(alpha[j]))
+		d := math.Mod(v, r)
+		out[j] = alpha[j][int(d)]
+		v = math.Floor(v / r)
+	}
+	return append(bytes.Clone(a[:p]), out...)
+}
+
+// at is key[i], or the least byte past its end.
+func at(key []byte, i int) byte {
+	if i < len(key) {
+		return key[i]
+	}
+	return 0
+}
+
+// alphabets from the smallest; the last holds every byte.
+var alphabets = func() []string {
+	all := make([]byte, 256)
+	for i := range all {
+		all[i] = byte(i)
+	}
+	var text []byte
+	for c := byte(0x20); c < 0x7f; c++ {
+		text = append(text, c)
+	}
+	return []string{"0123456789", "0123456789abcdef", "abcdefghijklmnopqrstuvwxyz",
+		"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", string(text), string(all)}
+}()
+
+func alphabetOf(a, b byte) string {
+	for _, s := range alphabets {
+		if strings.IndexByte(s, a) >= 0 && strings.IndexByte(s, b) >= 0 {
+			return s
+		}
+	}
+	return alphabets[len(alphabets)-1]
 }

@@ -37,6 +37,9 @@ func cellColumns(rows []Row, taken map[string]bool) []column {
 	var out []column
 	for _, fq := range order {
 		fam, qual, _ := strings.Cut(fq, ":")
+		if qual == emptyQualifier && allEmpty(vals[fq]) {
+			continue // a row marker, not a column
+		}
 		name := ident(qual)
 		if taken[name] {
 			name = ident(fam + "_" + qual)
@@ -55,6 +58,19 @@ func cellColumns(rows []Row, taken map[string]bool) []column {
 		out = append(out, c)
 	}
 	return out
+}
+
+// emptyQualifier is the empty cell rkql (and Phoenix) write so that a row
+// whose columns are all key fields exists.
+const emptyQualifier = "_0"
+
+func allEmpty(vals [][]byte) bool {
+	for _, v := range vals {
+		if len(v) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func encodingWord(typ, e string) string {

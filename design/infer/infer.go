@@ -104,15 +104,16 @@ func (p *Proposal) cells(s Sample, cols []column) {
 	fams := s.Families
 	if fams == nil {
 		var names []string
-		for _, c := range cols {
-			f := c.spec.Column[:len(c.spec.Column)-len(afterColon(c.spec.Column))-1]
-			if !slices.Contains(names, f) {
-				names = append(names, f)
+		for _, r := range s.Rows {
+			for _, c := range r.Cells {
+				if !slices.Contains(names, c.Family) {
+					names = append(names, c.Family)
+				}
 			}
 		}
 		slices.Sort(names)
 		for _, n := range names {
-			fams = append(fams, catalog.FamilySpec{Name: n})
+			fams = append(fams, catalog.FamilySpec{Name: catalog.ToStringBinary([]byte(n))})
 		}
 	}
 	if len(fams) == 0 {
@@ -124,15 +125,6 @@ func (p *Proposal) cells(s Sample, cols []column) {
 		p.Spec.Columns = append(p.Spec.Columns, c.spec)
 		p.Parts = append(p.Parts, c.part)
 	}
-}
-
-func afterColon(fq string) string {
-	for i := 0; i < len(fq); i++ {
-		if fq[i] == ':' {
-			return fq[i+1:]
-		}
-	}
-	return ""
 }
 
 // raw makes the raw entry: the key one BYTES field, every qualifier a
