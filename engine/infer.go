@@ -92,9 +92,10 @@ func sampleTable(ctx context.Context, st exec.Store, table string, n int) (infer
 	s.Regions = len(regions)
 	per := max(n/len(regions), 2)
 	seen := map[string]bool{}
+	limit := n
 	add := func(rows []*exec.StoreRow) {
 		for _, r := range rows {
-			if seen[string(r.Key)] || len(s.Rows) >= n {
+			if seen[string(r.Key)] || len(s.Rows) >= limit {
 				continue
 			}
 			seen[string(r.Key)] = true
@@ -107,6 +108,8 @@ func sampleTable(ctx context.Context, st exec.Store, table string, n int) (infer
 	}
 	for _, rg := range regions {
 		r := exec.Range{Start: rg.StartKey, Stop: rg.EndKey}
+		before := len(s.Rows)
+		limit = min(n, before+per)
 		head := max(per/8, 1)
 		first, err := scanRows(ctx, st, table, r, head, false)
 		if err != nil {
@@ -129,6 +132,15 @@ func sampleTable(ctx context.Context, st exec.Store, table string, n int) (infer
 				return s, err
 			}
 			add(rows)
+		}
+		if got := len(s.Rows) - before; got < per {
+			// The points met rows already read: fill the share from the
+			// region's start.
+			more, err := scanRows(ctx, st, table, r, per, false)
+			if err != nil {
+				return s, err
+			}
+			add(more)
 		}
 	}
 	return s, nil

@@ -95,7 +95,7 @@ func (p *Proposal) YAML() string { return catalog.RenderTable(&p.Spec) }
 // comments, then the entry.
 func (p *Proposal) Text() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# %s: %d rows sampled from %d regions\n", p.Spec.Name, p.Rows, p.Regions)
+	fmt.Fprintf(&b, "# %s: %s sampled from %s\n", p.Spec.Name, plural(p.Rows, "row"), plural(p.Regions, "region"))
 	if !p.Found {
 		b.WriteString("# no layout found: " + p.Note + "\n")
 		b.WriteString("# the raw entry reads each key as one BYTES field\n")
@@ -124,4 +124,11 @@ func indent(text, prefix string) string {
 		}
 	}
 	return b.String()
+}
+
+func plural(n int, one string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %ss", n, one)
 }
