@@ -50,7 +50,22 @@ func (e *Engine) inferTable(ctx context.Context, s *parser.InferStmt) (*Result, 
 	if err != nil {
 		return nil, err
 	}
-	p := infer.Infer(sample, infer.Options{Name: name})
+	look := func(table string, keys [][]byte) ([]infer.Row, error) {
+		rows, err := st.Get(ctx, table, keys, exec.ReadOptions{})
+		if errors.Is(err, exec.ErrTableNotFound) {
+			return nil, nil
+		}
+		var out []infer.Row
+		for _, r := range rows {
+			ir := infer.Row{Key: r.Key}
+			for _, c := range r.Cells {
+				ir.Cells = append(ir.Cells, infer.Cell{Family: c.Family, Qualifier: c.Qualifier, Value: c.Value})
+			}
+			out = append(out, ir)
+		}
+		return out, err
+	}
+	p := infer.Infer(sample, infer.Options{Name: name, Known: e.cfg.Catalog, Lookup: look})
 	text := p.Text()
 	if !s.Save {
 		return &Result{Text: text}, nil

@@ -19,7 +19,8 @@ import (
 
 // TestInferTableSave: rows of device_metrics written into the embedded
 // store are inferred through the statement, saved, and then planned and
-// read over the saved entry as over the hand-written one.
+// read over the saved entry as over the hand-written one. The copy's
+// keys name rows of device_metrics, so its columns take their names.
 func TestInferTableSave(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -61,7 +62,7 @@ func TestInferTableSave(t *testing.T) {
 	}
 	out := runText(t, e, "INFER TABLE 'ns:devices' SAMPLE 400 AS dm2;")
 	t.Logf("%s", out)
-	for _, want := range []string{"{hash: md5, of: [k1], width: 2}", "verified", "{field: ts, encoding: java, order: desc}", "- name: dm2", "hbase: 'ns:devices'", "sampled from 16 regions"} {
+	for _, want := range []string{"{hash: md5, of: [device_id], width: 2}", "an index-like table of device_metrics", "verified", "{field: ts, encoding: java, order: desc}", "- name: dm2", "hbase: 'ns:devices'", "sampled from 16 regions"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("INFER TABLE does not say %q:\n%s", want, out)
 		}
@@ -82,8 +83,8 @@ func TestInferTableSave(t *testing.T) {
 	r := rows[7]
 	dev, ts := r[0].String(), r[1].String()
 	plans := []struct{ hand, inferred string }{
-		{"device_id = " + dev + " AND ts = " + ts, "k1 = " + dev + " AND ts = " + ts},
-		{"device_id = " + dev + " AND ts >= '2024-05-02' AND ts < '2024-05-04'", "k1 = " + dev + " AND ts >= '2024-05-02' AND ts < '2024-05-04'"},
+		{"device_id = " + dev + " AND ts = " + ts, "device_id = " + dev + " AND ts = " + ts},
+		{"device_id = " + dev + " AND ts >= '2024-05-02' AND ts < '2024-05-04'", "device_id = " + dev + " AND ts >= '2024-05-02' AND ts < '2024-05-04'"},
 	}
 	for _, p := range plans {
 		want := explainRanges(t, e, "SELECT * FROM device_metrics WHERE "+p.hand)
@@ -92,7 +93,7 @@ func TestInferTableSave(t *testing.T) {
 			t.Errorf("WHERE %s plans %s over the saved entry, %s over the hand-written one", p.inferred, got, want)
 		}
 		hand := runText(t, e, "SELECT device_id, ts, model, firmware, temperature, humidity FROM device_metrics WHERE "+p.hand+";")
-		inf := runText(t, e, "SELECT k1, ts, model, fw, temp, hum FROM dm2 WHERE "+p.inferred+";")
+		inf := runText(t, e, "SELECT device_id, ts, model, firmware, temperature, humidity FROM dm2 WHERE "+p.inferred+";")
 		if hand != inf || !strings.Contains(hand, dev[1:len(dev)-1]) {
 			t.Errorf("WHERE %s reads\n%s\nover the saved entry, and\n%s\nover the hand-written one", p.inferred, inf, hand)
 		}

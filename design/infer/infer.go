@@ -50,6 +50,7 @@ func Infer(s Sample, opt Options) *Proposal {
 	if s.Table != tname {
 		p.Spec.HBase = s.Table
 	}
+	p.indexLike(s, opt)
 	if t, err := load(&p.Spec); err == nil {
 		p.Key = t.Key.String()
 	} else {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/design/infer"
+	"github.com/rkql/rkql/examples"
 )
 
 // One test per example layout: rows built as the Java code that writes
@@ -103,5 +104,60 @@ func TestInferRandomBytes(t *testing.T) {
 	want := "- name: noise\n  families:\n    - {name: f}\n  columns:\n    - {name: key, type: BYTES}\n    - {name: q, type: BYTES, column: 'f:q'}\n  rowkey:\n    - {field: key}\n"
 	if got := p.YAML(); got != want {
 		t.Errorf("raw entry:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// Index tables kept by hand: their keys repeat the data table's fields,
+// which a lookup of the data table's rows finds.
+func TestInferIndexLike(t *testing.T) {
+	for _, tc := range []struct{ data, index string }{{"sites", "sites_by_owner"}, {"orders", "orders_by_buyer"}} {
+		t.Run(tc.index, func(t *testing.T) {
+			c := handCatalog(t)
+			data, _ := c.Table(tc.data)
+			ix, _ := c.Table(tc.index)
+			rows := examples.Rows(data, 300, 1)
+			dw := encode(t, c, data, rows)
+			var entries []catalog.Row
+			for _, x := range data.Indexes {
+				for _, r := range rows {
+					if e, ok := x.EntryRow(data, r); ok && x.Name == tc.index {
+						entries = append(entries, e)
+					}
+				}
+			}
+			iw := encode(t, c, ix, entries)
+			stored := map[string]infer.Row{}
+			for _, r := range dw.sample.Rows {
+				stored[string(r.Key)] = r
+			}
+			look := func(table string, keys [][]byte) ([]infer.Row, error) {
+				if table != data.Physical {
+					return nil, nil
+				}
+				var out []infer.Row
+				for _, k := range keys {
+					if r, ok := stored[string(k)]; ok {
+						out = append(out, r)
+					}
+				}
+				return out, nil
+			}
+			p := infer.Infer(iw.sample, infer.Options{Name: "inferred", Known: c, Lookup: look})
+			t.Logf("%s", p.Text())
+			if !strings.Contains(p.Text(), "an index-like table of "+tc.data) {
+				t.Fatalf("not found to be an index of %s", tc.data)
+			}
+			cat, err := catalog.Parse([]byte("tables:\n" + indent(p.YAML(), "  ")))
+			if err != nil {
+				t.Fatal(err)
+			}
+			inf, _ := cat.Table("inferred")
+			names := readBack(t, iw, inf)
+			for h, i := range names {
+				if hc, _ := ix.Column(h); ix.Columns[hc].KeyField && h != i {
+					t.Errorf("index key field %s is named %s", h, i)
+				}
+			}
+		})
 	}
 }

@@ -38,6 +38,12 @@ type Cell struct {
 type Options struct {
 	// Name is the logical table name; "" derives one from Sample.Table.
 	Name string
+	// Known is the catalog the proposal will join, and Lookup reads its
+	// tables' rows: with both, a table whose keys repeat the key fields
+	// of a Known table (an index kept by hand) is found and its columns
+	// named after that table's.
+	Known  *catalog.Catalog
+	Lookup Lookup
 }
 
 // Sure is how sure a part of a proposal is.
