@@ -41,43 +41,125 @@ func hexRun(keys [][]byte) int {
 // md5Prefix finds a width w and a field whose md5 hex gives every key's
 // first w bytes, and returns the whole reading.
 func md5Prefix(tname string, keys [][]byte) ([]piece, bool) {
-	for w := 1; w <= hexRun(keys); w++ {
+	for w := hexRun(keys); w >= 1; w-- { // the widest that verifies
 		rest := make([][]byte, len(keys))
 		for i, k := range keys {
 			rest[i] = k[w:]
 		}
-		ps, ok := segment(rest)
+		ps, t, rows, ok := readRest(tname, rest)
 		if !ok {
 			continue
 		}
-		ps = name(ps)
-		spec := keySpec(tname, ps)
-		t, err := load(&spec)
-		if err != nil {
-			continue
-		}
-		rows, err := decodeAll(t, rest)
-		if err != nil {
-			continue
-		}
-		for ci, col := range t.Columns {
+		for _, in := range inputs(t) {
 			match := true
 			for i, r := range rows {
-				sum := md5.Sum(hashText(r[ci]))
+				sum := md5.Sum(concatText(r, in))
 				if hex.EncodeToString(sum[:])[:w] != string(keys[i][:w]) {
 					match = false
 					break
 				}
 			}
 			if match {
-				h := piece{comp: catalog.ComponentSpec{Hash: "md5", Of: []string{col.Name}, Width: w}}
+				names := inputNames(t, in)
+				h := piece{comp: catalog.ComponentSpec{Hash: "md5", Of: names, Width: w}}
 				h.part = Part{Sure: Verified, Evidence: fmt.Sprintf("the first %d hex characters of md5(%s) give the key's first %d bytes in all %d sampled keys",
-					w, col.Name, w, len(keys))}
+					w, strings.Join(names, ", "), w, len(keys))}
 				return append([]piece{h}, ps...), true
 			}
 		}
 	}
 	return nil, false
+}
+
+// rawMD5Prefix finds a width w and a field whose md5, as raw bytes, gives
+// every key's first w bytes. The catalog's md5 hash writes hex, so the
+// reading keeps them as a fixed-width BYTES field, with the evidence.
+func rawMD5Prefix(tname string, keys [][]byte) ([]piece, bool) {
+	for w := 16; w >= 1; w-- { // the widest that verifies
+		rest := make([][]byte, len(keys))
+		short := false
+		for i, k := range keys {
+			short = short || len(k) <= w
+			rest[i] = k[min(w, len(k)):]
+		}
+		if short {
+			continue
+		}
+		ps, t, rows, ok := readRest(tname, rest)
+		if !ok {
+			continue
+		}
+		for _, in := range inputs(t) {
+			match := true
+			for i, r := range rows {
+				sum := md5.Sum(concatText(r, in))
+				if string(sum[:w]) != string(keys[i][:w]) {
+					match = false
+					break
+				}
+			}
+			if match {
+				names := inputNames(t, in)
+				h := piece{typ: "BYTES", role: "md5", comp: catalog.ComponentSpec{Field: "md5", Width: w}}
+				h.part = Part{Sure: Verified, Evidence: fmt.Sprintf("the first %d bytes of md5(%s), raw rather than hex, give the key's first %d bytes in all %d sampled keys; the catalog writes md5 as hex only, so they are kept as a %d-byte BYTES field a query must give",
+					w, strings.Join(names, ", "), w, len(keys), w)}
+				return append([]piece{h}, ps...), true
+			}
+		}
+	}
+	return nil, false
+}
+
+// readRest reads keys with a fresh reading and decodes them.
+func readRest(tname string, rest [][]byte) ([]piece, *catalog.Table, []catalog.Row, bool) {
+	ps, ok := segment(rest)
+	if !ok {
+		return nil, nil, nil, false
+	}
+	ps = name(ps)
+	spec := keySpec(tname, ps)
+	t, err := load(&spec)
+	if err != nil {
+		return nil, nil, nil, false
+	}
+	rows, err := decodeAll(t, rest)
+	if err != nil {
+		return nil, nil, nil, false
+	}
+	return ps, t, rows, true
+}
+
+// inputs are the column sets a hash may read: each column, then each
+// pair in key order.
+func inputs(t *catalog.Table) [][]int {
+	var out [][]int
+	for i := range t.Columns {
+		out = append(out, []int{i})
+	}
+	for i := range t.Columns {
+		for j := i + 1; j < len(t.Columns); j++ {
+			out = append(out, []int{i, j})
+		}
+	}
+	return out
+}
+
+func inputNames(t *catalog.Table, in []int) []string {
+	var out []string
+	for _, i := range in {
+		out = append(out, t.Columns[i].Name)
+	}
+	return out
+}
+
+// concatText is the text a hash of the columns in reads: their texts
+// joined, as the catalog's hash joins its inputs.
+func concatText(r catalog.Row, in []int) []byte {
+	var b []byte
+	for _, i := range in {
+		b = append(b, hashText(r[i])...)
+	}
+	return b
 }
 
 // hypothesis is a derived reading of a leading number field.

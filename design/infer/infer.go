@@ -70,6 +70,8 @@ func readKey(tname string, keys [][]byte) ([]piece, string) {
 		if ps, ok := md5Prefix(tname, keys); ok {
 			tries = append(tries, ps)
 		}
+	} else if ps, ok := rawMD5Prefix(tname, keys); ok {
+		tries = append(tries, ps)
 	}
 	ps, ok := segment(keys)
 	if ok {

@@ -428,13 +428,15 @@ func delimiter(c *cursor) (byte, bool) {
 
 // padded finds a fixed-width text field right-padded with one byte: in
 // at least half the keys a run of two or more pad bytes ends at the same
-// offset W, and in none does the run go past it.
+// offset W, starting at more than one offset (values of more than one
+// length), and in none does the run go past it.
 func padded(c *cursor) (piece, int, bool) {
 	type at struct {
 		pad byte
 		end int
 	}
 	count := map[at]int{}
+	starts := map[at]map[int]bool{} // where the runs start: values of one length are no padding
 	digits := true
 	for i := range c.keys {
 		r := c.rest(i)[:textRun(c, i)]
@@ -448,6 +450,10 @@ func padded(c *cursor) (piece, int, bool) {
 			if k-j >= 2 && !(r[j] >= '0' && r[j] <= '9') && !seen[at{r[j], k}] {
 				seen[at{r[j], k}] = true
 				count[at{r[j], k}]++
+				if starts[at{r[j], k}] == nil {
+					starts[at{r[j], k}] = map[int]bool{}
+				}
+				starts[at{r[j], k}][j] = true
 			}
 			j = k
 		}
@@ -457,6 +463,9 @@ func padded(c *cursor) (piece, int, bool) {
 	}
 	best, bestN := at{}, 0
 	for a, n := range count {
+		if len(starts[a]) < 2 {
+			continue
+		}
 		if n > bestN || n == bestN && a.end < best.end {
 			best, bestN = a, n
 		}

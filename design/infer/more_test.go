@@ -1,9 +1,14 @@
 package infer_test
 
 import (
+	"crypto/md5"
+	"encoding/binary"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/design/infer"
 	"github.com/rkql/rkql/examples"
 )
 
@@ -38,6 +43,14 @@ func TestInferMoreLayouts(t *testing.T) {
 		point:   "id = {id} AND day = {day}",
 		scan:    "id = {id} AND day >= {day} AND day <= {day+}",
 	}, {
+		name:    "md5_of_two_fields",
+		columns: "{name: app, type: STRING}, {name: uid, type: BIGINT}, {name: v, type: STRING, column: 'f:v'}",
+		rowkey:  "{hash: md5, of: [app, uid], width: 6}, {literal: ':'}, {field: app}, {literal: ':'}, {field: uid, encoding: decimal, width: 9}",
+		point:   "app = {app} AND uid = {uid}",
+		// A range of uid cannot be read through a hash of both fields:
+		// an IN list of points instead.
+		scan: "app = {app} AND uid IN ({uid}, {uid+})",
+	}, {
 		name:    "micros_asc_text",
 		columns: "{name: ts, type: TIMESTAMP}, {name: name, type: STRING}, {name: v, type: BIGINT, column: 'f:v'}",
 		rowkey:  "{field: ts, encoding: java, unit: us}, {field: name}",
@@ -55,5 +68,27 @@ func TestInferMoreLayouts(t *testing.T) {
 			w := encode(t, c, hand, examples.Rows(hand, 300, 2))
 			check(t, w, tc.point, tc.scan)
 		})
+	}
+}
+
+// An md5 prefix kept as raw bytes (MessageDigest's digest, cut to 4
+// bytes) is recognised and verified, though the catalog writes md5 as
+// hex only: the entry keeps the bytes as a BYTES field.
+func TestInferRawMD5(t *testing.T) {
+	var s infer.Sample
+	for i := range 200 {
+		user := fmt.Sprintf("user%d", i*7%150)
+		sum := md5.Sum([]byte(user))
+		key := append(append(append([]byte{}, sum[:4]...), user+"|"...), binary.BigEndian.AppendUint64(nil, uint64(i))...)
+		s.Rows = append(s.Rows, infer.Row{Key: key, Cells: []infer.Cell{{Family: "f", Qualifier: "v", Value: []byte("x")}}})
+	}
+	s.Table = "raw_md5"
+	p := infer.Infer(s, infer.Options{})
+	t.Logf("%s", p.Text())
+	if !p.Found || !strings.Contains(p.Text(), "the first 4 bytes of md5(k1), raw rather than hex") {
+		t.Fatalf("the raw md5 prefix is not recognised:\n%s", p.Text())
+	}
+	if !strings.Contains(p.Key, "md5:") || !strings.Contains(p.Key, "k1:str|") {
+		t.Errorf("key %s", p.Key)
 	}
 }
