@@ -245,9 +245,12 @@ func tryInput(rows []catalog.Row, keys [][]byte, got []int64, ci int, col catalo
 		}
 		return c
 	}
-	texts := make([][]byte, len(rows))
+	javaH, murmurH, arraysH := make([]int64, len(rows)), make([]int64, len(rows)), make([]int64, len(rows))
 	for i, r := range rows {
-		texts[i] = hashText(r[ci])
+		text := hashText(r[ci])
+		javaH[i] = int64(catalog.JavaHashCode(string(text)))
+		murmurH[i] = int64(int32(murmur3.SeedSum32(0, text)))
+		arraysH[i] = int64(catalog.ArraysHashCode((&catalog.Column{Type: col.Type}).EncodeCell(r[ci])))
 	}
 	absMod := func(h, n int64) int64 {
 		r := h % n
@@ -260,15 +263,9 @@ func tryInput(rows []catalog.Row, keys [][]byte, got []int64, ci int, col catalo
 		hash, says string
 		f          func(i int, n int64) int64
 	}{
-		{"java", "abs(String.hashCode(%s) %% %d)", func(i int, n int64) int64 {
-			return absMod(int64(catalog.JavaHashCode(string(texts[i]))), n)
-		}},
-		{"murmur3", "abs(murmur3_32(%s) %% %d)", func(i int, n int64) int64 {
-			return absMod(int64(int32(murmur3.SeedSum32(0, texts[i]))), n)
-		}},
-		{"arrays", "abs(Arrays.hashCode(Bytes.toBytes(%s)) %% %d)", func(i int, n int64) int64 {
-			return absMod(int64(catalog.ArraysHashCode((&catalog.Column{Type: col.Type}).EncodeCell(rows[i][ci]))), n)
-		}},
+		{"java", "abs(String.hashCode(%s) %% %d)", func(i int, n int64) int64 { return absMod(javaH[i], n) }},
+		{"murmur3", "abs(murmur3_32(%s) %% %d)", func(i int, n int64) int64 { return absMod(murmurH[i], n) }},
+		{"arrays", "abs(Arrays.hashCode(Bytes.toBytes(%s)) %% %d)", func(i int, n int64) int64 { return absMod(arraysH[i], n) }},
 	}
 	for _, tr := range tries {
 		if n, ok := findMod(lo, limit, got, tr.f); ok {
