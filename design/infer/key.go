@@ -350,7 +350,14 @@ func textField(c *cursor) ([]piece, *cursor) {
 		for i := range c.keys {
 			vals[i] = c.rest(i)[:bytes.IndexByte(c.rest(i), d)]
 		}
-		return classify(vals, "delimited"), c.advance(func(i int) int { return len(vals[i]) })
+		ps := classify(vals, "delimited")
+		if bytes.IndexByte(weakDelimiter, d) >= 0 && len(ps) == 1 && ps[0].part.Other == "" {
+			lit := catalog.ToStringBinary([]byte{d})
+			ps[0].part.Sure = Likely
+			ps[0].part.Other = fmt.Sprintf("one field that holds the '%s' and what follows it", lit)
+			ps[0].part.Tell = fmt.Sprintf("every sampled key holds '%s' as often, after text that varies; a key with more or fewer would say one field", lit)
+		}
+		return ps, c.advance(func(i int) int { return len(vals[i]) })
 	}
 	toEnd := true
 	for i := range c.keys {

@@ -233,15 +233,19 @@ func splitDigits(vals [][]byte) []piece {
 // that share the rest: a cut j where the keys fall into groups that
 // hold at least a third of them, and cutting one digit more merges
 // almost no groups (a suffix spreads one entity's rows; digits of a
-// number would merge entities as the cut grows). 0 when there is none.
+// number would merge entities as the cut grows). Groups whose shared
+// digits are all zeros do not count, and fewer than 12 keys in groups say
+// nothing. 0 when there is none.
 func randomSuffix(vals [][]byte) int {
+	const minShared = 12 // fewer keys in shared groups say nothing
 	groups := func(j int) (distinct, shared int) {
 		g := map[string]int{}
 		for _, v := range vals {
 			g[string(v[:len(v)-j])]++
 		}
-		for _, c := range g {
-			if c > 1 {
+		for prefix, c := range g {
+			// Small numbers share their zero padding, not an entity.
+			if c > 1 && strings.Trim(prefix, "0") != "" {
 				shared += c
 			}
 		}
@@ -250,7 +254,7 @@ func randomSuffix(vals [][]byte) int {
 	for j := 1; j <= 3 && j < len(vals[0]); j++ {
 		d, s := groups(j)
 		d2, _ := groups(j + 1)
-		if s*3 >= len(vals) && d2*10 >= d*9 {
+		if s >= minShared && s*3 >= len(vals) && d2*10 >= d*9 {
 			return j
 		}
 	}
