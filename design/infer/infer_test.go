@@ -161,3 +161,14 @@ func TestInferIndexLike(t *testing.T) {
 		})
 	}
 }
+
+// A handful of rows of small numbers: their zero padding is shared, which
+// must not read as a random suffix.
+func TestInferFewRows(t *testing.T) {
+	var rows []catalog.Row
+	for i, uid := range []int64{8839540, 12, 99, 4711, 123456, 77, 5, 31337} {
+		rows = append(rows, catalog.Row{catalog.Bigint(uid), catalog.DateFromYMD(2019+i%5, 1+i, 17), catalog.Int(int32(i * 7)), catalog.String("x")})
+	}
+	w := write(t, "user_calendar_record", rows)
+	check(t, w, "uid = {uid} AND date = {date} AND type = {type}", "uid = {uid} AND date >= {date} AND date <= {date+}")
+}
