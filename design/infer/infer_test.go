@@ -110,7 +110,7 @@ func TestInferRandomBytes(t *testing.T) {
 // Index tables kept by hand: their keys repeat the data table's fields,
 // which a lookup of the data table's rows finds.
 func TestInferIndexLike(t *testing.T) {
-	for _, tc := range []struct{ data, index string }{{"sites", "sites_by_owner"}, {"orders", "orders_by_buyer"}} {
+	for _, tc := range []struct{ data, index string }{{"sites", "sites_by_owner"}, {"orders", "orders_by_buyer"}, {"orders", "orders_by_id"}} {
 		t.Run(tc.index, func(t *testing.T) {
 			c := handCatalog(t)
 			data, _ := c.Table(tc.data)
