@@ -107,6 +107,7 @@ func check(t *testing.T, w *written, point, scan string) *infer.Proposal {
 		iw := fill(w, where, names, inf)
 		want := ranges(t, w.cat, w.hand.Name, hw)
 		got := ranges(t, cat, "inferred", iw)
+		t.Logf("WHERE %s: %.200s", iw, got)
 		if want != got {
 			t.Errorf("WHERE %s\n  hand-written: %s\n  inferred (WHERE %s): %s", hw, want, iw, got)
 		}
