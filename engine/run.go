@@ -114,6 +114,8 @@ func (e *Engine) RunPlan(ctx context.Context, p planner.Plan) (*Result, error) {
 		return e.truncate(ctx, p)
 	case *planner.AlterTable:
 		return e.alterTable(ctx, p)
+	case *planner.Infer:
+		return e.inferTable(ctx, p)
 	case *planner.ShowCatalog:
 		return e.showCatalog(p)
 

@@ -59,6 +59,8 @@ func (c *converter) stmt(g *gStmt) (Stmt, *Error) {
 		return c.simulate(g.Simulate)
 	case g.Advise != nil:
 		return c.advise(g.Advise)
+	case g.Infer != nil:
+		return c.infer(g.Infer)
 	}
 	return nil, newError(c.src, NoPos, "empty statement")
 }

@@ -60,6 +60,7 @@ type gStmt struct {
 	Drop     *gDrop     `parser:"| @@"`
 	Truncate *gTruncate `parser:"| @@"`
 	Alter    *gAlter    `parser:"| @@"`
+	Infer    *gInfer    `parser:"| @@"`
 }
 
 // gExplainable lists the statements EXPLAIN accepts.

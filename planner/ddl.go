@@ -20,7 +20,7 @@ func Layout(st parser.Stmt) bool {
 	case *parser.CreateTableStmt:
 		return s.Def != nil
 	case *parser.CreateIndexStmt, *parser.DropTableStmt, *parser.DropIndexStmt, *parser.TruncateStmt,
-		*parser.AlterTableStmt, *parser.ShowCatalogStmt:
+		*parser.AlterTableStmt, *parser.ShowCatalogStmt, *parser.InferStmt:
 		return true
 	}
 	return false
@@ -85,6 +85,19 @@ type AlterTable struct {
 // Table (with its indexes), or the whole file when Table is nil.
 type ShowCatalog struct{ Table *catalog.Table }
 
+// Infer is INFER TABLE: sample the physical table Table and propose its
+// catalog entry, which SAVE adds to the catalog. It is a layout
+// statement because SAVE edits the catalog file.
+type Infer struct {
+	Table    string
+	TablePos parser.Pos
+	// Sample is how many rows to read at most; 0 means the default.
+	Sample int
+	// As names the entry; "" derives a name from Table.
+	As   string
+	Save bool
+}
+
 func (*DefineTable) plan()   {}
 func (*CreateIndex) plan()   {}
 func (*DropTable) plan()     {}
@@ -92,6 +105,7 @@ func (*DropIndex) plan()     {}
 func (*Truncate) plan()      {}
 func (*AlterTable) plan()    {}
 func (*ShowCatalog) plan()   {}
+func (*Infer) plan()         {}
 func (*DefineTable) layout() {}
 func (*CreateIndex) layout() {}
 func (*DropTable) layout()   {}
@@ -99,6 +113,7 @@ func (*DropIndex) layout()   {}
 func (*Truncate) layout()    {}
 func (*AlterTable) layout()  {}
 func (*ShowCatalog) layout() {}
+func (*Infer) layout()       {}
 
 // layoutPlan plans a layout statement; ok is false for any other
 // statement.
@@ -134,6 +149,12 @@ func (pl *Planner) layoutPlan(stmt parser.Stmt) (p Plan, ok bool, err error) {
 			t = t.IndexOf
 		}
 		return &ShowCatalog{Table: t}, true, err
+	case *parser.InferStmt:
+		p := &Infer{Table: s.Table, TablePos: s.TablePos, Sample: int(s.Sample), Save: s.Save}
+		if s.As != nil {
+			p.As = s.As.Name
+		}
+		return p, true, nil
 	}
 	return nil, false, nil
 }

@@ -32,6 +32,8 @@ func TestLayoutPlans(t *testing.T) {
 		{"ALTER TABLE logs SET FAMILY l TTL 3600", "*planner.AlterTable", ""},
 		{"SHOW CATALOG", "*planner.ShowCatalog", ""},
 		{"SHOW CATALOG orders_by_buyer", "*planner.ShowCatalog", ""},
+		{"INFER TABLE 'user_ts' SAMPLE 10 AS probe SAVE", "*planner.Infer", ""},
+		{"INFER TABLE 'user_ts'", "*planner.Infer", ""},
 		{"CREATE TABLE logs", "*planner.CreateTable", ""},
 		{"SELECT * FROM logs WHERE hostname = 'h' ALLOW FULL SCAN", "*planner.Select", ""},
 		{"SHOW CREATE TABLE logs", "*planner.ShowCreate", ""},

@@ -177,7 +177,7 @@ func loadOpenTSDB(t *testing.T, dir string) *docStore {
 // readsRows matches the first line of a statement that reads or writes
 // rows; the others (EXPLAIN without ANALYZE, LINT, SIMULATE, DECODE KEY,
 // …) need the catalog only.
-var readsRows = regexp.MustCompile(`(?i)^\s*(SELECT|EXPLAIN\s+ANALYZE|INSERT|UPSERT|UPDATE|DELETE|\\d)`)
+var readsRows = regexp.MustCompile(`(?i)^\s*(SELECT|EXPLAIN\s+ANALYZE|INSERT|UPSERT|UPDATE|DELETE|INFER|\\d)`)
 
 // demoTables are the data tables of c whose rows the examples read, a
 // table standing for its indexes too.

@@ -25,6 +25,7 @@ var allowed = map[string][]string{
 	"exec/tsdbtest":     {"exec", "exec/exectest", "planner", "parser", "catalog", "expr", "examples"},
 	"engine":            {"parser", "planner", "exec", "catalog", "expr", "design", "internal/extsort"},
 	"design":            {"catalog", "parser", "planner"},
+	"design/infer":      {"catalog"},
 	"hbase":             {"hbase"},
 	"examples":          {"catalog"},
 	"examples/load":     {"catalog", "examples", "exec", "engine"},

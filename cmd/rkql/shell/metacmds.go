@@ -206,6 +206,7 @@ var syntaxes = []struct{ name, syntax, desc string }{
 	{"LINT", "LINT [t]", "the anti-patterns of a layout (hotspots, long keys, delimiters, padding, splits), each with a fix"},
 	{"SIMULATE", "SIMULATE WRITES t ROWS n [WITH field = sequence | now | uniform(k) | uniform(lo, hi) | zipf(k), …] [COMPARE t2]", "how a write stream spreads over the table's regions; nothing is written"},
 	{"ADVISE", "ADVISE 'workload.sql'", "rank the key designs for a file of weighted queries, and recommend one"},
+	{"INFER", "INFER TABLE 'ns:t' [SAMPLE n] [AS name] [SAVE]", "propose a catalog entry from a sample of a table's keys and cells, with the evidence for each part; SAVE writes it to the catalog"},
 }
 
 func syntaxCmd(c metaCall) (intent, error) {
