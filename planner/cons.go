@@ -26,6 +26,9 @@ func gather(t *catalog.Table, conj []expr.Expr) map[int]*fieldCons {
 	for _, p := range conj {
 		g.add(p)
 	}
+	for _, p := range baseConds(t, conj) {
+		g.add(p)
+	}
 	for _, c := range g.cons {
 		c.keepInRange()
 	}
@@ -232,6 +235,59 @@ func intersect(a, b []catalog.Value) []catalog.Value {
 		default:
 			out = append(out, a[i])
 			i, j = i+1, j+1
+		}
+	}
+	return out
+}
+
+// baseConds are the conditions on an OpenTSDB row's base hour that the
+// conjuncts on its time imply: a point at ts is in the row of base
+// ts - ts % 1h, so ts >= x gives base >= x's hour, ts <= x base <= x's
+// hour, ts < x base <= the hour of x - 1 ms, and ts = x or IN a list the
+// hours of the values. They only narrow the key: the conditions on the
+// time stay in the filter, since they are not in conj.
+func baseConds(t *catalog.Table, conj []expr.Expr) []expr.Expr {
+	w := t.Wide
+	if w == nil || !w.OpenTSDB || w.Time < 0 || w.Base < 0 || !t.Columns[w.Base].KeyField {
+		return nil
+	}
+	name := t.Columns[w.Base].Name
+	var out []expr.Expr
+	for _, p := range conj {
+		switch p := p.(type) {
+		case *expr.Cmp:
+			if p.Col != w.Time || p.Val.Null || p.Val.Type != catalog.TypeTimestamp {
+				continue
+			}
+			v := p.Val.I
+			op := p.Op
+			switch op {
+			case expr.Lt:
+				v, op = v-1, expr.Le
+			case expr.Gt:
+				v, op = v+1, expr.Ge
+			case expr.Eq, expr.Le, expr.Ge:
+			default:
+				continue
+			}
+			out = append(out, &expr.Cmp{Col: w.Base, Name: name, Op: op, Val: catalog.TimestampMillis(catalog.TSDBHour(v))})
+		case *expr.Between:
+			if p.Col != w.Time || p.Not || p.Lo.Null || p.Hi.Null || p.Lo.Type != catalog.TypeTimestamp || p.Hi.Type != catalog.TypeTimestamp {
+				continue
+			}
+			out = append(out, &expr.Between{Col: w.Base, Name: name,
+				Lo: catalog.TimestampMillis(catalog.TSDBHour(p.Lo.I)), Hi: catalog.TimestampMillis(catalog.TSDBHour(p.Hi.I))})
+		case *expr.In:
+			if p.Col != w.Time || p.Not {
+				continue
+			}
+			in := &expr.In{Col: w.Base, Name: name}
+			for _, v := range p.Vals {
+				if !v.Null && v.Type == catalog.TypeTimestamp {
+					in.Vals = append(in.Vals, catalog.TimestampMillis(catalog.TSDBHour(v.I)))
+				}
+			}
+			out = append(out, in)
 		}
 	}
 	return out

@@ -36,3 +36,13 @@ func TestOpenTSDBAppends(t *testing.T) {
 	defer st.Close()
 	tsdbtest.RunAppends(t, st, "tsdb")
 }
+
+// TestOpenTSDBBaseBounds: a range of ts reads only its base hours.
+func TestOpenTSDBBaseBounds(t *testing.T) {
+	st, err := embedded.Open(t.TempDir(), embedded.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	tsdbtest.RunBaseBounds(t, st, "tsdb")
+}

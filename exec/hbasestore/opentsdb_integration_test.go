@@ -46,3 +46,12 @@ func TestIntegrationOpenTSDBAppends(t *testing.T) {
 	dropAtEnd(t, st, []string{name, name + "-uid"})
 	tsdbtest.RunAppends(t, st, name)
 }
+
+// TestIntegrationOpenTSDBBaseBounds: a range of ts reads only the rows
+// of its base hours from a real HBase.
+func TestIntegrationOpenTSDBBaseBounds(t *testing.T) {
+	st := openStore(t, hbasestore.Options{CompressionFallback: true})
+	name := hbasetest.TableName("tsdbrows_bounds")
+	dropAtEnd(t, st, []string{name, name + "-uid"})
+	tsdbtest.RunBaseBounds(t, st, name)
+}
