@@ -97,6 +97,10 @@ type Column struct {
 	// FromCell is true for the columns a wide row's cell gives (its
 	// offset, time and value).
 	FromCell bool
+	// Hidden is true for the columns of an OpenTSDB table's tag pairs
+	// when its tags are read by name (TSDBNames): SELECT * leaves them
+	// out and a statement cannot name them.
+	Hidden bool
 }
 
 // Column returns the index of the named column.

@@ -42,6 +42,41 @@ type Wide struct {
 	Offset, Value, Integer, Time, Base int
 	// unit is what Offset counts, in milliseconds.
 	unit int64
+	// Names, when set, shows an OpenTSDB row's metric and tags by name:
+	// one row per point, not one per point and tag pair.
+	Names *TSDBNames
+}
+
+// TSDBNames reads an OpenTSDB table's uids as names through OpenTSDB's
+// uid table (tsdb-uid): a row keyed by a name holds its uid in family
+// id, and a row keyed by a uid its name in family name, each under the
+// qualifier of its kind (metrics, tagk, tagv). The table then gives one
+// row per point: Metric is the metric's name, Tags the tag pairs by
+// name, and the key group's columns (TagK, TagV) are Hidden.
+type TSDBNames struct {
+	// UIDTable is the uid table's name in the catalog, Physical its
+	// HBase table.
+	UIDTable, Physical string
+	// Width is the length of a uid in bytes (3 by default in OpenTSDB).
+	Width int
+	// Column indexes: the metric's name, the key field of its uid, the
+	// tags, and the group's tag key and value uids.
+	Metric, MetricUID, Tags, TagK, TagV int
+}
+
+// The qualifiers of tsdb-uid's kinds of uid.
+const (
+	TSDBMetrics = "metrics"
+	TSDBTagK    = "tagk"
+	TSDBTagV    = "tagv"
+)
+
+// UIDBytes is uid as the key and tsdb-uid hold it: Width bytes,
+// big-endian.
+func (n *TSDBNames) UIDBytes(uid int64) []byte {
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], uint64(uid))
+	return b[8-n.Width:]
 }
 
 // WidePoint is one point of a wide cell.
@@ -63,6 +98,10 @@ func (t *Table) Expands() bool {
 	n := len(t.Key.Components)
 	return t.Wide != nil || (n > 0 && t.Key.Components[n-1].Kind == KindGroup)
 }
+
+// Collects reports whether the table's key group gives one row, its
+// repetitions collected into one column (TSDBNames), not a row each.
+func (t *Table) Collects() bool { return t.Wide != nil && t.Wide.Names != nil }
 
 // Point reads a cell of a wide family that holds one point into row: the
 // offset, the time and the value. It fails on a qualifier or value of the

@@ -18,7 +18,7 @@ import (
 // of its row, and an UPDATE of one wrote a new row with one tag pair.
 func TestWriteExpandingRefused(t *testing.T) {
 	ctx := context.Background()
-	cat, err := catalog.Parse(examples.OpenTSDBYAML)
+	cat, err := catalog.Parse(examples.OpenTSDBPairsYAML)
 	if err != nil {
 		t.Fatal(err)
 	}

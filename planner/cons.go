@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"context"
+	"fmt"
 	"slices"
 	"sort"
 
@@ -291,4 +293,48 @@ func baseConds(t *catalog.Table, conj []expr.Expr) []expr.Expr {
 		}
 	}
 	return out
+}
+
+// uidConds are the conditions on an OpenTSDB metric's uid that the
+// conjuncts on its name imply, the names looked up through the planner's
+// UIDResolver: metric = 'x' or IN a list becomes metric_uid IN the uids
+// of those names (none when no name has one, which reads nothing). They
+// only narrow the key: the conditions on the name stay in the filter.
+func (pl *Planner) uidConds(ctx context.Context, t *catalog.Table, conj []expr.Expr) ([]expr.Expr, error) {
+	if !t.Collects() || pl.opts.UIDs == nil {
+		return nil, nil
+	}
+	n := t.Wide.Names
+	var out []expr.Expr
+	for _, p := range conj {
+		var names []catalog.Value
+		switch p := p.(type) {
+		case *expr.Cmp:
+			if p.Col == n.Metric && p.Op == expr.Eq {
+				names = []catalog.Value{p.Val}
+			}
+		case *expr.In:
+			if p.Col == n.Metric && !p.Not {
+				names = p.Vals
+			}
+		}
+		if names == nil {
+			continue
+		}
+		in := &expr.In{Col: n.MetricUID, Name: t.Columns[n.MetricUID].Name}
+		for _, v := range names {
+			if v.Null || v.Type != catalog.TypeString {
+				continue
+			}
+			uid, ok, err := pl.opts.UIDs.UID(ctx, n.Physical, catalog.TSDBMetrics, v.S)
+			if err != nil {
+				return nil, fmt.Errorf("the uid of metric %q in %s: %w", v.S, n.Physical, err)
+			}
+			if ok {
+				in.Vals = append(in.Vals, catalog.Bigint(uid))
+			}
+		}
+		out = append(out, in)
+	}
+	return out, nil
 }

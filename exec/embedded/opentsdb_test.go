@@ -46,3 +46,13 @@ func TestOpenTSDBBaseBounds(t *testing.T) {
 	defer st.Close()
 	tsdbtest.RunBaseBounds(t, st, "tsdb")
 }
+
+// TestOpenTSDBNames: one row per point, the metric and tags by name.
+func TestOpenTSDBNames(t *testing.T) {
+	st, err := embedded.Open(t.TempDir(), embedded.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	tsdbtest.RunNames(t, st, "tsdb")
+}
