@@ -571,10 +571,17 @@ func (l *loader) column(t *Table, yc yColumn, cp []any) (Column, error) {
 		return Column{}, l.errf(cp, "column %q is defined twice", yc.Name)
 	}
 	typ, ok := ParseType(yc.Type)
-	if !ok {
-		return Column{}, l.errf(append(cp, "type"), "column %q has unknown type %q (want STRING, BIGINT, INT, DOUBLE, BOOLEAN, TIMESTAMP, DATE or BYTES)", yc.Name, yc.Type)
+	mt, isMap := ParseMapType(yc.Type)
+	if isMap {
+		if mt.Key == TypeBytes || mt.Key == TypeDouble {
+			return Column{}, l.errf(append(cp, "type"), "column %q: a map's keys are STRING, BIGINT, INT, BOOLEAN, TIMESTAMP or DATE, not %s", yc.Name, mt.Key)
+		}
+		typ, ok = TypeMap, true
 	}
-	col := Column{Name: yc.Name, Type: typ}
+	if !ok {
+		return Column{}, l.errf(append(cp, "type"), "column %q has unknown type %q (want STRING, BIGINT, INT, DOUBLE, BOOLEAN, TIMESTAMP, DATE, BYTES or MAP<key, value>)", yc.Name, yc.Type)
+	}
+	col := Column{Name: yc.Name, Type: typ, Map: mt}
 	if yc.Column != "" {
 		fq, err := l.bytes(append(cp, "column"), yc.Column)
 		if err != nil {

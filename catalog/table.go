@@ -83,8 +83,11 @@ const (
 // Column is a logical column. A column is a key field when the rowkey layout
 // names it, and a stored column when Family is set; it may be both.
 type Column struct {
-	Name      string
-	Type      Type
+	Name string
+	Type Type
+	// Map is the key and value types of a MAP column (Type TypeMap),
+	// declared as type: "MAP<K, V>".
+	Map       MapType
 	Family    string // "" for key-only columns
 	Qualifier string
 	Encoding  Encoding

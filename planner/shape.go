@@ -153,6 +153,9 @@ func walkAST(e parser.Expr, fn func(parser.Expr)) {
 		}
 	case *parser.CastExpr:
 		walkAST(e.X, fn)
+	case *parser.SubscriptExpr:
+		walkAST(e.X, fn)
+		walkAST(e.Key, fn)
 	case *parser.CaseExpr:
 		walkAST(e.Operand, fn)
 		for _, w := range e.Whens {
