@@ -544,16 +544,20 @@ func (l *loader) tsdbNames(t *Table, y *yWide, path []any) error {
 	}
 	n.TagK, n.TagV = last.Group[0].Column(), last.Group[1].Column()
 	for _, c := range []struct {
-		name string
-		dst  *int
-	}{{y.Metric, &n.Metric}, {y.Tags, &n.Tags}} {
+		name, want string
+		dst        *int
+	}{{y.Metric, "STRING", &n.Metric}, {y.Tags, "MAP<STRING, STRING>", &n.Tags}} {
 		i, found := t.colByName[c.name]
 		if !found {
 			return l.errf(path, "wide: %q is not a column of table %q", c.name, t.Name)
 		}
 		col := &t.Columns[i]
-		if col.Type != TypeString || col.KeyField || col.Family != "" || col.FromCell {
-			return l.errf(path, "wide: column %q must be a STRING that is neither a key field nor mapped nor from the cell", c.name)
+		typ := col.Type.String()
+		if col.Type == TypeMap {
+			typ = col.Map.String()
+		}
+		if typ != c.want || col.KeyField || col.Family != "" || col.FromCell {
+			return l.errf(path, "wide: column %q must be a %s that is neither a key field nor mapped nor from the cell", c.name, c.want)
 		}
 		col.FromCell = true
 		*c.dst = i

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
-	"slices"
-	"strings"
 	"sync"
 
 	"github.com/rkql/rkql/catalog"
@@ -123,12 +121,11 @@ type uidNames struct {
 }
 
 // tsdbNames returns the metric's name and the tags of the row with key
-// group repetitions reps, by name: "k1=v1,k2=v2", in the order of the
-// keys' names.
-func (d *decoder) tsdbNames(base *Row, reps [][]catalog.Value) (string, string, error) {
+// group repetitions reps, by name: a MAP from tag key to tag value.
+func (d *decoder) tsdbNames(base *Row, reps [][]catalog.Value) (string, catalog.Value, error) {
 	n := d.t.Wide.Names
 	if d.names == nil {
-		return "", "", fmt.Errorf("table %s: no uid table reader to show names with", d.t.Name)
+		return "", catalog.Value{}, fmt.Errorf("table %s: no uid table reader to show names with", d.t.Name)
 	}
 	name := func(kind string, v catalog.Value) (string, error) {
 		uid := n.UIDBytes(v.I)
@@ -143,20 +140,19 @@ func (d *decoder) tsdbNames(base *Row, reps [][]catalog.Value) (string, string, 
 	}
 	metric, err := name(catalog.TSDBMetrics, base.Vals[n.MetricUID])
 	if err != nil {
-		return "", "", err
+		return "", catalog.Value{}, err
 	}
-	pairs := make([]string, 0, len(reps))
+	pairs := make([]catalog.MapEntry, 0, len(reps))
 	for _, rep := range reps {
 		k, err := name(catalog.TSDBTagK, rep[0])
 		if err != nil {
-			return "", "", err
+			return "", catalog.Value{}, err
 		}
 		v, err := name(catalog.TSDBTagV, rep[1])
 		if err != nil {
-			return "", "", err
+			return "", catalog.Value{}, err
 		}
-		pairs = append(pairs, k+"="+v)
+		pairs = append(pairs, catalog.MapEntry{Key: catalog.String(k), Val: catalog.String(v)})
 	}
-	slices.Sort(pairs)
-	return metric, strings.Join(pairs, ","), nil
+	return metric, catalog.NewMap(pairs), nil
 }

@@ -139,7 +139,7 @@ func (d *decoder) collect(base *Row, reps [][]catalog.Value, pts []widePoint, er
 	for _, p := range pts {
 		r := &Row{Vals: slices.Clone(base.Vals), Key: base.Key, Offs: base.Offs}
 		r.Vals[n.TagK], r.Vals[n.TagV] = catalog.Null(catalog.TypeBigint), catalog.Null(catalog.TypeBigint)
-		r.Vals[n.Metric], r.Vals[n.Tags] = catalog.String(metric), catalog.String(tags)
+		r.Vals[n.Metric], r.Vals[n.Tags] = catalog.String(metric), tags
 		t.Wide.Set(r.Vals, p.WidePoint)
 		r.Vals[len(t.Columns)] = catalog.TimestampMillis(p.stamp)
 		out = append(out, r)

@@ -15,20 +15,22 @@ import (
 	"github.com/rkql/rkql/planner"
 )
 
-// TagText is how a point's tags read in examples/opentsdb.yaml's tags
-// column: k=v pairs in the order of the keys, joined by commas.
-func TagText(tags map[string]string) string {
-	var pairs []string
+// tagConds is the condition that a point has tags: tags['k'] = 'v' for
+// each, and tagsText how the tags column prints them.
+func tagConds(tags map[string]string) (string, string) {
+	var conds, pairs []string
 	for _, k := range slices.Sorted(maps.Keys(tags)) {
-		pairs = append(pairs, k+"="+tags[k])
+		conds = append(conds, fmt.Sprintf("tags['%s'] = '%s'", k, tags[k]))
+		pairs = append(pairs, k+": "+tags[k])
 	}
-	return strings.Join(pairs, ",")
+	return strings.Join(conds, " AND "), "{" + strings.Join(pairs, ", ") + "}"
 }
 
 // RunNames loads examples.OpenTSDBDemo under examples/opentsdb.yaml,
 // whose tsdb reads names through tsdb_uid, and checks that each point is
-// one row whatever its number of tags: a metric's points per host, by
-// the metric's name and all of its tags at once, equal the demo's points
+// one row whatever its number of tags: a metric's points per series, by
+// the metric's name and all of its tags at once (tags['host'] = … AND
+// tags['dc'] = …), equal the demo's points
 // (counted from them, not by rkql); COUNT(*) counts each point once; the
 // metric's name becomes its uid in the key; a metric that tsdb-uid does
 // not know reads nothing; and the key's tag pair columns cannot be named.
@@ -42,17 +44,18 @@ func RunNames(t *testing.T, st exec.Store, physical string) {
 	for _, metric := range []string{"sys.cpu.user", "sys.mem.free"} {
 		series := map[string]map[string]string{}
 		for _, p := range pts {
-			series[TagText(p.Tags)] = p.Tags
+			_, text := tagConds(p.Tags)
+			series[text] = p.Tags
 		}
-		for tags := range series {
-			q := fmt.Sprintf(`SELECT metric, tags, ts, value FROM tsdb WHERE metric = '%s' AND tags = '%s' AND ts >= '%s' AND ts < '%s'`,
-				metric, tags, from.Format(time.DateTime), to.Format(time.DateTime))
+		for text, tags := range series {
+			conds, _ := tagConds(tags)
+			q := fmt.Sprintf(`SELECT metric, tags, ts, value FROM tsdb WHERE metric = '%s' AND %s AND ts >= '%s' AND ts < '%s'`,
+				metric, conds, from.Format(time.DateTime), to.Format(time.DateTime))
 			var want []string
 			for _, p := range pts {
-				if p.Metric == metric && TagText(p.Tags) == tags && !p.Time.Before(from) && p.Time.Before(to) {
-					l := line(p.Time, p.Value)
-					_, v, _ := strings.Cut(l[strings.Index(l, "|")+1:], "|")
-					want = append(want, metric+"|"+tags+"|"+l[:strings.Index(l, "|")]+"|"+v)
+				if _, pt := tagConds(p.Tags); p.Metric == metric && pt == text && !p.Time.Before(from) && p.Time.Before(to) {
+					l := strings.Split(line(p.Time, p.Value), "|")
+					want = append(want, metric+"|"+text+"|"+l[0]+"|"+l[2])
 				}
 			}
 			check(t, ctx, x, pl, q, want, 0)
