@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"strings"
+	"unicode"
 )
 
 // Wide describes a family whose qualifiers are data (OpenTSDB's points):
@@ -279,3 +281,49 @@ func (w *Wide) RowCell(row Row) (qual, val []byte, ok bool, err error) {
 	}
 	return qual, val, err == nil, err
 }
+
+// ParseTSDBTags reads tags as OpenTSDB's put takes them: k=v pairs
+// separated by spaces (host=web01 dc=lga), at least one, each key once.
+// OpenTSDB's names are letters, digits and - _ . / (and Unicode
+// letters); a pair that is not k=v or repeats a key is an error.
+func ParseTSDBTags(s string) (Value, error) {
+	var es []MapEntry
+	seen := map[string]bool{}
+	for _, f := range strings.Fields(s) {
+		k, v, ok := strings.Cut(f, "=")
+		if !ok || k == "" || v == "" {
+			return Value{}, fmt.Errorf("tag %q is not key=value (tags are written as OpenTSDB's put takes them: host=web01 dc=lga)", f)
+		}
+		for _, name := range []string{k, v} {
+			if err := tsdbName(name); err != nil {
+				return Value{}, err
+			}
+		}
+		if seen[k] {
+			return Value{}, fmt.Errorf("tag key %q is given twice", k)
+		}
+		seen[k] = true
+		es = append(es, MapEntry{Key: String(k), Val: String(v)})
+	}
+	if len(es) == 0 {
+		return Value{}, fmt.Errorf("a point needs at least one tag, as OpenTSDB's put does (host=web01 dc=lga)")
+	}
+	return NewMap(es), nil
+}
+
+// tsdbName checks a metric, tag key or tag value name as OpenTSDB's
+// Tags.validateString does: letters, digits, '-', '_', '.', '/'.
+func tsdbName(s string) error {
+	if s == "" {
+		return fmt.Errorf("an OpenTSDB name cannot be empty")
+	}
+	for _, r := range s {
+		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_' || r == '.' || r == '/') {
+			return fmt.Errorf("invalid character %q in OpenTSDB name %q (letters, digits and - _ . / only)", r, s)
+		}
+	}
+	return nil
+}
+
+// CheckTSDBName checks a metric name as OpenTSDB does.
+func CheckTSDBName(s string) error { return tsdbName(s) }

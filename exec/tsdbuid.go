@@ -1,9 +1,11 @@
 package exec
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/rkql/rkql/catalog"
@@ -155,4 +157,125 @@ func (d *decoder) tsdbNames(base *Row, reps [][]catalog.Value) (string, catalog.
 		pairs = append(pairs, catalog.MapEntry{Key: catalog.String(k), Val: catalog.String(v)})
 	}
 	return metric, catalog.NewMap(pairs), nil
+}
+
+// tsdbMaxID is the row of tsdb-uid that holds, in family id, the last uid
+// handed out of each kind, as an 8-byte counter.
+var tsdbMaxID = []byte{0}
+
+// Assign returns the uid of kind that name has in the uid table, giving
+// it the next one when it has none, as OpenTSDB's UniqueId does: the
+// MAXID row's counter of the kind is incremented atomically (so that no
+// two writers, OpenTSDB or rkql, ever get the same uid), the reverse
+// mapping (row uid, name:kind = name) and then the forward mapping (row
+// name, id:kind = uid) are written each only where none is. When another
+// writer gave the name a uid first, the forward mapping is theirs and
+// their uid is returned; the uid drawn is left unused, as OpenTSDB leaves
+// it. A uid is width bytes: past the last one the kind is full.
+func (u *UIDs) Assign(ctx context.Context, table, kind, name string, width int) (int64, error) {
+	if id, ok, err := u.UID(ctx, table, kind, name); err != nil || ok {
+		return id, err
+	}
+	at, ok := u.Store.(CellAtomic)
+	if !ok {
+		return 0, fmt.Errorf("%s %q has no uid in %s, and the store cannot assign one atomically", kind, name, table)
+	}
+	id, err := at.Increment(ctx, table, tsdbMaxID, "id", kind, 1)
+	if err != nil {
+		return 0, fmt.Errorf("assigning a uid to %s %q in %s: %w", kind, name, table, err)
+	}
+	if id <= 0 || (width < 8 && id >= 1<<(8*width)) {
+		return 0, fmt.Errorf("assigning a uid to %s %q in %s: uid %d does not fit %d bytes: every %s uid is used", kind, name, table, id, width, kind)
+	}
+	uid := (&catalog.TSDBNames{Width: width}).UIDBytes(id)
+	put := func(key []byte, family string, val []byte) (bool, error) {
+		return at.CheckAndPut(ctx, table, Mutation{Key: key, Cells: []Cell{{Family: family, Qualifier: kind, Value: val}}}, family, kind, nil)
+	}
+	if ok, err := put(uid, "name", []byte(name)); err != nil || !ok {
+		if err == nil {
+			err = fmt.Errorf("uid '%s' already has a name: the %s counter is behind the uids in use", catalog.ToStringBinary(uid), kind)
+		}
+		return 0, fmt.Errorf("assigning a uid to %s %q in %s: %w", kind, name, table, err)
+	}
+	ok, err = put([]byte(name), "id", uid)
+	if err != nil {
+		return 0, fmt.Errorf("assigning a uid to %s %q in %s: %w", kind, name, table, err)
+	}
+	if !ok {
+		// Another writer assigned the name first: theirs stands.
+		id, ok, err := u.UID(ctx, table, kind, name)
+		if err == nil && !ok {
+			err = fmt.Errorf("%s %q lost its uid while being assigned one", kind, name)
+		}
+		return id, err
+	}
+	u.mu.Lock()
+	if u.uids == nil {
+		u.uids = map[uidKey]int64{}
+	}
+	u.uids[uidKey{table, kind, name}] = id
+	u.mu.Unlock()
+	return id, nil
+}
+
+// tsdbMutation is the write of one point of an OpenTSDB table that shows
+// names (Collects): the metric's and every tag's names become uids
+// (Assign gives new names new ones), and the key holds every tag pair,
+// sorted by their uid bytes as OpenTSDB sorts them, under the salt of
+// the metric and all the pairs.
+func (x *Executor) tsdbMutation(ctx context.Context, t *catalog.Table, row catalog.Row, ts int64, cols []int) (Mutation, error) {
+	n := t.Wide.Names
+	metric, tags := row[n.Metric], row[n.Tags]
+	if metric.Null || tags.Null || tags.M.Len() == 0 {
+		return Mutation{}, fmt.Errorf("table %s: a point needs its %s and at least one tag in %s", t.Name, t.Columns[n.Metric].Name, t.Columns[n.Tags].Name)
+	}
+	u := x.uids()
+	mid, err := u.Assign(ctx, n.Physical, catalog.TSDBMetrics, metric.S, n.Width)
+	if err != nil {
+		return Mutation{}, err
+	}
+	type pair struct {
+		k, v  int64
+		bytes []byte
+	}
+	var pairs []pair
+	for _, e := range tags.M.Entries {
+		k, err := u.Assign(ctx, n.Physical, catalog.TSDBTagK, e.Key.S, n.Width)
+		if err != nil {
+			return Mutation{}, err
+		}
+		v, err := u.Assign(ctx, n.Physical, catalog.TSDBTagV, e.Val.S, n.Width)
+		if err != nil {
+			return Mutation{}, err
+		}
+		pairs = append(pairs, pair{k, v, append(slices.Clone(n.UIDBytes(k)), n.UIDBytes(v)...)})
+	}
+	slices.SortFunc(pairs, func(a, b pair) int { return bytes.Compare(a.bytes, b.bytes) })
+	r := slices.Clone(row)
+	r[n.MetricUID], r[n.TagK], r[n.TagV] = catalog.Bigint(mid), catalog.Bigint(pairs[0].k), catalog.Bigint(pairs[0].v)
+	r[n.Metric], r[n.Tags] = catalog.Null(catalog.TypeString), catalog.Null(catalog.TypeMap)
+	m, err := RowMutation(t, r, ts, nil, cols)
+	if err != nil {
+		return Mutation{}, err
+	}
+	// The key as written holds the first pair; put them all in.
+	key := m.Key[:len(m.Key)-len(pairs[0].bytes)]
+	salt := 0
+	if c := t.Key.Components[0]; c.Kind == catalog.KindSalt {
+		salt = c.Width
+	}
+	rest := slices.Clone(key[salt:])
+	for _, p := range pairs {
+		rest = append(rest, p.bytes...)
+	}
+	if salt == 0 {
+		m.Key = rest
+		return m, nil
+	}
+	sb, err := t.Salt(rest)
+	if err != nil {
+		return Mutation{}, fmt.Errorf("table %s: %w", t.Name, err)
+	}
+	m.Key = append(slices.Clone(sb), rest...)
+	return m, nil
 }

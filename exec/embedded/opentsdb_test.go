@@ -56,3 +56,14 @@ func TestOpenTSDBNames(t *testing.T) {
 	defer st.Close()
 	tsdbtest.RunNames(t, st, "tsdb")
 }
+
+// TestOpenTSDBInsertNames: INSERT by name writes OpenTSDB's bytes and
+// assigns uids as OpenTSDB does.
+func TestOpenTSDBInsertNames(t *testing.T) {
+	st, err := embedded.Open(t.TempDir(), embedded.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	tsdbtest.RunInsertNames(t, st, "tsdb")
+}

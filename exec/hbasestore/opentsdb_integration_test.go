@@ -55,3 +55,22 @@ func TestIntegrationOpenTSDBBaseBounds(t *testing.T) {
 	dropAtEnd(t, st, []string{name, name + "-uid"})
 	tsdbtest.RunBaseBounds(t, st, name)
 }
+
+// TestIntegrationOpenTSDBNames reads a real HBase's tsdb one row per
+// point, the metric and tags by name through tsdb-uid.
+func TestIntegrationOpenTSDBNames(t *testing.T) {
+	st := openStore(t, hbasestore.Options{CompressionFallback: true})
+	name := hbasetest.TableName("tsdbrows_names")
+	dropAtEnd(t, st, []string{name, name + "-uid"})
+	tsdbtest.RunNames(t, st, name)
+}
+
+// TestIntegrationOpenTSDBInsertNames: INSERT by name into a real HBase
+// writes OpenTSDB's bytes, its uids assigned with Increment and
+// checkAndMutate.
+func TestIntegrationOpenTSDBInsertNames(t *testing.T) {
+	st := openStore(t, hbasestore.Options{CompressionFallback: true})
+	name := hbasetest.TableName("tsdbrows_insert")
+	dropAtEnd(t, st, []string{name, name + "-uid"})
+	tsdbtest.RunInsertNames(t, st, name)
+}
