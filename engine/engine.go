@@ -112,10 +112,18 @@ type Engine struct {
 type engineUIDs struct{ e *Engine }
 
 func (u engineUIDs) UID(ctx context.Context, table, kind, name string) (int64, bool, error) {
-	if _, err := u.e.Store(ctx); err != nil {
-		return 0, false, err
+	e := u.e
+	if e.store == nil {
+		// A lookup only reads: a store opened for it need not write.
+		prev := e.reading
+		e.reading = true
+		_, err := e.Store(ctx)
+		e.reading = prev
+		if err != nil {
+			return 0, false, err
+		}
 	}
-	return u.e.uids.UID(ctx, table, kind, name)
+	return e.uids.UID(ctx, table, kind, name)
 }
 
 // writeClock hands out write timestamps in ms that never go backwards and
