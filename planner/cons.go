@@ -298,12 +298,14 @@ func baseConds(t *catalog.Table, conj []expr.Expr) []expr.Expr {
 // uidConds are the conditions on an OpenTSDB metric's uid that the
 // conjuncts on its name imply, the names looked up through the planner's
 // UIDResolver: metric = 'x' or IN a list becomes metric_uid IN the uids
-// of those names (none when no name has one, which reads nothing). They
-// only narrow the key: the conditions on the name stay in the filter.
-func (pl *Planner) uidConds(ctx context.Context, t *catalog.Table, conj []expr.Expr) ([]expr.Expr, error) {
+// of those names (none when no name has one, which reads nothing), and
+// EXPLAIN notes say which uid each name has. They only narrow the key:
+// the conditions on the name stay in the filter.
+func (pl *Planner) uidConds(ctx context.Context, t *catalog.Table, conj []expr.Expr) ([]expr.Expr, []string, error) {
 	if !t.Collects() || pl.opts.UIDs == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
+	var notes []string
 	n := t.Wide.Names
 	var out []expr.Expr
 	for _, p := range conj {
@@ -328,13 +330,16 @@ func (pl *Planner) uidConds(ctx context.Context, t *catalog.Table, conj []expr.E
 			}
 			uid, ok, err := pl.opts.UIDs.UID(ctx, n.Physical, catalog.TSDBMetrics, v.S)
 			if err != nil {
-				return nil, fmt.Errorf("the uid of metric %q in %s: %w", v.S, n.Physical, err)
+				return nil, nil, fmt.Errorf("the uid of metric %q in %s: %w", v.S, n.Physical, err)
 			}
 			if ok {
 				in.Vals = append(in.Vals, catalog.Bigint(uid))
+				notes = append(notes, fmt.Sprintf("metric %s is uid %d in %s, looked up while planning.", v, uid, n.Physical))
+			} else {
+				notes = append(notes, fmt.Sprintf("metric %s has no uid in %s, so no row holds it.", v, n.Physical))
 			}
 		}
 		out = append(out, in)
 	}
-	return out, nil
+	return out, notes, nil
 }

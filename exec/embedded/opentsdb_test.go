@@ -67,3 +67,14 @@ func TestOpenTSDBInsertNames(t *testing.T) {
 	defer st.Close()
 	tsdbtest.RunInsertNames(t, st, "tsdb")
 }
+
+// TestOpenTSDBNamesDiff: random queries by name against a filter of the
+// points themselves.
+func TestOpenTSDBNamesDiff(t *testing.T) {
+	st, err := embedded.Open(t.TempDir(), embedded.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	tsdbtest.RunNamesDiff(t, st, "tsdb", 3000, 300, 11)
+}

@@ -352,3 +352,7 @@ func tsdbQueries(uid map[string]int64) []string {
 func OpenTSDBCatalog(physical string) (*catalog.Catalog, error) {
 	return openTSDBCatalog(physical, true)
 }
+
+// TSDBPoints is the differential suite's draw of n distinct points
+// (tsdbPoints), for suites of their own.
+func TSDBPoints(n int, seed uint64) []examples.Point { return tsdbPoints(n, seed) }

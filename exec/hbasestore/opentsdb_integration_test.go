@@ -74,3 +74,12 @@ func TestIntegrationOpenTSDBInsertNames(t *testing.T) {
 	dropAtEnd(t, st, []string{name, name + "-uid"})
 	tsdbtest.RunInsertNames(t, st, name)
 }
+
+// TestIntegrationOpenTSDBNamesDiff runs random queries by name over a
+// real HBase against a filter of the points themselves.
+func TestIntegrationOpenTSDBNamesDiff(t *testing.T) {
+	st := openStore(t, hbasestore.Options{CompressionFallback: true})
+	name := hbasetest.TableName("tsdbrows_namesdiff")
+	dropAtEnd(t, st, []string{name, name + "-uid"})
+	tsdbtest.RunNamesDiff(t, st, name, 1500, 120, 5)
+}
