@@ -78,6 +78,10 @@ func TestTSDBNamesEngine(t *testing.T) {
 			t.Errorf("%s:\n%s\nwant:\n%s", q, got, want)
 		}
 	}
+	if got := run(`DESCRIBE tsdb`); !strings.Contains(got, "tags|MAP<STRING, STRING>|the key's tag pairs, by name in tsdb_uid") ||
+		!strings.Contains(got, "tagk|BIGINT|key, hidden: read through tags") {
+		t.Errorf("DESCRIBE tsdb:\n%s", got)
+	}
 	if got := run(`EXPLAIN SELECT ts FROM tsdb WHERE metric = 'c' AND ts >= '2024-05-01 11:00:00' AND ts < '2024-05-01 13:00:00'`); !strings.Contains(got, "[0,2,'2024-05-01 11:00:00.000'] - [19,2,'2024-05-01 12:00:00.000']") {
 		t.Errorf("EXPLAIN does not read metric 2's hours 11:00 and 12:00:\n%s", got)
 	}
