@@ -78,6 +78,15 @@ func TestTSDBNamesEngine(t *testing.T) {
 			t.Errorf("%s:\n%s\nwant:\n%s", q, got, want)
 		}
 	}
+	for _, q := range []string{`DELETE FROM tsdb WHERE metric = 'a.b'`, `UPDATE tsdb SET value = 1 WHERE metric = 'a.b'`} {
+		stmt, err := parser.ParseOne(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.Run(ctx, stmt); err == nil || !strings.Contains(err.Error(), "each cell of family t is a row") || strings.Contains(err.Error(), "repetition") {
+			t.Errorf("%s: %v, want it refused: each stored row holds many points", q, err)
+		}
+	}
 	if got := run(`DESCRIBE tsdb`); !strings.Contains(got, "tags|MAP<STRING, STRING>|the key's tag pairs, by name in tsdb_uid") ||
 		!strings.Contains(got, "tagk|BIGINT|key, hidden: read through tags") {
 		t.Errorf("DESCRIBE tsdb:\n%s", got)
