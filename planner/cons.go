@@ -309,6 +309,21 @@ func (pl *Planner) uidConds(ctx context.Context, t *catalog.Table, conj []expr.E
 	n := t.Wide.Names
 	var out []expr.Expr
 	for _, p := range conj {
+		if k, v, ok := tagEquality(n, p); ok {
+			// A tag whose key or value has no uid is on no point.
+			for _, c := range []struct{ kind, name string }{{catalog.TSDBTagK, k}, {catalog.TSDBTagV, v}} {
+				_, ok, err := pl.opts.UIDs.UID(ctx, n.Physical, c.kind, c.name)
+				if err != nil {
+					return nil, nil, fmt.Errorf("the uid of %s %q in %s: %w", c.kind, c.name, n.Physical, err)
+				}
+				if !ok {
+					notes = append(notes, fmt.Sprintf("tag %s '%s' has no uid in %s, so no row holds %s.", map[string]string{catalog.TSDBTagK: "key", catalog.TSDBTagV: "value"}[c.kind], c.name, n.Physical, p))
+					out = append(out, &expr.In{Col: n.MetricUID, Name: t.Columns[n.MetricUID].Name})
+					break
+				}
+			}
+			continue
+		}
 		var names []catalog.Value
 		switch p := p.(type) {
 		case *expr.Cmp:
@@ -342,4 +357,28 @@ func (pl *Planner) uidConds(ctx context.Context, t *catalog.Table, conj []expr.E
 		out = append(out, in)
 	}
 	return out, notes, nil
+}
+
+// tagEquality recognises tags['k'] = 'v' (either way round) over the tags
+// column of n, and returns k and v.
+func tagEquality(n *catalog.TSDBNames, p expr.Expr) (string, string, bool) {
+	c, ok := p.(*expr.Compare)
+	if !ok || c.Op != expr.Eq {
+		return "", "", false
+	}
+	sub, lit := c.L, c.R
+	if _, ok := sub.(*expr.Subscript); !ok {
+		sub, lit = c.R, c.L
+	}
+	s, ok := sub.(*expr.Subscript)
+	if !ok {
+		return "", "", false
+	}
+	col, ok := s.X.(*expr.Col)
+	key, kok := s.Key.(*expr.Lit)
+	val, vok := lit.(*expr.Lit)
+	if !ok || !kok || !vok || col.Index != n.Tags || key.V.Null || val.V.Null || key.V.Type != catalog.TypeString || val.V.Type != catalog.TypeString {
+		return "", "", false
+	}
+	return key.V.S, val.V.S, true
 }

@@ -73,9 +73,15 @@ func RunNames(t *testing.T, st exec.Store, physical string) {
 	if w := "[0,2,'2024-05-01 10:00:00.000',*] - [19,2,'2024-05-01 10:00:00.000',*]"; !strings.Contains(text, w) {
 		t.Errorf("EXPLAIN lacks %q:\n%s", w, text)
 	}
-	text = explain(t, ctx, st, pl, `SELECT ts FROM tsdb WHERE metric = 'no.such.metric'`)
-	if !strings.Contains(text, "EMPTY") {
-		t.Errorf("a metric tsdb-uid does not know reads nothing:\n%s", text)
+	for _, q := range []string{`SELECT ts FROM tsdb WHERE metric = 'no.such.metric'`,
+		`SELECT ts FROM tsdb WHERE metric = 'sys.cpu.user' AND tags['host'] = 'no.such.host'`,
+		`SELECT ts FROM tsdb WHERE metric = 'sys.cpu.user' AND 'web01' = tags['no.such.key']`} {
+		if text := explain(t, ctx, st, pl, q); !strings.Contains(text, "EMPTY") || !strings.Contains(text, "no uid") {
+			t.Errorf("a name tsdb-uid does not know reads nothing:\n%s", text)
+		}
+	}
+	if text := explain(t, ctx, st, pl, `SELECT ts FROM tsdb WHERE metric = 'sys.cpu.user' AND tags['host'] = 'web01'`); strings.Contains(text, "EMPTY") {
+		t.Errorf("known names read rows:\n%s", text)
 	}
 	if got, _, err := query(ctx, x, pl, `SELECT COUNT(*) FROM tsdb WHERE metric IN ('no.such.metric', 'sys.cpu.user') AND ts < '2024-05-01 01:00:00'`); err != nil || len(got) != 1 || got[0] != "24" {
 		t.Errorf("the points of a known and an unknown metric in the first hour: %q, %v; want 24", got, err)

@@ -20,8 +20,8 @@ import (
 // (four metrics, one to three tags, two days, seconds and milliseconds,
 // every value form) byte for byte as OpenTSDB does (examples.OpenTSDB),
 // and runs random queries over examples/opentsdb.yaml's tsdb by name: a
-// metric or two (one unknown, at times), conditions on tags (a value, or
-// none: tags['rack'] IS NULL), and a time range whose ends fall on, just
+// metric or two (one unknown, at times), conditions on tags (a value, an
+// unknown one at times, or none: tags['rack'] IS NULL), and a time range whose ends fall on, just
 // before and just after hours, to the millisecond. Each must return what
 // a filter of the drawn points, in Go, says: so the base hours the time
 // bounds, the metric's uid the planner looks up and the tags the decoder
@@ -82,7 +82,7 @@ func RunNamesDiff(t *testing.T, st exec.Store, physical string, n, queries int, 
 		keep = append(keep, func(p examples.Point) bool { return slices.Contains(ms, p.Metric) })
 		switch r.IntN(4) {
 		case 0:
-			h := []string{"web01", "web02", "web03", "db01", "db02", "cache01"}[r.IntN(6)]
+			h := []string{"web01", "web02", "web03", "db01", "db02", "cache01", "web99"}[r.IntN(7)]
 			conds = append(conds, fmt.Sprintf("tags['host'] = '%s'", h))
 			keep = append(keep, func(p examples.Point) bool { return p.Tags["host"] == h })
 		case 1:
