@@ -81,7 +81,7 @@ func TestLoadErrors(t *testing.T) {
 		{"duplicate table", base + strings.Join(strings.Split(base, "\n")[1:], "\n"), `line 12: table "t" is defined twice`},
 		{"duplicate column", after(7, "      - {name: a, type: INT, column: \"d:x\"}"), `line 8: column "a" is defined twice`},
 		{"column mapped twice", after(7, "      - {name: c, type: INT, column: \"d:b\"}"), `line 8: columns "b" and "c" are both mapped to d:b`},
-		{"unknown type", edit(6, "      - {name: a, type: STRNG}"), `line 6: column "a" has unknown type "STRNG" (want STRING, BIGINT, INT, DOUBLE, BOOLEAN, TIMESTAMP, DATE or BYTES)`},
+		{"unknown type", edit(6, "      - {name: a, type: STRNG}"), `line 6: column "a" has unknown type "STRNG" (want STRING, BIGINT, INT, DOUBLE, BOOLEAN, TIMESTAMP, DATE, BYTES or MAP<key, value>)`},
 		{"unknown family", edit(7, "      - {name: b, type: BIGINT, column: \"x:b\"}"), `line 7: column "b": table "t" has no family "x" (families: d)`},
 		{"not family:qualifier", edit(7, "      - {name: b, type: BIGINT, column: \"d\"}"), `line 7: column "b": "d" is not family:qualifier`},
 		{"column in neither key nor family", after(7, "      - {name: c, type: INT}"), `line 8: column "c" is neither in the rowkey nor mapped to a family:qualifier`},
@@ -134,7 +134,7 @@ func TestLoadFileNamesTheFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := LoadFile(path)
-	want := path + `:6: column "a" has unknown type "STRNG" (want STRING, BIGINT, INT, DOUBLE, BOOLEAN, TIMESTAMP, DATE or BYTES)`
+	want := path + `:6: column "a" has unknown type "STRNG" (want STRING, BIGINT, INT, DOUBLE, BOOLEAN, TIMESTAMP, DATE, BYTES or MAP<key, value>)`
 	if err == nil || err.Error() != want {
 		t.Fatalf("LoadFile error\n got: %v\nwant: %s", err, want)
 	}

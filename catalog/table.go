@@ -83,8 +83,11 @@ const (
 // Column is a logical column. A column is a key field when the rowkey layout
 // names it, and a stored column when Family is set; it may be both.
 type Column struct {
-	Name      string
-	Type      Type
+	Name string
+	Type Type
+	// Map is the key and value types of a MAP column (Type TypeMap),
+	// declared as type: "MAP<K, V>".
+	Map       MapType
 	Family    string // "" for key-only columns
 	Qualifier string
 	Encoding  Encoding
@@ -97,6 +100,10 @@ type Column struct {
 	// FromCell is true for the columns a wide row's cell gives (its
 	// offset, time and value).
 	FromCell bool
+	// Hidden is true for the columns of an OpenTSDB table's tag pairs
+	// when its tags are read by name (TSDBNames): SELECT * leaves them
+	// out and a statement cannot name them.
+	Hidden bool
 }
 
 // Column returns the index of the named column.

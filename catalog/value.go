@@ -25,6 +25,9 @@ const (
 	TypeTimestamp      // milliseconds since the epoch, UTC
 	TypeDate           // days since the epoch
 	TypeBytes          // raw bytes
+	// TypeMap is a map from keys to values (Value.M); the column's
+	// MapType gives their types.
+	TypeMap
 )
 
 var typeNames = [...]string{
@@ -37,6 +40,7 @@ var typeNames = [...]string{
 	TypeTimestamp: "TIMESTAMP",
 	TypeDate:      "DATE",
 	TypeBytes:     "BYTES",
+	TypeMap:       "MAP",
 }
 
 func (t Type) String() string {
@@ -81,7 +85,8 @@ func (t Type) integral() bool {
 
 // Value is a logical value. Which field holds it depends on Type: I for the
 // integral types (BOOLEAN is 0 or 1, TIMESTAMP is ms, DATE is days), F for
-// DOUBLE, S for STRING, B for BYTES. A Value with Null set holds nothing.
+// DOUBLE, S for STRING, B for BYTES, M for MAP. A Value with Null set
+// holds nothing.
 type Value struct {
 	Type Type
 	Null bool
@@ -89,6 +94,7 @@ type Value struct {
 	F    float64
 	S    string
 	B    []byte
+	M    *Map
 }
 
 // Constructors for Values.
@@ -151,6 +157,8 @@ func Compare(a, b Value) int {
 		return compareDouble(a.F, b.F)
 	case a.Type == TypeString:
 		return strings.Compare(a.S, b.S)
+	case a.Type == TypeMap:
+		return compareMaps(a.M, b.M)
 	default:
 		return bytes.Compare(a.B, b.B)
 	}
@@ -177,7 +185,8 @@ func Equal(a, b Value) bool { return a.Type == b.Type && Compare(a, b) == 0 }
 
 // String renders v as a SQL literal, as EXPLAIN prints bounds. It is the
 // one SQL rendering of a value: converted to v's type (a quoted literal
-// through ParseText), the literal gives v back.
+// through ParseText), the literal gives v back. A MAP, which has no
+// literal, renders as {'k': 'v', …}.
 func (v Value) String() string {
 	if v.Null {
 		return "NULL"
@@ -210,6 +219,8 @@ func (v Value) String() string {
 		return "'" + v.Time().Format("2006-01-02") + "'"
 	case TypeBytes:
 		return "x'" + fmt.Sprintf("%x", v.B) + "'"
+	case TypeMap:
+		return mapText(v.M, Value.String)
 	}
 	return "?"
 }
@@ -230,6 +241,8 @@ func (v Value) Text() string {
 		return ToStringBinary(v.B)
 	case TypeDouble:
 		return strings.Trim(v.String(), "'")
+	case TypeMap:
+		return mapText(v.M, Value.Text)
 	}
 	return v.String()
 }

@@ -164,7 +164,7 @@ func loadCatalogFile(t *testing.T, file string) *catalog.Catalog {
 // to statements that make it again, or to ErrNotExpressible; an index
 // table given to CreateTable is an error, never a panic.
 func TestCreateTableEveryCatalog(t *testing.T) {
-	files := []string{"../examples/catalog.yaml", "../examples/opentsdb.yaml"}
+	files := []string{"../examples/catalog.yaml", "../examples/opentsdb.yaml", "../examples/opentsdb_pairs.yaml"}
 	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err

@@ -256,7 +256,7 @@ func TestSummary(t *testing.T) {
 // TestSimulateOpenTSDB: a base time counted in seconds is drawn in whole
 // seconds, and OpenTSDB's salt spreads the writes over its 20 buckets.
 func TestSimulateOpenTSDB(t *testing.T) {
-	c, err := catalog.Parse(examples.OpenTSDBYAML)
+	c, err := catalog.Parse(examples.OpenTSDBPairsYAML)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -176,10 +176,26 @@ func describe(t *catalog.Table) *Result {
 		if c.Family != "" {
 			where = append(where, c.Family+":"+catalog.ToStringBinary([]byte(c.Qualifier)))
 		}
-		if c.FromCell {
+		n := (*catalog.TSDBNames)(nil)
+		if t.Collects() {
+			n = t.Wide.Names
+		}
+		switch {
+		case n != nil && c.Name == t.Columns[n.Metric].Name:
+			where = append(where, "the name of "+t.Columns[n.MetricUID].Name+" in "+n.UIDTable)
+		case n != nil && c.Name == t.Columns[n.Tags].Name:
+			where = append(where, "the key's tag pairs, by name in "+n.UIDTable)
+		case c.FromCell:
 			where = append(where, "each cell of "+t.Wide.Family)
 		}
-		rows = append(rows, catalog.Row{catalog.String(c.Name), catalog.String(c.Type.String()), catalog.String(strings.Join(where, ", "))})
+		if c.Hidden {
+			where = append(where, "hidden: read through "+t.Columns[n.Tags].Name)
+		}
+		typ := c.Type.String()
+		if c.Type == catalog.TypeMap {
+			typ = c.Map.String()
+		}
+		rows = append(rows, catalog.Row{catalog.String(c.Name), catalog.String(typ), catalog.String(strings.Join(where, ", "))})
 	}
 	res := rowsResult(strCols("column", "type", "stored"), rows)
 	res.Notes, res.NoFooter = describeNotes(t), true

@@ -125,6 +125,28 @@ type Engine struct {
 	// lastWrite is the last timestamp handed to a write that named none
 	// (see writeClock).
 	lastWrite int64
+	// uids reads OpenTSDB's uid tables of store, for the planner and the
+	// executor; made with the store.
+	uids *exec.UIDs
+}
+
+// engineUIDs looks up OpenTSDB's uids for the planner in the engine's
+// store, opened on first use.
+type engineUIDs struct{ e *Engine }
+
+func (u engineUIDs) UID(ctx context.Context, table, kind, name string) (int64, bool, error) {
+	e := u.e
+	if e.store == nil {
+		// A lookup only reads: a store opened for it need not write.
+		prev := e.reading
+		e.reading = true
+		_, err := e.Store(ctx)
+		e.reading = prev
+		if err != nil {
+			return 0, false, err
+		}
+	}
+	return e.uids.UID(ctx, table, kind, name)
 }
 
 // writeClock hands out write timestamps in ms that never go backwards and
@@ -147,7 +169,12 @@ func New(cfg Config) *Engine {
 	if cfg.Planner.Now == nil {
 		cfg.Planner.Now = cfg.Clock
 	}
-	return &Engine{cfg: cfg, pl: newPlanner(cfg.Catalog, cfg), pushdown: !cfg.NoPushdown, ensured: map[string]bool{}}
+	e := &Engine{pushdown: !cfg.NoPushdown, ensured: map[string]bool{}}
+	if cfg.Planner.UIDs == nil {
+		cfg.Planner.UIDs = engineUIDs{e}
+	}
+	e.cfg, e.pl = cfg, newPlanner(cfg.Catalog, cfg)
+	return e
 }
 
 func newPlanner(c *catalog.Catalog, cfg Config) *planner.Planner { return planner.New(c, cfg.Planner) }
@@ -181,7 +208,7 @@ func (e *Engine) Close() error {
 		return nil
 	}
 	err := e.store.Close()
-	e.store = nil
+	e.store, e.uids = nil, nil
 	clear(e.ensured)
 	return err
 }
@@ -209,6 +236,7 @@ func (e *Engine) Store(ctx context.Context) (exec.Store, error) {
 		return nil, err
 	}
 	e.store, e.storeWrites = st, write
+	e.uids = &exec.UIDs{Store: st}
 	return st, nil
 }
 
@@ -218,7 +246,7 @@ func (e *Engine) executor(ctx context.Context) (*exec.Executor, error) {
 		return nil, err
 	}
 	return &exec.Executor{Store: st, SortBudget: e.cfg.SortBudget, GroupBudget: e.cfg.GroupBudget,
-		DistinctBudget: e.cfg.DistinctBudget, WriteClock: e.writeClock}, nil
+		DistinctBudget: e.cfg.DistinctBudget, WriteClock: e.writeClock, UIDs: e.uids}, nil
 }
 
 // ensure creates t's physical table when the engine creates tables on

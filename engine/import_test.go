@@ -242,7 +242,7 @@ func TestImportWriteTimeout(t *testing.T) {
 // time may leave the base out, as INSERT may, and each point lands in the
 // row of its own hour.
 func TestImportOpenTSDBBaseFromTime(t *testing.T) {
-	cat, err := catalog.Parse(examples.OpenTSDBYAML)
+	cat, err := catalog.Parse(examples.OpenTSDBPairsYAML)
 	if err != nil {
 		t.Fatal(err)
 	}

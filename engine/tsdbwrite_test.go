@@ -24,7 +24,7 @@ import (
 func tsdbEngine(t *testing.T) (*catalog.Table, exec.Store, func(string) (string, error)) {
 	t.Helper()
 	ctx := context.Background()
-	cat, err := catalog.Parse(examples.OpenTSDBYAML)
+	cat, err := catalog.Parse(examples.OpenTSDBPairsYAML)
 	if err != nil {
 		t.Fatal(err)
 	}

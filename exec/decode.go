@@ -47,6 +47,8 @@ type decoder struct {
 	// stored lists the stored columns when they are few enough that
 	// comparing names beats hashing them; nil otherwise.
 	stored []storedCol
+	// names reads the names of an OpenTSDB table's uids (Collects).
+	names *uidNames
 }
 
 // storedCol is a column held in a cell.

@@ -370,3 +370,18 @@ func (s *Stats) malformed(err error) {
 	s.Malformed.Add(1)
 	s.firstMalformed.CompareAndSwap(nil, &err)
 }
+
+// CellAtomic is a Store that changes one cell atomically, as HBase's
+// Increment and checkAndMutate do: what OpenTSDB's uid assignment needs
+// (see AssignUID). It is optional.
+type CellAtomic interface {
+	// Increment adds delta to the counter in family:qualifier of row key,
+	// 8 bytes big-endian (Bytes.toBytes(long)), 0 when the row has no
+	// such cell, and returns its new value. Concurrent increments each
+	// see their own value.
+	Increment(ctx context.Context, table string, key []byte, family, qualifier string, delta int64) (int64, error)
+	// CheckAndPut applies m (cells to put in one row) only when
+	// family:qualifier of m's row holds expected, or no cell when
+	// expected is nil, and reports whether it did.
+	CheckAndPut(ctx context.Context, table string, m Mutation, family, qualifier string, expected []byte) (bool, error)
+}

@@ -136,6 +136,9 @@ func ScalarColumns(xs ...Scalar) []int {
 			walk(s.X)
 		case *AddMillis:
 			walk(s.X)
+		case *Subscript:
+			walk(s.X)
+			walk(s.Key)
 		case *Concat:
 			walk(s.L)
 			walk(s.R)

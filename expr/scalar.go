@@ -30,3 +30,42 @@ func (c *Col) Value(r catalog.Row) (catalog.Value, error) { return r[c.Index], n
 func (c *Col) Type() catalog.Type { return c.T }
 
 func (c *Col) String() string { return c.Name }
+
+// Subscript is X[Key]: the value the MAP X holds for Key, NULL when it
+// holds none or either is NULL. Key is converted to the map's key type
+// (catalog.MapType.MapKey) when evaluated; a key that does not convert
+// is an error.
+type Subscript struct {
+	X, Key Scalar
+	// Map is X's key and value types; the result is a Map.Val.
+	Map catalog.MapType
+}
+
+var _ Scalar = (*Subscript)(nil)
+
+// Value looks Key up in X.
+func (s *Subscript) Value(r catalog.Row) (catalog.Value, error) {
+	m, err := s.X.Value(r)
+	if err != nil {
+		return catalog.Value{}, err
+	}
+	k, err := s.Key.Value(r)
+	if err != nil {
+		return catalog.Value{}, err
+	}
+	if m.Null || k.Null {
+		return catalog.Null(s.Map.Val), nil
+	}
+	if k, err = s.Map.MapKey(k); err != nil {
+		return catalog.Value{}, err
+	}
+	if v, ok := m.M.Get(k); ok {
+		return v, nil
+	}
+	return catalog.Null(s.Map.Val), nil
+}
+
+// Type is the map's value type.
+func (s *Subscript) Type() catalog.Type { return s.Map.Val }
+
+func (s *Subscript) String() string { return s.X.String() + "[" + s.Key.String() + "]" }

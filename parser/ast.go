@@ -154,10 +154,13 @@ type EncodeKeyStmt struct {
 	Fields []Assignment
 }
 
-// Assignment is name = value inside ENCODE KEY.
+// Assignment is name = value inside ENCODE KEY and UPDATE, or
+// name[key] = value in UPDATE: one entry of a MAP column.
 type Assignment struct {
 	Column Ident
-	Value  Expr
+	// Key is the map key of name[key] = value; nil for name = value.
+	Key   Expr
+	Value Expr
 }
 
 // DecodeKeyStmt is DECODE KEY t 'text' or DECODE KEY t x'hex'.
@@ -187,6 +190,13 @@ type CheckIndexStmt struct {
 type ColumnRef struct {
 	NamePos Pos
 	Name    string
+}
+
+// SubscriptExpr is X[Key]: the value a MAP column holds for one key,
+// NULL when it holds none.
+type SubscriptExpr struct {
+	X   *ColumnRef
+	Key Expr
 }
 
 // StringLit is a quoted string, in which two single quotes stand for one.

@@ -260,6 +260,9 @@ func (c *converter) encode(g *gEncode) (Stmt, *Error) {
 		if err != nil {
 			return nil, err
 		}
+		if f.Sub != nil {
+			return nil, c.errorf(f.Col.Pos, "ENCODE KEY takes key fields, not map entries")
+		}
 		s.Fields = append(s.Fields, Assignment{Column: ident(f.Col), Value: v})
 	}
 	return s, nil

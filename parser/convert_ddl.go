@@ -400,7 +400,13 @@ func (c *converter) update(g *gUpdate) (Stmt, *Error) {
 		if err != nil {
 			return nil, err
 		}
-		s.Set = append(s.Set, Assignment{Column: ident(a.Col), Value: v})
+		as := Assignment{Column: ident(a.Col), Value: v}
+		if a.Sub != nil {
+			if as.Key, err = c.expr(a.Sub); err != nil {
+				return nil, err
+			}
+		}
+		s.Set = append(s.Set, as)
 	}
 	var err *Error
 	if s.Where, err = c.expr(g.Where); err != nil {

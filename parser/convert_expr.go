@@ -146,7 +146,15 @@ func (c *converter) neg(g *gNeg) (Expr, *Error) {
 	switch {
 	case g.Col != "":
 		id := ident(&gColumn{Pos: g.Pos, Name: g.Col})
-		return &ColumnRef{NamePos: id.NamePos, Name: id.Name}, nil
+		ref := &ColumnRef{NamePos: id.NamePos, Name: id.Name}
+		if g.Sub == nil {
+			return ref, nil
+		}
+		key, err := c.expr(g.Sub)
+		if err != nil {
+			return nil, err
+		}
+		return &SubscriptExpr{X: ref, Key: key}, nil
 	case g.Str != "":
 		return &StringLit{ValuePos: p, Val: unquote(g.Str, '\'')}, nil
 	case g.Int != "":

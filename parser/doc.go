@@ -81,8 +81,9 @@
 //	           VALUES row {"," row} [TIMESTAMP expr] [ALLOW INDEX WRITE] .
 //	row      = "(" expr {"," expr} ")" .
 //	delete   = DELETE FROM name WHERE expr {ALLOW (FULL SCAN | INDEX WRITE)} .
-//	update   = UPDATE name SET name "=" expr {"," name "=" expr} WHERE expr
+//	update   = UPDATE name SET set {"," set} WHERE expr
 //	           {ALLOW (FULL SCAN | INDEX WRITE)} .
+//	set      = name ["[" expr "]"] "=" expr .
 //	explain  = EXPLAIN [ANALYZE] ["(" option {"," option} ")"]
 //	           (select | insert | delete | update) .
 //	tabledef = "(" coldef {"," coldef} ")" ROWKEY "(" comp {"," comp} ")"
@@ -117,12 +118,15 @@
 //	sum      = prod {("+" | "-" | "||") prod} .
 //	prod     = neg {("*" | "/" | "%") neg} .
 //	neg      = "-" neg | primary .
-//	primary  = name | literal | call | CAST "(" expr AS name ")" | case
+//	primary  = name ["[" expr "]"] | literal | call | CAST "(" expr AS name ")" | case
 //	         | INTERVAL string (SECOND | MINUTE | HOUR | DAY)
 //	         | "(" expr {"," expr} ")" .
 //	call     = name "(" ["*" | DISTINCT expr {"," expr} | expr {"," expr}] ")" .
 //	case     = CASE [expr] WHEN expr THEN expr {WHEN expr THEN expr}
 //	           [ELSE expr] END .
+//
+// name[key] is a MAP column's value for one key (SubscriptExpr), and in
+// UPDATE's SET one entry to write.
 //
 // A parenthesised list of two or more expressions is a row value
 // (TupleExpr), as in (a, b) IN ((1, 2), (3, 4)).

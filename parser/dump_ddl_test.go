@@ -90,6 +90,9 @@ func (d *dumper) ddlStmt(depth int, label string, s Stmt) {
 		d.ident(depth+1, "table: ", s.Table)
 		for _, a := range s.Set {
 			d.ident(depth+1, "set: ", a.Column)
+			if a.Key != nil {
+				d.expr(depth+2, "key: ", a.Key)
+			}
 			d.expr(depth+2, "value: ", a.Value)
 		}
 		d.expr(depth+1, "where: ", s.Where)

@@ -263,6 +263,10 @@ func (d *dumper) expr(depth int, label string, e Expr) {
 	case *CastExpr:
 		d.line(depth, "%sCastExpr AS %s %s", label, e.Type, d.at(e.Cast))
 		d.expr(depth+1, "", e.X)
+	case *SubscriptExpr:
+		d.line(depth, "%sSubscriptExpr", label)
+		d.expr(depth+1, "", e.X)
+		d.expr(depth+1, "key: ", e.Key)
 	default:
 		d.line(depth, "%s%s", label, d.leaf(e))
 	}

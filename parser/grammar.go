@@ -231,7 +231,8 @@ type gEncode struct {
 }
 
 type gAssign struct {
-	Col   *gColumn `parser:"@@ '='"`
+	Col   *gColumn `parser:"@@"`
+	Sub   *gExpr   `parser:"( '[' @@ ']' )? '='"`
 	Value *gExpr   `parser:"@@"`
 }
 
@@ -311,6 +312,7 @@ type gProd struct {
 type gNeg struct {
 	Pos      lexer.Position
 	Col      string     `parser:"  @Ident"`
+	Sub      *gExpr     `parser:"  ( '[' @@ ']' )?"`
 	Str      string     `parser:"| @String"`
 	Int      string     `parser:"| @Int"`
 	Typed    *gTyped    `parser:"| @@"`

@@ -15,7 +15,7 @@ const (
 	tokBytes                                  // x'00ff', raw
 	tokInt                                    // 123
 	tokFloat                                  // 1.5, 1e3
-	tokPunct                                  // ( ) , ; * -
+	tokPunct                                  // ( ) , ; * - [ ]
 	tokTyped                                  // TIMESTAMP or DATE before a string
 	tokFunc                                   // a name before "(": a function
 	tokInterval                               // INTERVAL before a string
@@ -113,7 +113,7 @@ func participleType(t Token) lexer.TokenType {
 		return tokFloat
 	}
 	switch t.Text {
-	case "(", ")", ",", ";", "*", "-", "+", "/", "%", "||":
+	case "(", ")", ",", ";", "*", "-", "+", "/", "%", "||", "[", "]":
 		return tokPunct
 	}
 	return tokCmp

@@ -18,6 +18,7 @@ var (
 	_ Stmt = (*CheckIndexStmt)(nil)
 
 	_ Expr = (*ColumnRef)(nil)
+	_ Expr = (*SubscriptExpr)(nil)
 	_ Expr = (*StringLit)(nil)
 	_ Expr = (*IntLit)(nil)
 	_ Expr = (*FloatLit)(nil)
@@ -55,20 +56,21 @@ func (s *DecodeKeyStmt) Pos() Pos   { return s.Decode }
 func (s *BuildIndexStmt) Pos() Pos  { return s.Build }
 func (s *CheckIndexStmt) Pos() Pos  { return s.Check }
 
-func (e *ColumnRef) Pos() Pos    { return e.NamePos }
-func (e *StringLit) Pos() Pos    { return e.ValuePos }
-func (e *IntLit) Pos() Pos       { return e.ValuePos }
-func (e *FloatLit) Pos() Pos     { return e.ValuePos }
-func (e *BoolLit) Pos() Pos      { return e.ValuePos }
-func (e *NullLit) Pos() Pos      { return e.ValuePos }
-func (e *BytesLit) Pos() Pos     { return e.ValuePos }
-func (e *TimestampLit) Pos() Pos { return e.ValuePos }
-func (e *DateLit) Pos() Pos      { return e.ValuePos }
-func (e *UnaryExpr) Pos() Pos    { return e.OpPos }
-func (e *CallExpr) Pos() Pos     { return e.NamePos }
-func (e *CaseExpr) Pos() Pos     { return e.Case }
-func (e *CastExpr) Pos() Pos     { return e.Cast }
-func (e *IntervalLit) Pos() Pos  { return e.ValuePos }
+func (e *ColumnRef) Pos() Pos     { return e.NamePos }
+func (e *SubscriptExpr) Pos() Pos { return e.X.NamePos }
+func (e *StringLit) Pos() Pos     { return e.ValuePos }
+func (e *IntLit) Pos() Pos        { return e.ValuePos }
+func (e *FloatLit) Pos() Pos      { return e.ValuePos }
+func (e *BoolLit) Pos() Pos       { return e.ValuePos }
+func (e *NullLit) Pos() Pos       { return e.ValuePos }
+func (e *BytesLit) Pos() Pos      { return e.ValuePos }
+func (e *TimestampLit) Pos() Pos  { return e.ValuePos }
+func (e *DateLit) Pos() Pos       { return e.ValuePos }
+func (e *UnaryExpr) Pos() Pos     { return e.OpPos }
+func (e *CallExpr) Pos() Pos      { return e.NamePos }
+func (e *CaseExpr) Pos() Pos      { return e.Case }
+func (e *CastExpr) Pos() Pos      { return e.Cast }
+func (e *IntervalLit) Pos() Pos   { return e.ValuePos }
 
 // Pos returns the position of the left operand, the node's first byte.
 // Pos is the position of the leftmost operand, found without recursion.
@@ -132,44 +134,46 @@ func (*DecodeKeyStmt) stmt()   {}
 func (*BuildIndexStmt) stmt()  {}
 func (*CheckIndexStmt) stmt()  {}
 
-func (*ColumnRef) node()    {}
-func (*StringLit) node()    {}
-func (*IntLit) node()       {}
-func (*FloatLit) node()     {}
-func (*BoolLit) node()      {}
-func (*NullLit) node()      {}
-func (*BytesLit) node()     {}
-func (*TimestampLit) node() {}
-func (*DateLit) node()      {}
-func (*BinaryExpr) node()   {}
-func (*UnaryExpr) node()    {}
-func (*BetweenExpr) node()  {}
-func (*InExpr) node()       {}
-func (*LikeExpr) node()     {}
-func (*TupleExpr) node()    {}
-func (*IsNullExpr) node()   {}
-func (*CallExpr) node()     {}
-func (*CaseExpr) node()     {}
-func (*CastExpr) node()     {}
-func (*IntervalLit) node()  {}
+func (*ColumnRef) node()     {}
+func (*SubscriptExpr) node() {}
+func (*StringLit) node()     {}
+func (*IntLit) node()        {}
+func (*FloatLit) node()      {}
+func (*BoolLit) node()       {}
+func (*NullLit) node()       {}
+func (*BytesLit) node()      {}
+func (*TimestampLit) node()  {}
+func (*DateLit) node()       {}
+func (*BinaryExpr) node()    {}
+func (*UnaryExpr) node()     {}
+func (*BetweenExpr) node()   {}
+func (*InExpr) node()        {}
+func (*LikeExpr) node()      {}
+func (*TupleExpr) node()     {}
+func (*IsNullExpr) node()    {}
+func (*CallExpr) node()      {}
+func (*CaseExpr) node()      {}
+func (*CastExpr) node()      {}
+func (*IntervalLit) node()   {}
 
-func (*ColumnRef) expr()    {}
-func (*StringLit) expr()    {}
-func (*IntLit) expr()       {}
-func (*FloatLit) expr()     {}
-func (*BoolLit) expr()      {}
-func (*NullLit) expr()      {}
-func (*BytesLit) expr()     {}
-func (*TimestampLit) expr() {}
-func (*DateLit) expr()      {}
-func (*BinaryExpr) expr()   {}
-func (*UnaryExpr) expr()    {}
-func (*BetweenExpr) expr()  {}
-func (*InExpr) expr()       {}
-func (*LikeExpr) expr()     {}
-func (*TupleExpr) expr()    {}
-func (*IsNullExpr) expr()   {}
-func (*CallExpr) expr()     {}
-func (*CaseExpr) expr()     {}
-func (*CastExpr) expr()     {}
-func (*IntervalLit) expr()  {}
+func (*ColumnRef) expr()     {}
+func (*SubscriptExpr) expr() {}
+func (*StringLit) expr()     {}
+func (*IntLit) expr()        {}
+func (*FloatLit) expr()      {}
+func (*BoolLit) expr()       {}
+func (*NullLit) expr()       {}
+func (*BytesLit) expr()      {}
+func (*TimestampLit) expr()  {}
+func (*DateLit) expr()       {}
+func (*BinaryExpr) expr()    {}
+func (*UnaryExpr) expr()     {}
+func (*BetweenExpr) expr()   {}
+func (*InExpr) expr()        {}
+func (*LikeExpr) expr()      {}
+func (*TupleExpr) expr()     {}
+func (*IsNullExpr) expr()    {}
+func (*CallExpr) expr()      {}
+func (*CaseExpr) expr()      {}
+func (*CastExpr) expr()      {}
+func (*IntervalLit) expr()   {}

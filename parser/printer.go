@@ -267,6 +267,9 @@ func (e *IntervalLit) String() string {
 }
 
 func (e *ColumnRef) String() string { return QuoteIdent(e.Name) }
+func (e *SubscriptExpr) String() string {
+	return QuoteIdent(e.X.Name) + "[" + exprString(e.Key) + "]"
+}
 func (e *StringLit) String() string { return QuoteString(e.Val) }
 func (e *IntLit) String() string    { return strconv.FormatInt(e.Val, 10) }
 func (e *NullLit) String() string   { return "NULL" }
@@ -325,8 +328,11 @@ func (o OrderItem) String() string {
 	return exprString(o.Expr)
 }
 
-// String returns the assignment as written in ENCODE KEY.
+// String returns the assignment as written in ENCODE KEY or UPDATE.
 func (a Assignment) String() string {
+	if a.Key != nil {
+		return a.Column.String() + "[" + exprString(a.Key) + "] = " + exprString(a.Value)
+	}
 	return a.Column.String() + " = " + exprString(a.Value)
 }
 

@@ -301,6 +301,18 @@ func (pl *Planner) insert(ctx context.Context, s *parser.InsertStmt) (*Insert, e
 		}
 		seen[col], cols[i] = true, col
 	}
+	if t.Collects() {
+		n := t.Wide.Names
+		for _, k := range []int{n.Metric, n.Tags} {
+			if !seen[k] {
+				return nil, errAt(s.Table.NamePos, "INSERT INTO %s must set %s: a point is written under its metric and tags, by name", t.Name, t.Columns[k].Name)
+			}
+		}
+		if seen[n.MetricUID] {
+			return nil, errAt(s.Table.NamePos, "INSERT INTO %s sets %s by name: the uid is looked up or assigned in %s", t.Name, t.Columns[n.Metric].Name, n.UIDTable)
+		}
+		seen[n.MetricUID], seen[n.TagK], seen[n.TagV] = true, true, true
+	}
 	for _, k := range t.KeyColumns() {
 		if w := t.Wide; w != nil && w.BaseFromTime() && k == w.Base && seen[w.Time] {
 			continue // the base is the time's hour
@@ -323,7 +335,7 @@ func (pl *Planner) insert(ctx context.Context, s *parser.InsertStmt) (*Insert, e
 		}
 		row := t.NewRow()
 		for i, e := range vals {
-			v, err := c.exactValue(cols[i], e)
+			v, err := c.insertValue(cols[i], e)
 			if err != nil {
 				return nil, err
 			}
@@ -337,7 +349,7 @@ func (pl *Planner) insert(ctx context.Context, s *parser.InsertStmt) (*Insert, e
 				return nil, errAt(vals[0].Pos(), "%v", err)
 			}
 		}
-		if err := t.CheckStoredKeys(row); err != nil {
+		if err := t.CheckStoredKeys(row); err != nil && !t.Collects() {
 			return nil, errAt(vals[0].Pos(), "%v", err)
 		}
 		ins.Rows = append(ins.Rows, row)
@@ -476,4 +488,33 @@ func inputNames(t *catalog.Table, c *catalog.Component) []string {
 		out = append(out, t.Columns[i].Name)
 	}
 	return out
+}
+
+// insertValue is the value e gives column col in an INSERT. An OpenTSDB
+// table's tags (TSDBNames) are written as OpenTSDB's put takes them, a
+// string of key=value pairs (host=web01 dc=lga), and its metric's name
+// must be one OpenTSDB accepts.
+func (c *compiler) insertValue(col int, e parser.Expr) (catalog.Value, error) {
+	t := c.t
+	if !t.Collects() || (col != t.Wide.Names.Tags && col != t.Wide.Names.Metric) {
+		return c.exactValue(col, e)
+	}
+	v, ok, err := literalValue(e)
+	if err != nil {
+		return catalog.Value{}, err
+	}
+	if !ok || v.Null || v.Type != catalog.TypeString {
+		return catalog.Value{}, errAt(e.Pos(), "%s takes a string: %s", t.Columns[col].Name, map[bool]string{true: "the tags as OpenTSDB's put takes them, 'host=web01 dc=lga'", false: "the metric's name"}[col == t.Wide.Names.Tags])
+	}
+	if col == t.Wide.Names.Metric {
+		if err := catalog.CheckTSDBName(v.S); err != nil {
+			return catalog.Value{}, errAt(e.Pos(), "%v", err)
+		}
+		return v, nil
+	}
+	m, err := catalog.ParseTSDBTags(v.S)
+	if err != nil {
+		return catalog.Value{}, errAt(e.Pos(), "%v", err)
+	}
+	return m, nil
 }

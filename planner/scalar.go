@@ -73,6 +73,8 @@ func (c *compiler) scalar(e parser.Expr, sc scope) (expr.Scalar, error) {
 	switch e := e.(type) {
 	case *parser.ColumnRef:
 		return sc.column(e)
+	case *parser.SubscriptExpr:
+		return c.subscript(e, sc)
 	case *parser.CallExpr:
 		if _, agg := aggregates[e.Name]; agg {
 			return sc.aggregate(e)

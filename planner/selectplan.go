@@ -110,7 +110,12 @@ func (b *selectBuild) compile() error {
 // read serves an OR but each of its branches has its own.
 func (b *selectBuild) chooseRead(ctx context.Context) (*Select, error) {
 	pl, s, sh, t := b.pl, b.s, b.sh, b.c.t
-	kp, err := planKeysOr(ctx, t, b.conj, pl.opts.Limits)
+	uids, uidNotes, err := pl.uidConds(ctx, t, b.conj)
+	if err != nil {
+		return nil, errAt(s.Table.NamePos, "%v", err)
+	}
+	b.sel.Notes = append(b.sel.Notes, uidNotes...)
+	kp, err := planKeysOr(ctx, t, slices.Concat(b.conj, uids), pl.opts.Limits)
 	if err != nil {
 		return nil, keysErr(s.Table.NamePos, err)
 	}

@@ -69,6 +69,9 @@ func (pl *Planner) updatePlan(ctx context.Context, s *parser.UpdateStmt) (*Updat
 		case t.Columns[col].KeyField || isHashInput(t, col):
 			return nil, errAt(a.Column.NamePos, "%s is part of the key of %s: a new value would move the row; DELETE it and INSERT it again", a.Column.Name, t.Name)
 		}
+		if a.Key != nil || t.Columns[col].Type == catalog.TypeMap {
+			return nil, errAt(a.Column.NamePos, "%s is a MAP: UPDATE cannot write it", a.Column.Name)
+		}
 		seen[col] = true
 		v, err := c.exactValue(col, a.Value)
 		if err != nil {

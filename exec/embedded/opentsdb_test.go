@@ -23,3 +23,29 @@ func TestOpenTSDBAppends(t *testing.T) {
 	st := openStore(t)
 	tsdbtest.RunAppends(t, st, "tsdb")
 }
+
+// TestOpenTSDBBaseBounds: a range of ts reads only its base hours.
+func TestOpenTSDBBaseBounds(t *testing.T) {
+	st := openStore(t)
+	tsdbtest.RunBaseBounds(t, st, "tsdb")
+}
+
+// TestOpenTSDBNames: one row per point, the metric and tags by name.
+func TestOpenTSDBNames(t *testing.T) {
+	st := openStore(t)
+	tsdbtest.RunNames(t, st, "tsdb")
+}
+
+// TestOpenTSDBInsertNames: INSERT by name writes OpenTSDB's bytes and
+// assigns uids as OpenTSDB does.
+func TestOpenTSDBInsertNames(t *testing.T) {
+	st := openStore(t)
+	tsdbtest.RunInsertNames(t, st, "tsdb")
+}
+
+// TestOpenTSDBNamesDiff: random queries by name against a filter of the
+// points themselves.
+func TestOpenTSDBNamesDiff(t *testing.T) {
+	st := openStore(t)
+	tsdbtest.RunNamesDiff(t, st, "tsdb", 3000, 300, 11)
+}

@@ -126,7 +126,25 @@ func RunOpenTSDB(t *testing.T, st exec.Store, physical string) {
 // and cells.
 func LoadOpenTSDBDemo(t *testing.T, st exec.Store, physical string) (*catalog.Catalog, []examples.Point, *examples.OpenTSDB) {
 	t.Helper()
-	cat, err := openTSDBCatalog(physical, true)
+	return loadOpenTSDBDemo(t, st, physical, examples.OpenTSDBPairsYAML)
+}
+
+// LoadOpenTSDBNamed is LoadOpenTSDBDemo with the catalog of
+// examples/opentsdb.yaml, whose tsdb reads names through tsdb_uid.
+func LoadOpenTSDBNamed(t *testing.T, st exec.Store, physical string) (*catalog.Catalog, []examples.Point, *examples.OpenTSDB) {
+	t.Helper()
+	return loadOpenTSDBDemo(t, st, physical, examples.OpenTSDBYAML)
+}
+
+// OpenTSDBNamedCatalog is examples/opentsdb.yaml, salted, with the HBase
+// tables named physical and physical-uid.
+func OpenTSDBNamedCatalog(physical string) (*catalog.Catalog, error) {
+	return openTSDBYAML(examples.OpenTSDBYAML, physical, true)
+}
+
+func loadOpenTSDBDemo(t *testing.T, st exec.Store, physical string, yaml []byte) (*catalog.Catalog, []examples.Point, *examples.OpenTSDB) {
+	t.Helper()
+	cat, err := openTSDBYAML(yaml, physical, true)
 	if err != nil {
 		t.Fatal(err)
 	}

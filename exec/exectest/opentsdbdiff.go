@@ -17,14 +17,25 @@ import (
 	"github.com/rkql/rkql/planner"
 )
 
-// openTSDBCatalog is examples/opentsdb.yaml with the HBase tables named
+// openTSDBCatalog is examples/opentsdb_pairs.yaml with the HBase tables named
 // physical and physical-uid. Unsalted, tsdb's key has no salt byte, as
 // OpenTSDB writes it with salting off (its default).
 func openTSDBCatalog(physical string, salted bool) (*catalog.Catalog, error) {
-	src := strings.Replace(string(examples.OpenTSDBYAML), "hbase: tsdb-uid", "hbase: "+physical+"-uid", 1)
+	return openTSDBYAML(examples.OpenTSDBPairsYAML, physical, salted)
+}
+
+// openTSDBYAML is the catalog src (examples/opentsdb.yaml or
+// opentsdb_pairs.yaml) with the HBase tables named physical and
+// physical+"-uid", salted or not.
+func openTSDBYAML(yaml []byte, physical string, salted bool) (*catalog.Catalog, error) {
+	src := strings.Replace(string(yaml), "hbase: tsdb-uid", "hbase: "+physical+"-uid", 1)
 	src = strings.Replace(src, "  - name: tsdb\n", "  - name: tsdb\n    hbase: "+physical+"\n", 1)
 	if !salted {
-		for _, line := range []string{"      - {salt: 20, of: [metric, tagk, tagv]}\n", "    split: {buckets: true}\n"} {
+		salt := "      - {salt: 20, of: [metric, tagk, tagv]}\n"
+		if !strings.Contains(src, salt) {
+			salt = "      - {salt: 20, of: [metric_uid, tagk, tagv]}\n"
+		}
+		for _, line := range []string{salt, "    split: {buckets: true}\n"} {
 			if !strings.Contains(src, line) {
 				return nil, fmt.Errorf("opentsdb.yaml lacks %q", line)
 			}
@@ -331,3 +342,7 @@ func tsdbQueries(uid map[string]int64) []string {
 func OpenTSDBCatalog(physical string) (*catalog.Catalog, error) {
 	return openTSDBCatalog(physical, true)
 }
+
+// TSDBPoints is the differential suite's draw of n distinct points
+// (tsdbPoints), for suites of their own.
+func TSDBPoints(n int, seed uint64) []examples.Point { return tsdbPoints(n, seed) }

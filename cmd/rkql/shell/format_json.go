@@ -74,7 +74,7 @@ const (
 
 // appendJSONValue appends v as JSON: numbers as numbers, booleans as
 // booleans, NULL as null, timestamps and dates as strings, BYTES as
-// toStringBinary text. A DOUBLE that is NaN or infinite, which JSON cannot
+// toStringBinary text, a MAP as an object. A DOUBLE that is NaN or infinite, which JSON cannot
 // hold as a number, is the string "NaN", "Infinity" or "-Infinity".
 func appendJSONValue(b []byte, v catalog.Value) []byte {
 	if v.Null {
@@ -103,8 +103,25 @@ func appendJSONValue(b []byte, v catalog.Value) []byte {
 		return appendJSONString(b, v.S)
 	case catalog.TypeBytes:
 		return appendJSONString(b, catalog.ToStringBinary(v.B))
+	case catalog.TypeMap:
+		return appendJSONMap(b, v.M)
 	}
 	return appendJSONString(b, v.Text())
+}
+
+// appendJSONMap appends a MAP as a JSON object, its keys as their text
+// and its values as appendJSONValue writes them.
+func appendJSONMap(b []byte, m *catalog.Map) []byte {
+	b = append(b, '{')
+	for i, e := range m.Entries {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, e.Key.Text())
+		b = append(b, ':')
+		b = appendJSONValue(b, e.Val)
+	}
+	return append(b, '}')
 }
 
 const hexDigits = "0123456789abcdef"

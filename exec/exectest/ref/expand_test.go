@@ -15,7 +15,7 @@ import (
 // and points of every form with an older version of one of them, read in
 // time order.
 func TestExpandRow(t *testing.T) {
-	cat, err := catalog.Parse(examples.OpenTSDBYAML)
+	cat, err := catalog.Parse(examples.OpenTSDBPairsYAML)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +166,7 @@ func TestRefTSDBCell(t *testing.T) {
 		{Family: "t", Qualifier: string(ms(1000, 0)), Timestamp: 25, Value: []byte{10}},
 		{Family: "t", Qualifier: string(ms(2500, 0)), Timestamp: 5, Value: []byte{20}},
 	}
-	c, err := catalog.Parse(examples.OpenTSDBYAML)
+	c, err := catalog.Parse(examples.OpenTSDBPairsYAML)
 	if err != nil {
 		t.Fatal(err)
 	}
