@@ -237,7 +237,7 @@ func checkCut(t *testing.T, cat *catalog.Catalog, base exec.Store, table, sql, v
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r := got[0]; r[0].I != rows || r[1].I != rows || r[2].I+r[3].I+r[4].I+r[5].I != 0 {
+		if r := got[0]; r[0].I != rows || r[1].I != rows || r[2].I+r[3].I+r[4].I+r[5].I+r[6].I != 0 {
 			t.Errorf("CHECK INDEX after the undone %s: %v", verb, r)
 		}
 	}

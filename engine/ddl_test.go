@@ -264,8 +264,8 @@ UPDATE 2
 3 | 'new'
 DELETE 2
 3 | 'new'
-1 | 1 | 0 | 0 | 0 | 0 | 0
-1 | 1 | 0 | 0 | 0 | 0 | 0
+1 | 1 | 0 | 0 | 0 | 0 | 0 | 0
+1 | 1 | 0 | 0 | 0 | 0 | 0 | 0
 `
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)

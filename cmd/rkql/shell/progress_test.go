@@ -53,7 +53,7 @@ func TestIndexProgress(t *testing.T) {
 	if err := s.Run(context.Background(), io); err != nil {
 		t.Fatalf("Run: %v; stderr %q", err, io.err.String())
 	}
-	if want := "BUILD INDEX 12000\ndata_rows\tentries\tmissing\torphans\tunverified\tstale\trepaired\n12000\t12000\t0\t0\t0\t0\t0\n"; io.out.String() != want {
+	if want := "BUILD INDEX 12000\ndata_rows\tentries\tno_entry\tmissing\torphans\tunverified\tstale\trepaired\n12000\t12000\t0\t0\t0\t0\t0\t0\n"; io.out.String() != want {
 		t.Fatalf("stdout:\n%s\nwant:\n%s", io.out.String(), want)
 	}
 	e := io.err.String()
