@@ -12,6 +12,7 @@ import (
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/exec"
+	"github.com/rkql/rkql/exec/exectest/ref"
 )
 
 // IndexCounts is what CHECK INDEX must report of index ix of t, worked out
@@ -59,7 +60,8 @@ func IndexCounts(ctx context.Context, st exec.Store, t *catalog.Table, ix *catal
 		return rep, err
 	}
 	defer it.Close()
-	cols := storedColumns(ix.Table)
+	dec := ref.NewDecoder(ix.Table)
+	var cells []ref.Cell
 	status := ix.Table.Families[0].Name
 	found := 0
 	for {
@@ -77,10 +79,15 @@ func IndexCounts(ctx context.Context, st exec.Store, t *catalog.Table, ix *catal
 			continue
 		}
 		found++
-		got, err := decodeRow(ix.Table, cols, sr)
+		cells = cells[:0]
+		for _, c := range sr.Cells {
+			cells = append(cells, ref.Cell(c))
+		}
+		rows, err := dec.Rows(sr.Key, cells)
 		if err != nil {
 			return rep, err
 		}
+		got := rows[0]
 		same := true
 		for i := range e {
 			same = same && catalog.Equal(e[i], got[i])
