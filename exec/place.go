@@ -11,8 +11,10 @@ import (
 // PlaceOptions are the session's switches of placement. The zero value
 // places with pushdown on.
 type PlaceOptions struct {
-	// NoPushdown asks the store only to read the ranges: the switch that
-	// measures what pushdown saves.
+	// NoPushdown asks the store only to read the ranges, and to stop at
+	// a LIMIT that bounds the read of the whole table (planner.ReadBound),
+	// a row limit being no filter: the switch that measures what pushdown
+	// saves.
 	NoPushdown bool
 }
 
