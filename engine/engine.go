@@ -187,7 +187,9 @@ func (e *Engine) Pushdown() bool { return e.pushdown }
 
 // SetPushdown switches pushdown on or off. Off, the store only reads key
 // ranges and every filter, projection and limit runs in the client: the
-// setting that measures what pushdown saves.
+// setting that measures what pushdown saves. A LIMIT that bounds a read
+// of the whole table (planner.ReadBound) stays the store's, a row limit
+// being no filter, so that the read stops where EXPLAIN says it does.
 func (e *Engine) SetPushdown(on bool) { e.pushdown = on }
 
 // SetProgress sets what BUILD INDEX, CHECK INDEX and DELETE tell the rows they

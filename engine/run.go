@@ -352,7 +352,12 @@ func (e *Engine) explainEnv(ctx context.Context, st exec.Store, sel *planner.Sel
 func (e *Engine) analyze(ctx context.Context, x *exec.Executor, p *placed.Plan) (*planner.Analysis, error) {
 	var stats exec.Stats
 	begin := e.cfg.Clock()
-	rows, err := x.Run(ctx, p, &stats)
+	run := x.Run
+	if p.Select().Raw {
+		// SELECT RAW reads as it runs: its rows are cells.
+		run = x.QueryRaw
+	}
+	rows, err := run(ctx, p, &stats)
 	if err != nil {
 		return nil, err
 	}

@@ -11,8 +11,10 @@ import (
 // PlaceOptions are the session's switches of placement. The zero value
 // places with pushdown on.
 type PlaceOptions struct {
-	// NoPushdown asks the store only to read the ranges: the switch that
-	// measures what pushdown saves.
+	// NoPushdown asks the store only to read the ranges, and to stop at
+	// a LIMIT that bounds the read of the whole table (planner.ReadBound),
+	// a row limit being no filter: the switch that measures what pushdown
+	// saves.
 	NoPushdown bool
 }
 
@@ -52,13 +54,22 @@ func placeReads(p *placed.Plan, sel *planner.Select, pd Pushdown, on bool) {
 	acc := sel.Access
 	sc := &placed.Scan{Access: acc, Store: pd.StoreName(), Off: !on}
 	p.SetScan(sc)
-	if !on || acc.Kind == planner.EmptyResult || acc.Table.Expands() {
+	f := pd.Features()
+	if !on {
+		// A row limit is no filter: a LIMIT that bounds the read of the
+		// whole table stays the store's, so that the read stops where
+		// EXPLAIN says it does.
+		if f.Limit && planner.ReadBound(sel) > 0 {
+			sc.Limit = scanLimit(p, sel)
+		}
+		return
+	}
+	if acc.Kind == planner.EmptyResult || acc.Table.Expands() {
 		// A table whose stored rows give several logical rows (cells of
 		// wide rows, repetitions of a key group) is read whole and
 		// filtered, counted and limited in the client.
 		return
 	}
-	f := pd.Features()
 	if acc.Columns != nil {
 		sc.KeysOnly = f.KeysOnly && len(acc.Columns) == 0
 		sc.Projected = f.Projection && len(acc.Columns) > 0

@@ -164,3 +164,51 @@ func dumpValue(b *strings.Builder, v reflect.Value, seen map[uintptr]bool) {
 		fmt.Fprintf(b, "%v", v)
 	}
 }
+
+// TestPlaceReadBoundLimit: a LIMIT that bounds the read of the whole
+// table is the store's with pushdown off too (a row limit is no filter),
+// and EXPLAIN says so; a LIMIT the client needs rows past stays the
+// client's.
+func TestPlaceReadBoundLimit(t *testing.T) {
+	cat, err := catalog.LoadFile("../examples/catalog.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl := planner.New(cat, planner.Options{})
+	ctx := context.Background()
+	cases := []struct {
+		q     string
+		limit int64
+	}{
+		{"SELECT * FROM orders LIMIT 5", 5},
+		{"SELECT RAW * FROM orders LIMIT 3", 3},
+		{"SELECT * FROM orders LIMIT 2 OFFSET 4", 6},
+		{"SELECT * FROM orders WHERE status = 'paid' LIMIT 5 ALLOW FULL SCAN", 0},
+		{"SELECT * FROM orders ORDER BY amount LIMIT 5 ALLOW FULL SCAN", 0},
+		{"SELECT * FROM orders WHERE seller = 's1' LIMIT 5", 0},
+	}
+	for _, c := range cases {
+		stmt, err := parser.ParseOne(c.q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := pl.Plan(ctx, stmt)
+		if err != nil {
+			t.Fatalf("%s: %v", c.q, err)
+		}
+		sel := p.(*planner.Select)
+		off, err := exec.Place(ctx, aggStore{}, sel, exec.PlaceOptions{NoPushdown: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := explain(off.Explain)
+		if got := off.Scan(sel.Access).Limit; got != c.limit {
+			t.Errorf("%s: pushdown off gives the store a limit of %d rows, want %d:\n%s", c.q, got, c.limit, text)
+		}
+		said := strings.Contains(text, "the store only reads and stops at the LIMIT")
+		server := strings.Contains(text, fmt.Sprintf("SERVER %d ROW LIMIT", c.limit))
+		if said != (c.limit > 0) || server != (c.limit > 0) {
+			t.Errorf("%s: pushdown off: EXPLAIN does not say what the store does:\n%s", c.q, text)
+		}
+	}
+}

@@ -28,7 +28,8 @@ const rawBatch = 256
 // with no condition scans the physical table itself, so that rows whose
 // key does not fit the layout are shown too; otherwise the rows the plan
 // selects are read again by key, with every cell they hold (and an
-// OFFSET skips selected rows).
+// OFFSET skips selected rows). The scan of the whole table stops at the
+// LIMIT when the placed read has it.
 func (x *Executor) QueryRaw(ctx context.Context, p *placed.Plan, stats *Stats) (Rows, error) {
 	if stats == nil {
 		stats = &Stats{}
@@ -36,11 +37,13 @@ func (x *Executor) QueryRaw(ctx context.Context, p *placed.Plan, stats *Stats) (
 	sel := p.Select()
 	acc := p.Scan(sel.Access)
 	versions := max(acc.Versions, 1)
-	r := &rawRows{t: sel.Table, limit: sel.Limit}
+	r := &rawRows{t: sel.Table, limit: sel.Limit, stats: stats}
 	lim, limited := planner.Find[*planner.Limit](sel.Root)
 	skips := limited && lim.Offset > 0
 	if filtered := clientFiltered(p); acc.Kind == planner.FullScan && !filtered && !skips && acc.Filter == nil && acc.Table == sel.Table {
-		it, err := x.Store.Scan(ctx, sel.Table.Physical, Range{}, ReadOptions{Versions: versions, Reverse: acc.Reverse, Stats: stats})
+		// The store stops at the LIMIT placed on the read, which counts
+		// rows as SELECT RAW's LIMIT does.
+		it, err := x.Store.Scan(ctx, sel.Table.Physical, Range{}, ReadOptions{Versions: versions, Reverse: acc.Reverse, Limit: int(acc.Limit), Stats: stats})
 		if err != nil {
 			return nil, err
 		}
@@ -81,6 +84,7 @@ type rawRows struct {
 	last     []byte // the key fetched last: versions of a row come as several rows
 	walk     cellWalk
 	rows     int64
+	stats    *Stats // counts the rows and cells received
 }
 
 func (r *rawRows) Next(ctx context.Context) (catalog.Row, error) {
@@ -112,6 +116,7 @@ func (r *rawRows) limited(ctx context.Context) (*StoreRow, error) {
 		return nil, err
 	}
 	r.rows++
+	r.stats.received(sr)
 	return sr, nil
 }
 

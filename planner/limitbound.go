@@ -19,13 +19,13 @@ var ErrFullScan = errors.New("planner: the statement would read the whole table"
 // needs more rows than the LIMIT passes on: no filter the store would scan
 // past, no sort, DISTINCT, count or aggregate, no index lookup (an index
 // entry may dangle), and one stored row is one result row (a table whose
-// rows expand into several is left out, and so is SELECT RAW, whose scan
-// takes no row limit). A merge of the access's ranges reads at most the
+// rows expand into several is left out, and so is SELECT RAW with an
+// OFFSET, which reads the rows it keeps again by key). A merge of the access's ranges reads at most the
 // LIMIT from each range, so the bound is the LIMIT (with its OFFSET)
 // times the ranges.
 func ReadBound(sel *Select) int64 {
 	acc := sel.Access
-	if acc == nil || acc.Kind != FullScan || acc.Loose > 0 || sel.Raw || acc.Table.Expands() {
+	if acc == nil || acc.Kind != FullScan || acc.Loose > 0 || acc.Table.Expands() || sel.Raw && rawSkips(sel) {
 		return 0
 	}
 	path := Path(sel.Root)
@@ -124,8 +124,8 @@ func limitUnbounded(sel *Select) string {
 	}
 	why := "its rows expand into several, counted in the client"
 	switch {
-	case sel.Raw:
-		why = "the scan of SELECT RAW takes no row limit"
+	case sel.Raw && rawSkips(sel):
+		why = "SELECT RAW with an OFFSET reads the rows it keeps again by key"
 	case !sel.Access.Table.Expands():
 		why = pathObstacle(sel)
 	}
@@ -158,4 +158,12 @@ func pathObstacle(sel *Select) string {
 		}
 	}
 	return ""
+}
+
+// rawSkips reports whether a SELECT RAW has an OFFSET: it then reads the
+// rows the plan selects and again, by key, the ones it keeps, rather than
+// scanning the table itself.
+func rawSkips(sel *Select) bool {
+	lim, ok := Find[*Limit](sel.Root)
+	return ok && lim.Offset > 0
 }

@@ -3,6 +3,7 @@ package planner
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -158,10 +159,52 @@ func (pl *Planner) rawPlan(ctx context.Context, s *parser.SelectStmt) (*RawRead,
 	if r.Filter == nil && r.Limit >= 0 && r.Limit <= math.MaxInt32 {
 		r.StoreLimit = int(r.Limit)
 	}
-	if !r.Empty && r.Keys == nil && r.Start == nil && r.Stop == nil && !s.AllowFullScan {
-		return nil, errAt(s.Table.NamePos, "raw read of %s would read the whole table (FULL SCAN): bound _key (=, IN, LIKE 'prefix%%', <, >, BETWEEN); or add ALLOW FULL SCAN to read it anyway", s.Table.Name)
+	if r.whole() && r.ReadBound() == 0 && !(pl.opts.AllowFullScan || s.AllowFullScan) {
+		return nil, fullScanRefused(s.Table.NamePos, fmt.Sprintf("raw read of %s would read the whole table (FULL SCAN)%s: bound _key (=, IN, LIKE 'prefix%%', <, >, BETWEEN); or add ALLOW FULL SCAN to read it anyway", s.Table.Name, r.limitUnbounded()))
 	}
 	return r, nil
+}
+
+// whole reports whether the read scans the whole table: nothing bounds
+// its keys.
+func (r *RawRead) whole() bool {
+	return !r.Empty && r.Keys == nil && r.Start == nil && r.Stop == nil
+}
+
+// ReadBound is how many stored rows a raw read of the whole table reads
+// at most because the store stops at its LIMIT: 0 when nothing bounds
+// it. Such a read needs no ALLOW FULL SCAN. The store stops after
+// StoreLimit rows, and a row it returns holds at least one cell, so the
+// LIMIT of cells is reached within that many rows; that bounds the read
+// only when the store returns every row it walks: no client filter, and
+// no family, qualifier or time range that the store would scan past
+// rows to apply.
+func (r *RawRead) ReadBound() int64 {
+	if !r.whole() || r.Filter != nil || r.Families != nil || r.Qualifiers != nil || r.Timed || r.StoreLimit <= 0 {
+		return 0
+	}
+	return int64(r.StoreLimit)
+}
+
+// limitUnbounded says why the read's LIMIT does not bound the read of the
+// whole table, as a clause after "(FULL SCAN)"; "" when it has no LIMIT.
+func (r *RawRead) limitUnbounded() string {
+	var why string
+	switch {
+	case r.Limit < 0:
+		return ""
+	case r.Filter != nil:
+		why = "the client drops every cell that fails " + r.Filter.String() + ", so the store would read past them"
+	case r.Families != nil || r.Qualifiers != nil || r.Timed:
+		why = "the store would scan past every row with no cell in the columns or time range read"
+	case r.Limit == 0:
+		why = "LIMIT 0 is not a bound the read can use"
+	case r.StoreLimit <= 0:
+		why = "the store takes no row limit that large"
+	default:
+		return ""
+	}
+	return fmt.Sprintf(", which LIMIT %d does not bound (%s)", r.Limit, why)
 }
 
 // rawRefuse names the parts of a SELECT that a raw read does not have.

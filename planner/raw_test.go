@@ -3,6 +3,7 @@ package planner_test
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -119,3 +120,73 @@ func TestRawPlanErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestRawReadBound: a raw read of the whole table with a LIMIT and no
+// condition the store or the client would read past needs no ALLOW FULL
+// SCAN, and EXPLAIN says the LIMIT bounds it; any such condition keeps
+// it refused, with the statement to type.
+func TestRawReadBound(t *testing.T) {
+	bounded := []struct {
+		q    string
+		rows int64
+	}{
+		{`SELECT * FROM RAW 't' LIMIT 5`, 5},
+		{`SELECT _key FROM RAW 'ns:t' ORDER BY _key DESC LIMIT 1`, 1},
+		{`SELECT * FROM RAW 't' LIMIT 7 VERSIONS 3`, 7},
+	}
+	for _, c := range bounded {
+		r, err := rawPlan(t, c.q)
+		if err != nil {
+			t.Fatalf("%s: %v", c.q, err)
+		}
+		if got := r.ReadBound(); got != c.rows {
+			t.Errorf("%s: ReadBound %d, want %d", c.q, got, c.rows)
+		}
+		text := r.Explain("HBase", nil).Text()
+		for _, want := range []string{"RAW FULL SCAN", "SERVER LIMIT " + itoa(c.rows) + " rows",
+			"nothing binds _key, but LIMIT " + itoa(c.rows) + " bounds the read: at most " + itoa(c.rows) + " rows."} {
+			if !strings.Contains(text, want) {
+				t.Errorf("%s: EXPLAIN lacks %q:\n%s", c.q, want, text)
+			}
+		}
+	}
+	refused := []struct{ q, why string }{
+		{`SELECT * FROM RAW 't' WHERE _value = 'v' LIMIT 5`, "which LIMIT 5 does not bound (the client drops every cell that fails _value = x'76'"},
+		{`SELECT * FROM RAW 't' WHERE _qualifier = 'q' LIMIT 5`, "which LIMIT 5 does not bound (the store would scan past"},
+		{`SELECT * FROM RAW 't' WHERE _family = 'f' LIMIT 5`, "which LIMIT 5 does not bound (the store would scan past"},
+		{`SELECT * FROM RAW 't' WHERE _ts > 5 LIMIT 5`, "which LIMIT 5 does not bound (the store would scan past"},
+		{`SELECT * FROM RAW 't' LIMIT 0`, "LIMIT 0 is not a bound"},
+		{`SELECT * FROM RAW 't'`, "(FULL SCAN): bound _key"},
+	}
+	for _, c := range refused {
+		_, err := rawPlan(t, c.q)
+		if !errors.Is(err, planner.ErrFullScan) {
+			t.Fatalf("%s: got %v, want the full-scan refusal", c.q, err)
+		}
+		if !strings.Contains(err.Error(), c.why) {
+			t.Errorf("%s: the refusal does not say %q:\n%v", c.q, c.why, err)
+		}
+		if want := "to read it anyway: " + c.q + " ALLOW FULL SCAN"; !strings.HasSuffix(err.Error(), want) {
+			t.Errorf("%s: the refusal does not end with the statement to type (%q):\n%v", c.q, want, err)
+		}
+		again := c.q + " ALLOW FULL SCAN"
+		r, err := rawPlan(t, again)
+		if err != nil {
+			t.Fatalf("%s: %v", again, err)
+		}
+		if r.ReadBound() != 0 || strings.Contains(r.Explain("HBase", nil).Text(), "bounds the read") {
+			t.Errorf("%s: EXPLAIN says the LIMIT bounds the read", again)
+		}
+	}
+	// The session's ALLOW FULL SCAN serves a raw read too.
+	st, err := parser.ParseOne(`SELECT * FROM RAW 't' WHERE _value = 'v'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, _ := catalog.Parse([]byte("tables: []\n"))
+	if _, err := planner.New(cat, planner.Options{AllowFullScan: true}).Plan(context.Background(), st); err != nil {
+		t.Errorf("with the session's ALLOW FULL SCAN: %v", err)
+	}
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

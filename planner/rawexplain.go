@@ -45,6 +45,9 @@ func (r *RawRead) Explain(store string, an *Analysis) *Explained {
 	if !r.Empty {
 		ex.Plan = append(ex.Plan, Attr{Label: "HBASE SHELL", Value: r.Shell()})
 	}
+	if n := r.ReadBound(); n > 0 {
+		ex.Plan = append(ex.Plan, Attr{Label: "NOTE", Value: []string{fmt.Sprintf("nothing binds _key, but LIMIT %d bounds the read: at most %d rows.", r.Limit, n)}})
+	}
 	if an != nil {
 		ex.Plan = append(ex.Plan, analysisAttrs(an, false)...)
 	}

@@ -251,7 +251,7 @@ func registerShellFlags(fs *flag.FlagSet, o *options) {
 	fs.IntVar(&o.sortBudget, "sort-budget", 0, "most `rows` a client sort may hold (default 1000000)")
 	fs.IntVar(&o.groupBudget, "group-budget", 0, "most `groups` a hash aggregation may hold (default 1000000)")
 	fs.BoolVar(&o.strict, "strict", false, "fail (exit 1) on a row whose key or cells do not fit the table's layout, instead of skipping it with a warning")
-	fs.BoolVar(&o.noPushdown, "no-pushdown", false, "keep every filter, projection and limit in the client instead of handing them to the store (\\pushdown in the REPL)")
+	fs.BoolVar(&o.noPushdown, "no-pushdown", false, "keep every filter, projection and limit in the client instead of handing them to the store, but a LIMIT that bounds a read of the whole table (\\pushdown in the REPL)")
 	fs.BoolVar(&o.quiet, "q", false, "quiet: leave out command tags such as INSERT 3")
 	fs.Var(historyFlag{o: o}, "history", "REPL history `file` ('' for none; default $XDG_STATE_HOME/rkql/history, else ~/.local/state/rkql/history)")
 	fs.BoolVar(&o.yes, "yes", false, "answer yes to the questions DELETE, TRUNCATE TABLE, DROP TABLE and DROP INDEX ask before removing rows or tables (a script is otherwise answered no, and the statement fails)")

@@ -114,6 +114,20 @@ func RunRaw(t *testing.T, st exec.Store, physical string) {
 002|d|n|1970-01-01 00:00:01.000|\x00\x00\x00\x00\x00\x00\x00\x14|n
 002|d|p\x87|1970-01-01 00:00:01.000|b|v
 zz|d|n|1970-01-01 00:00:01.000|?|n`},
+		// The LIMIT bounds the scan of the whole table: no ALLOW FULL
+		// SCAN, and the store stops after the LIMIT's rows.
+		{"SELECT RAW * FROM rawt LIMIT 2", `
+001|d|n|1970-01-01 00:00:02.000|\x00\x00\x00\x00\x00\x00\x00\x0A|n
+001|d|p\x87|1970-01-01 00:00:02.000|a2|v
+001|d|x\x00|1970-01-01 00:00:01.500|\xFFz|NULL
+002|d|n|1970-01-01 00:00:01.000|\x00\x00\x00\x00\x00\x00\x00\x14|n
+002|d|p\x87|1970-01-01 00:00:01.000|b|v`},
+		{"SELECT RAW * FROM rawt LIMIT 1 VERSIONS 2", `
+001|d|n|1970-01-01 00:00:02.000|\x00\x00\x00\x00\x00\x00\x00\x0A|n
+001|d|n|1970-01-01 00:00:01.000|\x00\x00\x00\x00\x00\x00\x00\x0A|n
+001|d|p\x87|1970-01-01 00:00:02.000|a2|v
+001|d|p\x87|1970-01-01 00:00:01.000|a|v
+001|d|x\x00|1970-01-01 00:00:01.500|\xFFz|NULL`},
 		{"SELECT RAW * FROM rawt LIMIT 1 OFFSET 1 ALLOW FULL SCAN", `
 002|d|n|1970-01-01 00:00:01.000|\x00\x00\x00\x00\x00\x00\x00\x14|n
 002|d|p\x87|1970-01-01 00:00:01.000|b|v`},

@@ -170,10 +170,8 @@ func (p *Plan) ScanAttrs(a *planner.Access) []planner.Attr {
 	}
 	if s.Off {
 		off := "off for this session: the store only reads, and every step above runs in the client"
-		if p.sel.Access == a && planner.ReadBound(p.sel) > 0 {
-			// The store is not told the LIMIT: it may read a batch of rows
-			// past it before the client closes the scan.
-			off += "; the client closes the scan at the LIMIT, so the store reads at most one batch of rows past it"
+		if s.Limit > 0 {
+			off = "off for this session: the store only reads and stops at the LIMIT, which bounds the read (a row limit is no filter); every other step runs in the client"
 		}
 		add("PUSHDOWN", off)
 	}

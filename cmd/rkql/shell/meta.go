@@ -102,7 +102,7 @@ var metaCmds = []metaCmd{
 		return toggleCmd(`\pager`, "pager", c.args, func(s *Settings) *bool { return &s.Pager })
 	}},
 	{name: `\timing`, args: "[on|off]", group: "Settings", desc: "toggle printing how long each statement took", run: timingCmd},
-	{name: `\pushdown`, args: "[on|off]", group: "Settings", desc: "toggle handing the store the filters, projections and limits it can evaluate (off: all in the client)", run: pushdownCmd},
+	{name: `\pushdown`, args: "[on|off]", group: "Settings", desc: "toggle handing the store the filters, projections and limits it can evaluate (off: all in the client but a LIMIT that bounds a full read)", run: pushdownCmd},
 	{name: `\format`, args: "FORMAT", group: "Settings", desc: "set the output format: " + strings.ReplaceAll(FormatNames(), "|", ", "), run: formatCmd},
 }
 

@@ -34,8 +34,8 @@ type Settings struct {
 	StopOnError bool
 	// Timeout bounds each statement; 0 means none.
 	Timeout time.Duration
-	// NoPushdown keeps every filter, projection and limit in the client
-	// (\pushdown off).
+	// NoPushdown keeps every filter, projection and limit in the client,
+	// but a LIMIT that bounds a read of the whole table (\pushdown off).
 	NoPushdown bool
 	// Yes answers yes to the questions a DELETE, TRUNCATE TABLE or DROP
 	// TABLE asks before removing rows or tables (--yes); without it a
