@@ -97,6 +97,9 @@ type Config struct {
 	DistinctBudget int
 	// NoPushdown starts the engine with pushdown off (see SetPushdown).
 	NoPushdown bool
+	// BlockCache starts the engine with this choice of which reads skip
+	// the region servers' block cache (see SetBlockCache).
+	BlockCache exec.BlockCache
 	// Strict makes a row whose key or cells do not fit its layout an
 	// error (ErrMalformed); without it the row is skipped with a warning.
 	Strict bool
@@ -113,8 +116,9 @@ type Engine struct {
 	// storeWrites says whether store was opened with Config.Open.
 	storeWrites bool
 	// reading is set while RunPlan places a statement that only reads.
-	reading  bool
-	pushdown bool
+	reading    bool
+	pushdown   bool
+	blockCache exec.BlockCache
 	// progress, when set, is told the rows done so far by a long
 	// statement (BUILD INDEX, CHECK INDEX).
 	progress func(rows int64)
@@ -147,7 +151,7 @@ func New(cfg Config) *Engine {
 	if cfg.Planner.Now == nil {
 		cfg.Planner.Now = cfg.Clock
 	}
-	return &Engine{cfg: cfg, pl: newPlanner(cfg.Catalog, cfg), pushdown: !cfg.NoPushdown, ensured: map[string]bool{}}
+	return &Engine{cfg: cfg, pl: newPlanner(cfg.Catalog, cfg), pushdown: !cfg.NoPushdown, blockCache: cfg.BlockCache, ensured: map[string]bool{}}
 }
 
 func newPlanner(c *catalog.Catalog, cfg Config) *planner.Planner { return planner.New(c, cfg.Planner) }
@@ -162,6 +166,14 @@ func (e *Engine) Pushdown() bool { return e.pushdown }
 // ranges and every filter, projection and limit runs in the client: the
 // setting that measures what pushdown saves.
 func (e *Engine) SetPushdown(on bool) { e.pushdown = on }
+
+// BlockCache reports which reads skip the region servers' block cache.
+func (e *Engine) BlockCache() exec.BlockCache { return e.blockCache }
+
+// SetBlockCache chooses which reads skip the region servers' block cache:
+// auto skips it for big reads only (exec.BigReadRows), on and off for
+// every read. Stores without a block cache ignore it.
+func (e *Engine) SetBlockCache(b exec.BlockCache) { e.blockCache = b }
 
 // SetProgress sets what BUILD INDEX, CHECK INDEX and DELETE tell the rows they
 // have done so far, after each batch; nil tells nothing.

@@ -14,6 +14,9 @@ type PlaceOptions struct {
 	// NoPushdown asks the store only to read the ranges: the switch that
 	// measures what pushdown saves.
 	NoPushdown bool
+	// BlockCache says which reads skip the region servers' block cache,
+	// on a store with Features.BlockCache, while pushdown is on.
+	BlockCache BlockCache
 }
 
 // Place returns sel placed on st: what the store takes of the plan's
@@ -31,7 +34,7 @@ type PlaceOptions struct {
 // plans. It may ask the store, once per table, what it can compute.
 func Place(ctx context.Context, st Store, sel *planner.Select, opts PlaceOptions) (*placed.Plan, error) {
 	p := placed.New(sel)
-	placeReads(p, sel, st.Pushdown(), !opts.NoPushdown)
+	placeReads(p, sel, st.Pushdown(), !opts.NoPushdown, opts.BlockCache)
 	if err := placeAggregate(ctx, p, st, !opts.NoPushdown); err != nil {
 		return nil, err
 	}
@@ -40,18 +43,21 @@ func Place(ctx context.Context, st Store, sel *planner.Select, opts PlaceOptions
 
 // placeReads places the reads of sel, a plan or a branch of its union,
 // in p.
-func placeReads(p *placed.Plan, sel *planner.Select, pd Pushdown, on bool) {
+func placeReads(p *placed.Plan, sel *planner.Select, pd Pushdown, on bool, bc BlockCache) {
 	if u, ok := planner.Find[*planner.Union](sel.Root); ok {
 		// Each branch is placed as the plan it is; the WHERE clause
 		// above the union stays in the client.
 		for _, b := range u.Branches {
-			placeReads(p, b, pd, on)
+			placeReads(p, b, pd, on, bc)
 		}
 		return
 	}
 	acc := sel.Access
 	sc := &placed.Scan{Access: acc, Store: pd.StoreName(), Off: !on}
 	p.SetScan(sc)
+	if on {
+		defer placeBlockCache(sc, sel, bc, pd.Features())
+	}
 	if !on || acc.Kind == planner.EmptyResult || acc.Table.Expands() {
 		// A table whose stored rows give several logical rows (cells of
 		// wide rows, repetitions of a key group) is read whole and
