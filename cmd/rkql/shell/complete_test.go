@@ -72,6 +72,7 @@ func TestComplete(t *testing.T) {
 		// meta-commands and their arguments
 		{in: `\|`, want: []string{`\q`, `\?`, `\h`, `\conninfo`, `\d`, `\d+`, `\dt`, `\di`, `\i`, `\o`, `\e`, `\echo`, `\!`, `\set`, `\unset`, `\x`, `\pset`, `\pager`, `\timing`, `\pushdown`, `\blockcache`, `\format`}, word: `\`},
 		{in: `\x |`, want: []string{"on", "off", "auto"}, word: ""},
+		{in: `\blockcache |`, want: []string{"on", "off", "auto"}, word: ""},
 		{in: `\t|`, want: []string{`\timing`}, word: `\t`},
 		{in: `\d |`, want: []string{"logs", "orders", "orders_by_status"}},
 		{in: `\d o|`, want: []string{"orders", "orders_by_status"}, word: "o"},
