@@ -97,6 +97,9 @@ type Config struct {
 	DistinctBudget int
 	// NoPushdown starts the engine with pushdown off (see SetPushdown).
 	NoPushdown bool
+	// BlockCache starts the engine with this choice of which reads skip
+	// the region servers' block cache (see SetBlockCache).
+	BlockCache exec.BlockCache
 	// Strict makes a row whose key or cells do not fit its layout an
 	// error (ErrMalformed); without it the row is skipped with a warning.
 	Strict bool
@@ -113,8 +116,9 @@ type Engine struct {
 	// storeWrites says whether store was opened with Config.Open.
 	storeWrites bool
 	// reading is set while RunPlan places a statement that only reads.
-	reading  bool
-	pushdown bool
+	reading    bool
+	pushdown   bool
+	blockCache exec.BlockCache
 	// progress, when set, is told the rows done so far by a long
 	// statement (BUILD INDEX, CHECK INDEX).
 	progress func(rows int64)
@@ -169,7 +173,7 @@ func New(cfg Config) *Engine {
 	if cfg.Planner.Now == nil {
 		cfg.Planner.Now = cfg.Clock
 	}
-	e := &Engine{pushdown: !cfg.NoPushdown, ensured: map[string]bool{}}
+	e := &Engine{pushdown: !cfg.NoPushdown, blockCache: cfg.BlockCache, ensured: map[string]bool{}}
 	if cfg.Planner.UIDs == nil {
 		cfg.Planner.UIDs = engineUIDs{e}
 	}
@@ -191,6 +195,14 @@ func (e *Engine) Pushdown() bool { return e.pushdown }
 // of the whole table (planner.ReadBound) stays the store's, a row limit
 // being no filter, so that the read stops where EXPLAIN says it does.
 func (e *Engine) SetPushdown(on bool) { e.pushdown = on }
+
+// BlockCache reports which reads skip the region servers' block cache.
+func (e *Engine) BlockCache() exec.BlockCache { return e.blockCache }
+
+// SetBlockCache chooses which reads skip the region servers' block cache:
+// auto skips it for big reads only (exec.BigReadRows), on and off for
+// every read. Stores without a block cache ignore it.
+func (e *Engine) SetBlockCache(b exec.BlockCache) { e.blockCache = b }
 
 // SetProgress sets what BUILD INDEX, CHECK INDEX and DELETE tell the rows they
 // have done so far, after each batch; nil tells nothing.

@@ -175,7 +175,7 @@ func (e *Engine) prepare(ctx context.Context, sel *planner.Select) (*exec.Execut
 	if err != nil {
 		return nil, nil, err
 	}
-	opts := exec.PlaceOptions{NoPushdown: !e.pushdown}
+	opts := exec.PlaceOptions{NoPushdown: !e.pushdown, BlockCache: e.blockCache}
 	if missing, err := e.neverCreated(ctx, x, sel.Table); err != nil || missing {
 		if err != nil {
 			return x, nil, err

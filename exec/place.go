@@ -16,6 +16,9 @@ type PlaceOptions struct {
 	// a row limit being no filter: the switch that measures what pushdown
 	// saves.
 	NoPushdown bool
+	// BlockCache says which reads skip the region servers' block cache,
+	// on a store with Features.BlockCache, while pushdown is on.
+	BlockCache BlockCache
 }
 
 // Place returns sel placed on st: what the store takes of the plan's
@@ -33,7 +36,7 @@ type PlaceOptions struct {
 // plans. It may ask the store, once per table, what it can compute.
 func Place(ctx context.Context, st Store, sel *planner.Select, opts PlaceOptions) (*placed.Plan, error) {
 	p := placed.New(sel)
-	placeReads(p, sel, st.Pushdown(), !opts.NoPushdown)
+	placeReads(p, sel, st.Pushdown(), !opts.NoPushdown, opts.BlockCache)
 	if err := placeAggregate(ctx, p, st, !opts.NoPushdown); err != nil {
 		return nil, err
 	}
@@ -42,12 +45,12 @@ func Place(ctx context.Context, st Store, sel *planner.Select, opts PlaceOptions
 
 // placeReads places the reads of sel, a plan or a branch of its union,
 // in p.
-func placeReads(p *placed.Plan, sel *planner.Select, pd Pushdown, on bool) {
+func placeReads(p *placed.Plan, sel *planner.Select, pd Pushdown, on bool, bc BlockCache) {
 	if u, ok := planner.Find[*planner.Union](sel.Root); ok {
 		// Each branch is placed as the plan it is; the WHERE clause
 		// above the union stays in the client.
 		for _, b := range u.Branches {
-			placeReads(p, b, pd, on)
+			placeReads(p, b, pd, on, bc)
 		}
 		return
 	}
@@ -55,6 +58,9 @@ func placeReads(p *placed.Plan, sel *planner.Select, pd Pushdown, on bool) {
 	sc := &placed.Scan{Access: acc, Store: pd.StoreName(), Off: !on}
 	p.SetScan(sc)
 	f := pd.Features()
+	if on {
+		defer placeBlockCache(sc, sel, bc, f)
+	}
 	if !on {
 		// A row limit is no filter: a LIMIT that bounds the read of the
 		// whole table stays the store's, so that the read stops where

@@ -116,6 +116,10 @@ type ReadOptions struct {
 	// qualifiers, by name (HBase's Scan.addFamily and addColumn). It
 	// needs no Table; a row none of whose cells is kept is not returned.
 	Cells *CellSelect
+	// NoBlockCache asks a store with Features.BlockCache to read without
+	// keeping the blocks it reads in its servers' block cache (HBase's
+	// Scan.setCacheBlocks(false)), for a read too big to be worth it.
+	NoBlockCache bool
 }
 
 // TimeRange is the half-open range [From, To) of cell timestamps, in
@@ -177,6 +181,9 @@ type Features struct {
 	// Cells: the store applies ReadOptions.TimeRange and Cells, so only
 	// the cells they keep travel. A raw read needs it.
 	Cells bool
+	// BlockCache: the store reads without filling its servers' block
+	// cache when ReadOptions.NoBlockCache asks.
+	BlockCache bool
 }
 
 // Split is a filter divided between a store and the client.

@@ -210,7 +210,7 @@ func (x *Executor) storeAggregate(ctx context.Context, acc *placed.Scan, agg Agg
 	if !isAg {
 		return res, false, nil
 	}
-	opts := ReadOptions{Versions: acc.Versions, Stats: stats, Table: acc.Table, Columns: acc.Columns, Filter: acc.Filter}
+	opts := ReadOptions{Versions: acc.Versions, Stats: stats, Table: acc.Table, Columns: acc.Columns, Filter: acc.Filter, NoBlockCache: acc.NoBlockCache}
 	var ranges []Range
 	if acc.MultiRange {
 		for _, r := range acc.Ranges {

@@ -68,6 +68,13 @@
 // looked up at the end key of the one before, so a split during the read
 // is followed and a gap is retried, then fails, never skipped.
 //
+// The region cache (regioncache.go) keeps each table's regions sorted by
+// start key, never overlapping: a lookup is a binary search, and caching
+// a region evicts, by binary search, only the regions it overlaps (the
+// parent of a daughter, the old location of a moved region). An error
+// that names a region (NotServingRegion, RegionMoved, RegionOpening)
+// invalidates that region's entry alone; a dead server, its regions.
+//
 // # Aggregation where the data lives
 //
 // Client.Aggregate runs an Aggregate (NewAggregate: RowCount, Sum, Min,

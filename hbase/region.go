@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/rkql/rkql/hbase/internal/pb"
 	"google.golang.org/protobuf/proto"
@@ -161,100 +159,4 @@ func parseRegionName(name []byte) (table string, start []byte, id uint64, err er
 		return "", nil, 0, fmt.Errorf("hbase: malformed region id in %q", name)
 	}
 	return string(name[:first]), name[first+1 : last], id, nil
-}
-
-// regionCache holds known region locations per table, sorted by start key.
-// Invariant: the regions of one table never overlap.
-type regionCache struct {
-	mu     sync.Mutex
-	tables map[string][]*Region
-}
-
-func newRegionCache() *regionCache {
-	return &regionCache{tables: make(map[string][]*Region)}
-}
-
-// lookup finds the cached region holding key (before=false) or the keys
-// just below key (before=true).
-func (c *regionCache) lookup(table string, key []byte, before bool) *Region {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	rs := c.tables[table]
-	var i int
-	if before && len(key) == 0 {
-		i = len(rs) - 1
-	} else {
-		// First region whose start key is > key (or >= key when before).
-		i = sort.Search(len(rs), func(i int) bool {
-			cmp := bytes.Compare(rs[i].StartKey, key)
-			return cmp > 0 || (before && cmp == 0)
-		}) - 1
-	}
-	if i < 0 {
-		return nil
-	}
-	r := rs[i]
-	if (!before && r.Contains(key)) || (before && r.containsBefore(key)) {
-		return r
-	}
-	return nil
-}
-
-// add caches r, evicting cached regions it overlaps.
-func (c *regionCache) add(r *Region) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	rs := c.tables[r.Table]
-	kept := rs[:0:0]
-	for _, o := range rs {
-		if !overlaps(o, r) {
-			kept = append(kept, o)
-		}
-	}
-	i := sort.Search(len(kept), func(i int) bool { return bytes.Compare(kept[i].StartKey, r.StartKey) > 0 })
-	kept = append(kept, nil)
-	copy(kept[i+1:], kept[i:])
-	kept[i] = r
-	c.tables[r.Table] = kept
-}
-
-func overlaps(a, b *Region) bool {
-	aEndsBeforeB := len(a.EndKey) > 0 && bytes.Compare(a.EndKey, b.StartKey) <= 0
-	bEndsBeforeA := len(b.EndKey) > 0 && bytes.Compare(b.EndKey, a.StartKey) <= 0
-	return !aEndsBeforeB && !bEndsBeforeA
-}
-
-// remove forgets r if it is still cached.
-func (c *regionCache) remove(r *Region) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	rs := c.tables[r.Table]
-	for i, o := range rs {
-		if bytes.Equal(o.Name, r.Name) {
-			c.tables[r.Table] = append(rs[:i:i], rs[i+1:]...)
-			return
-		}
-	}
-}
-
-// removeServer forgets every region cached on addr.
-func (c *regionCache) removeServer(addr string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for t, rs := range c.tables {
-		kept := rs[:0:0]
-		for _, o := range rs {
-			if o.Server != addr {
-				kept = append(kept, o)
-			}
-		}
-		c.tables[t] = kept
-	}
-}
-
-// removeTable forgets every region of table.
-func (c *regionCache) removeTable(table string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	delete(c.tables, table)
 }

@@ -66,6 +66,8 @@ type options struct {
 	trackMetrics  bool
 	badTimeRange  bool
 	raw           bool
+	// blockCache, when set, is the cache_blocks of a Get or Scan.
+	blockCache *bool
 }
 
 // Families restricts a Get or Scan to whole families, or makes a Delete
@@ -135,6 +137,15 @@ func TimeRange(from, to int64) Option {
 // attribute "_raw_".
 func Raw() Option {
 	return Option{"Raw", kindGet | kindScan, func(o *options) { o.raw = true }}
+}
+
+// BlockCache sets whether the region servers keep the blocks a Get or
+// Scan reads in their block cache (the cache_blocks field; HBase's
+// Scan.setCacheBlocks). Without it the request leaves the server's
+// default, which is to cache them. A scan over much of a table turns it
+// off so that its blocks do not evict those of other readers.
+func BlockCache(on bool) Option {
+	return Option{"BlockCache", kindGet | kindScan, func(o *options) { o.blockCache = &on }}
 }
 
 // rawAttr is the attribute by which HBase's Scan.setRaw reaches the
@@ -248,13 +259,13 @@ type Get struct {
 }
 
 // NewGet builds a Get of key in table. Options: Families, Columns,
-// MaxVersions, WithFilter, TimeRange, Raw.
+// MaxVersions, WithFilter, TimeRange, Raw, BlockCache.
 func NewGet(table string, key []byte, opts ...Option) (*Get, error) {
 	o, err := build(kindGet, table, key, true, opts)
 	if err != nil {
 		return nil, err
 	}
-	g := &pb.Get{Row: key, Column: o.columnProtos(), TimeRange: o.timeRange, Attribute: o.attributes()}
+	g := &pb.Get{Row: key, Column: o.columnProtos(), TimeRange: o.timeRange, Attribute: o.attributes(), CacheBlocks: o.blockCache}
 	if o.versions > 0 {
 		g.MaxVersions = proto.Uint32(o.versions)
 	}
@@ -284,7 +295,8 @@ type Scan struct {
 // stop leaves that end open. A Reversed scan walks from start down to stop,
 // so start must be the larger key. Options: Families, Columns,
 // MaxVersions, WithFilter, TimeRange, Raw, Reversed, ExcludeStart,
-// IncludeStop, Caching, MaxResultSize, Limit, TrackScanMetrics.
+// IncludeStop, Caching, MaxResultSize, Limit, TrackScanMetrics,
+// BlockCache.
 func NewScan(table string, start, stop []byte, opts ...Option) (*Scan, error) {
 	o, err := build(kindScan, table, start, false, opts)
 	if err != nil {
@@ -302,7 +314,7 @@ func NewScan(table string, start, stop []byte, opts ...Option) (*Scan, error) {
 	if o.caching < 0 || o.maxResultSize < 0 || o.limit < 0 {
 		return nil, fmt.Errorf("hbase: scan on %s: negative caching, result size or limit", table)
 	}
-	s := &pb.Scan{Column: o.columnProtos(), TimeRange: o.timeRange, Attribute: o.attributes()}
+	s := &pb.Scan{Column: o.columnProtos(), TimeRange: o.timeRange, Attribute: o.attributes(), CacheBlocks: o.blockCache}
 	if o.versions > 0 {
 		s.MaxVersions = proto.Uint32(o.versions)
 	}

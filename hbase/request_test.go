@@ -208,3 +208,33 @@ func TestTableSpecProto(t *testing.T) {
 		}
 	}
 }
+
+func TestBlockCache(t *testing.T) {
+	s, err := NewScan("t", nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := NewGet("t", []byte("k"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.pb.CacheBlocks != nil || g.pb.CacheBlocks != nil {
+		t.Errorf("cache_blocks set without BlockCache: scan %v, get %v", s.pb.CacheBlocks, g.pb.CacheBlocks)
+	}
+	for _, on := range []bool{false, true} {
+		s, err := NewScan("t", nil, nil, BlockCache(on))
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := NewGet("t", []byte("k"), BlockCache(on))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.pb.CacheBlocks == nil || *s.pb.CacheBlocks != on || g.pb.CacheBlocks == nil || *g.pb.CacheBlocks != on {
+			t.Errorf("BlockCache(%v): scan %v, get %v", on, s.pb.CacheBlocks, g.pb.CacheBlocks)
+		}
+	}
+	if _, err := NewPut("t", []byte("k"), []Cell{{Family: []byte("f"), Value: []byte("v")}}, BlockCache(false)); err == nil {
+		t.Error("BlockCache accepted by a Put")
+	}
+}

@@ -49,6 +49,7 @@ type options struct {
 	sortBudget     int
 	groupBudget    int
 	noPushdown     bool
+	blockCache     exec.BlockCache
 	yes            bool
 	strict         bool
 	quiet          bool
@@ -252,6 +253,7 @@ func registerShellFlags(fs *flag.FlagSet, o *options) {
 	fs.IntVar(&o.groupBudget, "group-budget", 0, "most `groups` a hash aggregation may hold (default 1000000)")
 	fs.BoolVar(&o.strict, "strict", false, "fail (exit 1) on a row whose key or cells do not fit the table's layout, instead of skipping it with a warning")
 	fs.BoolVar(&o.noPushdown, "no-pushdown", false, "keep every filter, projection and limit in the client instead of handing them to the store, but a LIMIT that bounds a read of the whole table (\\pushdown in the REPL)")
+	fs.Var(blockCacheFlag{o: o}, "block-cache", "whether HBase reads fill the region servers' block cache: `mode` auto skips it for a whole-table or open-ended scan, on and off hold for every read (\\blockcache in the REPL)")
 	fs.BoolVar(&o.quiet, "q", false, "quiet: leave out command tags such as INSERT 3")
 	fs.Var(historyFlag{o: o}, "history", "REPL history `file` ('' for none; default $XDG_STATE_HOME/rkql/history, else ~/.local/state/rkql/history)")
 	fs.BoolVar(&o.yes, "yes", false, "answer yes to the questions DELETE, TRUNCATE TABLE, DROP TABLE and DROP INDEX ask before removing rows or tables (a script is otherwise answered no, and the statement fails)")
@@ -457,7 +459,7 @@ func newSession(o *options, e env, forImport bool) (*shell.Session, error) {
 			fmt.Fprintf(e.stderr, "rkql: warning: %s\n", w)
 		}
 	}
-	set := shell.Settings{Format: shell.FormatTSV, Caret: e.term.stderr, Progress: e.term.stderr, Quiet: o.quiet, Timeout: o.timeout, StopOnError: o.stopOnError, NoPushdown: o.noPushdown, Yes: o.yes}
+	set := shell.Settings{Format: shell.FormatTSV, Caret: e.term.stderr, Progress: e.term.stderr, Quiet: o.quiet, Timeout: o.timeout, StopOnError: o.stopOnError, NoPushdown: o.noPushdown, BlockCache: o.blockCache, Yes: o.yes}
 	if e.term.stdout {
 		set.Format, set.Footer = shell.FormatTable, true
 	}

@@ -108,6 +108,7 @@ func (s *Store) Aggregate(ctx context.Context, table string, r exec.Range, agg e
 		hopts, err = readOptions(opts)
 	} else {
 		hopts, err = columnOptions(opts, agg.Column)
+		hopts = append(hopts, blockCache(opts)...)
 	}
 	if err != nil {
 		return exec.AggResult{}, err

@@ -24,8 +24,9 @@
 // IncludeStop options), so it reads exactly the keys a forward scan reads.
 // The region servers do what Pushdown declares (pushdown.go): the column
 // projection, keys-only reads, the row limit, several ranges read forward
-// by one scan, and each part of a filter that an HBase filter decides
-// exactly as SQL does. Place asks first and sends only those; a read
+// by one scan, each part of a filter that an HBase filter decides
+// exactly as SQL does, and reads that skip the block cache
+// (ReadOptions.NoBlockCache is cache_blocks = false in each Scan and Get). Place asks first and sends only those; a read
 // carrying anything else is refused with exec.ErrNotPushable. A read
 // becomes one filter, a MUST_PASS_ALL list of, in order:
 //

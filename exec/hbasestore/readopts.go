@@ -50,6 +50,7 @@ func readOptions(o exec.ReadOptions) ([]hbase.Option, error) {
 	if tr := o.TimeRange; tr != nil {
 		opts = append(opts, hbase.TimeRange(tr.From, tr.To))
 	}
+	opts = append(opts, blockCache(o)...)
 	if sel := o.Cells; sel != nil {
 		opts = append(opts, cellOptions(sel)...)
 		if sel.Families == nil && sel.Qualifiers != nil {
@@ -64,6 +65,15 @@ func readOptions(o exec.ReadOptions) ([]hbase.Option, error) {
 		opts = append(opts, hbase.WithFilter(filter.And(fs...)))
 	}
 	return opts, nil
+}
+
+// blockCache turns the servers' block cache off for a read that asks,
+// and leaves their default (on) otherwise.
+func blockCache(o exec.ReadOptions) []hbase.Option {
+	if o.NoBlockCache {
+		return []hbase.Option{hbase.BlockCache(false)}
+	}
+	return nil
 }
 
 // multiRowRange keeps the rows of the ranges; the server seeks from one

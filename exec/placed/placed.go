@@ -64,6 +64,11 @@ type Scan struct {
 	Client []string
 	// Off is set when pushdown was switched off for the session.
 	Off bool
+	// NoBlockCache is set when the store reads without filling its
+	// block cache; BlockCacheWhy says why the store was told either way,
+	// and is empty when it was told nothing (it then caches).
+	NoBlockCache  bool
+	BlockCacheWhy string
 }
 
 // Scan returns how the store reads a, one of the plan's accesses: a Scan
@@ -168,6 +173,9 @@ func (p *Plan) ScanAttrs(a *planner.Access) []planner.Attr {
 	if len(s.Client) > 0 {
 		add("CLIENT BECAUSE", s.Client)
 	}
+	if s.BlockCacheWhy != "" {
+		add("SERVER BLOCK CACHE", fmt.Sprintf("%s (%s)", onOff(!s.NoBlockCache), s.BlockCacheWhy))
+	}
 	if s.Off {
 		off := "off for this session: the store only reads, and every step above runs in the client"
 		if s.Limit > 0 {
@@ -176,4 +184,11 @@ func (p *Plan) ScanAttrs(a *planner.Access) []planner.Attr {
 		add("PUSHDOWN", off)
 	}
 	return out
+}
+
+func onOff(on bool) string {
+	if on {
+		return "on"
+	}
+	return "off"
 }

@@ -253,10 +253,10 @@ func (c *completer) meta(before, word string) *suggestions {
 		for _, f := range formatNames {
 			l.add(f, f, "output format")
 		}
-	case arg == 1 && (fields[0] == `\timing` || fields[0] == `\pushdown` || fields[0] == `\x` || fields[0] == `\pager`):
+	case arg == 1 && (fields[0] == `\timing` || fields[0] == `\pushdown` || fields[0] == `\x` || fields[0] == `\pager` || fields[0] == `\blockcache`):
 		l.add("on", "on", "")
 		l.add("off", "off", "")
-		if fields[0] == `\x` {
+		if fields[0] == `\x` || fields[0] == `\blockcache` {
 			l.add("auto", "auto", "")
 		}
 	}

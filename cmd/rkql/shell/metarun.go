@@ -72,6 +72,9 @@ func (s *Session) applySetting(in IO, it intent) {
 	case "pushdown":
 		s.eng.SetPushdown(!s.set.NoPushdown)
 		fmt.Fprintf(out, "Pushdown is %s.\n", onOff(!s.set.NoPushdown))
+	case "blockcache":
+		s.eng.SetBlockCache(s.set.BlockCache)
+		fmt.Fprintf(out, "Block cache is %s.\n", blockCacheText(s.set.BlockCache))
 	case "expanded":
 		fmt.Fprintf(out, "Expanded display is %s.\n", s.set.Expanded)
 	case "pager":

@@ -37,6 +37,9 @@ type Settings struct {
 	// NoPushdown keeps every filter, projection and limit in the client,
 	// but a LIMIT that bounds a read of the whole table (\pushdown off).
 	NoPushdown bool
+	// BlockCache says which reads skip the region servers' block cache
+	// (\blockcache, --block-cache).
+	BlockCache engine.BlockCache
 	// Yes answers yes to the questions a DELETE, TRUNCATE TABLE or DROP
 	// TABLE asks before removing rows or tables (--yes); without it a
 	// script is answered no.
@@ -150,7 +153,7 @@ func New(cfg Config) *Session {
 		Catalog: cfg.Catalog, CatalogSource: cfg.CatalogSource, CatalogFile: cfg.CatalogFile,
 		Open: cfg.Open, OpenRead: cfg.OpenRead, CreateOnDemand: cfg.CreateOnDemand, CatalogLockTimeout: cfg.CatalogLockTimeout,
 		ReadOnly: cfg.ReadOnly, ReadOnlyHint: cfg.ReadOnlyHint, Planner: cfg.Planner,
-		SortBudget: cfg.SortBudget, GroupBudget: cfg.GroupBudget, NoPushdown: cfg.Settings.NoPushdown, Clock: cfg.Clock, Strict: cfg.Strict,
+		SortBudget: cfg.SortBudget, GroupBudget: cfg.GroupBudget, NoPushdown: cfg.Settings.NoPushdown, BlockCache: cfg.Settings.BlockCache, Clock: cfg.Clock, Strict: cfg.Strict,
 	})
 	return &Session{cfg: cfg, set: cfg.Settings, eng: eng}
 }
