@@ -138,6 +138,15 @@ func RenderColumn(c *ColumnSpec) string {
 	if c.Encoding != "" {
 		kv = append(kv, "encoding", c.Encoding)
 	}
+	if c.Phoenix != "" {
+		kv = append(kv, "phoenix", c.Phoenix)
+	}
+	if c.Width != 0 {
+		kv = append(kv, "width", strconv.Itoa(c.Width))
+	}
+	if c.Unsigned {
+		kv = append(kv, "unsigned", "true")
+	}
 	return flowMap(kv)
 }
 
@@ -168,6 +177,7 @@ func renderComponent(c *ComponentSpec) string {
 		kv = append(kv, "field", c.Field)
 	}
 	str("encoding", c.Encoding)
+	str("phoenix", c.Phoenix)
 	num("width", int64(c.Width))
 	if c.Pad != nil {
 		kv = append(kv, "pad", *c.Pad)
@@ -201,7 +211,7 @@ func flowMap(kv []string) string {
 // numericKeys are the keys whose values flowMap writes unquoted.
 var numericKeys = map[string]bool{
 	"versions": true, "ttl": true, "blocksize": true, "blockcache": true, "in_memory": true,
-	"width": true, "mod": true, "salt": true, "random": true, "reverse": true, "binary": true,
+	"width": true, "unsigned": true, "mod": true, "salt": true, "random": true, "reverse": true, "binary": true,
 }
 
 func isYAMLNumberOrBool(v, key string) bool { return numericKeys[key] }
