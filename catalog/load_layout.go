@@ -205,7 +205,7 @@ func (l *loader) number(c *Component, y *yComponent, cp []any) error {
 
 // encName is the catalog's name of a key encoding.
 func encName(e KeyEncoding) string {
-	return [...]string{"text", "decimal", "sortable", "java"}[e]
+	return [...]string{"text", "decimal", "sortable", "java", "phoenix"}[e]
 }
 
 // maxKeyLen is the longest rowkey HBase accepts (Short.MAX_VALUE).

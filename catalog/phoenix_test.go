@@ -210,3 +210,17 @@ func TestDocsPhoenixCatalog(t *testing.T) {
 		t.Errorf("key %s (%v)", ToStringBinary(key), err)
 	}
 }
+
+func TestPhoenixLegend(t *testing.T) {
+	tb := mustTable(t, mustParse(t, phoenixCatalog), "p")
+	got := strings.Join(tb.Key.Legend(), "\n")
+	for _, want := range []string{"Phoenix's VARCHAR, as PDataType.toBytes writes it, then \\x00",
+		"Phoenix's DECIMAL, as PDataType.toBytes writes it, then \\xFF", "descending: every byte inverted"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("legend:\n%s\nwants %q", got, want)
+		}
+	}
+	if s := tb.Key.String(); s != "salt(4):u8 | a:phoenix(VARCHAR) | b:phoenix(VARCHAR) | desc(c):phoenix(DECIMAL)" {
+		t.Errorf("KEY %s", s)
+	}
+}
