@@ -291,7 +291,7 @@ func (t *Table) decodeKey(key []byte, row Row, offs []int, need []bool) error {
 	if pos != len(key) {
 		return &KeyError{Msg: fmt.Sprintf("%d bytes left over after the last component of key '%s'", len(key)-pos, ToStringBinary(key))}
 	}
-	return nil
+	return t.phoenixSomeField(key, row, offs, need)
 }
 
 // checkDerived compares each hash, bucket and salt component of a decoded

@@ -118,7 +118,34 @@ func (c *Component) decodePhoenix(key []byte) (Value, int, error) {
 	if err != nil {
 		return Value{}, 0, c.errf("%v", err)
 	}
+	if err := c.phoenixCanonical(b, v); err != nil {
+		return Value{}, 0, err
+	}
 	return v, n, nil
+}
+
+// phoenixCanonical refuses key bytes that Phoenix would not write for the
+// value they read as (a negative DECIMAL without its 102, a non-canonical
+// NaN), so that a key read is the key its fields write. A TIMESTAMP's
+// nanoseconds are not compared (they read as 0), nor a DECIMAL read into
+// a DOUBLE column (the nearest DOUBLE writes its own digits).
+func (c *Component) phoenixCanonical(b []byte, v Value) error {
+	if v.Null || c.Phoenix == PDecimal && c.typ == TypeDouble {
+		return nil
+	}
+	w := 0
+	if c.Phoenix.NeedsWidth() {
+		w = c.Width
+	}
+	re, err := phoenixEncode(nil, c.Phoenix, c.typ, v, w)
+	n := len(b)
+	if c.Phoenix.hasNanos() {
+		n = 8
+	}
+	if err != nil || len(re) != len(b) || !bytes.Equal(re[:n], b[:n]) {
+		return c.errf("'%s' is not the form Phoenix writes for %s", ToStringBinary(b), v)
+	}
+	return nil
 }
 
 // phoenixTrim returns the number of key components EncodeKey writes for
@@ -134,6 +161,37 @@ func (t *Table) phoenixTrim(row Row, start int) int {
 		end--
 	}
 	return end
+}
+
+// phoenixSomeField refuses a key whose phoenix fields all read as NULL,
+// which Phoenix never writes. need is decodeKey's: a field it only
+// measured is not NULL.
+func (t *Table) phoenixSomeField(key []byte, row Row, offs []int, need []bool) error {
+	comps := t.Key.Components
+	for i := len(comps) - 1; i >= 0; i-- {
+		c := &comps[i]
+		if c.Kind != KindField || c.Enc != KeyPhoenix || !row[c.col].Null || need != nil && !need[i] && c.measuredOnly() {
+			break
+		}
+		if offs[i+1] > offs[i] {
+			return &KeyError{Msg: fmt.Sprintf("key '%s' ends with the separator of a NULL field, which Phoenix leaves out", ToStringBinary(key))}
+		}
+	}
+	seen := false
+	for i := range t.Key.Components {
+		c := &t.Key.Components[i]
+		if c.Kind != KindField {
+			continue
+		}
+		if c.Enc != KeyPhoenix || (need != nil && !need[i] && c.measuredOnly()) || !row[c.col].Null {
+			return nil
+		}
+		seen = true
+	}
+	if seen {
+		return &KeyError{Msg: fmt.Sprintf("every field of key '%s' is NULL, which Phoenix never writes", ToStringBinary(key))}
+	}
+	return nil
 }
 
 // phoenixSpan is FieldSpan for a phoenix field: a range of bytes for the
