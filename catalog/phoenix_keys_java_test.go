@@ -274,6 +274,7 @@ func checkPhoenixRows(t *testing.T, pt *ptable, tb *Table, rows []Row, cells map
 	if len(cells) != len(rows) {
 		t.Errorf("%s: Phoenix wrote %d rows, the test %d", pt.name, len(cells), len(rows))
 	}
+	t.Logf("%s: %d rows of %d columns, keys and cells compared both ways", pt.name, len(rows), len(pt.cols))
 	for _, row := range rows {
 		key, err := tb.EncodeKey(row, nil)
 		if err != nil {
