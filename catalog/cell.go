@@ -14,6 +14,11 @@ import (
 // UTF-8; TIMESTAMP as a long of ms, DATE as an int of days), or text (a
 // DOUBLE as Java's Double.toString writes it: 3.0, 1.0E-4).
 func (c *Column) EncodeCell(v Value) []byte {
+	if c.Encoding == EncPhoenix {
+		// CheckCell refused what Phoenix's type cannot hold.
+		b, _ := phoenixEncode(nil, c.Phoenix, c.Type, v, c.Width)
+		return b
+	}
 	if c.Encoding == EncText {
 		switch c.Type {
 		case TypeString:
@@ -56,6 +61,13 @@ func (c *Column) EncodeCell(v Value) []byte {
 func (c *Column) DecodeCell(b []byte) (Value, error) {
 	bad := func() (Value, error) {
 		return Value{}, fmt.Errorf("column %s: cannot read %s from '%s'", c.Name, c.Type, ToStringBinary(b))
+	}
+	if c.Encoding == EncPhoenix {
+		v, err := phoenixDecode(b, c.Phoenix, c.Type)
+		if err != nil {
+			return Value{}, fmt.Errorf("column %s: %v", c.Name, err)
+		}
+		return v, nil
 	}
 	if c.Encoding == EncText {
 		s := string(b)
@@ -134,6 +146,15 @@ func (c *Column) DecodeCell(b []byte) (Value, error) {
 // CheckCell refuses a value that the column's cell cannot hold: an
 // integer outside a narrow java cell's range.
 func (c *Column) CheckCell(v Value) error {
+	if c.Encoding == EncPhoenix {
+		if v.Null {
+			return nil
+		}
+		if _, err := phoenixEncode(nil, c.Phoenix, c.Type, v, c.Width); err != nil {
+			return fmt.Errorf("column %s: %v", c.Name, err)
+		}
+		return nil
+	}
 	if c.Width == 0 || c.Width >= 8 && !c.Unsigned || v.Null {
 		return nil
 	}

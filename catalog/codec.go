@@ -81,6 +81,9 @@ func (c *Component) intOf(v Value) int64 {
 // wrong kind or out of the encoding's range, NaN, text holding the
 // delimiter that ends it, or fixed-width text that ends with its pad byte.
 func (c *Component) EncodeField(dst []byte, v Value) ([]byte, error) {
+	if c.Enc == KeyPhoenix {
+		return c.encodePhoenix(dst, v)
+	}
 	if v.Null {
 		return nil, c.errf("a key field cannot be NULL")
 	}
@@ -346,6 +349,9 @@ func (c *Component) span(key []byte) (int, error) {
 // DecodeField reads a KindField component's value from the start of key
 // and returns it with the number of bytes read.
 func (c *Component) DecodeField(key []byte) (Value, int, error) {
+	if c.Enc == KeyPhoenix {
+		return c.decodePhoenix(key)
+	}
 	n, err := c.span(key)
 	if err != nil {
 		return Value{}, 0, err

@@ -48,6 +48,10 @@ const (
 	// complement without the sign flip: byte order is value order within
 	// each sign, and 0..MAX sort before MIN..-1 (Component.SignSplit).
 	KeyJava
+	// KeyPhoenix writes a value as Apache Phoenix writes its type
+	// (Component.Phoenix) in a row key, with Phoenix's separators after
+	// VARCHAR and DECIMAL, and trailing NULL fields left out.
+	KeyPhoenix
 )
 
 // TimeUnit is what a stored TIMESTAMP integer counts since the epoch.
@@ -109,6 +113,8 @@ type Component struct {
 	Unit TimeUnit
 	// Seed is murmur3's seed.
 	Seed uint32
+	// Phoenix is the Phoenix type of a KeyPhoenix field.
+	Phoenix PType
 
 	Hash HashFunc
 	// Mod is N for hash, bucket, salt and random components.
@@ -127,6 +133,7 @@ type Component struct {
 	typ   Type   // column type of Field
 	delim []byte // the literal that ends a variable-width field, if any
 	ins   []int  // column indexes of Inputs
+	last  bool   // the layout's last component
 }
 
 // Delimiter returns what follows a text field's value in the key, as
@@ -301,6 +308,8 @@ func (c *Component) String() string {
 		} else {
 			fmt.Fprintf(&b, ":i%d", c.Width*8)
 		}
+	case KeyPhoenix:
+		b.WriteString(c.phoenixString())
 	}
 	switch c.Unit {
 	case Seconds:

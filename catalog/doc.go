@@ -37,7 +37,10 @@
 // TABLE, is engine.CreateTable, beside the conversion it inverts.)
 //
 // An encoding's name means the same bytes in a key and in a cell (java,
-// text); the old name binary loads with a warning (Catalog.Warnings).
+// text, phoenix); the old name binary loads with a warning
+// (Catalog.Warnings). The phoenix encoding writes each Apache Phoenix 5.2
+// type (PType) as Phoenix does, in keys (with Phoenix's separators; its
+// trailing NULL fields left out, SeparatorOptional) and in cells.
 // Qualifiers, literals, pads and splits are bytes in toStringBinary form,
 // \xNN one byte even in YAML's double quotes.
 //

@@ -19,12 +19,27 @@ func (t *Table) EncodeKey(row Row, rnd func(n int64) int64) ([]byte, error) {
 		key = make([]byte, comps[0].Width)
 	}
 	offs := make([]int, len(comps)+1)
+	end := t.phoenixTrim(row, start)
 	for i := start; i < len(comps); i++ {
 		offs[i] = len(key)
+		if i >= end {
+			continue // a trailing NULL that Phoenix leaves out
+		}
 		var err error
 		key, err = t.appendComponent(key, &comps[i], row, rnd)
 		if err != nil {
 			return nil, err
+		}
+	}
+	if end < len(comps) {
+		if end == start {
+			return nil, &KeyError{Msg: "every field of the key is NULL, and Phoenix keeps no such row"}
+		}
+		if comps[end-1].SeparatorOptional() {
+			key = key[:len(key)-1] // no separator after the last field written
+		}
+		for i := end; i < len(comps); i++ {
+			offs[i] = len(key)
 		}
 	}
 	offs[len(comps)] = len(key)
@@ -276,7 +291,7 @@ func (t *Table) decodeKey(key []byte, row Row, offs []int, need []bool) error {
 	if pos != len(key) {
 		return &KeyError{Msg: fmt.Sprintf("%d bytes left over after the last component of key '%s'", len(key)-pos, ToStringBinary(key))}
 	}
-	return nil
+	return t.phoenixSomeField(key, row, offs, need)
 }
 
 // checkDerived compares each hash, bucket and salt component of a decoded

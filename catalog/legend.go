@@ -88,6 +88,15 @@ func (c *Component) explain() string {
 		if c.Unsigned {
 			s = fmt.Sprintf("%d bytes big-endian, unsigned (0 to %d)", c.Width, c.javaMax())
 		}
+	case KeyPhoenix:
+		s = fmt.Sprintf("Phoenix's %s, as PDataType.toBytes writes it", c.Phoenix)
+		if c.phoenixVar() {
+			s += fmt.Sprintf(", then %s (absent after the last field written; trailing NULL fields are left out)", map[bool]string{false: "\\x00", true: "\\xFF"}[c.Desc])
+		}
+		if c.Desc {
+			s += "; descending: every byte inverted"
+		}
+		return s
 	}
 	switch c.Unit {
 	case Seconds:

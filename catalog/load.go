@@ -109,6 +109,7 @@ type yColumn struct {
 	Encoding string `yaml:"encoding"`
 	Width    int    `yaml:"width"`
 	Unsigned bool   `yaml:"unsigned"`
+	Phoenix  string `yaml:"phoenix"`
 }
 
 type yComponent struct {
@@ -131,6 +132,7 @@ type yComponent struct {
 	Unit     string       `yaml:"unit"`
 	Seed     uint32       `yaml:"seed"`
 	Group    []yComponent `yaml:"group"`
+	Phoenix  string       `yaml:"phoenix"`
 }
 
 type ySplit struct {
@@ -608,10 +610,15 @@ func (l *loader) column(t *Table, yc yColumn, cp []any) (Column, error) {
 		l.warnf(append(cp, "encoding"), "column %q: encoding binary is deprecated: write java, the same bytes (Java's Bytes.toBytes)", yc.Name)
 	case "text":
 		col.Encoding = EncText
+	case "phoenix":
+		return l.phoenixColumn(col, &yc, cp)
 	case "sortable":
 		return Column{}, l.errf(append(cp, "encoding"), "column %q: sortable is a rowkey encoding; a cell is java (Java's Bytes.toBytes) or text", yc.Name)
 	default:
-		return Column{}, l.errf(append(cp, "encoding"), "column %q: unknown encoding %q (want java or text)", yc.Name, yc.Encoding)
+		return Column{}, l.errf(append(cp, "encoding"), "column %q: unknown encoding %q (want java, text or phoenix)", yc.Name, yc.Encoding)
+	}
+	if yc.Phoenix != "" {
+		return Column{}, l.errf(append(cp, "phoenix"), "column %q: phoenix names a Phoenix type for encoding: phoenix", yc.Name)
 	}
 	if yc.Width != 0 || yc.Unsigned {
 		if col.Encoding != EncBinary || (typ != TypeBigint && typ != TypeInt) || yc.Width < 0 || yc.Width > 8 {

@@ -50,9 +50,12 @@ func (l *loader) layout(t *Table, ys []yComponent, path []any) (*Layout, error) 
 	}
 	// A variable-width component ends at the literal after it, or at the end
 	// of the key.
+	if err := l.phoenixLayout(key, path); err != nil {
+		return nil, err
+	}
 	for i := range key.Components {
 		c := &key.Components[i]
-		if _, fixed := c.FixedWidth(); fixed || c.descText() {
+		if _, fixed := c.FixedWidth(); fixed || c.descText() || c.Enc == KeyPhoenix {
 			continue
 		}
 		cp := append(append([]any{}, path...), i)
@@ -202,7 +205,7 @@ func (l *loader) number(c *Component, y *yComponent, cp []any) error {
 
 // encName is the catalog's name of a key encoding.
 func encName(e KeyEncoding) string {
-	return [...]string{"text", "decimal", "sortable", "java"}[e]
+	return [...]string{"text", "decimal", "sortable", "java", "phoenix"}[e]
 }
 
 // maxKeyLen is the longest rowkey HBase accepts (Short.MAX_VALUE).
@@ -282,8 +285,13 @@ func (l *loader) field(t *Table, y *yComponent, cp []any) (Component, error) {
 		l.warnf(append(cp, "encoding"), "field %q: encoding binary is deprecated: in a rowkey it is sortable (sign bit flipped, in value order); Java's Bytes.toBytes is java", y.Field)
 	case "java":
 		enc = KeyJava
+	case "phoenix":
+		return l.phoenixField(c, y, cp)
 	default:
-		return c, l.errf(cp, "field %q: unknown encoding %q (want text, decimal, sortable or java)", y.Field, y.Encoding)
+		return c, l.errf(cp, "field %q: unknown encoding %q (want text, decimal, sortable, java or phoenix)", y.Field, y.Encoding)
+	}
+	if y.Phoenix != "" {
+		return c, l.errf(cp, "field %q: phoenix names a Phoenix type for encoding: phoenix", y.Field)
 	}
 	c.Enc = enc
 	switch enc {

@@ -34,6 +34,9 @@ func (c *Component) OrderPreserving() bool {
 		return true
 	case KeyDecimal:
 		return c.Width > 0
+	case KeyPhoenix:
+		p := c.Phoenix
+		return p.isInt() || p.isTime() || p == PBoolean || p == PDouble
 	case KeyJava:
 		// Two's complement puts 0..MAX before MIN..-1; MAX - v and
 		// unsigned numbers sort in order.
@@ -98,6 +101,9 @@ func (c *Component) Descending() bool { return c.Desc }
 // FieldSpan returns the key span of a field component for lo <= v <= hi
 // (each end optional, inclusive or not).
 func (c *Component) FieldSpan(lo, hi Bound) KeySpan {
+	if c.Enc == KeyPhoenix {
+		return c.phoenixSpan(lo, hi)
+	}
 	if c.typ.integral() && c.Enc != KeyText {
 		return c.intSpan(lo, hi)
 	}
@@ -257,6 +263,8 @@ func satMul1000(n, add int64) int64 {
 // intDomain is the range of integers the encoding can write.
 func (c *Component) intDomain() (int64, int64) {
 	switch c.Enc {
+	case KeyPhoenix:
+		return c.phoenixDomain()
 	case KeyDecimal:
 		if c.Width == 0 {
 			return 0, math.MaxInt64

@@ -138,6 +138,15 @@ func RenderColumn(c *ColumnSpec) string {
 	if c.Encoding != "" {
 		kv = append(kv, "encoding", c.Encoding)
 	}
+	if c.Phoenix != "" {
+		kv = append(kv, "phoenix", c.Phoenix)
+	}
+	if c.Width != 0 {
+		kv = append(kv, "width", strconv.Itoa(c.Width))
+	}
+	if c.Unsigned {
+		kv = append(kv, "unsigned", "true")
+	}
 	return flowMap(kv)
 }
 
@@ -168,6 +177,7 @@ func renderComponent(c *ComponentSpec) string {
 		kv = append(kv, "field", c.Field)
 	}
 	str("encoding", c.Encoding)
+	str("phoenix", c.Phoenix)
 	num("width", int64(c.Width))
 	if c.Pad != nil {
 		kv = append(kv, "pad", *c.Pad)

@@ -78,6 +78,9 @@ const (
 	EncBinary Encoding = iota
 	// EncText writes values as decimal or ISO text.
 	EncText
+	// EncPhoenix writes values as Apache Phoenix writes the column's
+	// Phoenix type (Column.Phoenix).
+	EncPhoenix
 )
 
 // Column is a logical column. A column is a key field when the rowkey layout
@@ -97,6 +100,8 @@ type Column struct {
 	// type's own (8 for BIGINT, 4 for INT). Unsigned reads it unsigned.
 	Width    int
 	Unsigned bool
+	// Phoenix is the Phoenix type of an EncPhoenix column.
+	Phoenix PType
 	// FromCell is true for the columns a wide row's cell gives (its
 	// offset, time and value).
 	FromCell bool

@@ -118,6 +118,9 @@ func CreateTable(t *catalog.Table) (*parser.CreateTableStmt, error) {
 	}
 	d := &parser.TableDef{}
 	for _, c := range t.Columns {
+		if c.Encoding == catalog.EncPhoenix {
+			return nil, notExpr("column %s, a cell in Phoenix's %s encoding", c.Name, c.Phoenix)
+		}
 		if c.Width != 0 || c.Unsigned {
 			return nil, notExpr("column %s, a cell of a chosen width or unsigned", c.Name)
 		}
@@ -273,6 +276,9 @@ func fieldComponent(t *catalog.Table, c *catalog.Component) (parser.KeyComponent
 		return k, "a time counted in a unit other than milliseconds"
 	}
 	typ := t.Columns[c.Column()].Type
+	if c.Enc == catalog.KeyPhoenix {
+		return k, "a field in Phoenix's encoding"
+	}
 	enc, width := catalog.DefaultKeyEncoding(typ)
 	if c.Enc != enc {
 		k.Encoding = [...]string{"TEXT", "DECIMAL", "SORTABLE", "JAVA"}[c.Enc]

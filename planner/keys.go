@@ -48,10 +48,22 @@ type alt struct {
 	row   catalog.Row
 	set   []bool
 	shown []string
+	// soft is len(key) when key ends with a separator that a key leaves
+	// out when the fields after it are NULL (Phoenix's), else 0.
+	soft int
 }
 
 func (a alt) clone() alt {
-	return alt{key: bytes.Clone(a.key), row: slices.Clone(a.row), set: slices.Clone(a.set), shown: slices.Clone(a.shown)}
+	return alt{key: bytes.Clone(a.key), row: slices.Clone(a.row), set: slices.Clone(a.set), shown: slices.Clone(a.shown), soft: a.soft}
+}
+
+// scanStart is where a scan of the keys starting with a.key starts: one
+// byte earlier when that byte is a separator the key may leave out.
+func (a alt) scanStart() []byte {
+	if a.soft > 0 && a.soft == len(a.key) {
+		return bytes.Clone(a.key[:len(a.key)-1])
+	}
+	return bytes.Clone(a.key)
 }
 
 // planKeys chooses the key ranges of table t for the conjuncts. Where
@@ -384,6 +396,10 @@ func appendField(kp *keyPlan, alts []alt, c *catalog.Component, col int) []alt {
 			continue
 		}
 		a.key = k
+		a.soft = 0
+		if c.SeparatorOptional() {
+			a.soft = len(k)
+		}
 		a.shown = append(a.shown, a.row[col].String())
 		out = append(out, a)
 	}
@@ -489,9 +505,12 @@ func buildRanges(ctx context.Context, alts []alt, parts []spanPart, desc bool) (
 		for _, p := range parts {
 			span := &p.span
 			r := KeyRange{From: slices.Clone(a.shown), To: slices.Clone(a.shown)}
-			if span.Start != nil {
+			switch {
+			case span.Start != nil:
 				r.Start = append(bytes.Clone(a.key), span.Start...)
-			} else if len(a.key) > 0 {
+			case span.Stop == nil && len(a.key) > 0:
+				r.Start = a.scanStart()
+			case len(a.key) > 0:
 				r.Start = bytes.Clone(a.key)
 			}
 			if span.Stop != nil {

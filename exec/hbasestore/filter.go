@@ -339,6 +339,14 @@ func canPush(c *catalog.Column, equality bool, op string) error {
 	why := func(reason string) error {
 		return fmt.Errorf("%s is %s, %s: %s stays in the client", c.Name, kind, reason, op)
 	}
+	if c.Encoding == catalog.EncPhoenix {
+		switch c.Phoenix {
+		case catalog.PVarchar, catalog.PVarbinary, catalog.PBinary:
+			return nil // the bytes themselves, in value order
+		}
+		kind = "Phoenix's " + c.Phoenix.String()
+		return why("whose cells are compared in the client")
+	}
 	switch c.Type {
 	case catalog.TypeString, catalog.TypeBytes:
 		return nil

@@ -1,0 +1,91 @@
+package catalog
+
+import (
+	"strings"
+)
+
+// phoenixType reads a column's or field's phoenix: key, defaulting to the
+// Phoenix type of the column type, and checks that the column type holds
+// it.
+func (l *loader) phoenixType(name string, typ Type, given string, width int, cp []any) (PType, error) {
+	p := PTypeOf(typ)
+	if given != "" {
+		var ok bool
+		if p, ok = ParsePType(given); !ok {
+			return p, l.errf(append(cp, "phoenix"), "%s: unknown Phoenix type %q", name, given)
+		}
+	}
+	if !p.Holds(typ) {
+		var names []string
+		for _, t := range p.ColumnTypes() {
+			names = append(names, t.String())
+		}
+		return p, l.errf(cp, "%s is %s, which cannot hold Phoenix's %s (want %s)", name, typ, p, strings.Join(names, " or "))
+	}
+	if p.NeedsWidth() && width <= 0 {
+		return p, l.errf(cp, "%s: Phoenix's %s needs its width: width: N, as in %s(N)", name, p, p)
+	}
+	if !p.NeedsWidth() && width != 0 {
+		return p, l.errf(cp, "%s: Phoenix's %s has no width to give", name, p)
+	}
+	return p, nil
+}
+
+// phoenixColumn finishes a column in the phoenix encoding.
+func (l *loader) phoenixColumn(col Column, yc *yColumn, cp []any) (Column, error) {
+	if yc.Unsigned {
+		return Column{}, l.errf(cp, "column %q: write Phoenix's UNSIGNED_ types as phoenix: UNSIGNED_…, not unsigned", yc.Name)
+	}
+	p, err := l.phoenixType("column "+quote(yc.Name), col.Type, yc.Phoenix, yc.Width, cp)
+	if err != nil {
+		return Column{}, err
+	}
+	col.Encoding, col.Phoenix, col.Width = EncPhoenix, p, yc.Width
+	return col, nil
+}
+
+// phoenixField finishes a key field in the phoenix encoding.
+func (l *loader) phoenixField(c Component, y *yComponent, cp []any) (Component, error) {
+	name := "field " + quote(y.Field)
+	switch {
+	case y.Reverse || y.Pad != nil || y.Align != "" || y.Unit != "" || y.Unsigned:
+		return c, l.errf(cp, "%s: a phoenix field takes phoenix, order and width (CHAR, BINARY) only", name)
+	}
+	p, err := l.phoenixType(name, c.typ, y.Phoenix, y.Width, cp)
+	if err != nil {
+		return c, err
+	}
+	c.Enc, c.Phoenix = KeyPhoenix, p
+	c.Width, _ = p.FixedWidth(y.Width)
+	if p == PVarbinary && c.Desc {
+		return c, l.errf(cp, "%s: a descending VARBINARY key field is not supported", name)
+	}
+	return c, nil
+}
+
+// phoenixLayout checks the order of a layout's phoenix fields and marks
+// the last component: after a phoenix field come only phoenix fields (its
+// separator is its own, and trailing NULLs are left out), and a
+// VARBINARY ends the key, as Phoenix requires.
+func (l *loader) phoenixLayout(key *Layout, path []any) error {
+	n := len(key.Components)
+	if n > 0 {
+		key.Components[n-1].last = true
+	}
+	seen := false
+	for i := range key.Components {
+		c := &key.Components[i]
+		cp := append(append([]any{}, path...), i)
+		isP := c.Kind == KindField && c.Enc == KeyPhoenix
+		if seen && !isP {
+			return l.errf(cp, "only phoenix fields may follow a phoenix field in the rowkey")
+		}
+		seen = seen || isP
+		if isP && c.Phoenix == PVarbinary && i != n-1 {
+			return l.errf(cp, "field %q: a VARBINARY key field must be the last, as in Phoenix", c.Field)
+		}
+	}
+	return nil
+}
+
+func quote(s string) string { return `"` + s + `"` }
