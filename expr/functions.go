@@ -81,7 +81,7 @@ var Functions = []*Function{
 		Doc: "the least integer not below x", Example: "CEIL(amount)",
 		Build: func(c Call) (Scalar, error) { return FloorCeil("CEIL", c.T, c.Args[0]), nil }},
 	{Name: "ABS", Params: []Param{{Name: "x", Type: ArgNumber}}, Result: numResult,
-		Doc: "the absolute value of x; an error for the least BIGINT", Example: "ABS(amount - 10)",
+		Doc: "the absolute value of x; the least BIGINT does not fit, an error", Example: "ABS(amount - 10)",
 		Build: func(c Call) (Scalar, error) { return Abs(c.T, c.Args[0]), nil }},
 	{Name: "MOD", Params: []Param{{Name: "a", Type: ArgNumber}, {Name: "b", Type: ArgNumber}}, Result: numResult,
 		Doc: "the remainder of a divided by b, with the sign of a; NULL when b is 0", Example: "MOD(order_id, 3)",

@@ -198,7 +198,7 @@ func Abs(t catalog.Type, x Scalar) *Func {
 			return catalog.Double(math.Abs(a[0].F)), nil
 		}
 		if a[0].I == math.MinInt64 {
-			return catalog.Value{}, fmt.Errorf("ABS(%d) is out of BIGINT's range", a[0].I)
+			return catalog.Value{}, fmt.Errorf("ABS(%d) does not fit a BIGINT: %w", a[0].I, ErrOverflow)
 		}
 		if a[0].I < 0 {
 			return catalog.Bigint(-a[0].I), nil
