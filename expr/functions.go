@@ -200,7 +200,7 @@ var (
 	ArgUnit     = ArgType{What: "a unit such as 'hour'", Sig: "'second' | 'minute' | 'hour' | 'day' | 'month' | 'year'", ok: is(catalog.TypeString)}
 	ArgNumber   = ArgType{What: "a number", Sig: "BIGINT | DOUBLE", ok: numeric}
 	ArgPartUnit = ArgType{What: "a unit such as 'hour'", Sig: "'year' | 'month' | 'day' | 'hour' | 'minute' | 'second' | 'millisecond' | 'dow' | 'doy' | 'epoch'", ok: is(catalog.TypeString)}
-	ArgPattern  = ArgType{What: "a regular expression", Sig: "STRING", ok: is(catalog.TypeString)}
+	ArgPattern  = ArgType{What: "a regular expression such as '^s[0-9]'", Sig: "STRING", ok: is(catalog.TypeString)}
 	ArgAny      = ArgType{What: "a value", Sig: "any", ok: func(catalog.Type) bool { return true }}
 )
 

@@ -20,13 +20,16 @@ type JavaRegex struct {
 }
 
 // A RegexError is a refused pattern; At is the character of the
-// pattern, from 1, where the problem is.
+// pattern, from 1, where the problem is; 0 for the whole pattern.
 type RegexError struct {
 	At  int
 	Msg string
 }
 
 func (e *RegexError) Error() string {
+	if e.At == 0 {
+		return "regular expression: " + e.Msg
+	}
 	return fmt.Sprintf("regular expression: %s at character %d of the pattern", e.Msg, e.At)
 }
 
@@ -193,7 +196,7 @@ func CompileJavaRegex(pattern string) (*JavaRegex, error) {
 		if se, ok := err.(*syntax.Error); ok {
 			msg = se.Code.String()
 		}
-		return nil, &RegexError{At: 1, Msg: msg}
+		return nil, &RegexError{Msg: msg}
 	}
 	return &JavaRegex{Java: pattern, Go: b.String(), re: re}, nil
 }
@@ -283,7 +286,7 @@ type replPart struct {
 func CompileJavaReplacement(r *JavaRegex, rep string) (*JavaReplacement, error) {
 	ast, err := syntax.Parse(r.Go, syntax.Perl)
 	if err == nil && canMatchEmpty(ast) {
-		return nil, &RegexError{At: 1, Msg: "REGEXP_REPLACE refuses a pattern that can match the empty string (Java and Go place empty matches differently)"}
+		return nil, &RegexError{Msg: "REGEXP_REPLACE refuses a pattern that can match the empty string (Java and Go place empty matches differently)"}
 	}
 	out := &JavaReplacement{}
 	var lit strings.Builder
