@@ -184,3 +184,35 @@ func TestJavaRegexRefused(t *testing.T) {
 		}
 	}
 }
+
+// A NULL argument gives NULL, in every position of every function but
+// COALESCE and CONCAT's (documented apart) and NOW's (none).
+func TestFunctionsNullIn(t *testing.T) {
+	sample := map[string][]catalog.Value{
+		"REPLACE": {catalog.String("a"), catalog.String("b"), catalog.String("c")}, "TRIM": {catalog.String("a"), catalog.String("b")},
+		"LTRIM": {catalog.String("a"), catalog.String("b")}, "RTRIM": {catalog.String("a"), catalog.String("b")},
+		"LPAD": {catalog.String("a"), catalog.Bigint(3), catalog.String("b")}, "RPAD": {catalog.String("a"), catalog.Bigint(3), catalog.String("b")},
+		"REVERSE": {catalog.String("a")}, "ROUND": {catalog.Double(1.5), catalog.Bigint(1)}, "FLOOR": {catalog.Double(1.5)},
+		"CEIL": {catalog.Double(1.5)}, "ABS": {catalog.Bigint(-1)}, "MOD": {catalog.Bigint(5), catalog.Bigint(3)},
+		"TO_TIMESTAMP": {catalog.Bigint(5)}, "MD5": {catalog.String("a")}, "HASHCODE": {catalog.String("a")},
+		"DATE_PART": {catalog.String("hour"), catalog.TimestampMillis(0)}, "STRFTIME": {catalog.String("%Y"), catalog.TimestampMillis(0)},
+		"REGEXP_LIKE": {catalog.String("a"), catalog.String("a")}, "REGEXP_REPLACE": {catalog.String("a"), catalog.String("a"), catalog.String("b")},
+	}
+	for name, args := range sample {
+		fn := LookupFunction(name)
+		for i := range args {
+			if fn.Param(i).Literal {
+				continue // a literal argument cannot be a column's NULL
+			}
+			a := append([]catalog.Value(nil), args...)
+			a[i] = catalog.Null(a[i].Type)
+			v, err := call(t, name, a...)
+			if err != nil || !v.Null {
+				t.Errorf("%s with argument %d NULL: %v, %v", name, i+1, v, err)
+			}
+		}
+		if v, err := call(t, name, args...); err != nil || v.Null {
+			t.Errorf("%s%v: %v, %v", name, args, v, err)
+		}
+	}
+}
