@@ -120,7 +120,7 @@ var Functions = []*Function{
 		Build: func(c Call) (Scalar, error) {
 			re, err := CompileJavaRegex(c.Args[1].(*Lit).V.S)
 			if err != nil {
-				return nil, &ArgError{Arg: 1, Err: err}
+				return nil, regexArgError(1, err)
 			}
 			return RegexpLike(c.Args[0], re), nil
 		}},
@@ -129,7 +129,7 @@ var Functions = []*Function{
 		Build: func(c Call) (Scalar, error) {
 			re, err := CompileJavaRegex(c.Args[1].(*Lit).V.S)
 			if err != nil {
-				return nil, &ArgError{Arg: 1, Err: err}
+				return nil, regexArgError(1, err)
 			}
 			repText := c.Args[2].(*Lit).V.S
 			rep, err := CompileJavaReplacement(re, repText)
@@ -270,10 +270,22 @@ type Call struct {
 	Now  func() time.Time
 }
 
-// An ArgError is an error of one argument, numbered from 0.
+// An ArgError is an error of one argument, numbered from 0; At, when
+// not 0, is the character of the argument's literal text, from 1, where
+// the error is.
 type ArgError struct {
 	Arg int
+	At  int
 	Err error
+}
+
+func regexArgError(arg int, err error) *ArgError {
+	ae := &ArgError{Arg: arg, Err: err}
+	var re *RegexError
+	if errors.As(err, &re) {
+		ae.At = re.At
+	}
+	return ae
 }
 
 func (e *ArgError) Error() string { return e.Err.Error() }
