@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"errors"
 	"strings"
 	"time"
 
@@ -49,7 +50,104 @@ var Functions = []*Function{
 			}
 			return f, nil
 		}},
+	{Name: "REPLACE", Params: []Param{{Name: "s", Type: ArgString}, {Name: "from", Type: ArgString}, {Name: "to", Type: ArgString}}, Result: Returns(catalog.TypeString),
+		Doc: "s with every from replaced by to; an empty from leaves s as it is", Example: "REPLACE(seller, '-', '_')",
+		Build: func(c Call) (Scalar, error) { return Replace(c.Args...), nil }},
+	{Name: "TRIM", Params: trimParams, Result: Returns(catalog.TypeString),
+		Doc: "s without the characters of chars (a space without chars) at its start and end", Example: "TRIM(status)",
+		Build: func(c Call) (Scalar, error) { return Trim("TRIM", c.Args...), nil }},
+	{Name: "LTRIM", Params: trimParams, Result: Returns(catalog.TypeString),
+		Doc: "s without the characters of chars (a space without chars) at its start", Example: "LTRIM(seller, 's')",
+		Build: func(c Call) (Scalar, error) { return Trim("LTRIM", c.Args...), nil }},
+	{Name: "RTRIM", Params: trimParams, Result: Returns(catalog.TypeString),
+		Doc: "s without the characters of chars (a space without chars) at its end", Example: "RTRIM(status, 'd')",
+		Build: func(c Call) (Scalar, error) { return Trim("RTRIM", c.Args...), nil }},
+	{Name: "LPAD", Params: padParams, Result: Returns(catalog.TypeString),
+		Doc: "s cut to n characters, or filled to n at its start with fill repeated (a space without fill; an empty fill leaves s); at most 1048576", Example: "LPAD(seller, 8, '*')",
+		Build: func(c Call) (Scalar, error) { return Pad("LPAD", c.Args...), nil }},
+	{Name: "RPAD", Params: padParams, Result: Returns(catalog.TypeString),
+		Doc: "s cut to n characters, or filled to n at its end with fill repeated (a space without fill; an empty fill leaves s); at most 1048576", Example: "RPAD(seller, 8)",
+		Build: func(c Call) (Scalar, error) { return Pad("RPAD", c.Args...), nil }},
+	{Name: "REVERSE", Params: []Param{{Name: "s", Type: ArgString}}, Result: Returns(catalog.TypeString),
+		Doc: "the characters of s in reverse order", Example: "REVERSE(seller)",
+		Build: func(c Call) (Scalar, error) { return Reverse(c.Args[0]), nil }},
+	{Name: "ROUND", Params: []Param{{Name: "x", Type: ArgNumber}, {Name: "d", Type: ArgInteger, Optional: true}}, Result: numResult,
+		Doc: "x, as its shortest decimal form, rounded half away from zero to d decimal places (0 without d or when d is negative); an integer x is returned as it is", Example: "ROUND(amount, 1)",
+		Build: func(c Call) (Scalar, error) { return Round(c.T, c.Args...), nil }},
+	{Name: "FLOOR", Params: []Param{{Name: "x", Type: ArgNumber}}, Result: numResult,
+		Doc: "the greatest integer not above x", Example: "FLOOR(amount)",
+		Build: func(c Call) (Scalar, error) { return FloorCeil("FLOOR", c.T, c.Args[0]), nil }},
+	{Name: "CEIL", Params: []Param{{Name: "x", Type: ArgNumber}}, Result: numResult,
+		Doc: "the least integer not below x", Example: "CEIL(amount)",
+		Build: func(c Call) (Scalar, error) { return FloorCeil("CEIL", c.T, c.Args[0]), nil }},
+	{Name: "ABS", Params: []Param{{Name: "x", Type: ArgNumber}}, Result: numResult,
+		Doc: "the absolute value of x; the least BIGINT does not fit, an error", Example: "ABS(amount - 10)",
+		Build: func(c Call) (Scalar, error) { return Abs(c.T, c.Args[0]), nil }},
+	{Name: "MOD", Params: []Param{{Name: "a", Type: ArgNumber}, {Name: "b", Type: ArgNumber}}, Result: numResult,
+		Doc: "the remainder of a divided by b, with the sign of a; NULL when b is 0", Example: "MOD(order_id, 3)",
+		Build: func(c Call) (Scalar, error) { return ModOf(c.T, c.Args[0], c.Args[1]), nil }},
+	{Name: "DATE_PART", Params: []Param{{Name: "unit", Type: ArgPartUnit, Literal: true}, {Name: "ts", Type: ArgTime}},
+		Result: Returns(catalog.TypeBigint), Arity: "2 arguments, a unit such as 'hour' and a TIMESTAMP",
+		Doc: "a field of ts in UTC: year, month, day, hour, minute, second (whole), millisecond, dow (0 for Sunday), doy (from 1) or epoch (whole seconds, rounded down)", Example: "DATE_PART('hour', ts)",
+		Build: func(c Call) (Scalar, error) {
+			f, err := DatePart(c.Args[0].(*Lit).V.S, c.Args[1])
+			if err != nil {
+				return nil, &ArgError{Arg: 0, Err: err}
+			}
+			return f, nil
+		}},
+	{Name: "STRFTIME", Params: []Param{{Name: "format", Type: ArgString, Literal: true}, {Name: "ts", Type: ArgTime}},
+		Result: Returns(catalog.TypeString), Arity: "2 arguments, a format such as '%Y-%m-%d' and a TIMESTAMP",
+		Doc: "ts in UTC written with sqlite's format letters %Y %m %d %H %M %S %f (seconds with milliseconds, SS.SSS) %j (day of year) %w (0 for Sunday) %s (epoch seconds) %%", Example: "STRFTIME('%Y-%m-%d %H:%M', ts)",
+		Build: func(c Call) (Scalar, error) {
+			f, err := Strftime(c.Args[0].(*Lit).V.S, c.Args[1])
+			if err != nil {
+				return nil, &ArgError{Arg: 0, Err: err}
+			}
+			return f, nil
+		}},
+	{Name: "TO_TIMESTAMP", Params: []Param{{Name: "seconds", Type: ArgNumber}}, Result: Returns(catalog.TypeTimestamp),
+		Doc: "the TIMESTAMP seconds after 1970-01-01 00:00:00 UTC; the seconds are epoch seconds (not milliseconds), fractions rounded to the millisecond", Example: "TO_TIMESTAMP(1715953530)",
+		Build: func(c Call) (Scalar, error) { return ToTimestamp(c.Args[0]), nil }},
+	{Name: "MD5", Params: []Param{{Name: "s", Type: ArgText}}, Result: Returns(catalog.TypeString),
+		Doc: "the MD5 digest of s's UTF-8 bytes (of the bytes of BYTES) in lower-case hex, as Java's MessageDigest and hex give it", Example: "MD5(seller)",
+		Build: func(c Call) (Scalar, error) { return MD5(c.Args[0]), nil }},
+	{Name: "HASHCODE", Params: []Param{{Name: "s", Type: ArgString}}, Result: Returns(catalog.TypeInt),
+		Doc: "Java's String.hashCode of s, over its UTF-16 code units", Example: "HASHCODE(seller)",
+		Build: func(c Call) (Scalar, error) { return HashCode(c.Args[0]), nil }},
+	{Name: "REGEXP_LIKE", Params: []Param{{Name: "s", Type: ArgString}, {Name: "pattern", Type: ArgPattern, Literal: true}}, Result: Returns(catalog.TypeBoolean),
+		Doc: "whether pattern, a Java regular expression of the subset docs/reference.md lists, occurs anywhere in s (as Java's Matcher.find)", Example: "REGEXP_LIKE(seller, '^s[0-9]+')",
+		Build: func(c Call) (Scalar, error) {
+			re, err := CompileJavaRegex(c.Args[1].(*Lit).V.S)
+			if err != nil {
+				return nil, regexArgError(1, err)
+			}
+			return RegexpLike(c.Args[0], re), nil
+		}},
+	{Name: "REGEXP_REPLACE", Params: []Param{{Name: "s", Type: ArgString}, {Name: "pattern", Type: ArgPattern, Literal: true}, {Name: "replacement", Type: ArgString, Literal: true}}, Result: Returns(catalog.TypeString),
+		Doc: "s with every match of pattern replaced, as Java's String.replaceAll: $1 or ${name} insert a group, \\$ is a $; a pattern that can match the empty string is refused", Example: "REGEXP_REPLACE(seller, '([a-z]+)([0-9]+)', '$2-$1')",
+		Build: func(c Call) (Scalar, error) {
+			re, err := CompileJavaRegex(c.Args[1].(*Lit).V.S)
+			if err != nil {
+				return nil, regexArgError(1, err)
+			}
+			repText := c.Args[2].(*Lit).V.S
+			rep, err := CompileJavaReplacement(re, repText)
+			if err != nil {
+				var re *RegexError
+				if errors.As(err, &re) {
+					return nil, &ArgError{Arg: 1, Err: err}
+				}
+				return nil, &ArgError{Arg: 2, Err: err}
+			}
+			return RegexpReplace(c.Args[0], re, repText, rep), nil
+		}},
 }
+
+var (
+	trimParams = []Param{{Name: "s", Type: ArgString}, {Name: "chars", Type: ArgString, Optional: true}}
+	padParams  = []Param{{Name: "s", Type: ArgString}, {Name: "n", Type: ArgInteger}, {Name: "fill", Type: ArgString, Optional: true}}
+)
 
 var substrParams = []Param{{Name: "s", Type: ArgString}, {Name: "from", Type: ArgInteger}, {Name: "n", Type: ArgInteger, Optional: true}}
 
@@ -95,12 +193,15 @@ func (a ArgType) Accepts(t catalog.Type) bool { return t == catalog.TypeInvalid 
 
 // The argument types of the functions.
 var (
-	ArgString  = ArgType{What: "a STRING", Sig: "STRING", ok: is(catalog.TypeString)}
-	ArgText    = ArgType{What: "a STRING or BYTES", Sig: "STRING | BYTES", ok: is(catalog.TypeString, catalog.TypeBytes)}
-	ArgInteger = ArgType{What: "an integer", Sig: "BIGINT", ok: is(catalog.TypeBigint, catalog.TypeInt)}
-	ArgTime    = ArgType{What: "a TIMESTAMP or DATE", Sig: "TIMESTAMP | DATE", ok: timeType}
-	ArgUnit    = ArgType{What: "a unit such as 'hour'", Sig: "'second' | 'minute' | 'hour' | 'day' | 'month' | 'year'", ok: is(catalog.TypeString)}
-	ArgAny     = ArgType{What: "a value", Sig: "any", ok: func(catalog.Type) bool { return true }}
+	ArgString   = ArgType{What: "a STRING", Sig: "STRING", ok: is(catalog.TypeString)}
+	ArgText     = ArgType{What: "a STRING or BYTES", Sig: "STRING | BYTES", ok: is(catalog.TypeString, catalog.TypeBytes)}
+	ArgInteger  = ArgType{What: "an integer", Sig: "BIGINT", ok: is(catalog.TypeBigint, catalog.TypeInt)}
+	ArgTime     = ArgType{What: "a TIMESTAMP or DATE", Sig: "TIMESTAMP | DATE", ok: timeType}
+	ArgUnit     = ArgType{What: "a unit such as 'hour'", Sig: "'second' | 'minute' | 'hour' | 'day' | 'month' | 'year'", ok: is(catalog.TypeString)}
+	ArgNumber   = ArgType{What: "a number", Sig: "BIGINT | DOUBLE", ok: numeric}
+	ArgPartUnit = ArgType{What: "a unit such as 'hour'", Sig: "'year' | 'month' | 'day' | 'hour' | 'minute' | 'second' | 'millisecond' | 'dow' | 'doy' | 'epoch'", ok: is(catalog.TypeString)}
+	ArgPattern  = ArgType{What: "a regular expression such as '^s[0-9]'", Sig: "STRING", ok: is(catalog.TypeString)}
+	ArgAny      = ArgType{What: "a value", Sig: "any", ok: func(catalog.Type) bool { return true }}
 )
 
 func is(ts ...catalog.Type) func(catalog.Type) bool {
@@ -169,10 +270,22 @@ type Call struct {
 	Now  func() time.Time
 }
 
-// An ArgError is an error of one argument, numbered from 0.
+// An ArgError is an error of one argument, numbered from 0; At, when
+// not 0, is the character of the argument's literal text, from 1, where
+// the error is.
 type ArgError struct {
 	Arg int
+	At  int
 	Err error
+}
+
+func regexArgError(arg int, err error) *ArgError {
+	ae := &ArgError{Arg: arg, Err: err}
+	var re *RegexError
+	if errors.As(err, &re) {
+		ae.At = re.At
+	}
+	return ae
 }
 
 func (e *ArgError) Error() string { return e.Err.Error() }

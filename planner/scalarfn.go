@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/expr"
@@ -51,10 +52,21 @@ func (c *compiler) call(e *parser.CallExpr, sc scope) (expr.Scalar, error) {
 		pos := e.NamePos
 		if ae, ok := err.(*expr.ArgError); ok {
 			pos = e.Args[ae.Arg].Pos()
+			if lit, ok := e.Args[ae.Arg].(*parser.StringLit); ok && ae.At > 0 {
+				pos += litOffset(lit.Val, ae.At)
+			}
 		}
 		return nil, errAt(pos, "%v", err)
 	}
 	return c.fold(e.Pos(), f, args...)
+}
+
+// litOffset is the byte offset, from a string literal's opening quote,
+// of character at (from 1) of its value v: a quote in v is written ”.
+func litOffset(v string, at int) parser.Pos {
+	rs := []rune(v)
+	prefix := string(rs[:min(at-1, len(rs))])
+	return parser.Pos(1 + len(prefix) + strings.Count(prefix, "'"))
 }
 
 func ordinal(i int) string {

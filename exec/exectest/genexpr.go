@@ -23,6 +23,7 @@ func (g *queryGen) expr(col int) (string, string) {
 			fmt.Sprintf("%s + %d", name, k), fmt.Sprintf("%s * %d", name, k), fmt.Sprintf("%s - %d * 2", name, k),
 			fmt.Sprintf("%s / %d", name, k), "-" + name, "COALESCE(" + name + ", 0)", "CAST(" + name + " AS DOUBLE)",
 			fmt.Sprintf("(%s + 1) %% %d", name, k),
+			"ABS(" + name + ")", fmt.Sprintf("MOD(%s, %d)", name, k), "ROUND(" + name + ")", "FLOOR(" + name + ")", "CEIL(" + name + ")",
 		}
 		if g.r.IntN(5) == 0 {
 			return fmt.Sprintf("CASE WHEN %s > %s THEN 'hi' WHEN %s IS NULL THEN NULL ELSE 'lo' END", name, Literal(g.value(col)), name), "str"
@@ -32,14 +33,21 @@ func (g *queryGen) expr(col int) (string, string) {
 		ops := []string{
 			"UPPER(" + name + ")", "LOWER(" + name + ")", "SUBSTR(" + name + fmt.Sprintf(", %d, %d)", g.r.IntN(4)-1, g.r.IntN(5)),
 			name + " || '-x'", "COALESCE(" + name + ", 'none')", "CONCAT(" + name + ", '/', " + name + ")",
+			"REPLACE(" + name + ", 'a', 'xy')", "TRIM(" + name + ", 'ab')", "LTRIM(" + name + ")", "RTRIM(" + name + ", '0123456789')",
+			"LPAD(" + name + ", 5, '*')", "RPAD(" + name + ", 3)", "REVERSE(" + name + ")", "MD5(" + name + ")",
+			"REGEXP_REPLACE(" + name + ", '([a-c])[0-9]', '<$1>')",
 		}
 		if g.r.IntN(4) == 0 {
-			return "LENGTH(" + name + ")", "num"
+			return []string{"LENGTH(" + name + ")", "HASHCODE(" + name + ")"}[g.r.IntN(2)], "num"
 		}
 		return ops[g.r.IntN(len(ops))], "str"
 	case catalog.TypeTimestamp:
 		ops := []string{"DATE_TRUNC('hour', " + name + ")", "DATE_TRUNC('day', " + name + ")",
-			name + " + INTERVAL '1' HOUR", name + " - INTERVAL '2' DAY", name + " + INTERVAL '-30' MINUTE"}
+			name + " + INTERVAL '1' HOUR", name + " - INTERVAL '2' DAY", name + " + INTERVAL '-30' MINUTE",
+			"TO_TIMESTAMP(DATE_PART('epoch', " + name + "))"}
+		if g.r.IntN(5) == 0 {
+			return []string{"DATE_PART('hour', " + name + ")", "DATE_PART('dow', " + name + ")"}[g.r.IntN(2)], "num"
+		}
 		return ops[g.r.IntN(len(ops))], "time"
 	case catalog.TypeDate:
 		return name + " + INTERVAL '1' DAY", "time"

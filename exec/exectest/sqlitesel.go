@@ -41,6 +41,20 @@ func (tr *sqlTr) call(x *parser.CallExpr) (string, error) {
 		return replaceChain("lower("+args[0]+")", tr.lower), nil
 	case "LENGTH":
 		return "length(" + args[0] + ")", nil
+	case "REPLACE", "TRIM", "LTRIM", "RTRIM":
+		return strings.ToLower(x.Name) + "(" + strings.Join(args, ", ") + ")", nil
+	case "ABS":
+		if tr.condNull && tr.inCond {
+			// the least integer overflows abs(); as NULL, as the
+			// oracle reads an overflow within a condition
+			return "(CASE WHEN " + args[0] + " = -9223372036854775808 THEN NULL ELSE abs(" + args[0] + ") END)", nil
+		}
+		return "abs(" + args[0] + ")", nil
+	case "MOD":
+		if tr.sqlType(x.Args[0]) == catalog.TypeDouble || tr.sqlType(x.Args[1]) == catalog.TypeDouble {
+			return "", skip("functions")
+		}
+		return "(" + args[0] + " % " + args[1] + ")", nil
 	case "COALESCE":
 		want := tr.common(x.Args...)
 		s, err := tr.list(want, ", ", x.Args...)
