@@ -40,6 +40,7 @@ func init() {
 		"NOW":        {typ: always(catalog.TypeTimestamp), eval: refNow},
 		"DATE_TRUNC": {typ: always(catalog.TypeTimestamp), eval: refDateTrunc},
 	}
+	maps.Copy(refFuncs, moreFuncs())
 }
 
 func always(t catalog.Type) func(*evaluator, *parser.CallExpr) catalog.Type {
