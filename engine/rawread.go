@@ -2,8 +2,6 @@ package engine
 
 import (
 	"context"
-	"errors"
-	"io"
 
 	"github.com/rkql/rkql/exec"
 	"github.com/rkql/rkql/planner"
@@ -37,28 +35,8 @@ func (e *Engine) rawExplain(ctx context.Context, p *planner.RawExplain) (*Result
 	}
 	var an *planner.Analysis
 	if p.Analyze {
-		var stats exec.Stats
-		begin := e.cfg.Clock()
-		rows, err := x.ReadRaw(ctx, p.Read, &stats)
-		if err != nil {
+		if an, err = e.measure(ctx, func(stats *exec.Stats) (exec.Rows, error) { return x.ReadRaw(ctx, p.Read, stats) }); err != nil {
 			return nil, err
-		}
-		defer rows.Close()
-		var n int64
-		for {
-			_, err := rows.Next(ctx)
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			if err != nil {
-				return nil, err
-			}
-			n++
-		}
-		an = &planner.Analysis{
-			RowsRead: stats.RowsRead.Load(), RowsReceived: stats.RowsReceived.Load(), RowsReturned: n,
-			Cells: stats.Cells.Load(), Bytes: stats.Bytes.Load(), RPCs: stats.RPCs.Load(), Regions: stats.Regions.Load(),
-			Millis: float64(e.cfg.Clock().Sub(begin).Microseconds()) / 1000,
 		}
 	}
 	model := p.Read.Explain(x.Store.Pushdown().StoreName(), an)

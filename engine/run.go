@@ -350,14 +350,20 @@ func (e *Engine) explainEnv(ctx context.Context, st exec.Store, sel *planner.Sel
 
 // analyze runs a query, draining its rows, and measures it.
 func (e *Engine) analyze(ctx context.Context, x *exec.Executor, p *placed.Plan) (*planner.Analysis, error) {
-	var stats exec.Stats
-	begin := e.cfg.Clock()
 	run := x.Run
 	if p.Select().Raw {
 		// SELECT RAW reads as it runs: its rows are cells.
 		run = x.QueryRaw
 	}
-	rows, err := run(ctx, p, &stats)
+	return e.measure(ctx, func(stats *exec.Stats) (exec.Rows, error) { return run(ctx, p, stats) })
+}
+
+// measure starts a read, drains its rows and returns what it measured:
+// the store's counts and the time from the start to the last row.
+func (e *Engine) measure(ctx context.Context, start func(*exec.Stats) (exec.Rows, error)) (*planner.Analysis, error) {
+	var stats exec.Stats
+	begin := e.cfg.Clock()
+	rows, err := start(&stats)
 	if err != nil {
 		return nil, err
 	}

@@ -279,19 +279,7 @@ func (a *Admin) waitProcedure(ctx context.Context, what string, id uint64) error
 }
 
 // ListTables returns the names of the user tables, sorted.
-func (a *Admin) ListTables(ctx context.Context) ([]string, error) {
-	var resp pb.GetTableNamesResponse
-	req := &pb.GetTableNamesRequest{IncludeSysTables: proto.Bool(false)}
-	if err := a.callMaster(ctx, "list tables", "GetTableNames", req, &resp); err != nil {
-		return nil, err
-	}
-	var out []string
-	for _, tn := range resp.GetTableNames() {
-		out = append(out, tableString(tn))
-	}
-	sort.Strings(out)
-	return out, nil
-}
+func (a *Admin) ListTables(ctx context.Context) ([]string, error) { return a.ListAllTables(ctx, false) }
 
 // TableExists reports whether table exists.
 func (a *Admin) TableExists(ctx context.Context, table string) (bool, error) {
