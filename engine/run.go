@@ -290,6 +290,11 @@ func (e *Engine) explain(ctx context.Context, ex *planner.Explain) (*Result, err
 		}
 	}
 	model := p.Explain(env, an)
+	if ex.Atomic {
+		if _, err := cellAtomic(x, ex.Write.Op); err != nil {
+			return nil, err
+		}
+	}
 	if ex.Write != nil {
 		model.Steps = append(model.Steps, *ex.Write)
 	}

@@ -41,6 +41,9 @@ type Explain struct {
 	// Write, for EXPLAIN DELETE and UPDATE, is the step that writes the
 	// rows Select finds; nil for EXPLAIN SELECT.
 	Write *Step
+	// Atomic is true when Write is a server increment or compare-and-put,
+	// which only a store that is an exec.CellAtomic does.
+	Atomic bool
 }
 
 // Insert writes rows.
