@@ -298,6 +298,9 @@ func (e *Engine) explain(ctx context.Context, ex *planner.Explain) (*Result, err
 	if ex.Write != nil {
 		model.Steps = append(model.Steps, *ex.Write)
 	}
+	if ex.NoRead {
+		model = noReadModel(model)
+	}
 	if ex.Verbose {
 		model.Plan = append(model.Plan, planner.Attr{Label: "LEGEND", Value: legend(sel)})
 	}

@@ -147,11 +147,21 @@ func (pl *Planner) checkPlan(ctx context.Context, s *parser.UpdateStmt, u *Updat
 	if err != nil {
 		return nil, nil, nil
 	}
-	if _, filtered := Find[*Filter](find.Root); filtered || find.Access == nil || find.Access.Table != t ||
-		len(find.Access.Ranges) != 1 || !find.Access.Ranges[0].Point || find.IndexLookup() != nil {
+	if _, ok := find.PointKey(); !ok {
 		return nil, nil, nil
 	}
 	return chk, find, nil
+}
+
+// PointKey returns the one row key s reads, when it reads one key of its
+// table directly and tests nothing on the row: the whole WHERE is that
+// key.
+func (s *Select) PointKey() ([]byte, bool) {
+	if _, filtered := Find[*Filter](s.Root); filtered || s.Access == nil || s.Access.Table != s.Table ||
+		len(s.Access.Ranges) != 1 || !s.Access.Ranges[0].Point || s.IndexLookup() != nil || s.Raw {
+		return nil, false
+	}
+	return s.Access.Ranges[0].Start, true
 }
 
 // checkTerm reads col = literal (either way round) or col IS NULL on a

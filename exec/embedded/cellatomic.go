@@ -23,21 +23,30 @@ func (s *Store) Increment(ctx context.Context, table string, key []byte, family,
 	defer s.cellAtomic.Unlock()
 	var n int64
 	err := s.Atomically(ctx, func() error {
-		v, ts, ok, err := s.newestCell(ctx, table, key, family, qualifier)
-		if err != nil {
-			return err
-		}
-		if ok && len(v) != 8 {
-			return fmt.Errorf("embedded: increment of table %s row %s %s:%s: the cell is %d bytes, not an 8-byte counter", table, binaryString(key), family, qualifier, len(v))
-		}
-		if ok {
-			n = int64(binary.BigEndian.Uint64(v))
-		}
-		n += delta
-		return s.Mutate(ctx, table, []exec.Mutation{{Key: key, Cells: []exec.Cell{{Family: family, Qualifier: qualifier,
-			Timestamp: max(s.writeTimestamp(), ts+1), Value: binary.BigEndian.AppendUint64(nil, uint64(n))}}}})
+		var err error
+		n, err = s.increment(ctx, table, key, family, qualifier, delta)
+		return err
 	})
 	return n, err
+}
+
+// increment is Increment's read and write, inside its transaction and
+// under cellAtomic.
+func (s *Store) increment(ctx context.Context, table string, key []byte, family, qualifier string, delta int64) (int64, error) {
+	v, ts, ok, err := s.newestCell(ctx, table, key, family, qualifier)
+	if err != nil {
+		return 0, err
+	}
+	if ok && len(v) != 8 {
+		return 0, fmt.Errorf("embedded: increment of table %s row %s %s:%s: the cell is %d bytes, not an 8-byte counter", table, binaryString(key), family, qualifier, len(v))
+	}
+	var n int64
+	if ok {
+		n = int64(binary.BigEndian.Uint64(v))
+	}
+	n += delta
+	return n, s.Mutate(ctx, table, []exec.Mutation{{Key: key, Cells: []exec.Cell{{Family: family, Qualifier: qualifier,
+		Timestamp: max(s.writeTimestamp(), ts+1), Value: binary.BigEndian.AppendUint64(nil, uint64(n))}}}})
 }
 
 // CheckAndPut applies m when family:qualifier of its row holds expected
