@@ -290,8 +290,16 @@ func (e *Engine) explain(ctx context.Context, ex *planner.Explain) (*Result, err
 		}
 	}
 	model := p.Explain(env, an)
+	if ex.Atomic {
+		if _, err := cellAtomic(x, ex.Write.Op); err != nil {
+			return nil, err
+		}
+	}
 	if ex.Write != nil {
 		model.Steps = append(model.Steps, *ex.Write)
+	}
+	if ex.NoRead {
+		model = noReadModel(model)
 	}
 	if ex.Verbose {
 		model.Plan = append(model.Plan, planner.Attr{Label: "LEGEND", Value: legend(sel)})

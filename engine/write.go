@@ -103,6 +103,9 @@ func (e *Engine) update(ctx context.Context, u *planner.Update) (*Result, error)
 	if err != nil {
 		return nil, err
 	}
+	if u.Counters || u.Check != nil {
+		return atomicUpdate(ctx, x, u)
+	}
 	w := &updater{x: x, u: u, cols: u.Table.KeyColumns()}
 	for _, a := range u.Set {
 		w.cols = append(w.cols, a.Column)

@@ -41,6 +41,13 @@ type Explain struct {
 	// Write, for EXPLAIN DELETE and UPDATE, is the step that writes the
 	// rows Select finds; nil for EXPLAIN SELECT.
 	Write *Step
+	// Atomic is true when Write is a server increment or compare-and-put,
+	// which only a store that is an exec.CellAtomic does.
+	Atomic bool
+	// NoRead is true when the write needs no read first (a counter of
+	// one key: the store tests that the row exists as it increments),
+	// so EXPLAIN shows Write alone.
+	NoRead bool
 }
 
 // Insert writes rows.

@@ -13,6 +13,16 @@ type Update struct {
 	Table *catalog.Table
 	Find  *Select
 	Set   []Assignment
+	// Counters is true when every assignment is SET n = n + k: the
+	// store adds each Delta to its cell in each row Find selects
+	// (exec.CellAtomic's Increment), with no read of the old value.
+	Counters bool
+	// Check, when set, makes the UPDATE one compare-and-put of the one
+	// row CheckFind reads (its WHERE less the Check term): the store
+	// writes the row only when Check holds (exec.CellAtomic's
+	// CheckAndPut). Find is then the whole WHERE, for EXPLAIN.
+	Check     *Check
+	CheckFind *Select
 }
 
 func (*Update) plan() {}
@@ -26,6 +36,9 @@ type Assignment struct {
 	Value  expr.Scalar
 	// Source is the value as the statement wrote it.
 	Source string
+	// Delta is k of a counter's SET n = n + k (-k for n - k); Value is
+	// nil then.
+	Delta int64
 }
 
 // constant is a literal as an expr.Scalar.
@@ -56,6 +69,7 @@ func (pl *Planner) updatePlan(ctx context.Context, s *parser.UpdateStmt) (*Updat
 	c := &compiler{t: t}
 	u := &Update{Table: t}
 	seen := map[int]bool{}
+	counters := 0
 	for _, a := range s.Set {
 		col, err := c.column(a.Column.NamePos, a.Column.Name)
 		if err != nil {
@@ -73,11 +87,28 @@ func (pl *Planner) updatePlan(ctx context.Context, s *parser.UpdateStmt) (*Updat
 			return nil, errAt(a.Column.NamePos, "%s is a MAP: UPDATE cannot write it", a.Column.Name)
 		}
 		seen[col] = true
+		if k, ok := counterDelta(a.Column.Name, a.Value); ok {
+			if err := counterColumn(t, col, a.Column.NamePos); err != nil {
+				return nil, err
+			}
+			u.Set = append(u.Set, Assignment{Column: col, Delta: k, Source: a.Value.String()})
+			counters++
+			continue
+		}
 		v, err := c.exactValue(col, a.Value)
 		if err != nil {
 			return nil, err
 		}
 		u.Set = append(u.Set, Assignment{Column: col, Value: constant{v}, Source: a.Value.String()})
+	}
+	if counters > 0 && counters < len(u.Set) {
+		return nil, errAt(s.Set[0].Column.NamePos, "an UPDATE that adds to a counter (SET n = n + k) sets only counters: each is a server increment, and no other value can be written with it; set the other columns in an UPDATE of their own")
+	}
+	u.Counters = counters > 0
+	if !u.Counters {
+		if u.Check, u.CheckFind, err = pl.checkPlan(ctx, s, u, c); err != nil {
+			return nil, err
+		}
 	}
 	find, err := pl.selectPlan(ctx, &parser.SelectStmt{Select: s.Update, Star: true, Table: s.Table, Where: s.Where, Limit: -1, AllowFullScan: s.AllowFullScan})
 	if err != nil {

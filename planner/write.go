@@ -89,6 +89,19 @@ func (pl *Planner) explainWrite(ctx context.Context, s *parser.ExplainStmt) (*Ex
 			return nil, err
 		}
 		ex.Select, ex.Write = u.Find, writeStep("UPDATE", u.Table, u.Set)
+		switch {
+		case u.Counters:
+			ex.Write.Op, ex.Write.Title, ex.Atomic = "SERVER INCREMENT", "SERVER INCREMENT OF EACH ROW OF "+u.Table.Name, true
+			ex.Write.Attrs = append(ex.Write.Attrs, Attr{Label: "ROWS", Value: "only rows that exist, tested by the store in the same step; a row without the cell counts from 0"})
+			if _, ok := u.Find.PointKey(); ok {
+				ex.NoRead = true
+				ex.Write.Title = "SERVER INCREMENT OF ONE ROW OF " + u.Table.Name + " IF IT EXISTS"
+			}
+		case u.Check != nil:
+			ex.Select = u.CheckFind
+			ex.Write.Op, ex.Write.Title, ex.Atomic = "SERVER CHECK AND MUTATE", "SERVER CHECK AND MUTATE ROW OF "+u.Table.Name, true
+			ex.Write.Attrs = append(ex.Write.Attrs, Attr{Label: "IF", Value: u.Check.Source})
+		}
 	}
 	return ex, nil
 }
