@@ -30,6 +30,9 @@ type PlaceOptions struct {
 // Place leaves sel as it is: placing one plan twice gives two placed
 // plans. It may ask the store, once per table, what it can compute.
 func Place(ctx context.Context, st Store, sel *planner.Select, opts PlaceOptions) (*placed.Plan, error) {
+	if err := checkAsOf(sel, st.Pushdown()); err != nil {
+		return nil, err
+	}
 	p := placed.New(sel)
 	placeReads(p, sel, st.Pushdown(), !opts.NoPushdown)
 	if err := placeAggregate(ctx, p, st, !opts.NoPushdown); err != nil {

@@ -189,7 +189,7 @@ func directAccess(p *placed.Plan, n planner.Node) (*placed.Scan, bool) {
 			return nil, false
 		}
 	}
-	return acc, acc.Versions <= 1 && acc.Limit == 0 && len(acc.Ranges) > 0
+	return acc, acc.Versions <= 1 && acc.Limit == 0 && len(acc.Ranges) > 0 && acc.AsOf == nil
 }
 
 // serverCountable returns the plan's Count and its access when it counts

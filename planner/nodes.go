@@ -68,6 +68,9 @@ type Access struct {
 	// KeyText appends the _key pseudo-column to each row read: its raw
 	// key as Bytes.toStringBinary shows it, after _ts.
 	KeyText bool
+	// AsOf, when set, reads each cell as of that time: the store's time
+	// range [0, AsOf.At+1) (see AsOf).
+	AsOf *AsOf
 }
 
 // MergeSort merges the sorted streams of its input's ranges on the key

@@ -143,6 +143,9 @@ func (p *Plan) ScanAttrs(a *planner.Access) []planner.Attr {
 	if s.Store != "" {
 		out = append(out, planner.Attr{Label: "store", Value: s.Store, Detail: true})
 	}
+	if a.AsOf != nil && s.Store != "" {
+		add("SERVER TIMERANGE", "as of "+a.AsOf.String())
+	}
 	switch {
 	case s.KeysOnly:
 		add("SERVER KEYS ONLY", true)
