@@ -3,16 +3,21 @@ package exec
 import (
 	"fmt"
 
+	"github.com/rkql/rkql/exec/placed"
 	"github.com/rkql/rkql/planner"
 )
 
-// asOfRange is the store's time range of an access read AS OF a time;
-// nil when the access reads every time.
-func asOfRange(a *planner.Access) *TimeRange {
-	if a == nil || a.AsOf == nil {
+// timeRange is the store's time range of an access, when the store
+// applies one (placed.Scan.Timed); nil when it reads every time.
+func timeRange(a *placed.Scan) *TimeRange {
+	if a == nil || !a.Timed {
 		return nil
 	}
-	return &TimeRange{From: a.AsOf.From(), To: a.AsOf.To()}
+	from, to, ok := a.TimeRange()
+	if !ok {
+		return nil
+	}
+	return &TimeRange{From: from, To: to}
 }
 
 // checkAsOf refuses a plan read AS OF a time on a store that cannot keep

@@ -54,6 +54,9 @@ func placeReads(p *placed.Plan, sel *planner.Select, pd Pushdown, on bool) {
 	}
 	acc := sel.Access
 	sc := &placed.Scan{Access: acc, Store: pd.StoreName(), Off: !on}
+	// AS OF is what the read means, and checkAsOf made sure the store
+	// does it; a bound of _ts only saves work.
+	sc.Timed = acc.AsOf != nil || acc.TsFrom > 0 && on && pd.Features().Cells
 	p.SetScan(sc)
 	if !on || acc.Kind == planner.EmptyResult || acc.Table.Expands() {
 		// A table whose stored rows give several logical rows (cells of

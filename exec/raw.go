@@ -40,7 +40,7 @@ func (x *Executor) QueryRaw(ctx context.Context, p *placed.Plan, stats *Stats) (
 	lim, limited := planner.Find[*planner.Limit](sel.Root)
 	skips := limited && lim.Offset > 0
 	if filtered := clientFiltered(p); acc.Kind == planner.FullScan && !filtered && !skips && acc.Filter == nil && acc.Table == sel.Table {
-		it, err := x.Store.Scan(ctx, sel.Table.Physical, Range{}, ReadOptions{Versions: versions, Reverse: acc.Reverse, Stats: stats, TimeRange: asOfRange(acc.Access)})
+		it, err := x.Store.Scan(ctx, sel.Table.Physical, Range{}, ReadOptions{Versions: versions, Reverse: acc.Reverse, Stats: stats, TimeRange: timeRange(acc)})
 		if err != nil {
 			return nil, err
 		}
@@ -53,7 +53,7 @@ func (x *Executor) QueryRaw(ctx context.Context, p *placed.Plan, stats *Stats) (
 	}
 	r.in = in
 	r.fetch = func(ctx context.Context, keys [][]byte) ([]*StoreRow, error) {
-		return x.Store.Get(ctx, sel.Table.Physical, keys, ReadOptions{Versions: versions, Stats: stats, TimeRange: asOfRange(acc.Access)})
+		return x.Store.Get(ctx, sel.Table.Physical, keys, ReadOptions{Versions: versions, Stats: stats, TimeRange: timeRange(acc)})
 	}
 	r.viaIndex = sel.IndexLookup() != nil
 	return r, nil

@@ -3,8 +3,10 @@ package planner
 import (
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/expr"
 	"github.com/rkql/rkql/parser"
 )
 
@@ -58,4 +60,90 @@ func asOf(s *parser.SelectStmt) (*AsOf, error) {
 		return nil, errAt(s.AsOf.Pos(), "AS OF %s is before 1970 or past the last time a cell can have", s.AsOf)
 	}
 	return &AsOf{At: at}, nil
+}
+
+// TimeRange is the range of cell times the store keeps for the access,
+// [from, to): its AS OF and the lower bound of _ts where that is exact
+// (see tsFrom). ok is false when the access reads every time.
+func (a *Access) TimeRange() (from, to int64, ok bool) {
+	if a.AsOf == nil && a.TsFrom == 0 {
+		return 0, 0, false
+	}
+	to = math.MaxInt64
+	if a.AsOf != nil {
+		to = a.AsOf.To()
+	}
+	return a.TsFrom, max(to, a.TsFrom), true
+}
+
+// TimeRangeText is the access's time range as EXPLAIN shows it, and
+// why it is read.
+func (a *Access) TimeRangeText() (string, bool) {
+	from, to, ok := a.TimeRange()
+	if !ok {
+		return "", false
+	}
+	text := "[" + strconv.FormatInt(from, 10) + ", "
+	if to == math.MaxInt64 {
+		text += "∞)"
+	} else {
+		text += strconv.FormatInt(to, 10) + ")"
+	}
+	var why []string
+	if a.AsOf != nil {
+		why = append(why, "as of "+catalog.TimestampMillis(a.AsOf.At).Text())
+	}
+	if a.TsFrom > 0 {
+		why = append(why, "_ts from "+catalog.TimestampMillis(a.TsFrom).Text()+": only keys and _ts are read, and a row's newest cell is in the range exactly when its _ts is")
+	}
+	return text + " (" + strings.Join(why, "; ") + ")", true
+}
+
+// tsFrom is the lower bound the WHERE clause's conjuncts put on _ts, as
+// the start of the read's time range, where that is exact: when the
+// query needs no stored column (only key fields and _ts), one version,
+// of a table whose stored rows are its rows. A row's _ts is its newest
+// cell's time, so the range keeps a cell of the row exactly when _ts
+// passes the bound, and _ts itself is unchanged. The conjunct stays a
+// row filter too. Where it is not exact (a stored column is read, whose
+// older cells the range would drop), note says so.
+func tsFrom(t *catalog.Table, conj []expr.Expr, needed []int, versions int) (from int64, note string) {
+	ts := t.TsIndex()
+	for _, c := range conj {
+		var lo int64
+		switch c := c.(type) {
+		case *expr.Cmp:
+			if c.Col != ts || c.Val.Null || c.Val.Type != catalog.TypeTimestamp {
+				continue
+			}
+			switch c.Op {
+			case expr.Eq, expr.Ge:
+				lo = c.Val.I
+			case expr.Gt:
+				lo = satAdd(c.Val.I, 1)
+			default:
+				continue
+			}
+		case *expr.Between:
+			if c.Col != ts || c.Not || c.Lo.Null || c.Lo.Type != catalog.TypeTimestamp {
+				continue
+			}
+			lo = c.Lo.I
+		default:
+			continue
+		}
+		from = max(from, lo)
+	}
+	if from <= 0 {
+		return 0, ""
+	}
+	if versions > 1 || t.Expands() {
+		return 0, "the bound on _ts stays a row filter: a time range would change the versions or cells read"
+	}
+	for _, i := range needed {
+		if i != ts && (i >= len(t.Columns) || !t.Columns[i].KeyField) {
+			return 0, "the bound on _ts stays a row filter: the query reads stored columns, whose cells older than the bound a time range would drop"
+		}
+	}
+	return from, ""
 }

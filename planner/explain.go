@@ -97,8 +97,8 @@ type unplaced struct{}
 
 func (unplaced) ScanAttrs(a *Access) []Attr {
 	var asOf []Attr
-	if a.AsOf != nil {
-		asOf = []Attr{{Label: "AS OF", Value: a.AsOf.String()}}
+	if text, ok := a.TimeRangeText(); ok {
+		asOf = []Attr{{Label: "TIMERANGE", Value: text}}
 	}
 	switch {
 	case a.Columns == nil:

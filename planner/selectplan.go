@@ -196,6 +196,12 @@ func (b *selectBuild) access() {
 	if cand.ix == nil && s.Versions <= 1 {
 		acc.Columns = storedColumns(b.c.t, b.needed)
 	}
+	if cand.ix == nil && acc.Kind != EmptyResult && !s.Raw {
+		var note string
+		if acc.TsFrom, note = tsFrom(b.c.t, b.conj, b.needed, s.Versions); note != "" {
+			b.sel.Notes = append(b.sel.Notes, note)
+		}
+	}
 	b.sel.Access = acc
 	b.sel.Notes = append(b.sel.Notes, kp.notes...)
 }

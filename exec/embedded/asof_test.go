@@ -1,12 +1,16 @@
 package embedded_test
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rkql/rkql/parser"
 )
 
 const asOfCatalog = `
@@ -186,4 +190,72 @@ func filterLines(all, q string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// A lower bound of _ts in a query that reads keys and _ts alone is the
+// store's time range, alone and with AS OF, and reads what the row
+// filter alone reads; in one that reads a stored column it stays a row
+// filter, and EXPLAIN says which.
+func TestTsBoundTimeRange(t *testing.T) {
+	s := newSession(t, asOfCatalog, func() time.Time { return time.UnixMilli(0) }, 0)
+	m := &asOfModel{puts: map[string]map[string][]asOfPut{}, dels: map[string]map[string][]int64{}}
+	rng := rand.New(rand.NewPCG(3, 9))
+	ts := int64(100)
+	for range 30 {
+		ts += 1 + rng.Int64N(4)
+		id, c := fmt.Sprintf("r%d", rng.IntN(6)), []string{"a", "b"}[rng.IntN(2)]
+		v := fmt.Sprint(rng.IntN(50))
+		s.run(fmt.Sprintf("INSERT INTO asof (id, %s) VALUES ('%s', '%s') TIMESTAMP %d", c, id, v, ts))
+		if m.puts[id] == nil {
+			m.puts[id], m.dels[id] = map[string][]asOfPut{}, map[string][]int64{}
+		}
+		m.puts[id][c] = append(m.puts[id][c], asOfPut{ts, v})
+	}
+	for from := int64(95); from <= ts+2; from += 3 {
+		for _, at := range []int64{ts, from + 5} {
+			var want []string
+			for _, l := range strings.Split(m.rows(at), "\n") {
+				f := strings.Fields(l)
+				if len(f) != 4 {
+					continue
+				}
+				if n, err := strconv.ParseInt(f[3], 10, 64); err == nil && n >= from {
+					want = append(want, f[0]+" "+f[3])
+				}
+			}
+			q := fmt.Sprintf("SELECT id, CAST(_ts AS BIGINT) FROM asof AS OF %d WHERE _ts >= %d ALLOW FULL SCAN", at, from)
+			if got := s.run(q); got != strings.Join(want, "\n") {
+				t.Fatalf("%s:\n got %q\nwant %q", q, got, strings.Join(want, "\n"))
+			}
+			if got := s.run(strings.Replace(q, "id, CAST(_ts AS BIGINT)", "COUNT(*)", 1)); got != fmt.Sprint(len(want)) {
+				t.Fatalf("COUNT of %s = %s, want %d", q, got, len(want))
+			}
+		}
+	}
+	explain := explainText(t, s, "EXPLAIN SELECT id FROM asof WHERE _ts >= TIMESTAMP '1970-01-01 00:00:00.120' ALLOW FULL SCAN")
+	if !strings.Contains(explain, "SERVER TIMERANGE [120, ∞)") {
+		t.Errorf("EXPLAIN of a keys-and-_ts read gives no time range:\n%s", explain)
+	}
+	explain = explainText(t, s, "EXPLAIN SELECT id, a FROM asof WHERE _ts >= TIMESTAMP '1970-01-01 00:00:00.120' ALLOW FULL SCAN")
+	if strings.Contains(explain, "TIMERANGE") || !strings.Contains(explain, "stays a row filter") {
+		t.Errorf("EXPLAIN of a read of a stored column: want the bound a row filter, said so:\n%s", explain)
+	}
+	explain = explainText(t, s, "EXPLAIN SELECT id, a FROM asof AS OF TIMESTAMP '1970-01-01 00:00:00.120' WHERE id = 'r1'")
+	if !strings.Contains(explain, "SERVER TIMERANGE [0, 121) (as of 1970-01-01 00:00:00.120)") {
+		t.Errorf("EXPLAIN of AS OF gives no time range:\n%s", explain)
+	}
+}
+
+// explainText is EXPLAIN's text.
+func explainText(t *testing.T, s *session, q string) string {
+	t.Helper()
+	st, err := parser.ParseOne(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.eng.Run(context.Background(), st)
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	return res.Text
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/rkql/rkql/exec/embedded"
 	"github.com/rkql/rkql/exec/hbasestore"
 	"github.com/rkql/rkql/hbase/hbasetest"
+	"github.com/rkql/rkql/parser"
 )
 
 // asOfOps are the writes of the AS OF tests, in the order they are
@@ -147,12 +148,38 @@ func TestIntegrationAsOfJava(t *testing.T) {
 				}
 			}
 		}
+		// A lower bound of _ts on a read of keys and _ts is the store's
+		// time range too, within AS OF's.
+		var recent []string
+		for _, l := range want {
+			f := strings.Fields(l)
+			if n, _ := strconv.ParseInt(f[3], 10, 64); n >= 30 {
+				recent = append(recent, f[0]+" "+f[3])
+			}
+		}
+		q := strings.Replace(asOfQuery(at, "WHERE _ts >= 30 ALLOW FULL SCAN"), "id, a, b,", "id,", 1)
+		for store, e := range map[string]*engine.Engine{"HBase": onHBase, "embedded": onEmbedded} {
+			if got := runRows(t, e, q); !slices.Equal(got, append([]string{}, recent...)) {
+				t.Errorf("%s on %s:\n got %q\nwant %q", q, store, got, recent)
+			}
+		}
 		// As of 20, r1's a held v2, but the column delete at 25 hides it.
 		if at == 20 && !slices.ContainsFunc(want, func(l string) bool { return strings.HasPrefix(l, "r1 NULL w1") }) {
 			t.Errorf("as of 20 the Java client reads %q: want r1's a hidden by the later delete", want)
 		} else if at == 20 {
 			sawDeleted = true
 		}
+	}
+	st2, err := parser.ParseOne("EXPLAIN " + asOfQuery(20, "WHERE id = 'r1'"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := onHBase.Run(context.Background(), st2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Text, "SERVER TIMERANGE [0, 21) (as of 1970-01-01 00:00:00.020)") {
+		t.Errorf("EXPLAIN on HBase gives no time range:\n%s", res.Text)
 	}
 	if !sawDeleted {
 		t.Error("no time read as of 20")

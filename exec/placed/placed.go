@@ -64,6 +64,10 @@ type Scan struct {
 	Client []string
 	// Off is set when pushdown was switched off for the session.
 	Off bool
+	// Timed is set when the store keeps only the cells of the access's
+	// TimeRange: always for AS OF, and for a bound of _ts where the
+	// store can (where it cannot, the row filter alone applies it).
+	Timed bool
 }
 
 // Scan returns how the store reads a, one of the plan's accesses: a Scan
@@ -143,8 +147,8 @@ func (p *Plan) ScanAttrs(a *planner.Access) []planner.Attr {
 	if s.Store != "" {
 		out = append(out, planner.Attr{Label: "store", Value: s.Store, Detail: true})
 	}
-	if a.AsOf != nil && s.Store != "" {
-		add("SERVER TIMERANGE", "as of "+a.AsOf.String())
+	if text, ok := a.TimeRangeText(); ok && s.Timed {
+		add("SERVER TIMERANGE", text)
 	}
 	switch {
 	case s.KeysOnly:
