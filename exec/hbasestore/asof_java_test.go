@@ -146,6 +146,10 @@ func TestIntegrationAsOfJava(t *testing.T) {
 				if got := runRows(t, e, asOfQuery(at, where)); !slices.Equal(got, w) {
 					t.Errorf("%s on %s:\n got %q\nwant the Java client's %q", asOfQuery(at, where), store, got, w)
 				}
+				cq := strings.Replace(asOfQuery(at, where), "id, a, b, CAST(_ts AS BIGINT)", "COUNT(*)", 1)
+				if got := runRows(t, e, cq); !slices.Equal(got, []string{fmt.Sprint(len(w))}) {
+					t.Errorf("%s on %s: %q, want %d", cq, store, got, len(w))
+				}
 			}
 		}
 		// A lower bound of _ts on a read of keys and _ts is the store's
@@ -161,6 +165,10 @@ func TestIntegrationAsOfJava(t *testing.T) {
 		for store, e := range map[string]*engine.Engine{"HBase": onHBase, "embedded": onEmbedded} {
 			if got := runRows(t, e, q); !slices.Equal(got, append([]string{}, recent...)) {
 				t.Errorf("%s on %s:\n got %q\nwant %q", q, store, got, recent)
+			}
+			cq := strings.Replace(q, "id, CAST(_ts AS BIGINT)", "COUNT(*)", 1)
+			if got := runRows(t, e, cq); !slices.Equal(got, []string{fmt.Sprint(len(recent))}) {
+				t.Errorf("%s on %s: %q, want %d", cq, store, got, len(recent))
 			}
 		}
 		// As of 20, r1's a held v2, but the column delete at 25 hides it.
