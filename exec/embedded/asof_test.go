@@ -24,6 +24,16 @@ tables:
       - {name: b, type: STRING, column: "f:b"}
     rowkey:
       - {field: id}
+  - name: asofs
+    families:
+      - {name: f, versions: 1000}
+    columns:
+      - {name: id, type: STRING}
+      - {name: a, type: BIGINT, column: "f:a"}
+      - {name: b, type: STRING, column: "f:b"}
+    rowkey:
+      - {salt: 4}
+      - {field: id}
 `
 
 // asOfModel is the brute-force model of a table read as of a time, with
@@ -90,10 +100,12 @@ func (m *asOfModel) rows(t int64) string {
 
 // Random puts, column deletes (NULL at a time) and row deletes, in
 // increasing time, then AS OF every time in between and around: each
-// read equals the model's, through point gets, ranges and full scans.
+// read equals the model's, through point gets, ranges and full scans,
+// and on a salted table through fan-outs.
 func TestAsOfMatchesModel(t *testing.T) {
 	for seed := range uint64(6) {
-		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
+		table := []string{"asof", "asofs"}[seed%2]
+		t.Run(fmt.Sprint(table, seed), func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(seed, 7))
 			s := newSession(t, asOfCatalog, func() time.Time { return time.UnixMilli(0) }, 0)
 			m := &asOfModel{puts: map[string]map[string][]asOfPut{}, dels: map[string]map[string][]int64{}}
@@ -113,7 +125,7 @@ func TestAsOfMatchesModel(t *testing.T) {
 					if !any {
 						continue
 					}
-					s.run(fmt.Sprintf("DELETE FROM asof WHERE id = '%s'", id))
+					s.run(fmt.Sprintf("DELETE FROM %s WHERE id = '%s'", table, id))
 					for _, c := range []string{"a", "b", "_"} {
 						m.dels[id][c] = append(m.dels[id][c], d)
 					}
@@ -126,7 +138,7 @@ func TestAsOfMatchesModel(t *testing.T) {
 				if rng.IntN(4) == 0 {
 					b = "NULL"
 				}
-				s.run(fmt.Sprintf("INSERT INTO asof (id, a, b) VALUES ('%s', %s, %s) TIMESTAMP %d", id, a, b, ts))
+				s.run(fmt.Sprintf("INSERT INTO %s (id, a, b) VALUES ('%s', %s, %s) TIMESTAMP %d", table, id, a, b, ts))
 				if a == "NULL" && b == "NULL" {
 					// A row written with no value gets one empty cell.
 					m.puts[id]["_"] = append(m.puts[id]["_"], asOfPut{ts, ""})
@@ -141,17 +153,17 @@ func TestAsOfMatchesModel(t *testing.T) {
 			}
 			for _, at := range append([]int64{0, 999, ts + 10}, times...) {
 				want := m.rows(at)
-				got := s.run(fmt.Sprintf("SELECT id, a, b, CAST(_ts AS BIGINT) FROM asof AS OF %d ALLOW FULL SCAN", at))
+				got := s.run(fmt.Sprintf("SELECT id, a, b, CAST(_ts AS BIGINT) FROM %s AS OF %d ORDER BY id ALLOW FULL SCAN", table, at))
 				if got != want {
 					t.Fatalf("AS OF %d:\n got %q\nwant %q", at, got, want)
 				}
 				for _, q := range []string{"WHERE id = 'r1'", "WHERE id IN ('r0', 'r2')", "WHERE id >= 'r2'"} {
-					got := s.run(fmt.Sprintf("SELECT id, a, b, CAST(_ts AS BIGINT) FROM asof AS OF %d %s", at, q))
+					got := s.run(fmt.Sprintf("SELECT id, a, b, CAST(_ts AS BIGINT) FROM %s AS OF %d %s ORDER BY id", table, at, q))
 					if w := filterLines(want, q); got != w {
 						t.Fatalf("AS OF %d %s:\n got %q\nwant %q", at, q, got, w)
 					}
 				}
-				cnt := s.run(fmt.Sprintf("SELECT COUNT(*) FROM asof AS OF %d ALLOW FULL SCAN", at))
+				cnt := s.run(fmt.Sprintf("SELECT COUNT(*) FROM %s AS OF %d ALLOW FULL SCAN", table, at))
 				if n := len(strings.Fields(strings.ReplaceAll(want, "\n", " | "))); want == "" && cnt != "0" || want != "" && cnt != fmt.Sprint(strings.Count(want, "\n")+1) {
 					t.Fatalf("AS OF %d: COUNT(*) = %s, want the %d rows of %q", at, cnt, n, want)
 				}
