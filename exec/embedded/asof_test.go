@@ -271,3 +271,18 @@ func explainText(t *testing.T, s *session, q string) string {
 	}
 	return res.Text
 }
+
+// SELECT RAW * AS OF shows the cells at or before the time, as many
+// versions as asked for, by key and by a scan of the whole table.
+func TestAsOfRaw(t *testing.T) {
+	s := newSession(t, asOfCatalog, func() time.Time { return time.UnixMilli(0) }, 0)
+	for _, ts := range []int{100, 200, 300} {
+		s.run(fmt.Sprintf("INSERT INTO asof (id, a) VALUES ('r1', %d) TIMESTAMP %d", ts, ts))
+	}
+	for _, q := range []string{"WHERE id = 'r1' VERSIONS 5", "VERSIONS 5 ALLOW FULL SCAN"} {
+		got := s.run("SELECT RAW * FROM asof AS OF 250 " + q)
+		if strings.Count(got, "\n") != 1 || !strings.Contains(got, "00:00:00.200") || !strings.Contains(got, "00:00:00.100") || strings.Contains(got, "00:00:00.300") {
+			t.Errorf("SELECT RAW * AS OF 250 %s: want the cells of 100 and 200, got\n%s", q, got)
+		}
+	}
+}
