@@ -35,6 +35,9 @@ type PlaceOptions struct {
 // Place leaves sel as it is: placing one plan twice gives two placed
 // plans. It may ask the store, once per table, what it can compute.
 func Place(ctx context.Context, st Store, sel *planner.Select, opts PlaceOptions) (*placed.Plan, error) {
+	if err := checkAsOf(sel, st.Pushdown()); err != nil {
+		return nil, err
+	}
 	p := placed.New(sel)
 	placeReads(p, sel, st.Pushdown(), !opts.NoPushdown, opts.BlockCache)
 	if err := placeAggregate(ctx, p, st, !opts.NoPushdown); err != nil {
@@ -56,6 +59,9 @@ func placeReads(p *placed.Plan, sel *planner.Select, pd Pushdown, on bool, bc Bl
 	}
 	acc := sel.Access
 	sc := &placed.Scan{Access: acc, Store: pd.StoreName(), Off: !on}
+	// AS OF is what the read means, and checkAsOf made sure the store
+	// does it; a bound of _ts only saves work.
+	sc.Timed = acc.AsOf != nil || acc.TsFrom > 0 && on && pd.Features().Cells
 	p.SetScan(sc)
 	f := pd.Features()
 	if on {

@@ -43,7 +43,7 @@ func (x *Executor) QueryRaw(ctx context.Context, p *placed.Plan, stats *Stats) (
 	if filtered := clientFiltered(p); acc.Kind == planner.FullScan && !filtered && !skips && acc.Filter == nil && acc.Table == sel.Table {
 		// The store stops at the LIMIT placed on the read, which counts
 		// rows as SELECT RAW's LIMIT does.
-		it, err := x.Store.Scan(ctx, sel.Table.Physical, Range{}, ReadOptions{Versions: versions, Reverse: acc.Reverse, Limit: int(acc.Limit), Stats: stats})
+		it, err := x.Store.Scan(ctx, sel.Table.Physical, Range{}, ReadOptions{Versions: versions, Reverse: acc.Reverse, Limit: int(acc.Limit), Stats: stats, TimeRange: timeRange(acc)})
 		if err != nil {
 			return nil, err
 		}
@@ -56,7 +56,7 @@ func (x *Executor) QueryRaw(ctx context.Context, p *placed.Plan, stats *Stats) (
 	}
 	r.in = in
 	r.fetch = func(ctx context.Context, keys [][]byte) ([]*StoreRow, error) {
-		return x.Store.Get(ctx, sel.Table.Physical, keys, ReadOptions{Versions: versions, Stats: stats})
+		return x.Store.Get(ctx, sel.Table.Physical, keys, ReadOptions{Versions: versions, Stats: stats, TimeRange: timeRange(acc)})
 	}
 	r.viaIndex = sel.IndexLookup() != nil
 	return r, nil

@@ -92,6 +92,7 @@ func placeAggregate(ctx context.Context, p *placed.Plan, st Store, on bool) erro
 			return err
 		}
 		p.SetServer(cnt, how)
+		untimed(acc, how)
 		return nil
 	}
 	n, acc, aggs, ok := serverAggregable(p)
@@ -107,7 +108,16 @@ func placeAggregate(ctx context.Context, p *placed.Plan, st Store, on bool) erro
 		how = h
 	}
 	p.SetServer(n, how)
+	untimed(acc, how)
 	return nil
+}
+
+// untimed drops the time range of a bound of _ts from an access the
+// store aggregates (how is not ""), which reads by its filter alone.
+func untimed(acc *placed.Scan, how string) {
+	if how != "" && acc.AsOf == nil {
+		acc.Timed = false
+	}
 }
 
 // storeAggs are the store aggregations that compute an aggregate call:
@@ -189,7 +199,7 @@ func directAccess(p *placed.Plan, n planner.Node) (*placed.Scan, bool) {
 			return nil, false
 		}
 	}
-	return acc, acc.Versions <= 1 && acc.Limit == 0 && len(acc.Ranges) > 0
+	return acc, acc.Versions <= 1 && acc.Limit == 0 && len(acc.Ranges) > 0 && acc.AsOf == nil
 }
 
 // serverCountable returns the plan's Count and its access when it counts

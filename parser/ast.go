@@ -63,7 +63,12 @@ type SelectStmt struct {
 	Table   Ident
 	FromRaw bool
 	// Hint is the index hint after the table name; nil when absent.
-	Hint    *IndexHint
+	Hint *IndexHint
+	// AsOf is the time of AS OF (or FOR SYSTEM_TIME AS OF) after the
+	// table: each cell is read as its newest version at or before it.
+	// nil when absent; AsOfPos is where the clause starts.
+	AsOf    Expr
+	AsOfPos Pos
 	Where   Expr // nil when absent
 	GroupBy []Expr
 	Having  Expr // nil when absent

@@ -161,6 +161,12 @@ func (c *converter) selectStmt(g *gSelect) (Stmt, *Error) {
 		s.Hint = &IndexHint{HintPos: pos(g.NoIndex[0].Pos), NoIndex: true}
 	}
 	var err *Error
+	if g.AsOf != nil {
+		s.AsOfPos = pos(g.AsOf.Pos)
+		if s.AsOf, err = c.expr(g.AsOf.When); err != nil {
+			return nil, err
+		}
+	}
 	if g.Where != nil {
 		if s.Where, err = c.expr(g.Where); err != nil {
 			return nil, err

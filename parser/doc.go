@@ -72,7 +72,8 @@
 //	           [WITH name "=" name ["(" int {"," int} ")"] {"," …}]
 //	           [COMPARE name] .
 //	select   = SELECT [DISTINCT] ("*" {"," item} | item {"," item}) FROM name
-//	           [USE INDEX "(" name ")" | NO INDEX] [WHERE expr]
+//	           [USE INDEX "(" name ")" | NO INDEX]
+//	           [[FOR SYSTEM_TIME] AS OF expr] [WHERE expr]
 //	           [GROUP BY expr {"," expr}] [HAVING expr]
 //	           [ORDER BY expr [ASC | DESC] {"," expr [ASC | DESC]}]
 //	           [LIMIT int] [OFFSET int] [VERSIONS int] [ALLOW FULL SCAN] .

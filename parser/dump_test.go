@@ -183,6 +183,9 @@ func (d *dumper) selectStmt(depth int, label string, s *SelectStmt) {
 		}
 		d.expr(depth, "order "+dir+": ", o.Expr)
 	}
+	if s.AsOf != nil {
+		d.expr(depth, "as of: ", s.AsOf)
+	}
 	if s.Limit >= 0 {
 		d.line(depth, "limit: %d", s.Limit)
 	}

@@ -116,6 +116,7 @@ type gSelect struct {
 	UseIndex []lexer.Token `parser:"( @( 'USE' 'INDEX' )"`
 	Index    *gIndex       `parser:"  '(' @@ ')'"`
 	NoIndex  []lexer.Token `parser:"| @( 'NO' 'INDEX' ) )?"`
+	AsOf     *gAsOf        `parser:"@@?"`
 	Where    *gExpr        `parser:"( 'WHERE' @@ )?"`
 	GroupBy  []*gExpr      `parser:"( 'GROUP' 'BY' @@ ( ',' @@ )* )?"`
 	Having   *gExpr        `parser:"( 'HAVING' @@ )?"`
@@ -124,6 +125,14 @@ type gSelect struct {
 	Offset   *gInt         `parser:"( 'OFFSET' @@ )?"`
 	Versions *gInt         `parser:"( 'VERSIONS' @@ )?"`
 	Allow    bool          `parser:"@( 'ALLOW' 'FULL' 'SCAN' )?"`
+}
+
+// gAsOf is AS OF TIMESTAMP '…', or FOR SYSTEM_TIME AS OF …, after the
+// table: the time the read sees the table as of.
+type gAsOf struct {
+	Pos    lexer.Position
+	System bool   `parser:"( @'FOR' 'SYSTEM_TIME' )?"`
+	When   *gExpr `parser:"'AS' 'OF' @@"`
 }
 
 // gRawFrom is RAW 'ns:table': an HBase table read cell by cell, with no

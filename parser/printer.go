@@ -364,6 +364,10 @@ func (s *SelectStmt) String() string {
 		b.WriteByte(' ')
 		b.WriteString(s.Hint.String())
 	}
+	if s.AsOf != nil {
+		b.WriteString(" AS OF ")
+		writeExpr(&b, s.AsOf)
+	}
 	if s.Where != nil {
 		b.WriteString(" WHERE ")
 		writeExpr(&b, s.Where)

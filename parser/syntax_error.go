@@ -356,7 +356,7 @@ func follow(g *gStmt) []string {
 }
 
 // selectClauses are the optional clauses after FROM t, in order.
-var selectClauses = []string{"USE INDEX", "NO INDEX", "WHERE", "GROUP BY", "HAVING", "ORDER BY", "LIMIT", "OFFSET", "VERSIONS", "ALLOW FULL SCAN"}
+var selectClauses = []string{"USE INDEX", "NO INDEX", "AS OF", "FOR SYSTEM_TIME AS OF", "WHERE", "GROUP BY", "HAVING", "ORDER BY", "LIMIT", "OFFSET", "VERSIONS", "ALLOW FULL SCAN"}
 
 func selectFollow(s *gSelect) []string {
 	var next int
@@ -365,26 +365,28 @@ func selectFollow(s *gSelect) []string {
 	case s.Allow:
 		next = len(selectClauses)
 	case s.Versions != nil:
-		next = 9
+		next = 11
 	case s.Offset != nil:
-		next = 8
+		next = 10
 	case s.Limit != nil:
-		next = 7
+		next = 9
 	case len(s.Order) > 0:
 		out = append(out, `","`)
 		if s.Order[len(s.Order)-1].Dir == "" {
 			out = append(out, "ASC", "DESC")
 		}
-		next = 6
+		next = 8
 	case s.Having != nil:
 		out = append(out, "AND", "OR")
-		next = 5
+		next = 7
 	case len(s.GroupBy) > 0:
 		out = append(out, `","`)
-		next = 4
+		next = 6
 	case s.Where != nil:
 		out = append(out, "AND", "OR")
-		next = 3
+		next = 5
+	case s.AsOf != nil:
+		next = 4
 	case s.Index != nil || len(s.NoIndex) > 0:
 		next = 2
 	}

@@ -96,13 +96,17 @@ type Placing interface {
 type unplaced struct{}
 
 func (unplaced) ScanAttrs(a *Access) []Attr {
+	var asOf []Attr
+	if text, ok := a.TimeRangeText(); ok {
+		asOf = []Attr{{Label: "TIMERANGE", Value: text}}
+	}
 	switch {
 	case a.Columns == nil:
-		return nil
+		return asOf
 	case len(a.Columns) == 0:
-		return []Attr{{Label: "CLIENT COLUMNS", Value: "none: the key serves the query"}}
+		return append(asOf, Attr{Label: "CLIENT COLUMNS", Value: "none: the key serves the query"})
 	}
-	return []Attr{{Label: "CLIENT COLUMNS", Value: strings.Join(a.ColumnNames(a.Columns), ", ")}}
+	return append(asOf, Attr{Label: "CLIENT COLUMNS", Value: strings.Join(a.ColumnNames(a.Columns), ", ")})
 }
 
 func (unplaced) MultiRange(*Access) bool  { return false }

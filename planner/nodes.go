@@ -68,6 +68,12 @@ type Access struct {
 	// KeyText appends the _key pseudo-column to each row read: its raw
 	// key as Bytes.toStringBinary shows it, after _ts.
 	KeyText bool
+	// AsOf, when set, reads each cell as of that time: the store's time
+	// range [0, AsOf.At+1) (see AsOf).
+	AsOf *AsOf
+	// TsFrom, when above 0, is the start of the read's time range: the
+	// lower bound of _ts in WHERE, where that is exact (see tsFrom).
+	TsFrom int64
 }
 
 // MergeSort merges the sorted streams of its input's ranges on the key

@@ -216,6 +216,8 @@ func rawRefuse(s *parser.SelectStmt) error {
 		return errAt(s.Select, "DISTINCT is not supported in a raw read")
 	case s.Hint != nil:
 		return errAt(s.Hint.HintPos, "a raw read has no indexes")
+	case s.AsOf != nil:
+		return errAt(s.AsOfPos, "a raw read returns every version it is asked for: write WHERE _ts <= … instead of AS OF")
 	case len(s.GroupBy) > 0:
 		return errAt(s.GroupBy[0].Pos(), "GROUP BY is not supported in a raw read")
 	case s.Having != nil:

@@ -19,8 +19,15 @@ func (pl *Planner) selectPlan(ctx context.Context, s *parser.SelectStmt) (*Selec
 	if err != nil {
 		return nil, err
 	}
+	at, err := asOf(s)
+	if err != nil {
+		return nil, err
+	}
+	if at != nil && s.Hint != nil && !s.Hint.NoIndex {
+		return nil, errAt(s.Hint.HintPos, "USE INDEX cannot read as of a time: a change of an indexed value deletes the old index entry, and a delete hides it at every time; AS OF reads %s itself", t.Name)
+	}
 	pl = pl.pinNow()
-	b := &selectBuild{pl: pl, s: s, c: &compiler{ctx: ctx, t: t, now: pl.opts.Now}}
+	b := &selectBuild{pl: pl, s: s, c: &compiler{ctx: ctx, t: t, now: pl.opts.Now}, asOf: at}
 	if err := b.compile(); err != nil {
 		return nil, err
 	}
@@ -76,6 +83,8 @@ type selectBuild struct {
 	// guarded is set by chooseRead when the read of the whole table needs
 	// ALLOW FULL SCAN unless its LIMIT bounds it.
 	guarded bool
+	// asOf is the time of the statement's AS OF; nil when absent.
+	asOf *AsOf
 }
 
 // compile compiles the select list, the WHERE clause and the ORDER BY.
@@ -121,8 +130,12 @@ func (b *selectBuild) chooseRead(ctx context.Context) (*Select, error) {
 	}
 	b.needed = append(neededColumns(b.sel, sh.count || sh.project != nil, b.conj, b.order), sh.cols...)
 	b.hinted = s
-	if sh.key {
-		// An index entry's key is not the row's: _key reads the data table.
+	if b.asOf != nil && len(t.Indexes) > 0 && s.Hint == nil {
+		b.sel.Notes = append(b.sel.Notes, "AS OF reads "+t.Name+" itself, no index: a change of an indexed value deletes the old entry, and a delete hides it at every time")
+	}
+	if sh.key || b.asOf != nil {
+		// An index entry's key is not the row's: _key reads the data
+		// table; so does AS OF (see the note above).
 		noIx := *s
 		noIx.Hint = &parser.IndexHint{HintPos: s.Table.NamePos, NoIndex: true}
 		b.hinted = &noIx
@@ -169,7 +182,7 @@ func (b *selectBuild) refuseFullScan(ctx context.Context) error {
 // aside the conjuncts its key does not prove.
 func (b *selectBuild) access() {
 	kp, cand, s := b.kp, b.cand, b.s
-	acc := &Access{Table: cand.t, Ranges: kp.ranges, Ways: kp.ways, Versions: s.Versions, KeyText: b.sh.key, Union: kp.union}
+	acc := &Access{Table: cand.t, Ranges: kp.ranges, Ways: kp.ways, Versions: s.Versions, KeyText: b.sh.key, Union: kp.union, AsOf: b.asOf}
 	for i, p := range cand.conj {
 		if !kp.absorbed[p] {
 			b.residual = append(b.residual, p)
@@ -182,6 +195,12 @@ func (b *selectBuild) access() {
 	}
 	if cand.ix == nil && s.Versions <= 1 {
 		acc.Columns = storedColumns(b.c.t, b.needed)
+	}
+	if cand.ix == nil && acc.Kind != EmptyResult && !s.Raw {
+		var note string
+		if acc.TsFrom, note = tsFrom(b.c.t, b.conj, b.needed, s.Versions); note != "" {
+			b.sel.Notes = append(b.sel.Notes, note)
+		}
 	}
 	b.sel.Access = acc
 	b.sel.Notes = append(b.sel.Notes, kp.notes...)

@@ -68,7 +68,7 @@ func (s *Store) newKeyScan(t *table, opts *exec.ReadOptions, fn func([]byte) err
 	k := &keyScan{s: s, t: t, fn: fn, stop: stop, batch: batch, build: newRowBuilder(t, opts.Versions, s.now())}
 	k.build.setRead(opts)
 	k.noTTL = !t.hasTTL()
-	k.headOnly = k.noTTL && k.build.match == nil
+	k.headOnly = k.noTTL && k.build.match == nil && k.build.times == nil && k.build.pick == nil
 	return k
 }
 
@@ -88,7 +88,7 @@ type keyScan struct {
 	// noTTL is set when no family of the table has a TTL.
 	noTTL bool
 	// headOnly is set when a row's first family header decides whether
-	// it is visible: no TTL and no filter.
+	// it is visible: no TTL, no filter and no time range.
 	headOnly bool
 	// The batch being walked: its context, the rows walked and the bytes
 	// of the keys handed to fn so far, and whether rows are left after it.
@@ -204,17 +204,21 @@ func (k *keyScan) visit(key, v []byte) error {
 // row it cannot decide.
 func (k *keyScan) visible(key, raw []byte) (vis, ok bool, err error) {
 	b := k.build
+	// A time range or a cell selection needs the cells decoded.
+	whole := b.times == nil && b.pick == nil
 	switch {
-	case b.match == nil && k.noTTL:
+	case b.match == nil && k.noTTL && whole:
 		vis, ok = visibleHead(b.t, raw)
 		return vis, ok, nil
-	case b.match == nil:
+	case b.match == nil && whole:
 		vis, ok = visibleCells(b.t, b.cutoffs, raw)
 		return vis, ok, nil
 	}
 	start, _, ok := b.decode(raw)
 	cells := b.cells[start:]
-	if ok && len(cells) > 0 {
+	if ok && len(cells) > 0 && b.match == nil {
+		vis = true
+	} else if ok && len(cells) > 0 {
 		vis, err = b.match.Match(&exec.StoreRow{Key: key, Cells: cells})
 	}
 	b.cells = b.cells[:start]

@@ -69,6 +69,10 @@ type Scan struct {
 	// and is empty when it was told nothing (it then caches).
 	NoBlockCache  bool
 	BlockCacheWhy string
+	// Timed is set when the store keeps only the cells of the access's
+	// TimeRange: always for AS OF, and for a bound of _ts where the
+	// store can (where it cannot, the row filter alone applies it).
+	Timed bool
 }
 
 // Scan returns how the store reads a, one of the plan's accesses: a Scan
@@ -147,6 +151,9 @@ func (p *Plan) ScanAttrs(a *planner.Access) []planner.Attr {
 	add := func(label string, v any) { out = append(out, planner.Attr{Label: label, Value: v}) }
 	if s.Store != "" {
 		out = append(out, planner.Attr{Label: "store", Value: s.Store, Detail: true})
+	}
+	if text, ok := a.TimeRangeText(); ok && s.Timed {
+		add("SERVER TIMERANGE", text)
 	}
 	switch {
 	case s.KeysOnly:

@@ -97,7 +97,7 @@ func TestComplete(t *testing.T) {
 		{in: "SELECT * FROM logs USE INDEX (|", want: nil},
 		// columns of the statement's table, with the keywords that match
 		{in: "SELECT * FROM orders WHERE |", want: []string{"seller", "order_id", "status", `"limit"`}},
-		{in: "SELECT * FROM orders WHERE s|", want: []string{"seller", "status", "scan", "second"}, word: "s"},
+		{in: "SELECT * FROM orders WHERE s|", want: []string{"seller", "status", "scan", "second", "system_time"}, word: "s"},
 		{in: "SELECT * FROM orders WHERE seller = 'x' AND |", want: []string{"seller", "order_id", "status", `"limit"`}},
 		{in: "SELECT * FROM orders WHERE seller = 'x' |", want: nil},
 		{in: "SELECT * FROM orders WHERE seller = 'x' L|", want: []string{`"limit"`, "LIKE", "LIMIT"}, word: "L"},
@@ -112,10 +112,10 @@ func TestComplete(t *testing.T) {
 		{in: "INSERT INTO logs (ts, host) VALUES (|", want: nil},
 		{in: "INSERT INTO logs (ts, host) VALUES (1, 'a') T|", want: []string{"TABLE", "TABLES", "TEXT", "THEN", "TIMESTAMP", "TRUE"}, word: "T"},
 		// EXPLAIN takes a statement after it
-		{in: "EXPLAIN s|", want: []string{"scan", "second", "select"}, word: "s"},
-		{in: "EXPLAIN SELECT * FROM logs WHERE host = 'a' s|", want: []string{"scan", "second"}, word: "s"},
+		{in: "EXPLAIN s|", want: []string{"scan", "second", "select", "system_time"}, word: "s"},
+		{in: "EXPLAIN SELECT * FROM logs WHERE host = 'a' s|", want: []string{"scan", "second", "system_time"}, word: "s"},
 		// the statement is the one the cursor is in
-		{in: "SELECT * FROM logs; SELECT * FROM orders WHERE O|", want: []string{"order_id", "OFFSET", "ON", "OR", "ORDER"}, word: "O"},
+		{in: "SELECT * FROM logs; SELECT * FROM orders WHERE O|", want: []string{"order_id", "OF", "OFFSET", "ON", "OR", "ORDER"}, word: "O"},
 		{in: "SELECT * FROM orders WHERE st|; SELECT 1 FROM logs;", want: []string{"status"}, word: "st"},
 		{in: "SELECT * FROM logs; s|", want: []string{"select", "show", "simulate"}, word: "s"},
 		// nothing inside strings and comments
