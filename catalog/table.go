@@ -98,8 +98,13 @@ type Column struct {
 	Width    int
 	Unsigned bool
 	// FromCell is true for the columns a wide row's cell gives (its
-	// offset, time and value).
+	// offset, time and value, or its qualifier field and value).
 	FromCell bool
+	// MapFamily is the family a MAP column holds whole: each cell an
+	// entry, its qualifier the key (read by MapKeys) and its value the
+	// entry's value (read as MapCell says). Family is then "".
+	MapFamily string
+	MapKeys   *Qualifiers
 }
 
 // Column returns the index of the named column.

@@ -145,6 +145,9 @@ func ScalarColumns(xs ...Scalar) []int {
 			}
 		case *Cast:
 			walk(s.X)
+		case *Subscript:
+			walk(s.X)
+			walk(s.Key)
 		case *Case:
 			for _, w := range s.Whens {
 				for _, c := range Columns(w.Cond) {

@@ -286,6 +286,10 @@ func (a *Access) ColumnNames(cols []int) []string {
 	out := make([]string, 0, len(cols))
 	for _, c := range cols {
 		col := a.Table.Columns[c]
+		if col.MapFamily != "" {
+			out = append(out, fmt.Sprintf("%s (family %s)", col.Name, col.MapFamily))
+			continue
+		}
 		out = append(out, fmt.Sprintf("%s (%s:%s)", col.Name, col.Family, col.Qualifier))
 	}
 	return out

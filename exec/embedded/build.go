@@ -34,7 +34,8 @@ type rowBuilder struct {
 	// before it is copied out.
 	match *exec.Matcher
 	// project, when set, keeps only the cells of these columns, by
-	// family then qualifier; an empty map keeps none.
+	// family then qualifier; an empty map keeps none. A family whose
+	// qualifier map is nil (a MAP column's) is kept whole.
 	project map[string]map[string]bool
 	// copied counts the bytes of the rows copied out.
 	copied int64
@@ -49,6 +50,13 @@ func (b *rowBuilder) setRead(o *exec.ReadOptions) {
 	b.project = map[string]map[string]bool{}
 	for _, c := range o.Columns {
 		col := o.Table.Columns[c]
+		if col.MapFamily != "" {
+			b.project[col.MapFamily] = nil
+			continue
+		}
+		if qs, seen := b.project[col.Family]; seen && qs == nil {
+			continue
+		}
 		if b.project[col.Family] == nil {
 			b.project[col.Family] = map[string]bool{}
 		}
@@ -93,7 +101,7 @@ func (b *rowBuilder) build(key, raw []byte) (*exec.StoreRow, error) {
 		kept := cells[:0]
 		size = 0
 		for _, c := range cells {
-			if b.project[c.Family][c.Qualifier] {
+			if qs, ok := b.project[c.Family]; ok && (qs == nil || qs[c.Qualifier]) {
 				kept = append(kept, c)
 				size += len(c.Value)
 			}

@@ -62,6 +62,10 @@ func expandRow(t *catalog.Table, sr *exec.StoreRow, base catalog.Row) ([]catalog
 			out = append(out, one())
 			continue
 		}
+		if t.Wide.Cells != nil {
+			out = append(out, refCellRows(t, sr, one())...)
+			continue
+		}
 		for _, p := range refWidePoints(t, sr) {
 			r := one()
 			w := t.Wide

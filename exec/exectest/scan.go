@@ -90,6 +90,9 @@ func decodeRow(t *catalog.Table, cols map[[2]string]int, sr *exec.StoreRow) (cat
 		}
 		r[i] = v
 	}
+	if err := refMaps(t, sr, r); err != nil {
+		return nil, err
+	}
 	r[n] = catalog.Null(catalog.TypeTimestamp)
 	if newest >= 0 {
 		r[n] = catalog.TimestampMillis(newest)

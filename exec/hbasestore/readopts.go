@@ -73,8 +73,14 @@ func multiRowRange(rs []exec.Range) filter.Filter {
 // A row lacking all of them comes with its first cell, its value
 // stripped. With nothing wanted it is a keys-only read.
 func projection(o exec.ReadOptions, tested []int) filter.Filter {
-	var quals []string
+	var quals, fams []string
 	for _, i := range append(slices.Clone(o.Columns), tested...) {
+		if i >= 0 && i < len(o.Table.Columns) && o.Table.Columns[i].MapFamily != "" {
+			if f := o.Table.Columns[i].MapFamily; !slices.Contains(fams, f) {
+				fams = append(fams, f)
+			}
+			continue
+		}
 		if i < 0 || i >= len(o.Table.Columns) || o.Table.Columns[i].Family == "" {
 			continue
 		}
@@ -82,13 +88,18 @@ func projection(o exec.ReadOptions, tested []int) filter.Filter {
 			quals = append(quals, q)
 		}
 	}
-	if len(quals) == 0 {
+	if len(quals) == 0 && len(fams) == 0 {
 		return filter.And(filter.FirstKeyOnly{}, filter.KeyOnly{})
 	}
 	// A wanted qualifier of another family travels too; the reader
-	// ignores cells of columns it did not ask for.
+	// ignores cells of columns it did not ask for. A MAP column's
+	// family travels whole, and never as the stripped first cell.
 	first := []filter.Filter{filter.FirstKeyOnly{}}
 	var wanted []filter.Filter
+	for _, f := range fams {
+		first = append(first, filter.Family{Op: filter.NotEqual, Comparator: filter.Binary{Value: []byte(f)}})
+		wanted = append(wanted, filter.Family{Op: filter.Equal, Comparator: filter.Binary{Value: []byte(f)}})
+	}
 	for _, q := range quals {
 		first = append(first, filter.Qualifier{Op: filter.NotEqual, Comparator: filter.Binary{Value: []byte(q)}})
 		wanted = append(wanted, filter.Qualifier{Op: filter.Equal, Comparator: filter.Binary{Value: []byte(q)}})
