@@ -52,6 +52,9 @@ func placeReads(p *placed.Plan, sel *planner.Select, pd Pushdown, on bool) {
 	acc := sel.Access
 	sc := &placed.Scan{Access: acc, Store: pd.StoreName(), Off: !on}
 	p.SetScan(sc)
+	if on && acc.Kind != planner.EmptyResult {
+		placeQualifiers(sc, pd)
+	}
 	if !on || acc.Kind == planner.EmptyResult || acc.Table.Expands() {
 		// A table whose stored rows give several logical rows (cells of
 		// wide rows, repetitions of a key group) is read whole and

@@ -68,6 +68,12 @@ type Access struct {
 	// KeyText appends the _key pseudo-column to each row read: its raw
 	// key as Bytes.toStringBinary shows it, after _ts.
 	KeyText bool
+	// Qualifiers, for a wide family whose qualifier is a field, are the
+	// qualifier ranges (or points) that the WHERE clause's conditions on
+	// that field allow, planned as a one-field key; nil reads every
+	// cell. The conditions stay in the filter above: a store that
+	// applies the ranges only reads fewer cells.
+	Qualifiers []KeyRange
 }
 
 // MergeSort merges the sorted streams of its input's ranges on the key

@@ -29,6 +29,9 @@ func (pl *Planner) selectPlan(ctx context.Context, s *parser.SelectStmt) (*Selec
 		return union, err
 	}
 	b.access()
+	if err := b.qualifiers(ctx); err != nil {
+		return nil, err
+	}
 	b.tree()
 	return b.sel, nil
 }

@@ -37,6 +37,9 @@ type rowBuilder struct {
 	// family then qualifier; an empty map keeps none. A family whose
 	// qualifier map is nil (a MAP column's) is kept whole.
 	project map[string]map[string]bool
+	// qualifiers, when set, keeps only the cells of these qualifiers
+	// of one family (ReadOptions.Qualifiers).
+	qualifiers *exec.QualifierRanges
 	// copied counts the bytes of the rows copied out.
 	copied int64
 }
@@ -44,6 +47,7 @@ type rowBuilder struct {
 // setRead makes the builder apply a read's filter and projection.
 func (b *rowBuilder) setRead(o *exec.ReadOptions) {
 	b.match = exec.NewMatcher(o)
+	b.qualifiers = o.Qualifiers
 	if o.Columns == nil || o.Table == nil {
 		return
 	}
@@ -90,6 +94,19 @@ func (b *rowBuilder) build(key, raw []byte) (*exec.StoreRow, error) {
 		return nil, nil
 	}
 	cells := b.cells[start:len(b.cells):len(b.cells)]
+	if b.qualifiers != nil {
+		kept := cells[:0]
+		for _, c := range cells {
+			if b.qualifiers.Keeps(c.Family, c.Qualifier) {
+				kept = append(kept, c)
+			}
+		}
+		cells = kept
+		b.cells = b.cells[:start+len(kept)]
+		if len(kept) == 0 {
+			return nil, nil // as HBase returns no row whose cells a filter removed
+		}
+	}
 	if b.match != nil {
 		m, err := b.match.Match(&exec.StoreRow{Key: key, Cells: cells})
 		if err != nil || !m {

@@ -198,6 +198,7 @@ func RunQualifierDiff(t *testing.T, st exec.Store, prefix string, o Options) {
 	}
 	x := &exec.Executor{Store: st}
 	pl := planner.New(cat, o.Planner)
+	t.Run("pushed", func(t *testing.T) { checkQualifiersPushed(t, ctx, x, pl) })
 	for _, name := range []string{"inverted", "inverted_text", "profiles"} {
 		t.Run(name, func(t *testing.T) {
 			tb, _ := cat.Table(name)
@@ -236,5 +237,57 @@ func RunQualifierDiff(t *testing.T, st exec.Store, prefix string, o Options) {
 			}
 			t.Logf("%s: %d rows, plans %v", name, len(all), c.kinds)
 		})
+	}
+}
+
+// qualPushed are queries whose conditions on the qualifier field the
+// store must serve, with what EXPLAIN must say of each store; the cells
+// that travel must be fewer than without pushdown.
+var qualPushed = []struct {
+	q       string
+	hbase   string
+	pointed bool
+}{
+	{`SELECT doc_id, score FROM inverted WHERE term = 'hbase0' AND doc_id = 3`, `QualifierFilter(= '\x00\x00\x00\x00\x00\x00\x00\x03')`, true},
+	{`SELECT term, doc_id FROM inverted WHERE doc_id BETWEEN 100 AND 400 ALLOW FULL SCAN`, `ColumnRangeFilter(['\x00\x00\x00\x00\x00\x00\x00d', '\x00\x00\x00\x00\x00\x00\x01\x91'))`, false},
+	{`SELECT term, doc FROM inverted_text WHERE doc LIKE 'doc-1%' ALLOW FULL SCAN`, `ColumnPrefixFilter('doc-1')`, false},
+	{`SELECT term, doc FROM inverted_text WHERE doc IN ('doc-001', 'doc-002') ALLOW FULL SCAN`, `QualifierFilter(= 'doc-002')`, false},
+}
+
+// checkQualifiersPushed checks that each of qualPushed is served by the
+// store: EXPLAIN names the store's filter, and fewer cells travel than
+// with pushdown off.
+func checkQualifiersPushed(t *testing.T, ctx context.Context, x *exec.Executor, pl *planner.Planner) {
+	for _, tc := range qualPushed {
+		sel, err := Plan(pl, tc.q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cells [2]int64
+		for i, on := range []bool{true, false} {
+			p, err := exec.Place(ctx, x.Store, sel, exec.PlaceOptions{NoPushdown: !on})
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := p.Explain(planner.ExplainEnv{}, nil).Text()
+			want := "cursor loop"
+			if x.Store.Pushdown().StoreName() == "HBase" {
+				want = tc.hbase
+			}
+			if on && (!strings.Contains(text, "SERVER QUALIFIERS") || !strings.Contains(text, want)) {
+				t.Errorf("%s: EXPLAIN lacks SERVER QUALIFIERS and %q:\n%s", tc.q, want, text)
+			}
+			if !on && strings.Contains(text, "SERVER QUALIFIERS") {
+				t.Errorf("%s: pushdown off, yet EXPLAIN says SERVER QUALIFIERS:\n%s", tc.q, text)
+			}
+			var st exec.Stats
+			if _, err := DrainPlaced(ctx, x, p, &st); err != nil {
+				t.Fatal(err)
+			}
+			cells[i] = st.Cells.Load()
+		}
+		if cells[0] >= cells[1] {
+			t.Errorf("%s: %d cells travel with the qualifier filter, %d without: it saves nothing", tc.q, cells[0], cells[1])
+		}
 	}
 }

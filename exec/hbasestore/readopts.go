@@ -47,6 +47,10 @@ func readOptions(o exec.ReadOptions) ([]hbase.Option, error) {
 			fs = append(fs, p)
 		}
 	}
+	if o.Qualifiers != nil {
+		f, _ := qualifierFilter(o.Qualifiers)
+		fs = append(fs, f)
+	}
 	switch len(fs) {
 	case 0:
 	case 1:

@@ -64,6 +64,11 @@ type Scan struct {
 	Client []string
 	// Off is set when pushdown was switched off for the session.
 	Off bool
+	// Qualifiers is set when the store keeps only the cells of the
+	// access's Qualifiers ranges; QualifierHow names the filter each
+	// becomes.
+	Qualifiers   bool
+	QualifierHow []string
 }
 
 // Scan returns how the store reads a, one of the plan's accesses: a Scan
@@ -148,6 +153,10 @@ func (p *Plan) ScanAttrs(a *planner.Access) []planner.Attr {
 		add("SERVER KEYS ONLY", true)
 	case s.Projected:
 		add("SERVER COLUMNS", strings.Join(a.ColumnNames(s.Columns), ", "))
+	}
+	if s.Qualifiers {
+		add("SERVER QUALIFIERS", a.QualifierText())
+		add("USING", s.QualifierHow)
 	}
 	if s.Filter != nil {
 		add("SERVER FILTER BY", s.Filter.String())
