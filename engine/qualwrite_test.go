@@ -168,3 +168,40 @@ func runQualifierWrites(t *testing.T, st exec.Store, prefix string) {
 	fails("UPDATE profiles SET tags['a'] = '1', tags['a'] = '2' WHERE user = 'u1'", "tags['a'] is set twice")
 	fails("SELECT name['x'] FROM profiles WHERE user = 'u1'", "name is a STRING, not a MAP")
 }
+
+// TestMapRefusedWhereCompared checks that a MAP is refused where values
+// are sorted, grouped or compared, with the position of the map.
+func TestMapRefusedWhereCompared(t *testing.T) {
+	cat, err := exectest.QualifierCatalog("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := tempStore(t)
+	e := engine.New(engine.Config{Catalog: cat, Open: func(context.Context) (exec.Store, error) { return st, nil }})
+	for q, want := range map[string]string{
+		"SELECT user FROM profiles ORDER BY tags ALLOW FULL SCAN":                "tags is a MAP, which cannot be sorted",
+		"SELECT tags, COUNT(*) FROM profiles GROUP BY tags ALLOW FULL SCAN":      "tags is a MAP, which cannot be grouped",
+		"SELECT DISTINCT tags FROM profiles ALLOW FULL SCAN":                     "tags is a MAP, which DISTINCT cannot compare",
+		"SELECT MAX(tags) FROM profiles ALLOW FULL SCAN":                         "tags is a MAP, which cannot be aggregated by MAX",
+		"SELECT user FROM profiles WHERE tags[1 +] = 'x'":                        "1:41: unexpected",
+		"SELECT user FROM profiles WHERE tags = 'x' ALLOW FULL SCAN":             "column tags is MAP, and 'x' is not a valid MAP",
+		"SELECT tags['golf'], COUNT(*) FROM profiles GROUP BY 1 ALLOW FULL SCAN": "",
+	} {
+		stmt, perr := parser.ParseOne(q)
+		var err error
+		if perr != nil {
+			err = perr
+		} else {
+			var res *engine.Result
+			if res, err = e.Run(context.Background(), stmt); err == nil {
+				res.Close()
+			}
+		}
+		switch {
+		case want == "" && err != nil:
+			t.Errorf("%s: %v", q, err)
+		case want != "" && (err == nil || !strings.Contains(err.Error(), want)):
+			t.Errorf("%s: error %v, want one containing %q", q, err, want)
+		}
+	}
+}

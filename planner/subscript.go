@@ -32,3 +32,12 @@ func (c *compiler) subscript(e *parser.SubscriptExpr, sc scope) (expr.Scalar, er
 	}
 	return &expr.Subscript{X: x, Key: key, Map: mt}, nil
 }
+
+// noMap refuses a MAP where values are compared, grouped or sorted: no
+// order of maps is SQL's, so a map is read whole or by its entries.
+func noMap(e parser.Expr, x expr.Scalar, what string) error {
+	if x.Type() != catalog.TypeMap {
+		return nil
+	}
+	return errAt(e.Pos(), "%s is a MAP, which cannot be %s: use one entry, such as %s['key']", e, what, e)
+}
