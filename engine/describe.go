@@ -171,10 +171,19 @@ func describe(t *catalog.Table) *Result {
 		if c.Family != "" {
 			where = append(where, c.Family+":"+catalog.ToStringBinary([]byte(c.Qualifier)))
 		}
-		if c.FromCell {
+		switch {
+		case c.FromCell && t.Wide.Cells != nil && t.Columns[t.Wide.Qual].Name == c.Name:
+			where = append(where, "the qualifier of each cell of "+t.Wide.Family+" ("+t.Wide.Cells.String()+")")
+		case c.FromCell:
 			where = append(where, "each cell of "+t.Wide.Family)
+		case c.MapFamily != "":
+			where = append(where, "family "+c.MapFamily+": qualifier ("+c.MapKeys.String()+") -> value")
 		}
-		rows = append(rows, catalog.Row{catalog.String(c.Name), catalog.String(c.Type.String()), catalog.String(strings.Join(where, ", "))})
+		typ := c.Type.String()
+		if c.Type == catalog.TypeMap {
+			typ = c.Map.String()
+		}
+		rows = append(rows, catalog.Row{catalog.String(c.Name), catalog.String(typ), catalog.String(strings.Join(where, ", "))})
 	}
 	res := rowsResult(strCols("column", "type", "stored"), rows)
 	res.Notes, res.NoFooter = describeNotes(t), true
