@@ -223,10 +223,13 @@ func RunQualifierDiff(t *testing.T, st exec.Store, prefix string, o Options) {
 					t.Errorf("%s\n  %v", q, err)
 				}
 			}
-			if strings.HasPrefix(name, "inverted") {
-				g := &queryGen{t: tb, r: rand.New(rand.NewPCG(o.Seed, 11)), rows: all}
-				for i := 0; i < o.Queries; i++ {
-					q := g.query()
+			g := &queryGen{t: tb, r: rand.New(rand.NewPCG(o.Seed, 11)), rows: all}
+			for i := 0; i < o.Queries; i++ {
+				q := mapQuery(g.r)
+				if strings.HasPrefix(name, "inverted") {
+					q = g.query()
+				}
+				{
 					if err := c.check(ctx, q); err != nil {
 						t.Errorf("query %d: %s\n  %v", i, q, err)
 						if i > 20 {
@@ -290,4 +293,56 @@ func checkQualifiersPushed(t *testing.T, ctx context.Context, x *exec.Executor, 
 			t.Errorf("%s: %d cells travel with the qualifier filter, %d without: it saves nothing", tc.q, cells[0], cells[1])
 		}
 	}
+}
+
+// mapQuery draws a random query over profiles: entries selected,
+// compared, tested for NULL, matched with LIKE and IN, grouped and
+// sorted, beside the key and the plain column.
+func mapQuery(r *rand.Rand) string {
+	tag := func() string {
+		return []string{"sports", "music", "travel", "food", "golf", "chess", "none"}[r.IntN(7)]
+	}
+	val := func() string { return "'" + []string{"yes", "no", "fan", "pro", "", "x"}[r.IntN(6)] + "'" }
+	atom := func() string {
+		e := "tags['" + tag() + "']"
+		switch r.IntN(8) {
+		case 0:
+			return e + " IS NULL"
+		case 1:
+			return e + " IS NOT NULL"
+		case 2:
+			return e + " IN (" + val() + ", " + val() + ")"
+		case 3:
+			return e + " LIKE '" + []string{"p%", "%e%", "_o", "%"}[r.IntN(4)] + "'"
+		case 4:
+			return fmt.Sprintf("user %s 'u%04d'", []string{"<", ">=", "="}[r.IntN(3)], r.IntN(320))
+		case 5:
+			return "name " + []string{"=", "!="}[r.IntN(2)] + fmt.Sprintf(" 'name%d'", r.IntN(13))
+		case 6:
+			return e + " != " + val()
+		}
+		return e + " = " + val()
+	}
+	where := atom()
+	for i := r.IntN(3); i > 0; i-- {
+		op := []string{" AND ", " OR "}[r.IntN(2)]
+		if r.IntN(4) == 0 {
+			where = "NOT (" + where + ")"
+		}
+		where += op + atom()
+	}
+	if r.IntN(3) == 0 {
+		t := tag()
+		return fmt.Sprintf("SELECT tags['%s'], COUNT(*), MIN(user) FROM profiles WHERE %s GROUP BY tags['%s'] ORDER BY 1 ALLOW FULL SCAN", t, where, t)
+	}
+	items := []string{"user", "tags", "name", "tags['" + tag() + "']", "tags['" + tag() + "'] || '!'"}
+	r.Shuffle(len(items), func(i, j int) { items[i], items[j] = items[j], items[i] })
+	q := "SELECT " + strings.Join(items[:1+r.IntN(len(items))], ", ") + " FROM profiles WHERE " + where
+	switch r.IntN(3) {
+	case 0:
+		q += " ORDER BY user LIMIT " + strconv.Itoa(1+r.IntN(20))
+	case 1:
+		q += " ORDER BY tags['" + tag() + "'], user"
+	}
+	return q + " ALLOW FULL SCAN"
 }
