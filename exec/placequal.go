@@ -19,6 +19,15 @@ func placeQualifiers(sc *placed.Scan, pd Pushdown) {
 	sc.QualifierHow = qp.QualifierFilter(qualifierRanges(sc))
 }
 
+// projectedEntries are the MAP entries a projected read of sc needs;
+// nil when the read is not projected.
+func projectedEntries(sc *placed.Scan) map[int][][]byte {
+	if sc.Columns == nil || sc.KeysOnly {
+		return nil
+	}
+	return sc.Access.Entries
+}
+
 // qualifierRanges are the qualifier ranges the store keeps of sc's
 // read; nil when it keeps every cell.
 func qualifierRanges(sc *placed.Scan) *QualifierRanges {

@@ -106,6 +106,10 @@ type ReadOptions struct {
 	// cells of other families are kept. A row left with no cell is not
 	// returned. Only a store that is a QualifierPushdown is sent it.
 	Qualifiers *QualifierRanges
+	// Entries, for a MAP column among Columns that holds a family, are
+	// the only qualifiers of the family the reader needs; a MAP column
+	// among Columns without entries needs its whole family.
+	Entries map[int][][]byte
 	// Markers asks a Get for each row's delete markers too, in
 	// StoreRow.Markers; a row holding only markers is then returned,
 	// with no Cells. A store that keeps no markers returns none. It

@@ -68,6 +68,10 @@ type Access struct {
 	// KeyText appends the _key pseudo-column to each row read: its raw
 	// key as Bytes.toStringBinary shows it, after _ts.
 	KeyText bool
+	// Entries, for a MAP column among Columns that the statement reads
+	// only as m['key'] with constant keys, are the qualifiers of those
+	// keys: the read needs only those cells of its family.
+	Entries map[int][][]byte
 	// Qualifiers, for a wide family whose qualifier is a field, are the
 	// qualifier ranges (or points) that the WHERE clause's conditions on
 	// that field allow, planned as a one-field key; nil reads every

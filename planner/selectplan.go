@@ -171,6 +171,25 @@ func (b *selectBuild) access() {
 	}
 	if cand.ix == nil && s.Versions <= 1 {
 		acc.Columns = storedColumns(b.c.t, b.needed)
+		entries := mapEntries(b.c.t, s)
+		if acc.Columns == nil && len(entries) > 0 && !slices.Contains(b.needed, b.c.t.TsIndex()) {
+			// Every column, but a map only by some entries: still a
+			// projection.
+			acc.Columns = []int{}
+			for i, c := range b.c.t.Columns {
+				if !c.KeyField {
+					acc.Columns = append(acc.Columns, i)
+				}
+			}
+		}
+		for col, qs := range entries {
+			if slices.Contains(acc.Columns, col) {
+				if acc.Entries == nil {
+					acc.Entries = map[int][][]byte{}
+				}
+				acc.Entries[col] = qs
+			}
+		}
 	}
 	b.sel.Access = acc
 	b.sel.Notes = append(b.sel.Notes, kp.notes...)

@@ -55,6 +55,14 @@ func (b *rowBuilder) setRead(o *exec.ReadOptions) {
 	for _, c := range o.Columns {
 		col := o.Table.Columns[c]
 		if col.MapFamily != "" {
+			if qs, ok := o.Entries[c]; ok {
+				m := map[string]bool{}
+				for _, q := range qs {
+					m[string(q)] = true
+				}
+				b.project[col.MapFamily] = m
+				continue
+			}
 			b.project[col.MapFamily] = nil
 			continue
 		}

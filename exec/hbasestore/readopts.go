@@ -77,12 +77,14 @@ func multiRowRange(rs []exec.Range) filter.Filter {
 // A row lacking all of them comes with its first cell, its value
 // stripped. With nothing wanted it is a keys-only read.
 func projection(o exec.ReadOptions, tested []int) filter.Filter {
-	var quals, fams []string
+	var quals []string
+	// A MAP column's cells: its whole family, or, read by entries, the
+	// entries' cells; never as the stripped first cell (notFirst).
+	var maps, notFirst []filter.Filter
 	for _, i := range append(slices.Clone(o.Columns), tested...) {
 		if i >= 0 && i < len(o.Table.Columns) && o.Table.Columns[i].MapFamily != "" {
-			if f := o.Table.Columns[i].MapFamily; !slices.Contains(fams, f) {
-				fams = append(fams, f)
-			}
+			m, n := mapProjection(o.Table.Columns[i].MapFamily, o.Entries[i], o.Entries != nil && o.Entries[i] != nil)
+			maps, notFirst = append(maps, m...), append(notFirst, n...)
 			continue
 		}
 		if i < 0 || i >= len(o.Table.Columns) || o.Table.Columns[i].Family == "" {
@@ -92,24 +94,39 @@ func projection(o exec.ReadOptions, tested []int) filter.Filter {
 			quals = append(quals, q)
 		}
 	}
-	if len(quals) == 0 && len(fams) == 0 {
+	if len(quals) == 0 && len(maps) == 0 {
 		return filter.And(filter.FirstKeyOnly{}, filter.KeyOnly{})
 	}
 	// A wanted qualifier of another family travels too; the reader
-	// ignores cells of columns it did not ask for. A MAP column's
-	// family travels whole, and never as the stripped first cell.
-	first := []filter.Filter{filter.FirstKeyOnly{}}
-	var wanted []filter.Filter
-	for _, f := range fams {
-		first = append(first, filter.Family{Op: filter.NotEqual, Comparator: filter.Binary{Value: []byte(f)}})
-		wanted = append(wanted, filter.Family{Op: filter.Equal, Comparator: filter.Binary{Value: []byte(f)}})
-	}
+	// ignores cells of columns it did not ask for.
+	first := append([]filter.Filter{filter.FirstKeyOnly{}}, notFirst...)
+	wanted := maps
 	for _, q := range quals {
 		first = append(first, filter.Qualifier{Op: filter.NotEqual, Comparator: filter.Binary{Value: []byte(q)}})
 		wanted = append(wanted, filter.Qualifier{Op: filter.Equal, Comparator: filter.Binary{Value: []byte(q)}})
 	}
 	first = append(first, filter.KeyOnly{})
 	return filter.Or(append([]filter.Filter{filter.And(first...)}, wanted...)...)
+}
+
+// mapProjection is what a projection keeps of a MAP column over family
+// f: the whole family, or, when byEntries, the cells of qualifiers qs
+// alone. notFirst keeps those cells from being the stripped first cell
+// of a row, which would read as an entry of no value; by entries, a
+// row whose only cells are other entries still comes, as its stripped
+// first cell, which no m['k'] of the read names.
+func mapProjection(f string, qs [][]byte, byEntries bool) (keep, notFirst []filter.Filter) {
+	fam := func(op filter.CompareOp) filter.Filter {
+		return filter.Family{Op: op, Comparator: filter.Binary{Value: []byte(f)}}
+	}
+	if !byEntries {
+		return []filter.Filter{fam(filter.Equal)}, []filter.Filter{fam(filter.NotEqual)}
+	}
+	for _, q := range qs {
+		keep = append(keep, filter.And(fam(filter.Equal), filter.Qualifier{Op: filter.Equal, Comparator: filter.Binary{Value: q}}))
+		notFirst = append(notFirst, filter.Or(fam(filter.NotEqual), filter.Qualifier{Op: filter.NotEqual, Comparator: filter.Binary{Value: q}}))
+	}
+	return keep, notFirst
 }
 
 // scanOptions are a Scan's own: the limit as the read says, rows per RPC
