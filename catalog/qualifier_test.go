@@ -72,6 +72,12 @@ func TestQualifiersAsDataErrors(t *testing.T) {
 		{`value: score}`, `value: score, offset: x}`, `takes a value alone`},
 		{`qualifier: {field: doc_id, encoding: java}`, `qualifier: {field: doc_id, encoding: text}`, `text encoding is for STRING and BYTES`},
 		{`qualifier: {field: doc_id, encoding: java}`, `qualifier: {field: nope}`, `qualifier field "nope" is not a column`},
+		{`rowkey: [{field: user}]`, `rowkey: [{field: user}]
+    indexes:
+      - {name: by_tags, rowkey: [{field: user}], covers: [tags]}`, `"tags" is a MAP, which an index cannot hold`},
+		{`value: score}`, `value: score}
+    indexes:
+      - {name: by_term, rowkey: [{field: term}]}`, `an index entry points to a stored row`},
 	} {
 		t.Run(tc.want, func(t *testing.T) {
 			if !strings.Contains(qualYAML, tc.old) {
