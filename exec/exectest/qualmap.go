@@ -247,15 +247,19 @@ func RunQualifierDiff(t *testing.T, st exec.Store, prefix string, o Options) {
 // store must serve, with what EXPLAIN must say of each store; the cells
 // that travel must be fewer than without pushdown.
 var qualPushed = []struct {
-	q     string
-	hbase string
+	q, hbase string
+	// what is the EXPLAIN line that says what the store does; SERVER
+	// QUALIFIERS when empty.
+	what string
 }{
-	{`SELECT doc_id, score FROM inverted WHERE term = 'hbase0' AND doc_id = 3`, `QualifierFilter(= '\x00\x00\x00\x00\x00\x00\x00\x03')`},
-	{`SELECT term, doc_id FROM inverted WHERE doc_id BETWEEN 100 AND 400 ALLOW FULL SCAN`, `ColumnRangeFilter(['\x00\x00\x00\x00\x00\x00\x00d', '\x00\x00\x00\x00\x00\x00\x01\x91'))`},
-	{`SELECT term, doc FROM inverted_text WHERE doc LIKE 'doc-1%' ALLOW FULL SCAN`, `ColumnPrefixFilter('doc-1')`},
-	{`SELECT term, doc FROM inverted_text WHERE doc IN ('doc-001', 'doc-002') ALLOW FULL SCAN`, `QualifierFilter(= 'doc-002')`},
+	{`SELECT doc_id, score FROM inverted WHERE term = 'hbase0' AND doc_id = 3`, `QualifierFilter(= '\x00\x00\x00\x00\x00\x00\x00\x03')`, ""},
+	{`SELECT term, doc_id FROM inverted WHERE doc_id BETWEEN 100 AND 400 ALLOW FULL SCAN`, `ColumnRangeFilter(['\x00\x00\x00\x00\x00\x00\x00d', '\x00\x00\x00\x00\x00\x00\x01\x91'))`, ""},
+	{`SELECT term, doc FROM inverted_text WHERE doc LIKE 'doc-1%' ALLOW FULL SCAN`, `ColumnPrefixFilter('doc-1')`, ""},
+	{`SELECT term, doc FROM inverted_text WHERE doc IN ('doc-001', 'doc-002') ALLOW FULL SCAN`, `QualifierFilter(= 'doc-002')`, ""},
 	// A MAP read only by constant keys: those cells of its family alone.
-	{`SELECT user, tags['golf'], name FROM profiles WHERE user >= 'u0010' AND user < 'u0090' AND tags['music'] IS NULL`, `SERVER COLUMNS name (base:name), tags['golf'] (tags:golf), tags['music'] (tags:music)`},
+	{`SELECT user, tags['golf'], name FROM profiles WHERE user >= 'u0010' AND user < 'u0090' AND tags['music'] IS NULL`, `SERVER COLUMNS name (base:name), tags['golf'] (tags:golf), tags['music'] (tags:music)`, "SERVER COLUMNS"},
+	// An entry compared with a value: the cell's SingleColumnValueFilter.
+	{`SELECT user, tags['sports'] FROM profiles WHERE tags['sports'] = 'fan' ALLOW FULL SCAN`, `SingleColumnValueFilter(tags:sports = 'fan', filterIfMissing)`, "SERVER FILTER BY"},
 }
 
 // checkQualifiersPushed checks that each of qualPushed is served by the
@@ -274,12 +278,12 @@ func checkQualifiersPushed(t *testing.T, ctx context.Context, x *exec.Executor, 
 				t.Fatal(err)
 			}
 			text := p.Explain(planner.ExplainEnv{}, nil).Text()
-			want, what := "cursor loop", "SERVER QUALIFIERS"
-			if x.Store.Pushdown().StoreName() == "HBase" || strings.HasPrefix(tc.hbase, "SERVER COLUMNS") {
+			want, what := "cursor loop", tc.what
+			if x.Store.Pushdown().StoreName() == "HBase" || what == "SERVER COLUMNS" {
 				want = tc.hbase
 			}
-			if strings.HasPrefix(tc.hbase, "SERVER COLUMNS") {
-				what = "SERVER COLUMNS"
+			if what == "" {
+				what = "SERVER QUALIFIERS"
 			}
 			if on && (!strings.Contains(text, what) || !strings.Contains(text, want)) {
 				t.Errorf("%s: EXPLAIN lacks %s and %q:\n%s", tc.q, what, want, text)

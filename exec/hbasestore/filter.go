@@ -70,6 +70,8 @@ func compile(t *catalog.Table, e expr.Expr) (serverFilter, error) {
 		return compileValue(c, col, e)
 	case *expr.Const:
 		return serverFilter{}, fmt.Errorf("%s: a constant condition costs nothing in the client", e)
+	case *expr.Compare:
+		return compileEntry(t, x)
 	}
 	return serverFilter{}, fmt.Errorf("%s: no HBase filter is built for this condition", e)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/exec"
+	"github.com/rkql/rkql/expr"
 	"github.com/rkql/rkql/hbase/filter"
 )
 
@@ -56,4 +57,32 @@ func qualifierFilter(q *exec.QualifierRanges) (filter.Filter, []string) {
 		return fs[0], how
 	}
 	return filter.Or(fs...), []string{"FilterList(MUST_PASS_ONE: " + strings.Join(how, ", ") + ")"}
+}
+
+// compileEntry translates m['k'] op literal, m a MAP column over a
+// family, into the SingleColumnValueFilter of the entry's cell, as for
+// a stored column of the map's value type in the map's encoding.
+func compileEntry(t *catalog.Table, p *expr.Compare) (serverFilter, error) {
+	sub, ok := p.L.(*expr.Subscript)
+	lit, isLit := p.R.(*expr.Lit)
+	if !ok || !isLit {
+		return serverFilter{}, fmt.Errorf("%s: no HBase filter is built for this condition", p)
+	}
+	col, isCol := sub.X.(*expr.Col)
+	key, keyLit := sub.Key.(*expr.Lit)
+	if !isCol || !keyLit || col.Index >= len(t.Columns) || t.Columns[col.Index].MapFamily == "" {
+		return serverFilter{}, fmt.Errorf("%s: only an entry of a MAP over a family, by a constant key, is tested by HBase", p)
+	}
+	c := &t.Columns[col.Index]
+	k, err := c.Map.MapKey(key.V)
+	if err != nil || k.Null {
+		return serverFilter{}, fmt.Errorf("%s: key %s: no HBase filter is built for it", p, key.V)
+	}
+	q, err := c.MapKeys.Encode(k)
+	if err != nil {
+		return serverFilter{}, fmt.Errorf("%s: %w", p, err)
+	}
+	entry := c.MapCell()
+	entry.Name, entry.Family, entry.Qualifier = sub.String(), c.MapFamily, string(q)
+	return compileValue(&entry, col.Index, &expr.Cmp{Col: col.Index, Name: sub.String(), Op: p.Op, Val: lit.V})
 }
