@@ -25,10 +25,17 @@ func (Pushdown) QualifierFilter(q *exec.QualifierRanges) []string {
 // any other range a ColumnRangeFilter, which seeks in each row to its
 // start; several are one MUST_PASS_ONE FilterList, beside a FamilyFilter
 // (!=) that keeps the other families when the table has others.
+//
+// Past maxServerTests ranges, one ColumnRangeFilter from the first start
+// to the last stop serves them all: the client filter drops the rest.
 func qualifierFilter(q *exec.QualifierRanges) (filter.Filter, []string) {
 	var fs []filter.Filter
 	var how []string
-	for _, r := range q.Ranges {
+	ranges := q.Ranges
+	if n := len(ranges); n > maxServerTests {
+		ranges = []exec.Range{{Start: ranges[0].Start, Stop: ranges[n-1].Stop}}
+	}
+	for _, r := range ranges {
 		switch {
 		case len(r.Stop) == len(r.Start)+1 && r.Stop[len(r.Start)] == 0 && bytes.HasPrefix(r.Stop, r.Start):
 			fs = append(fs, filter.Qualifier{Op: filter.Equal, Comparator: filter.Binary{Value: r.Start}})

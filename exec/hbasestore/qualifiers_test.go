@@ -65,3 +65,17 @@ func TestProjectionOfEntries(t *testing.T) {
 		}
 	}
 }
+
+// TestQualifierFilterLongList checks that many points become one range.
+func TestQualifierFilterLongList(t *testing.T) {
+	q := &exec.QualifierRanges{Family: "d", Alone: true}
+	for i := 0; i < maxServerTests+1; i++ {
+		p := []byte{byte(i >> 8), byte(i)}
+		q.Ranges = append(q.Ranges, exec.Range{Start: p, Stop: append(append([]byte(nil), p...), 0)})
+	}
+	f, how := qualifierFilter(q)
+	r, ok := f.(filter.ColumnRange)
+	if !ok || len(how) != 1 || string(r.Min) != "\x00\x00" || r.Max == nil {
+		t.Errorf("%d points: %#v %q", len(q.Ranges), f, how)
+	}
+}
