@@ -140,7 +140,7 @@ func TestKeyCheckerAgrees(t *testing.T) {
 			tables = append(tables, mustTable(t, extra, name))
 		}
 	}
-	tsdb, err := os.ReadFile("../examples/opentsdb.yaml")
+	tsdb, err := os.ReadFile("../examples/opentsdb_pairs.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -79,6 +79,12 @@ type yWide struct {
 	Integer   string     `yaml:"integer"`
 	Time      string     `yaml:"time"`
 	Base      string     `yaml:"base"`
+	// UIDs, Metric, MetricUID and Tags read OpenTSDB's metric and tags
+	// by name (TSDBNames).
+	UIDs      string `yaml:"uids"`
+	Metric    string `yaml:"metric"`
+	MetricUID string `yaml:"metric_uid"`
+	Tags      string `yaml:"tags"`
 }
 
 type yFamily struct {
@@ -340,6 +346,24 @@ func (l *loader) catalog(y *yCatalog) (*Catalog, error) {
 		}
 		c.Tables = append(c.Tables, t)
 	}
+	for i, t := range c.Tables {
+		if t.Wide == nil || t.Wide.Names == nil {
+			continue
+		}
+		n := t.Wide.Names
+		u, ok := c.byName[n.UIDTable]
+		path := []any{"tables", i, "wide", "uids"}
+		if !ok {
+			return nil, l.errf(path, "wide: uid table %q is not in the catalog", n.UIDTable)
+		}
+		if _, ok := u.Family("id"); !ok {
+			return nil, l.errf(path, "wide: uid table %q has no family id (OpenTSDB's tsdb-uid has id and name)", n.UIDTable)
+		}
+		if _, ok := u.Family("name"); !ok {
+			return nil, l.errf(path, "wide: uid table %q has no family name (OpenTSDB's tsdb-uid has id and name)", n.UIDTable)
+		}
+		n.Physical = u.Physical
+	}
 	return c, nil
 }
 
@@ -486,6 +510,73 @@ func (l *loader) wide(t *Table, y *yWide, path []any) error {
 		t.Columns[i].FromCell = true
 	}
 	t.Wide = w
+	if y.UIDs != "" || y.Metric != "" || y.MetricUID != "" || y.Tags != "" {
+		return l.tsdbNames(t, y, path)
+	}
+	return nil
+}
+
+// tsdbNames reads how an OpenTSDB table shows its metric and tags by
+// name: the key is the metric uid, the base and a group of two uids (the
+// tag pairs), all unsigned java integers of one width.
+func (l *loader) tsdbNames(t *Table, y *yWide, path []any) error {
+	w := t.Wide
+	if !w.OpenTSDB || w.Time < 0 {
+		return l.errf(path, "wide: uids, metric and tags need qualifier format opentsdb and a time column")
+	}
+	if y.UIDs == "" || y.Metric == "" || y.MetricUID == "" || y.Tags == "" {
+		return l.errf(path, "wide: uids, metric, metric_uid and tags go together")
+	}
+	n := &TSDBNames{UIDTable: y.UIDs}
+	comps := t.Key.Components
+	last := &comps[len(comps)-1]
+	if last.Kind != KindGroup || len(last.Group) != 2 {
+		return l.errf(path, "wide: tags %q need the key to end in a group of two fields, the tag key and value uids", y.Tags)
+	}
+	uidField := func(c *Component) (int, bool) {
+		fw, fixed := c.FixedWidth()
+		return fw, c.Kind == KindField && fixed && c.Enc == KeyJava && c.Unsigned && fw >= 1 && fw <= 8
+	}
+	var ok bool
+	i, found := t.colByName[y.MetricUID]
+	if !found || !t.Columns[i].KeyField {
+		return l.errf(path, "wide: metric_uid %q must be a key field", y.MetricUID)
+	}
+	n.MetricUID = i
+	for ci := range comps {
+		if comps[ci].Kind == KindField && comps[ci].Column() == i {
+			if n.Width, ok = uidField(&comps[ci]); !ok {
+				return l.errf(path, "wide: metric_uid %q must be an unsigned java integer of fixed width", y.MetricUID)
+			}
+		}
+	}
+	for gi := range last.Group {
+		if fw, ok := uidField(&last.Group[gi]); !ok || fw != n.Width {
+			return l.errf(path, "wide: the tag pair field %q must be an unsigned java integer of %d bytes, as the metric uid", last.Group[gi].Field, n.Width)
+		}
+	}
+	n.TagK, n.TagV = last.Group[0].Column(), last.Group[1].Column()
+	for _, c := range []struct {
+		name, want string
+		dst        *int
+	}{{y.Metric, "STRING", &n.Metric}, {y.Tags, "MAP<STRING, STRING>", &n.Tags}} {
+		i, found := t.colByName[c.name]
+		if !found {
+			return l.errf(path, "wide: %q is not a column of table %q", c.name, t.Name)
+		}
+		col := &t.Columns[i]
+		typ := col.Type.String()
+		if col.Type == TypeMap {
+			typ = col.Map.String()
+		}
+		if typ != c.want || col.KeyField || col.Family != "" || col.FromCell {
+			return l.errf(path, "wide: column %q must be a %s that is neither a key field nor mapped nor from the cell", c.name, c.want)
+		}
+		col.FromCell = true
+		*c.dst = i
+	}
+	t.Columns[n.TagK].Hidden, t.Columns[n.TagV].Hidden = true, true
+	w.Names = n
 	return nil
 }
 

@@ -160,6 +160,14 @@ func tsdbMillisCell(ms int64, flags byte) ([]byte, error) {
 	return binary.BigEndian.AppendUint32(nil, 0xF<<28|uint32(ms)<<tsdbMsFlagBits|uint32(flags)), nil
 }
 
+// TSDBHour is the base hour of OpenTSDB's row that holds a point at ms
+// milliseconds since the epoch: ms rounded down to the hour, also before
+// 1970.
+func TSDBHour(ms int64) int64 {
+	const hour = tsdbHour * 1000
+	return ms - (ms%hour+hour)%hour
+}
+
 // BaseFromTime reports whether an INSERT may leave the base out and
 // give the time: Complete then fills it in.
 func (w *Wide) BaseFromTime() bool { return w.OpenTSDB && w.Time >= 0 }
@@ -181,7 +189,7 @@ func (w *Wide) Complete(row Row) (Row, error) {
 		}
 		return row, nil
 	}
-	h := ts.I - (ts.I%hour+hour)%hour
+	h := TSDBHour(ts.I)
 	switch {
 	case base.Null:
 		row = slices.Clone(row)

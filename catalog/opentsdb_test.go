@@ -16,7 +16,7 @@ import (
 
 func tsdbWide(t *testing.T) *Wide {
 	t.Helper()
-	src, err := os.ReadFile("../examples/opentsdb.yaml")
+	src, err := os.ReadFile("../examples/opentsdb_pairs.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

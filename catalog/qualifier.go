@@ -106,6 +106,9 @@ func (l *loader) cellRows(t *Table, y *yWide, w *Wide, path []any) error {
 	if y.Offset != "" || y.Integer != "" || y.Time != "" || y.Base != "" {
 		return l.errf(path, "wide: a qualifier that holds a field takes a value alone (no offset, integer, time or base)")
 	}
+	if y.UIDs != "" || y.Metric != "" || y.MetricUID != "" || y.Tags != "" {
+		return l.errf(path, "wide: uids, metric, metric_uid and tags need qualifier format opentsdb, not a qualifier that holds a field")
+	}
 	if t.Columns[vi].Type == TypeMap || t.Columns[qi].Type == TypeMap {
 		return l.errf(path, "wide: the qualifier and the value cannot be MAPs")
 	}

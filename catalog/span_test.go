@@ -248,18 +248,24 @@ func TestHostnameTrap(t *testing.T) {
 	}
 }
 
+// namedFieldSpec is the entry of fieldSpecs called name.
+func namedFieldSpec(t *testing.T, name string) fieldSpec {
+	t.Helper()
+	for _, fs := range fieldSpecs {
+		if fs.name == name {
+			return fs
+		}
+	}
+	t.Fatalf("no field spec %s", name)
+	return fieldSpec{}
+}
+
 // TestDoubleZeroSpan: -0 and +0 are equal values with different bytes, so
 // a bound at zero must keep both on the same side.
 func TestDoubleZeroSpan(t *testing.T) {
 	negZero := math.Copysign(0, -1)
 	for _, spec := range []string{"bin_double_asc", "bin_double_desc"} {
-		var s fieldSpec
-		for _, fs := range fieldSpecs {
-			if fs.name == spec {
-				s = fs
-			}
-		}
-		tb := s.table(t)
+		tb := namedFieldSpec(t, spec).table(t)
 		fi, fc := fieldComp(t, tb, "f")
 		for _, zero := range []float64{0, negZero} {
 			for _, inc := range []bool{true, false} {
@@ -286,13 +292,7 @@ func TestDoubleZeroSpan(t *testing.T) {
 // clamp instead of wrapping around.
 func TestDecimalDateSpanFarBounds(t *testing.T) {
 	for _, spec := range []string{"dec_date_8_asc", "dec_date_8_desc"} {
-		var s fieldSpec
-		for _, fs := range fieldSpecs {
-			if fs.name == spec {
-				s = fs
-			}
-		}
-		tb := s.table(t)
+		tb := namedFieldSpec(t, spec).table(t)
 		fi, fc := fieldComp(t, tb, "f")
 		far := []Value{DateDays(math.MinInt64 / 2), DateDays(-800000), DateDays(3000000), DateDays(1 << 50), DateDays(math.MaxInt64)}
 		vals := []Value{DateFromYMD(1, 1, 1), DateFromYMD(2019, 2, 17), DateFromYMD(9999, 12, 31), DateFromYMD(1970, 1, 1)}

@@ -177,6 +177,10 @@ func renderComponent(c *ComponentSpec) string {
 	if c.Reverse {
 		kv = append(kv, "reverse", "true")
 	}
+	str("unit", c.Unit)
+	if c.Unsigned {
+		kv = append(kv, "unsigned", "true")
+	}
 	num("mod", c.Mod)
 	if c.Binary {
 		kv = append(kv, "binary", "true")
@@ -201,7 +205,7 @@ func flowMap(kv []string) string {
 // numericKeys are the keys whose values flowMap writes unquoted.
 var numericKeys = map[string]bool{
 	"versions": true, "ttl": true, "blocksize": true, "blockcache": true, "in_memory": true,
-	"width": true, "mod": true, "salt": true, "random": true, "reverse": true, "binary": true,
+	"width": true, "mod": true, "salt": true, "random": true, "reverse": true, "binary": true, "unsigned": true,
 }
 
 func isYAMLNumberOrBool(v, key string) bool { return numericKeys[key] }

@@ -105,6 +105,10 @@ type Column struct {
 	// entry's value (read as MapCell says). Family is then "".
 	MapFamily string
 	MapKeys   *Qualifiers
+	// Hidden is true for the columns of an OpenTSDB table's tag pairs
+	// when its tags are read by name (TSDBNames): SELECT * leaves them
+	// out and a statement cannot name them.
+	Hidden bool
 }
 
 // Column returns the index of the named column.

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"strings"
+	"unicode"
 )
 
 // Wide describes a family whose qualifiers are data (OpenTSDB's points):
@@ -49,6 +51,41 @@ type Wide struct {
 	// are then -1.
 	Cells *Qualifiers
 	Qual  int
+	// Names, when set, shows an OpenTSDB row's metric and tags by name:
+	// one row per point, not one per point and tag pair.
+	Names *TSDBNames
+}
+
+// TSDBNames reads an OpenTSDB table's uids as names through OpenTSDB's
+// uid table (tsdb-uid): a row keyed by a name holds its uid in family
+// id, and a row keyed by a uid its name in family name, each under the
+// qualifier of its kind (metrics, tagk, tagv). The table then gives one
+// row per point: Metric is the metric's name, Tags the tag pairs by
+// name, and the key group's columns (TagK, TagV) are Hidden.
+type TSDBNames struct {
+	// UIDTable is the uid table's name in the catalog, Physical its
+	// HBase table.
+	UIDTable, Physical string
+	// Width is the length of a uid in bytes (3 by default in OpenTSDB).
+	Width int
+	// Column indexes: the metric's name, the key field of its uid, the
+	// tags, and the group's tag key and value uids.
+	Metric, MetricUID, Tags, TagK, TagV int
+}
+
+// The qualifiers of tsdb-uid's kinds of uid.
+const (
+	TSDBMetrics = "metrics"
+	TSDBTagK    = "tagk"
+	TSDBTagV    = "tagv"
+)
+
+// UIDBytes is uid as the key and tsdb-uid hold it: Width bytes,
+// big-endian.
+func (n *TSDBNames) UIDBytes(uid int64) []byte {
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], uint64(uid))
+	return b[8-n.Width:]
 }
 
 // WidePoint is one point of a wide cell.
@@ -70,6 +107,10 @@ func (t *Table) Expands() bool {
 	n := len(t.Key.Components)
 	return t.Wide != nil || (n > 0 && t.Key.Components[n-1].Kind == KindGroup)
 }
+
+// Collects reports whether the table's key group gives one row, its
+// repetitions collected into one column (TSDBNames), not a row each.
+func (t *Table) Collects() bool { return t.Wide != nil && t.Wide.Names != nil }
 
 // Point reads a cell of a wide family that holds one point into row: the
 // offset, the time and the value. It fails on a qualifier or value of the
@@ -247,3 +288,49 @@ func (w *Wide) RowCell(row Row) (qual, val []byte, ok bool, err error) {
 	}
 	return qual, val, err == nil, err
 }
+
+// ParseTSDBTags reads tags as OpenTSDB's put takes them: k=v pairs
+// separated by spaces (host=web01 dc=lga), at least one, each key once.
+// OpenTSDB's names are letters, digits and - _ . / (and Unicode
+// letters); a pair that is not k=v or repeats a key is an error.
+func ParseTSDBTags(s string) (Value, error) {
+	var es []MapEntry
+	seen := map[string]bool{}
+	for _, f := range strings.Fields(s) {
+		k, v, ok := strings.Cut(f, "=")
+		if !ok || k == "" || v == "" {
+			return Value{}, fmt.Errorf("tag %q is not key=value (tags are written as OpenTSDB's put takes them: host=web01 dc=lga)", f)
+		}
+		for _, name := range []string{k, v} {
+			if err := tsdbName(name); err != nil {
+				return Value{}, err
+			}
+		}
+		if seen[k] {
+			return Value{}, fmt.Errorf("tag key %q is given twice", k)
+		}
+		seen[k] = true
+		es = append(es, MapEntry{Key: String(k), Val: String(v)})
+	}
+	if len(es) == 0 {
+		return Value{}, fmt.Errorf("a point needs at least one tag, as OpenTSDB's put does (host=web01 dc=lga)")
+	}
+	return NewMap(es), nil
+}
+
+// tsdbName checks a metric, tag key or tag value name as OpenTSDB's
+// Tags.validateString does: letters, digits, '-', '_', '.', '/'.
+func tsdbName(s string) error {
+	if s == "" {
+		return fmt.Errorf("an OpenTSDB name cannot be empty")
+	}
+	for _, r := range s {
+		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_' || r == '.' || r == '/') {
+			return fmt.Errorf("invalid character %q in OpenTSDB name %q (letters, digits and - _ . / only)", r, s)
+		}
+	}
+	return nil
+}
+
+// CheckTSDBName checks a metric name as OpenTSDB does.
+func CheckTSDBName(s string) error { return tsdbName(s) }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/engine"
-	"github.com/rkql/rkql/examples"
 	"github.com/rkql/rkql/exec"
 	"github.com/rkql/rkql/exec/embedded"
 	"github.com/rkql/rkql/expr"
@@ -21,11 +20,7 @@ import (
 func loadedOrders(t *testing.T, n int) (*engine.Engine, []catalog.Row) {
 	t.Helper()
 	e := newEngine(t, embedded.Pushdown{})
-	tb, _ := e.Catalog().Table("orders")
-	rows := examples.Rows(tb, n, 3)
-	if err := e.Write(context.Background(), tb, nil, rows, 0, nil); err != nil {
-		t.Fatal(err)
-	}
+	_, rows := writeOrders(t, e, n, 3)
 	return e, rows
 }
 
@@ -115,18 +110,9 @@ func TestExpressionErrors(t *testing.T) {
 // TestGroupBudget: a hash aggregation past its budget stops with a clear
 // error; a streaming one needs no budget.
 func TestGroupBudget(t *testing.T) {
-	cat, err := catalog.LoadFile("../examples/catalog.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := tempStore(t)
-	e := engine.New(engine.Config{Catalog: cat, CreateOnDemand: true, GroupBudget: 3,
-		Open: func(context.Context) (exec.Store, error) { return st, nil }})
-	tb, _ := cat.Table("orders")
-	if err := e.Write(context.Background(), tb, nil, examples.Rows(tb, 500, 5), 0, nil); err != nil {
-		t.Fatal(err)
-	}
-	_, _, err = e.Exec(context.Background(), "SELECT buyer, COUNT(*) FROM orders GROUP BY buyer ALLOW FULL SCAN")
+	e := exampleEngine(t, engine.Config{GroupBudget: 3})
+	writeOrders(t, e, 500, 5)
+	_, _, err := e.Exec(context.Background(), "SELECT buyer, COUNT(*) FROM orders GROUP BY buyer ALLOW FULL SCAN")
 	if !errors.Is(err, exec.ErrGroupBudget) || !strings.Contains(err.Error(), "more than 3 groups") {
 		t.Fatalf("got %v, want the group budget error", err)
 	}
@@ -210,15 +196,7 @@ func checkBigintSum(t *testing.T, e *engine.Engine, q, want string) {
 			t.Errorf("%s: %v is not an overflow", q, err)
 		}
 	}
-	var texts []string
-	for _, r := range rows {
-		var vs []string
-		for _, v := range r {
-			vs = append(vs, v.Text())
-		}
-		texts = append(texts, strings.Join(vs, " "))
-	}
-	got += strings.Join(texts, "; ")
+	got += rowsText(rows)
 	if !strings.HasPrefix(got, want) || want == "" && err != nil {
 		t.Errorf("%s:\n got %s\nwant %s", q, got, want)
 	}

@@ -181,7 +181,7 @@ func forEachCut(t *testing.T, open func(t *testing.T, atomic bool) (exec.Store, 
 
 // checkCut runs sql over cat's table, cut after cutAfter Mutate calls,
 // and checks what it left.
-func checkCut(t *testing.T, cat *catalog.Catalog, base exec.Store, table, sql, verb, changed string, cutAfter int, atomic bool, done int64) *exec.WriteError {
+func checkCut(t *testing.T, cat *catalog.Catalog, base exec.Store, table, sql, verb, changed string, cutAfter int, atomic bool, done int64) *engine.WriteError {
 	const rows = 12_000
 	cs := &cutStore{Store: base}
 	var st exec.Store = cs
@@ -202,7 +202,7 @@ func checkCut(t *testing.T, cat *catalog.Catalog, base exec.Store, table, sql, v
 	defer cancel()
 	cs.calls, cs.cutAfter, cs.cancel = 0, cutAfter, cancel
 	_, _, err := e.Exec(ctx, sql)
-	var we *exec.WriteError
+	var we *engine.WriteError
 	if !errors.As(err, &we) || !errors.Is(err, context.Canceled) || we.Verb != verb {
 		t.Fatalf("err = %v, want a %s WriteError of a cancel", err, verb)
 	}
@@ -237,7 +237,7 @@ func checkCut(t *testing.T, cat *catalog.Catalog, base exec.Store, table, sql, v
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r := got[0]; r[0].I != rows || r[1].I != rows || r[2].I+r[3].I+r[4].I+r[5].I != 0 {
+		if r := got[0]; r[0].I != rows || r[1].I != rows || r[2].I+r[3].I+r[4].I+r[5].I+r[6].I != 0 {
 			t.Errorf("CHECK INDEX after the undone %s: %v", verb, r)
 		}
 	}

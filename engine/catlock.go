@@ -69,6 +69,9 @@ const lockPoll = 50 * time.Millisecond
 // a directory this process may not write, which no edit can change.
 func (e *Engine) lockFor(ctx context.Context, st parser.Stmt) (func(), error) {
 	none := func() {}
+	if inf, ok := st.(*parser.InferStmt); ok && !inf.Save {
+		return none, nil
+	}
 	if _, show := st.(*parser.ShowCatalogStmt); show || e.cfg.CatalogFile == "" {
 		return none, nil
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -154,5 +155,56 @@ func TestCatalogLockBeforeStoreLock(t *testing.T) {
 		if _, ok := cat.Table(name); !ok {
 			t.Errorf("%s is not in the catalog; it holds %v", name, cat.Names())
 		}
+	}
+}
+
+// A layout statement is planned against the catalog file as it is when
+// it runs, read again under the lock: an engine that loaded the file
+// before another engine changed it indexes, alters, shows and drops the
+// other's table, and refuses a name the other has taken since.
+func TestLayoutPlannedAgainstFile(t *testing.T) {
+	dir := t.TempDir()
+	catFile := filepath.Join(dir, "catalog.yaml")
+	if err := os.WriteFile(catFile, []byte("tables: []\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, err := embedded.Open(filepath.Join(dir, "store"), embedded.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	open := func(context.Context) (exec.Store, error) { return noClose{st}, nil }
+	ctx := context.Background()
+	a, b := catalogEngine(t, catFile, open), catalogEngine(t, catFile, open)
+	if _, _, err := b.Exec(ctx, "CREATE TABLE t (k STRING, v BIGINT) ROWKEY (k)"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := a.Exec(ctx, "CREATE TABLE t (k STRING) ROWKEY (k)"); err == nil || !strings.Contains(err.Error(), "table t is already in the catalog") {
+		t.Fatalf("CREATE TABLE of a name another engine took: %v", err)
+	}
+	for _, sql := range []string{
+		"CREATE INDEX t_by_v ON t ROWKEY (v, k)",
+		"ALTER TABLE t ADD COLUMN w STRING",
+		"SHOW CATALOG t",
+	} {
+		if _, _, err := a.Exec(ctx, sql); err != nil {
+			t.Fatalf("%s on a table another engine made: %v", sql, err)
+		}
+	}
+	if _, _, err := b.Exec(ctx, "DROP INDEX t_by_v"); err != nil {
+		t.Fatalf("DROP INDEX of an index another engine made: %v", err)
+	}
+	if _, _, err := a.Exec(ctx, "DROP INDEX t_by_v"); err == nil || !strings.Contains(err.Error(), `no table has an index "t_by_v"`) {
+		t.Fatalf("DROP INDEX of an index another engine dropped: %v", err)
+	}
+	if _, _, err := a.Exec(ctx, "DROP TABLE t"); err != nil {
+		t.Fatal(err)
+	}
+	cat, err := catalog.LoadFile(catFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if names := cat.Names(); len(names) != 0 {
+		t.Errorf("the catalog holds %v after DROP TABLE t", names)
 	}
 }

@@ -3,7 +3,6 @@ package engine_test
 import (
 	"context"
 	"errors"
-	"strings"
 	"testing"
 
 	"github.com/rkql/rkql/engine"
@@ -79,15 +78,7 @@ func checkRows(t *testing.T, e *engine.Engine, q, want string) {
 		t.Errorf("%s: %v", q, err)
 		return
 	}
-	var texts []string
-	for _, r := range rows {
-		var vs []string
-		for _, v := range r {
-			vs = append(vs, v.Text())
-		}
-		texts = append(texts, strings.Join(vs, " "))
-	}
-	if got := strings.Join(texts, "; "); got != want {
+	if got := rowsText(rows); got != want {
 		t.Errorf("%s:\n got %s\nwant %s", q, got, want)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/exec"
 	"github.com/rkql/rkql/parser"
+	"github.com/rkql/rkql/planner"
 )
 
 // The layout statements change the catalog file: the new text is made by
@@ -26,46 +27,6 @@ var ErrNoCatalogFile = errors.New("engine: no catalog file")
 // dropper is a store that can drop a physical table.
 type dropper interface {
 	DropTable(ctx context.Context, name string) error
-}
-
-// isDDL reports whether st changes or shows the catalog.
-func isDDL(st parser.Stmt) bool {
-	switch s := st.(type) {
-	case *parser.CreateTableStmt:
-		return s.Def != nil
-	case *parser.CreateIndexStmt, *parser.DropTableStmt, *parser.DropIndexStmt, *parser.TruncateStmt,
-		*parser.AlterTableStmt, *parser.ShowCatalogStmt:
-		return true
-	}
-	return false
-}
-
-func (e *Engine) runDDL(ctx context.Context, st parser.Stmt) (*Result, error) {
-	release, err := e.lockFor(ctx, st)
-	if err != nil {
-		return nil, err
-	}
-	defer release()
-	if err := e.reloadCatalog(); err != nil {
-		return nil, err
-	}
-	switch s := st.(type) {
-	case *parser.CreateTableStmt:
-		return e.createTableDef(ctx, s)
-	case *parser.CreateIndexStmt:
-		return e.createIndex(ctx, s)
-	case *parser.DropTableStmt:
-		return e.dropTable(ctx, s)
-	case *parser.DropIndexStmt:
-		return e.dropIndex(ctx, s)
-	case *parser.TruncateStmt:
-		return e.truncate(ctx, s)
-	case *parser.AlterTableStmt:
-		return e.alterTable(ctx, s)
-	case *parser.ShowCatalogStmt:
-		return e.showCatalog(s)
-	}
-	return nil, fmt.Errorf("%s is not a layout statement", Statement(st))
 }
 
 // CatalogSource returns the catalog's YAML text.
@@ -138,25 +99,18 @@ func (e *Engine) catalogFile(what string) error {
 	return nil
 }
 
-func (e *Engine) createTableDef(ctx context.Context, s *parser.CreateTableStmt) (*Result, error) {
+func (e *Engine) defineTable(ctx context.Context, p *planner.DefineTable) (*Result, error) {
 	if err := e.catalogFile("CREATE TABLE"); err != nil {
 		return nil, err
 	}
 	if err := e.Writable("CREATE TABLE"); err != nil {
 		return nil, err
 	}
-	if _, ok := e.cfg.Catalog.Table(s.Table.Name); ok {
-		return nil, parser.Errorf(s.Table.NamePos, "table %s is already in the catalog", s.Table.Name)
-	}
-	spec, err := tableSpec(s)
+	src, err := catalog.AddTable(e.cfg.CatalogSource, p.Spec)
 	if err != nil {
-		return nil, err
+		return nil, parser.Errorf(p.Pos, "CREATE TABLE %s: %w", p.Spec.Name, err)
 	}
-	src, err := catalog.AddTable(e.cfg.CatalogSource, spec)
-	if err != nil {
-		return nil, parser.Errorf(s.Table.NamePos, "CREATE TABLE %s: %w", s.Table.Name, err)
-	}
-	res, err := e.createPhysical(ctx, src, s.Table.Name)
+	res, err := e.createPhysical(ctx, src, p.Spec.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -195,36 +149,22 @@ func (e *Engine) createPhysical(ctx context.Context, src []byte, name string) (*
 	return res, nil
 }
 
-func (e *Engine) createIndex(ctx context.Context, s *parser.CreateIndexStmt) (*Result, error) {
+func (e *Engine) createIndex(ctx context.Context, p *planner.CreateIndex) (*Result, error) {
 	if err := e.catalogFile("CREATE INDEX"); err != nil {
 		return nil, err
 	}
 	if err := e.Writable("CREATE INDEX"); err != nil {
 		return nil, err
 	}
-	t, ok := e.cfg.Catalog.Table(s.Table.Name)
-	if !ok {
-		return nil, parser.Errorf(s.Table.NamePos, "table %q does not exist (tables: %s)", s.Table.Name, strings.Join(e.cfg.Catalog.Names(), ", "))
-	}
-	if t.IndexOf != nil {
-		return nil, parser.Errorf(s.Table.NamePos, "%s is an index of %s: an index is made on a data table", t.Name, t.IndexOf.Name)
-	}
-	if _, ok := e.cfg.Catalog.Table(s.Index.Name); ok {
-		return nil, parser.Errorf(s.Index.NamePos, "%s is already a table or index of the catalog", s.Index.Name)
-	}
-	spec, err := indexSpec(s, t)
+	notes, err := e.newIndexState(ctx, p.Table, p.Spec)
 	if err != nil {
 		return nil, err
 	}
-	notes, err := e.newIndexState(ctx, t, spec)
+	src, err := catalog.AddIndex(e.cfg.CatalogSource, p.Table.Name, p.Spec)
 	if err != nil {
-		return nil, err
+		return nil, parser.Errorf(p.Pos, "CREATE INDEX %s: %w", p.Spec.Name, err)
 	}
-	src, err := catalog.AddIndex(e.cfg.CatalogSource, t.Name, spec)
-	if err != nil {
-		return nil, parser.Errorf(s.Index.NamePos, "CREATE INDEX %s: %w", s.Index.Name, err)
-	}
-	res, err := e.createPhysical(ctx, src, s.Index.Name)
+	res, err := e.createPhysical(ctx, src, p.Spec.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -298,16 +238,13 @@ func (e *Engine) ask(ctx context.Context, question string) (bool, error) {
 	return true, nil
 }
 
-func (e *Engine) dropTable(ctx context.Context, s *parser.DropTableStmt) (*Result, error) {
+func (e *Engine) dropTable(ctx context.Context, p *planner.DropTable) (*Result, error) {
 	if err := e.catalogFile("DROP TABLE"); err != nil {
 		return nil, err
 	}
-	t, ok := e.cfg.Catalog.Table(s.Table.Name)
-	if !ok {
-		return e.dropStored(ctx, s)
-	}
-	if t.IndexOf != nil {
-		return nil, parser.Errorf(s.Table.NamePos, "%s is an index of %s: DROP INDEX %s", t.Name, t.IndexOf.Name, t.Name)
+	t := p.Table
+	if t == nil {
+		return e.dropStored(ctx, p)
 	}
 	src, err := catalog.DropTable(e.cfg.CatalogSource, t.Name)
 	if err != nil {
@@ -320,7 +257,7 @@ func (e *Engine) dropTable(ctx context.Context, s *parser.DropTableStmt) (*Resul
 	// The HBase tables go first: a drop cut short leaves the catalog
 	// naming tables that are gone, which DROP TABLE again removes, and
 	// never a stored table that no statement can reach.
-	note, err := e.dropPhysical(ctx, s.String(), t.Name, tables)
+	note, err := e.dropPhysical(ctx, p.Stmt, t.Name, tables)
 	if err != nil {
 		return nil, err
 	}
@@ -338,19 +275,15 @@ func tagWithNote(tag, note string) *Result {
 	return res
 }
 
-func (e *Engine) dropIndex(ctx context.Context, s *parser.DropIndexStmt) (*Result, error) {
+func (e *Engine) dropIndex(ctx context.Context, p *planner.DropIndex) (*Result, error) {
 	if err := e.catalogFile("DROP INDEX"); err != nil {
 		return nil, err
 	}
-	t, ix := e.findIndex(s.Index.Name)
-	if ix == nil {
-		return nil, parser.Errorf(s.Index.NamePos, "no table has an index %q", s.Index.Name)
-	}
-	src, err := catalog.DropIndex(e.cfg.CatalogSource, t.Name, ix.Name)
+	src, err := catalog.DropIndex(e.cfg.CatalogSource, p.Table.Name, p.Index.Name)
 	if err != nil {
 		return nil, err
 	}
-	note, err := e.dropPhysical(ctx, s.String(), ix.Name, []*catalog.Table{ix.Table})
+	note, err := e.dropPhysical(ctx, p.Stmt, p.Index.Name, []*catalog.Table{p.Index.Table})
 	if err != nil {
 		return nil, err
 	}
@@ -360,30 +293,13 @@ func (e *Engine) dropIndex(ctx context.Context, s *parser.DropIndexStmt) (*Resul
 	return tagWithNote("DROP INDEX", note), nil
 }
 
-func (e *Engine) findIndex(name string) (*catalog.Table, *catalog.Index) {
-	for _, t := range e.cfg.Catalog.Tables {
-		for _, ix := range t.Indexes {
-			if ix.Name == name {
-				return t, ix
-			}
-		}
-	}
-	return nil, nil
-}
-
 // truncate empties a table and its index tables: each is dropped and made
 // again with the region boundaries it had.
-func (e *Engine) truncate(ctx context.Context, s *parser.TruncateStmt) (*Result, error) {
+func (e *Engine) truncate(ctx context.Context, p *planner.Truncate) (*Result, error) {
 	if err := e.Writable("TRUNCATE TABLE"); err != nil {
 		return nil, err
 	}
-	t, ok := e.cfg.Catalog.Table(s.Table.Name)
-	if !ok {
-		return nil, parser.Errorf(s.Table.NamePos, "table %q does not exist (tables: %s)", s.Table.Name, strings.Join(e.cfg.Catalog.Names(), ", "))
-	}
-	if t.IndexOf != nil {
-		return nil, parser.Errorf(s.Table.NamePos, "%s is an index of %s: TRUNCATE TABLE %s empties both", t.Name, t.IndexOf.Name, t.IndexOf.Name)
-	}
+	t := p.Table
 	x, err := e.executor(ctx)
 	if err != nil {
 		return nil, err
@@ -474,42 +390,27 @@ func (e *Engine) alterPhysicalFamily(ctx context.Context, src []byte, table, fam
 	return "", nil
 }
 
-func (e *Engine) alterTable(ctx context.Context, s *parser.AlterTableStmt) (*Result, error) {
+func (e *Engine) alterTable(ctx context.Context, p *planner.AlterTable) (*Result, error) {
 	if err := e.catalogFile("ALTER TABLE"); err != nil {
 		return nil, err
 	}
-	t, ok := e.cfg.Catalog.Table(s.Table.Name)
-	if !ok || t.IndexOf != nil {
-		return nil, parser.Errorf(s.Table.NamePos, "table %q does not exist (tables: %s)", s.Table.Name, strings.Join(e.cfg.Catalog.Names(), ", "))
-	}
+	t := p.Table
 	var (
 		src  []byte
 		err  error
 		note string
 	)
-	if c := s.AddColumn; c != nil {
-		col := catalog.ColumnSpec{Name: c.Name.Name, Type: c.Type, Column: c.Column}
-		if c.Text {
-			col.Encoding = "text"
-		}
-		if col.Column == "" {
-			if len(t.Families) != 1 {
-				return nil, parser.Errorf(c.Name.NamePos, "table %s has %d families: say which with AS 'family:%s'", t.Name, len(t.Families), c.Name.Name)
-			}
-			col.Column = t.Families[0].Name + ":" + c.Name.Name
-		}
-		src, err = catalog.AddColumn(e.cfg.CatalogSource, t.Name, &col)
+	if p.AddColumn != nil {
+		src, err = catalog.AddColumn(e.cfg.CatalogSource, t.Name, p.AddColumn)
 	} else {
-		f := s.SetFamily
-		src, err = catalog.SetFamily(e.cfg.CatalogSource, t.Name, f.Name.Name, func(fs *catalog.FamilySpec) {
-			applyFamily(fs, f)
-		})
+		family := p.SetFamily.Name.Name
+		src, err = catalog.SetFamily(e.cfg.CatalogSource, t.Name, family, p.ApplyFamily)
 		if err == nil {
-			note, err = e.alterPhysicalFamily(ctx, src, t.Name, f.Name.Name)
+			note, err = e.alterPhysicalFamily(ctx, src, t.Name, family)
 		}
 	}
 	if err != nil {
-		return nil, parser.Errorf(s.Table.NamePos, "ALTER TABLE %s: %w", t.Name, err)
+		return nil, parser.Errorf(p.Pos, "ALTER TABLE %s: %w", t.Name, err)
 	}
 	if err := e.saveCatalog(src); err != nil {
 		return nil, err
@@ -517,44 +418,12 @@ func (e *Engine) alterTable(ctx context.Context, s *parser.AlterTableStmt) (*Res
 	return tagWithNote("ALTER TABLE", note), nil
 }
 
-// applyFamily sets the settings a SET FAMILY gives.
-func applyFamily(fs *catalog.FamilySpec, f *parser.FamilyDef) {
-	if f.Versions > 0 {
-		fs.Versions = f.Versions
-	}
-	if f.TTL >= 0 {
-		fs.TTL = f.TTL
-	}
-	if f.Compression != "" {
-		fs.Compression = f.Compression
-	}
-	if f.BloomFilter != "" {
-		fs.BloomFilter = f.BloomFilter
-	}
-	if f.BlockSize > 0 {
-		fs.BlockSize = f.BlockSize
-	}
-	if f.BlockCache != nil {
-		fs.BlockCache = f.BlockCache
-	}
-	if f.InMemory {
-		fs.InMemory = true
-	}
-}
-
-func (e *Engine) showCatalog(s *parser.ShowCatalogStmt) (*Result, error) {
+func (e *Engine) showCatalog(p *planner.ShowCatalog) (*Result, error) {
 	src := e.cfg.CatalogSource
-	if s.Table == nil {
+	if p.Table == nil {
 		return &Result{Text: string(src)}, nil
 	}
-	t, ok := e.cfg.Catalog.Table(s.Table.Name)
-	if !ok {
-		return nil, parser.Errorf(s.Table.NamePos, "table %q does not exist (tables: %s)", s.Table.Name, strings.Join(e.cfg.Catalog.Names(), ", "))
-	}
-	if t.IndexOf != nil {
-		t = t.IndexOf
-	}
-	text, err := catalog.TableSource(src, t.Name)
+	text, err := catalog.TableSource(src, p.Table.Name)
 	if err != nil {
 		return nil, err
 	}

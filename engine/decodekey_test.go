@@ -22,7 +22,7 @@ import (
 func TestDecodeKey(t *testing.T) {
 	cats := map[string]func() (*catalog.Catalog, error){
 		"example":  func() (*catalog.Catalog, error) { return catalog.LoadFile("../examples/catalog.yaml") },
-		"opentsdb": func() (*catalog.Catalog, error) { return catalog.Parse(examples.OpenTSDBYAML) },
+		"opentsdb": func() (*catalog.Catalog, error) { return catalog.Parse(examples.OpenTSDBPairsYAML) },
 	}
 	engines := map[string]*engine.Engine{}
 	datadriven.RunTest(t, "testdata/decodekey", func(t *testing.T, d *datadriven.TestData) string {

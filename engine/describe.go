@@ -13,19 +13,20 @@ import (
 )
 
 // showTables lists the catalog's tables and their index tables, and
-// whether each physical table exists in the store.
+// whether each physical table exists in the store; then the store's
+// tables that no catalog table describes, of every namespace.
 func (e *Engine) showTables(ctx context.Context) (*Result, error) {
 	st, err := e.Store(ctx)
 	if err != nil {
 		return nil, err
 	}
-	names, err := st.Tables(ctx)
+	names, others, err := e.storedTables(ctx, st)
 	if err != nil {
 		return nil, err
 	}
 	exists := map[string]bool{}
 	for _, n := range names {
-		exists[n] = true
+		exists[strings.TrimPrefix(n, "default:")] = true
 	}
 	cols := append(strCols("name", "kind", "hbase_table", "key"), Column{Name: "exists", Type: catalog.TypeBoolean})
 	var rows []catalog.Row
@@ -38,7 +39,7 @@ func (e *Engine) showTables(ctx context.Context) (*Result, error) {
 			}
 		}
 		rows = append(rows, catalog.Row{
-			catalog.String(t.Name), catalog.String(kind), catalog.String(t.Physical), catalog.String(t.Key.String()), catalog.Bool(exists[t.Physical]),
+			catalog.String(t.Name), catalog.String(kind), catalog.String(t.Physical), catalog.String(t.Key.String()), catalog.Bool(exists[strings.TrimPrefix(t.Physical, "default:")]),
 		})
 	}
 	for _, t := range e.cfg.Catalog.Tables {
@@ -46,6 +47,10 @@ func (e *Engine) showTables(ctx context.Context) (*Result, error) {
 		for _, ix := range t.Indexes {
 			add(ix.Table)
 		}
+	}
+	// The store's other tables: rkql can describe and read them raw.
+	for _, n := range others {
+		rows = append(rows, catalog.Row{catalog.Null(catalog.TypeString), catalog.String("not in the catalog"), catalog.String(n), catalog.Null(catalog.TypeString), catalog.Bool(true)})
 	}
 	return rowsResult(cols, rows), nil
 }
@@ -171,13 +176,24 @@ func describe(t *catalog.Table) *Result {
 		if c.Family != "" {
 			where = append(where, c.Family+":"+catalog.ToStringBinary([]byte(c.Qualifier)))
 		}
+		n := (*catalog.TSDBNames)(nil)
+		if t.Collects() {
+			n = t.Wide.Names
+		}
 		switch {
 		case c.FromCell && t.Wide.Cells != nil && t.Columns[t.Wide.Qual].Name == c.Name:
 			where = append(where, "the qualifier of each cell of "+t.Wide.Family+" ("+t.Wide.Cells.String()+")")
+		case n != nil && c.Name == t.Columns[n.Metric].Name:
+			where = append(where, "the name of "+t.Columns[n.MetricUID].Name+" in "+n.UIDTable)
+		case n != nil && c.Name == t.Columns[n.Tags].Name:
+			where = append(where, "the key's tag pairs, by name in "+n.UIDTable)
 		case c.FromCell:
 			where = append(where, "each cell of "+t.Wide.Family)
 		case c.MapFamily != "":
 			where = append(where, "family "+c.MapFamily+": qualifier ("+c.MapKeys.String()+") -> value")
+		}
+		if c.Hidden {
+			where = append(where, "hidden: read through "+t.Columns[n.Tags].Name)
 		}
 		typ := c.Type.String()
 		if c.Type == catalog.TypeMap {

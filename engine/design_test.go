@@ -36,7 +36,9 @@ func TestDesignStatements(t *testing.T) {
 		{"LINT order_events", []string{"order_events: warning [random-no-index]", "fix: add an index table", "0 error(s), 2 warning(s), 0 note(s)"}},
 		{"LINT", []string{"orders: warning [key-length]", "orders_by_buyer: warning [key-length]", "logs: info [series-no-ttl]"}},
 		{"LINT sites", []string{"sites_by_owner: info [delimiter-in-values]"}},
-		{"SHOW CREATE TABLE logs", []string{"create 'logs', {\nNAME => 'l',", `SPLITS => ["\x01", "\x02"`}},
+		{"SHOW CREATE TABLE logs", []string{"CREATE TABLE logs (hostname STRING, ", "FAMILIES (l VERSIONS 1 COMPRESSION 'SNAPPY') SPLIT BY BUCKETS;\n",
+			"\n-- in the HBase shell:\n-- create 'logs', {NAME => 'l', VERSIONS => '1', COMPRESSION => 'SNAPPY'}, {SPLITS => [\"\\x01\", "}},
+		{"SHOW CREATE TABLE orders_by_buyer", []string{"CREATE INDEX orders_by_buyer ON orders ROWKEY (buyer, ", "\n-- create 'orders_by_buyer', {NAME => 'd', VERSIONS => '1'}\n"}},
 		{"SIMULATE WRITES logs ROWS 16000", []string{"regions used 16 of 16", "1.00 x the mean", "ts = now", "nothing was written"}},
 		{"SIMULATE WRITES logs ROWS 1600 WITH ts = sequence COMPARE logs_by_host", []string{"regions used           16                 1", "ts = sequence"}},
 	} {

@@ -7,10 +7,8 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/engine"
 	"github.com/rkql/rkql/examples"
-	"github.com/rkql/rkql/exec"
 	"github.com/rkql/rkql/exec/embedded"
 	"github.com/rkql/rkql/parser"
 )
@@ -85,36 +83,15 @@ func TestLooseScanReadsFewRows(t *testing.T) {
 // error that names the budget.
 func TestDistinctBudget(t *testing.T) {
 	ctx := context.Background()
-	cat, err := catalog.LoadFile("../examples/catalog.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := tempStore(t)
-	e := engine.New(engine.Config{Catalog: cat, CreateOnDemand: true, DistinctBudget: 10,
-		Open: func(context.Context) (exec.Store, error) { return st, nil }})
-	tb, _ := cat.Table("orders")
-	if err := e.Write(ctx, tb, nil, examples.Rows(tb, 500, 3), 0, nil); err != nil {
-		t.Fatal(err)
-	}
+	e := exampleEngine(t, engine.Config{DistinctBudget: 10})
+	writeOrders(t, e, 500, 3)
 	if _, _, err := e.Exec(ctx, "SELECT DISTINCT status FROM orders ALLOW FULL SCAN"); err != nil {
 		t.Fatalf("a few statuses fit the budget: %v", err)
 	}
-	_, _, err = e.Exec(ctx, "SELECT DISTINCT order_id FROM orders ALLOW FULL SCAN")
+	_, _, err := e.Exec(ctx, "SELECT DISTINCT order_id FROM orders ALLOW FULL SCAN")
 	if err == nil || !regexpOneLine.MatchString(err.Error()) {
 		t.Fatalf("err = %v, want a one-line budget error", err)
 	}
 }
 
 var regexpOneLine = regexp.MustCompile(`^[^\n]*distinct budget exceeded: more than 10 distinct rows[^\n]*$`)
-
-// tempStore opens an embedded store in a directory of the test's, closed
-// when the test ends.
-func tempStore(t testing.TB) *embedded.Store {
-	t.Helper()
-	st, err := embedded.Open(t.TempDir(), embedded.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	return st
-}

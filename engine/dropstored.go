@@ -9,26 +9,18 @@ import (
 
 	"github.com/rkql/rkql/exec"
 	"github.com/rkql/rkql/parser"
+	"github.com/rkql/rkql/planner"
 )
 
 // dropStored runs DROP TABLE name for a name the catalog does not hold:
 // an HBase table of that name that no table or index of the catalog
 // describes (one a DROP in a read-only session kept, say) is dropped
-// after a confirmation. The HBase table of a catalog table is not: its
-// own DROP TABLE or DROP INDEX drops it with its catalog entry.
-func (e *Engine) dropStored(ctx context.Context, s *parser.DropTableStmt) (*Result, error) {
-	name := s.Table.Name
-	notFound := parser.Errorf(s.Table.NamePos, "table %q does not exist (tables: %s)", name, strings.Join(e.cfg.Catalog.Names(), ", "))
-	for _, t := range e.cfg.Catalog.Tables {
-		if t.Physical == name {
-			return nil, parser.Errorf(s.Table.NamePos, "HBase table %s is the table of %s: DROP TABLE %s drops it", name, t.Name, t.Name)
-		}
-		for _, ix := range t.Indexes {
-			if ix.Table.Physical == name {
-				return nil, parser.Errorf(s.Table.NamePos, "HBase table %s is the table of index %s of %s: DROP INDEX %s drops it", name, ix.Name, t.Name, ix.Name)
-			}
-		}
-	}
+// after a confirmation. The planner has refused the HBase table of a
+// catalog table or index: its own DROP TABLE or DROP INDEX drops it with
+// its catalog entry.
+func (e *Engine) dropStored(ctx context.Context, p *planner.DropTable) (*Result, error) {
+	name := p.Name
+	notFound := parser.Errorf(p.Pos, "table %q does not exist (tables: %s)", name, strings.Join(e.cfg.Catalog.Names(), ", "))
 	x, err := e.executor(ctx)
 	var stored []string
 	if err == nil {
@@ -52,7 +44,7 @@ func (e *Engine) dropStored(ctx context.Context, s *parser.DropTableStmt) (*Resu
 		return nil, err
 	}
 	if !yes {
-		return nil, fmt.Errorf("%s not confirmed: nothing was dropped (in a script, --yes confirms)", s)
+		return nil, fmt.Errorf("%s not confirmed: nothing was dropped (in a script, --yes confirms)", p.Stmt)
 	}
 	if err := d.DropTable(ctx, name); err != nil && !errors.Is(err, exec.ErrTableNotFound) {
 		return nil, fmt.Errorf("dropping HBase table %s: %w", name, err)

@@ -27,6 +27,29 @@ func (e *readOnlyError) Error() string {
 
 func (e *readOnlyError) Is(target error) bool { return target == ErrReadOnly }
 
+// OpenFunc opens a store: Config.Open and Config.OpenRead. It is the
+// engine's name for what a caller hands it, so that a caller that only
+// passes the function on (the shell) names no exec type.
+type OpenFunc func(ctx context.Context) (exec.Store, error)
+
+// Opened is the OpenFunc of a store already open: it returns st.
+func Opened(st exec.Store) OpenFunc {
+	return func(context.Context) (exec.Store, error) { return st, nil }
+}
+
+// OpenWith is the OpenFunc of open, which opens a store of a concrete
+// type (embedded.Open's *embedded.Store). When open fails, the store is
+// none at all, not an interface holding a nil pointer.
+func OpenWith[S exec.Store](open func(context.Context) (S, error)) OpenFunc {
+	return func(ctx context.Context) (exec.Store, error) {
+		st, err := open(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return st, nil
+	}
+}
+
 // Config builds an Engine. The zero value of each optional field means
 // the default.
 type Config struct {
@@ -47,13 +70,13 @@ type Config struct {
 	Confirm func(ctx context.Context, question string) (bool, error)
 	// Open opens the store. It is called on first use, and again after a
 	// failure, so statements that need no store run without one.
-	Open func(ctx context.Context) (exec.Store, error)
+	Open OpenFunc
 	// OpenRead, when set, opens the store for a statement that only
 	// reads, so that other readers may share it; Open then opens it for
 	// statements that write, and for Write. The engine closes a store
 	// opened one way before it opens it the other way, so that a writer
 	// holds the store only while it writes.
-	OpenRead func(ctx context.Context) (exec.Store, error)
+	OpenRead OpenFunc
 	// CreateOnDemand creates a table's physical table before it is first
 	// read or written, as the embedded store wants.
 	CreateOnDemand bool
@@ -102,6 +125,28 @@ type Engine struct {
 	// lastWrite is the last timestamp handed to a write that named none
 	// (see writeClock).
 	lastWrite int64
+	// uids reads OpenTSDB's uid tables of store, for the planner and the
+	// executor; made with the store.
+	uids *exec.UIDs
+}
+
+// engineUIDs looks up OpenTSDB's uids for the planner in the engine's
+// store, opened on first use.
+type engineUIDs struct{ e *Engine }
+
+func (u engineUIDs) UID(ctx context.Context, table, kind, name string) (int64, bool, error) {
+	e := u.e
+	if e.store == nil {
+		// A lookup only reads: a store opened for it need not write.
+		prev := e.reading
+		e.reading = true
+		_, err := e.Store(ctx)
+		e.reading = prev
+		if err != nil {
+			return 0, false, err
+		}
+	}
+	return e.uids.UID(ctx, table, kind, name)
 }
 
 // writeClock hands out write timestamps in ms that never go backwards and
@@ -124,7 +169,12 @@ func New(cfg Config) *Engine {
 	if cfg.Planner.Now == nil {
 		cfg.Planner.Now = cfg.Clock
 	}
-	return &Engine{cfg: cfg, pl: newPlanner(cfg.Catalog, cfg), pushdown: !cfg.NoPushdown, ensured: map[string]bool{}}
+	e := &Engine{pushdown: !cfg.NoPushdown, ensured: map[string]bool{}}
+	if cfg.Planner.UIDs == nil {
+		cfg.Planner.UIDs = engineUIDs{e}
+	}
+	e.cfg, e.pl = cfg, newPlanner(cfg.Catalog, cfg)
+	return e
 }
 
 func newPlanner(c *catalog.Catalog, cfg Config) *planner.Planner { return planner.New(c, cfg.Planner) }
@@ -158,7 +208,7 @@ func (e *Engine) Close() error {
 		return nil
 	}
 	err := e.store.Close()
-	e.store = nil
+	e.store, e.uids = nil, nil
 	clear(e.ensured)
 	return err
 }
@@ -186,6 +236,7 @@ func (e *Engine) Store(ctx context.Context) (exec.Store, error) {
 		return nil, err
 	}
 	e.store, e.storeWrites = st, write
+	e.uids = &exec.UIDs{Store: st}
 	return st, nil
 }
 
@@ -195,7 +246,7 @@ func (e *Engine) executor(ctx context.Context) (*exec.Executor, error) {
 		return nil, err
 	}
 	return &exec.Executor{Store: st, SortBudget: e.cfg.SortBudget, GroupBudget: e.cfg.GroupBudget,
-		DistinctBudget: e.cfg.DistinctBudget, WriteClock: e.writeClock}, nil
+		DistinctBudget: e.cfg.DistinctBudget, WriteClock: e.writeClock, UIDs: e.uids}, nil
 }
 
 // ensure creates t's physical table when the engine creates tables on

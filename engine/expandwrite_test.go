@@ -5,11 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rkql/rkql/catalog"
-	"github.com/rkql/rkql/engine"
 	"github.com/rkql/rkql/examples"
 	"github.com/rkql/rkql/exec"
-	"github.com/rkql/rkql/parser"
 )
 
 // TestWriteExpandingRefused checks that DELETE and UPDATE of OpenTSDB's
@@ -18,16 +15,7 @@ import (
 // of its row, and an UPDATE of one wrote a new row with one tag pair.
 func TestWriteExpandingRefused(t *testing.T) {
 	ctx := context.Background()
-	cat, err := catalog.Parse(examples.OpenTSDBYAML)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := tempStore(t)
-	tsdb, _ := cat.Table("tsdb")
-	x := &exec.Executor{Store: st}
-	if err := x.EnsureTable(ctx, tsdb); err != nil {
-		t.Fatal(err)
-	}
+	tsdb, st, run := tsdbEngine(t)
 	_, o := examples.OpenTSDBDemo()
 	var muts []exec.Mutation
 	for _, c := range o.Points {
@@ -35,27 +23,6 @@ func TestWriteExpandingRefused(t *testing.T) {
 	}
 	if err := st.Mutate(ctx, tsdb.Physical, muts); err != nil {
 		t.Fatal(err)
-	}
-	e := engine.New(engine.Config{Catalog: cat, Open: func(context.Context) (exec.Store, error) { return st, nil }})
-	e.SetConfirm(func(context.Context, string) (bool, error) { return true, nil })
-	run := func(q string) (string, error) {
-		stmt, err := parser.ParseOne(q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := e.Run(ctx, stmt)
-		if err != nil {
-			return "", err
-		}
-		defer res.Close()
-		if res.Rows == nil {
-			return res.Tag, nil
-		}
-		r, err := res.Rows.Next(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r[0].String(), nil
 	}
 	const count = "SELECT COUNT(*) FROM tsdb WHERE metric = 1 AND base = '2024-05-01 10:00:00'"
 	before, err := run(count)

@@ -10,7 +10,6 @@ import (
 
 	"github.com/cockroachdb/datadriven"
 
-	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/engine"
 	"github.com/rkql/rkql/exec"
 	"github.com/rkql/rkql/exec/embedded"
@@ -33,14 +32,10 @@ func (r reporting) Pushdown() exec.Pushdown { return r.p }
 // created on demand, with their splits) that declares pushdown p.
 func newEngine(t testing.TB, p exec.Pushdown) *engine.Engine {
 	t.Helper()
-	cat, err := catalog.LoadFile("../examples/catalog.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
 	st := tempStore(t)
 	// NOW() reads a fixed clock, so that EXPLAIN's folded times stay put.
 	now := func() time.Time { return time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC) }
-	return engine.New(engine.Config{Catalog: cat, CreateOnDemand: true, Planner: planner.Options{Now: now},
+	return exampleEngine(t, engine.Config{Planner: planner.Options{Now: now},
 		Open: func(context.Context) (exec.Store, error) { return reporting{st, p}, nil }})
 }
 

@@ -161,8 +161,8 @@ func (e *Engine) checkIndex(ctx context.Context, c *planner.CheckIndex) (*Result
 	if err != nil {
 		return nil, err
 	}
-	names := []string{"data_rows", "entries", "missing", "orphans", "unverified", "stale", "repaired"}
-	vals := []int64{rep.DataRows, rep.Entries, rep.Missing, rep.Orphans, rep.Unverified, rep.Stale, rep.Repaired}
+	names := []string{"data_rows", "entries", "no_entry", "missing", "orphans", "unverified", "stale", "repaired"}
+	vals := []int64{rep.DataRows, rep.Entries, rep.NoEntry, rep.Missing, rep.Orphans, rep.Unverified, rep.Stale, rep.Repaired}
 	cols := make([]Column, len(names))
 	row := make(catalog.Row, len(names))
 	for i, n := range names {
@@ -170,6 +170,9 @@ func (e *Engine) checkIndex(ctx context.Context, c *planner.CheckIndex) (*Result
 		row[i] = catalog.Bigint(vals[i])
 	}
 	res := rowsResult(cols, []catalog.Row{row})
+	if rep.NoEntry > 0 {
+		res.Notes = []string{noEntryNote(c.Table, c.Index, rep.NoEntry)}
+	}
 	if !c.Repair && !rep.Clean() {
 		// The report is shown, and then the statement fails, as rkql
 		// store check does on damage.
@@ -177,6 +180,20 @@ func (e *Engine) checkIndex(ctx context.Context, c *planner.CheckIndex) (*Result
 			err: &IndexMismatchError{Index: c.Index.Name, Table: c.Table.Name, Report: rep, Unbuilt: c.Index.Unbuilt}}
 	}
 	return res, nil
+}
+
+// noEntryNote says why n data rows have no entry: an index leaves out a
+// row whose index key fields are not all set.
+func noEntryNote(t *catalog.Table, ix *catalog.Index, n int64) string {
+	var fields []string
+	for _, k := range ix.Table.KeyColumns() {
+		name := ix.Table.Columns[k].Name
+		if d, ok := t.Column(name); ok && !t.Columns[d].KeyField {
+			fields = append(fields, name)
+		}
+	}
+	return fmt.Sprintf("no_entry: %d %s of %s %s no entry, since %s %s is NULL (an index holds no entry for a row with a NULL index key field); %s not missing",
+		n, plural(n, "row", "rows"), t.Name, plural(n, "has", "have"), plural(n, "its", "their"), strings.Join(fields, " or "), plural(n, "it is", "they are"))
 }
 
 // IndexMismatchError is CHECK INDEX finding an index that does not match

@@ -31,7 +31,7 @@ func TestEmptyRowKeyRefused(t *testing.T) {
 	if err := e.Write(ctx, sites, nil, []catalog.Row{row}, 0, nil); err == nil || !strings.Contains(err.Error(), "would be empty") {
 		t.Fatalf("Write of an empty key: %v", err)
 	}
-	if got := runText(t, e, "SELECT owner, domain FROM sites_by_owner WHERE owner IN ('ann', 'bob'); CHECK INDEX sites_by_owner"); got != "0 | 0 | 0 | 0 | 0 | 0 | 0\n" {
+	if got := runText(t, e, "SELECT owner, domain FROM sites_by_owner WHERE owner IN ('ann', 'bob'); CHECK INDEX sites_by_owner"); got != "0 | 0 | 0 | 0 | 0 | 0 | 0 | 0\n" {
 		t.Fatalf("after the refused writes:\n%s", got)
 	}
 
@@ -41,7 +41,7 @@ CREATE INDEX u_by_e ON u ROWKEY (e) UNIQUE;
 INSERT INTO u (id, e) VALUES ('1', 'x'), ('2', '');
 SELECT id FROM u WHERE id IN ('1', '2');
 CHECK INDEX u_by_e`)
-	want := "error: index u_by_e: the row key of u_by_e would be empty (e = ''): HBase keeps no row under an empty key\n0 | 0 | 0 | 0 | 0 | 0 | 0\n"
+	want := "error: index u_by_e: the row key of u_by_e would be empty (e = ''): HBase keeps no row under an empty key\n0 | 0 | 0 | 0 | 0 | 0 | 0 | 0\n"
 	if !strings.HasSuffix(got, want) {
 		t.Fatalf("empty entry key:\n%s\nwant\n%s", got, want)
 	}
@@ -68,9 +68,9 @@ INSERT 4
 CREATE INDEX
 warning: index p_by_tag is not built: no query reads it until BUILD INDEX p_by_tag ON p writes the entries of the rows p holds
 INSERT 1
-error: query on p would read the whole table (FULL SCAN): index p_by_tag would serve it, but it is not built (BUILD INDEX p_by_tag ON p fills it); or add ALLOW FULL SCAN to read the table anyway
+error: query on p would read the whole table (FULL SCAN): index p_by_tag would serve it, but it is not built (BUILD INDEX p_by_tag ON p fills it); or add ALLOW FULL SCAN to read the table anyway: SELECT k FROM p WHERE tag = 'red' ALLOW FULL SCAN
 error: index p_by_tag is not built, so its entries may not match p (BUILD INDEX p_by_tag ON p fills it)
-error: query on p would read the whole table (FULL SCAN): index p_by_tag would serve it, but it is not built (BUILD INDEX p_by_tag ON p fills it); or add ALLOW FULL SCAN to read the table anyway
+error: query on p would read the whole table (FULL SCAN): index p_by_tag would serve it, but it is not built (BUILD INDEX p_by_tag ON p fills it); or add ALLOW FULL SCAN to read the table anyway: DELETE FROM p WHERE tag = 'red' ALLOW FULL SCAN
 `
 	if got != want {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
@@ -88,7 +88,7 @@ error: query on p would read the whole table (FULL SCAN): index p_by_tag would s
 	}
 	got = runText(t, e, "SHOW TABLES; CHECK INDEX p_by_tag")
 	if !strings.Contains(got, "'p_by_tag' | 'index of p, not built' |") ||
-		!strings.HasSuffix(got, "5 | 1 | 4 | 0 | 0 | 0 | 0\nerror: index p_by_tag is not built, and does not match table p: 4 missing entries (BUILD INDEX p_by_tag ON p fills it)\n") {
+		!strings.HasSuffix(got, "5 | 1 | 0 | 4 | 0 | 0 | 0 | 0\nerror: index p_by_tag is not built, and does not match table p: 4 missing entries (BUILD INDEX p_by_tag ON p fills it)\n") {
 		t.Fatalf("SHOW TABLES and CHECK INDEX of the unbuilt index:\n%s", got)
 	}
 	res, err := e.Run(context.Background(), mustParse(t, "DESCRIBE p"))
@@ -100,7 +100,7 @@ error: query on p would read the whole table (FULL SCAN): index p_by_tag would s
 		t.Fatalf("DESCRIBE p:\n%s", notes)
 	}
 	got = runText(t, e, "BUILD INDEX p_by_tag ON p; SELECT k, n FROM p WHERE tag = 'red'; CHECK INDEX p_by_tag")
-	if want := "BUILD INDEX 5\n'a' | 1\n'b' | 2\n'c' | 3\n'd' | 4\n'e' | 5\n5 | 5 | 0 | 0 | 0 | 0 | 0\n"; got != want {
+	if want := "BUILD INDEX 5\n'a' | 1\n'b' | 2\n'c' | 3\n'd' | 4\n'e' | 5\n5 | 5 | 0 | 0 | 0 | 0 | 0 | 0\n"; got != want {
 		t.Fatalf("after BUILD INDEX: got\n%s\nwant\n%s", got, want)
 	}
 	if src := string(e.CatalogSource()); strings.Contains(src, "state:") {
@@ -120,7 +120,7 @@ CREATE INDEX p_by_tag ON p ROWKEY (tag, '|', k) COVERING (n);
 INSERT INTO p (k, tag, n) VALUES ('a', 'red', 1), ('b', 'blue', 2);
 SELECT k, n FROM p WHERE tag = 'red';
 CHECK INDEX p_by_tag`)
-	if want := "CREATE TABLE\nCREATE INDEX\nINSERT 2\n'a' | 1\n2 | 2 | 0 | 0 | 0 | 0 | 0\n"; got != want {
+	if want := "CREATE TABLE\nCREATE INDEX\nINSERT 2\n'a' | 1\n2 | 2 | 0 | 0 | 0 | 0 | 0 | 0\n"; got != want {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
 	}
 	if strings.Contains(string(e.CatalogSource()), "state:") {
@@ -158,13 +158,13 @@ func TestIndexOverStaleTable(t *testing.T) {
 UPDATE 1
 CREATE INDEX
 warning: HBase table p_by_tag exists already and holds rows, which an index cannot trust: index p_by_tag is not built, and no query reads it until BUILD INDEX p_by_tag ON p replaces them with the entries of the rows of p
-error: query on p would read the whole table (FULL SCAN): index p_by_tag would serve it, but it is not built (BUILD INDEX p_by_tag ON p fills it); or add ALLOW FULL SCAN to read the table anyway
+error: query on p would read the whole table (FULL SCAN): index p_by_tag would serve it, but it is not built (BUILD INDEX p_by_tag ON p fills it); or add ALLOW FULL SCAN to read the table anyway: SELECT k, n FROM p WHERE tag = 'red' ALLOW FULL SCAN
 `
 	if got != want {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
 	}
 	got = runText(t, e, "CHECK INDEX p_by_tag")
-	if want := "3 | 4 | 0 | 1 | 0 | 1 | 0\nerror: index p_by_tag is not built, and does not match table p: 1 orphan, 1 stale entries (BUILD INDEX p_by_tag ON p fills it)\n"; got != want {
+	if want := "3 | 4 | 0 | 0 | 1 | 0 | 1 | 0\nerror: index p_by_tag is not built, and does not match table p: 1 orphan, 1 stale entries (BUILD INDEX p_by_tag ON p fills it)\n"; got != want {
 		t.Fatalf("CHECK INDEX of the stale index: got\n%s\nwant\n%s", got, want)
 	}
 	got = runText(t, e, "BUILD INDEX p_by_tag ON p; SELECT k, n FROM p WHERE tag = 'red'; CHECK INDEX p_by_tag")
@@ -172,7 +172,7 @@ error: query on p would read the whole table (FULL SCAN): index p_by_tag would s
 'b' | 20
 'c' | 3
 'd' | 4
-3 | 3 | 0 | 0 | 0 | 0 | 0
+3 | 3 | 0 | 0 | 0 | 0 | 0 | 0
 `
 	if got != want {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
@@ -198,7 +198,7 @@ CREATE INDEX q_by_e ON q ROWKEY (e) UNIQUE;
 BUILD INDEX q_by_e ON q;
 SELECT k FROM q WHERE e = 'y'`)
 	want := `error: BUILD INDEX q_by_e stopped after 0 entries, and the index stays unbuilt: index q_by_e: two rows of q have e = 'x', and the index's key must be unique (it leaves out key fields of q)
-error: query on q would read the whole table (FULL SCAN): index q_by_e would serve it, but it is not built (BUILD INDEX q_by_e ON q fills it); or add ALLOW FULL SCAN to read the table anyway
+error: query on q would read the whole table (FULL SCAN): index q_by_e would serve it, but it is not built (BUILD INDEX q_by_e ON q fills it); or add ALLOW FULL SCAN to read the table anyway: SELECT k FROM q WHERE e = 'y' ALLOW FULL SCAN
 `
 	if !strings.HasSuffix(got, want) {
 		t.Fatalf("got\n%s\nwant it to end\n%s", got, want)

@@ -42,6 +42,16 @@ type Result struct {
 	Warnings func() []string
 }
 
+// ReuseRows tells the result's rows that the reader keeps no row past its
+// next call to Next, so that a plain read may decode each row into the
+// memory of the one before (exec.RowReuser). Call it before the first
+// Next; rows that cannot reuse their memory ignore it.
+func (r *Result) ReuseRows() {
+	if ru, ok := r.Rows.(exec.RowReuser); ok {
+		ru.ReuseRows()
+	}
+}
+
 // Close releases the result's rows, if any.
 func (r *Result) Close() error {
 	if r == nil || r.Rows == nil {

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
+	"slices"
 
 	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/design"
+	"github.com/rkql/rkql/design/advise"
 	"github.com/rkql/rkql/exec"
 	"github.com/rkql/rkql/exec/placed"
 	"github.com/rkql/rkql/parser"
@@ -21,12 +23,23 @@ func (e *Engine) Plan(ctx context.Context, st parser.Stmt) (planner.Plan, error)
 
 // Run plans and runs one statement. A Result with Rows streams them: the
 // caller reads and closes it.
+//
+// A layout statement (planner.Layout) is planned and run under the
+// catalog's lock, from the catalog file read again, so that it is checked
+// against the file as it is and no other process's edit is lost.
 func (e *Engine) Run(ctx context.Context, st parser.Stmt) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if isDDL(st) {
-		return e.runDDL(ctx, st)
+	if planner.Layout(st) {
+		release, err := e.lockFor(ctx, st)
+		if err != nil {
+			return nil, err
+		}
+		defer release()
+		if err := e.reloadCatalog(); err != nil {
+			return nil, err
+		}
 	}
 	// Planning is linear in the statement's size, but a statement may be
 	// huge: Ctrl-C and the timeout stop it through ctx.
@@ -40,7 +53,9 @@ func (e *Engine) Run(ctx context.Context, st parser.Stmt) (*Result, error) {
 	return e.RunPlan(ctx, p)
 }
 
-// RunPlan runs a planned statement.
+// RunPlan runs a planned statement: the one place where each kind of
+// plan meets the code that runs it. The plan of a layout statement must
+// come from Run, which plans it under the catalog's lock.
 func (e *Engine) RunPlan(ctx context.Context, p planner.Plan) (*Result, error) {
 	what := writeStatement(p)
 	if what != "" {
@@ -48,13 +63,18 @@ func (e *Engine) RunPlan(ctx context.Context, p planner.Plan) (*Result, error) {
 			return nil, err
 		}
 	}
-	e.reading = what == ""
+	_, layout := p.(planner.LayoutPlan)
+	e.reading = what == "" && !layout
 	defer func() { e.reading = false }()
 	switch p := p.(type) {
 	case *planner.Select:
 		return e.query(ctx, p)
 	case *planner.Explain:
 		return e.explain(ctx, p)
+	case *planner.RawRead:
+		return e.rawRead(ctx, p)
+	case *planner.RawExplain:
+		return e.rawExplain(ctx, p)
 	case *planner.Insert:
 		return e.insert(ctx, p)
 	case *planner.ShowTables:
@@ -62,6 +82,9 @@ func (e *Engine) RunPlan(ctx context.Context, p planner.Plan) (*Result, error) {
 	case *planner.ShowRegions:
 		return e.showRegions(ctx, p.Table)
 	case *planner.Describe:
+		if p.Table == nil {
+			return e.describeStored(ctx, p)
+		}
 		return describe(p.Table), nil
 	case *planner.CreateTable:
 		return e.createTable(ctx, p.Table)
@@ -77,13 +100,45 @@ func (e *Engine) RunPlan(ctx context.Context, p planner.Plan) (*Result, error) {
 		return e.buildIndex(ctx, p)
 	case *planner.CheckIndex:
 		return e.checkIndex(ctx, p)
+
+	// The layout statements edit or show the catalog file (ddl.go).
+	case *planner.DefineTable:
+		return e.defineTable(ctx, p)
+	case *planner.CreateIndex:
+		return e.createIndex(ctx, p)
+	case *planner.DropTable:
+		return e.dropTable(ctx, p)
+	case *planner.DropIndex:
+		return e.dropIndex(ctx, p)
+	case *planner.Truncate:
+		return e.truncate(ctx, p)
+	case *planner.AlterTable:
+		return e.alterTable(ctx, p)
+	case *planner.Infer:
+		return e.inferTable(ctx, p)
+	case *planner.ShowCatalog:
+		return e.showCatalog(p)
+
+	// The design statements judge layouts from the catalog alone
+	// (design/).
+	case *planner.Lint:
+		return textResult(design.LintReport(p.Tables), nil)
+	case *planner.ShowCreate:
+		return textResult(design.ShowCreate(p.Table), nil)
+	case *planner.Simulate:
+		return textResult(design.SimulateReport(p))
 	case *planner.Advise:
-		return e.runAdvise(p)
-	}
-	if res, ok, err := designRun(p); ok {
-		return res, err
+		return textResult(advise.Report(p.File, e.cfg.Catalog, e.cfg.CatalogSource))
 	}
 	return nil, fmt.Errorf("%T is not supported by the engine yet", p)
+}
+
+// textResult is the Result of a statement that answers with text.
+func textResult(text string, err error) (*Result, error) {
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Text: text}, nil
 }
 
 // writeStatement names a plan that writes or changes a table, or returns
@@ -247,6 +302,21 @@ func (e *Engine) explain(ctx context.Context, ex *planner.Explain) (*Result, err
 	return &Result{Text: model.Text()}, nil
 }
 
+// legend explains the notation of the KEY line: the key of the table the
+// SELECT reads first, an index's when it goes through one; for a union,
+// of each table its branches read first, each line once.
+func legend(sel *planner.Select) []string {
+	var out []string
+	for _, acc := range sel.Accesses() {
+		for _, line := range acc.Table.Key.Legend() {
+			if !slices.Contains(out, line) {
+				out = append(out, line)
+			}
+		}
+	}
+	return out
+}
+
 // explainEnv fetches what EXPLAIN counts costs with: the regions of the
 // tables the plan reads.
 func (e *Engine) explainEnv(ctx context.Context, st exec.Store, sel *planner.Select) (planner.ExplainEnv, error) {
@@ -354,9 +424,6 @@ func (e *Engine) createTable(ctx context.Context, t *catalog.Table) (*Result, er
 	}
 	return &Result{Tag: "CREATE TABLE"}, nil
 }
-
-// Statement names a statement by its first words, for messages.
-func Statement(st parser.Stmt) string { return strings.SplitN(st.String(), " ", 2)[0] }
 
 // Exec parses and runs one statement and reads all of its rows: the
 // whole answer, for tests and tools rather than for streaming. A

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/engine"
 	"github.com/rkql/rkql/exec"
 	"github.com/rkql/rkql/exec/embedded"
@@ -32,10 +31,6 @@ func (l logged) Close() error {
 // reader's store is closed, and the next read lets go of it again. A read
 // of a table the store lacks finds nothing and creates nothing.
 func TestReadsShareTheStore(t *testing.T) {
-	cat, err := catalog.LoadFile("../examples/catalog.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := filepath.Join(t.TempDir(), "store")
 	var log []string
 	open := func(ro bool) func(context.Context) (exec.Store, error) {
@@ -48,7 +43,7 @@ func TestReadsShareTheStore(t *testing.T) {
 			return logged{st, &log}, nil
 		}
 	}
-	e := engine.New(engine.Config{Catalog: cat, CreateOnDemand: true, Open: open(false), OpenRead: open(true)})
+	e := exampleEngine(t, engine.Config{Open: open(false), OpenRead: open(true)})
 	defer e.Close()
 	ctx := context.Background()
 	count := func() string {

@@ -19,12 +19,12 @@ import (
 )
 
 // tsdbEngine is an engine over examples/opentsdb.yaml on an empty
-// embedded store, and a function that runs one statement and returns its
-// rows as a|b lines (or its tag).
+// embedded store, which confirms what it asks, and a function that runs
+// one statement and returns its rows as a|b lines (or its tag).
 func tsdbEngine(t *testing.T) (*catalog.Table, exec.Store, func(string) (string, error)) {
 	t.Helper()
 	ctx := context.Background()
-	cat, err := catalog.Parse(examples.OpenTSDBYAML)
+	cat, err := catalog.Parse(examples.OpenTSDBPairsYAML)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,6 +34,7 @@ func tsdbEngine(t *testing.T) (*catalog.Table, exec.Store, func(string) (string,
 		t.Fatal(err)
 	}
 	e := engine.New(engine.Config{Catalog: cat, Open: func(context.Context) (exec.Store, error) { return st, nil }})
+	e.SetConfirm(func(context.Context, string) (bool, error) { return true, nil })
 	run := func(q string) (string, error) {
 		stmt, err := parser.ParseOne(q)
 		if err != nil {

@@ -88,7 +88,7 @@ func writeFailed(ctx context.Context, verb string, done int64, atomic bool, err 
 	if ue := (*exec.UniqueError)(nil); errors.As(err, &ue) {
 		unsure = 0 // refused before the write
 	}
-	return &exec.WriteError{Verb: verb, Done: done, Unsure: unsure, Undone: atomic, Err: err}
+	return &WriteError{Verb: verb, Done: done, Unsure: unsure, Undone: atomic, Err: err}
 }
 
 // updateBatch is how many rows an UPDATE writes at a time.

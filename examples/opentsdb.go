@@ -13,6 +13,12 @@ import (
 //go:embed opentsdb.yaml
 var OpenTSDBYAML []byte
 
+// OpenTSDBPairsYAML is opentsdb_pairs.yaml: the same tables, tsdb read
+// one row per point and tag pair, with uids as numbers.
+//
+//go:embed opentsdb_pairs.yaml
+var OpenTSDBPairsYAML []byte
+
 // RawCell is one cell as a store writes it, built byte by byte.
 type RawCell struct {
 	Key, Family, Qualifier, Value []byte

@@ -75,7 +75,7 @@ func (x *Executor) buildAccess(ctx context.Context, acc *placed.Scan, cond expr.
 	var it rowIter
 	var err error
 	if acc.Loose > 0 {
-		it = x.loose(acc, cond, stats)
+		it = x.loose(ctx, acc, cond, stats)
 	} else {
 		it, err = x.access(ctx, acc, stats)
 	}

@@ -49,6 +49,8 @@ type decoder struct {
 	stored []storedCol
 	// maps are the MAP columns read that hold a whole family.
 	maps []int
+	// names reads the names of an OpenTSDB table's uids (Collects).
+	names *uidNames
 }
 
 // storedCol is a column held in a cell.

@@ -98,9 +98,9 @@ type looseIter struct {
 	fresh bool  // cur has not been set from range i yet
 }
 
-func (x *Executor) loose(acc *placed.Scan, cond expr.Expr, stats *Stats) *looseIter {
+func (x *Executor) loose(ctx context.Context, acc *placed.Scan, cond expr.Expr, stats *Stats) *looseIter {
 	one := cond == nil && x.Store.Pushdown().Features().Limit
-	return &looseIter{x: x, acc: acc, stats: stats, dec: newDecoder(acc.Table, acc.Columns), cond: cond, one: one, fresh: true}
+	return &looseIter{x: x, acc: acc, stats: stats, dec: x.decoder(ctx, acc.Table, acc.Columns), cond: cond, one: one, fresh: true}
 }
 
 func (l *looseIter) next(ctx context.Context) (*Row, error) {

@@ -38,7 +38,8 @@
 // A write statement runs inside Executor.Atomically: over a Transactor
 // (the embedded store) it is one unit, and a failure, a cancel or a
 // timeout leaves nothing of it; over another store (HBase) its batches
-// stay as they are written, and a WriteError says how many rows did.
+// stay as they are written, and the engine's WriteError says how many
+// rows did.
 //
 // Rows stream: nothing holds a whole result except a client sort, which is
 // bounded by SortBudget rows. It holds each row as one byte encoding of

@@ -24,8 +24,8 @@ type pointIter struct {
 	rows  []*Row   // the batch being handed out
 }
 
-func (x *Executor) pointRows(acc *placed.Scan, stats *Stats) *pointIter {
-	return &pointIter{x: x, acc: acc, stats: stats, dec: newDecoder(acc.Table, acc.Columns), keys: pointKeys(acc)}
+func (x *Executor) pointRows(ctx context.Context, acc *placed.Scan, stats *Stats) *pointIter {
+	return &pointIter{x: x, acc: acc, stats: stats, dec: x.decoder(ctx, acc.Table, acc.Columns), keys: pointKeys(acc)}
 }
 
 func (p *pointIter) next(ctx context.Context) (*Row, error) {
@@ -56,7 +56,7 @@ func (p *pointIter) close() { p.keys, p.rows = nil, nil }
 
 // points reads the rows of all of acc's points with one Store.Get.
 func (x *Executor) points(ctx context.Context, acc *placed.Scan, stats *Stats) ([]*Row, error) {
-	return x.getRows(ctx, acc, pointKeys(acc), stats, newDecoder(acc.Table, acc.Columns))
+	return x.getRows(ctx, acc, pointKeys(acc), stats, x.decoder(ctx, acc.Table, acc.Columns))
 }
 
 // pointKeys are the keys of acc's points, in key order.

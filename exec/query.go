@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"sync"
 	"time"
 
 	"github.com/rkql/rkql/catalog"
@@ -33,6 +34,10 @@ type Executor struct {
 	// such writes carry one. It should never go backwards; nil means the
 	// wall clock.
 	WriteClock func() int64
+	// UIDs reads OpenTSDB's uids and names; nil makes one over Store on
+	// first use.
+	UIDs    *UIDs
+	uidOnce sync.Once
 }
 
 // writeTime is the timestamp of a write to an indexed table.
@@ -85,7 +90,7 @@ func (x *Executor) access(ctx context.Context, acc *placed.Scan, stats *Stats) (
 		return &sliceIter{}, nil
 	case planner.PointLookup:
 		if acc.Limit == 0 {
-			return x.pointRows(acc, stats), nil
+			return x.pointRows(ctx, acc, stats), nil
 		}
 		rows, err := x.points(ctx, acc, stats)
 		if err != nil {
@@ -93,7 +98,7 @@ func (x *Executor) access(ctx context.Context, acc *placed.Scan, stats *Stats) (
 		}
 		return &sliceIter{rows: rows}, nil
 	}
-	dec := newDecoder(acc.Table, acc.Columns)
+	dec := x.decoder(ctx, acc.Table, acc.Columns)
 	if acc.MultiRange {
 		return x.multiRange(ctx, acc, stats, dec)
 	}
@@ -331,7 +336,7 @@ func (h *mergeHeap) Pop() any {
 func (x *Executor) merge(ctx context.Context, acc *placed.Scan, m *planner.MergeSort, stats *Stats) (*mergeIter, error) {
 	signed := m.From < len(acc.Table.Key.Components) && acc.Table.Key.Components[m.From].SignSplit()
 	mi := &mergeIter{h: mergeHeap{from: m.From, desc: m.Desc, signed: signed}}
-	dec := newDecoder(acc.Table, acc.Columns)
+	dec := x.decoder(ctx, acc.Table, acc.Columns)
 	for _, r := range acc.Ranges {
 		it, err := x.openRange(ctx, acc, r, stats, dec)
 		if err != nil {

@@ -79,25 +79,15 @@ type rawRows struct {
 	fetch    func(context.Context, [][]byte) ([]*StoreRow, error)
 	pending  []*StoreRow
 	last     []byte // the key fetched last: versions of a row come as several rows
-	row      *StoreRow
-	cell     int
+	walk     cellWalk
 	rows     int64
 }
 
 func (r *rawRows) Next(ctx context.Context) (catalog.Row, error) {
-	for r.row == nil || r.cell >= len(r.row.Cells) {
-		if r.limit >= 0 && r.rows >= r.limit {
-			return nil, io.EOF
-		}
-		sr, err := r.nextRow(ctx)
-		if err != nil {
-			return nil, err
-		}
-		r.row, r.cell = sr, 0
-		r.rows++
+	sr, c, err := r.walk.next(ctx, r.limited)
+	if err != nil {
+		return nil, err
 	}
-	c := r.row.Cells[r.cell]
-	r.cell++
 	col := catalog.Null(catalog.TypeString)
 	for i := range r.t.Columns {
 		if tc := &r.t.Columns[i]; tc.Family == c.Family && tc.Qualifier == c.Qualifier {
@@ -106,10 +96,23 @@ func (r *rawRows) Next(ctx context.Context) (catalog.Row, error) {
 		}
 	}
 	return catalog.Row{
-		catalog.String(catalog.ToStringBinary(r.row.Key)), catalog.String(catalog.ToStringBinary([]byte(c.Family))),
+		catalog.String(catalog.ToStringBinary(sr.Key)), catalog.String(catalog.ToStringBinary([]byte(c.Family))),
 		catalog.String(catalog.ToStringBinary([]byte(c.Qualifier))), catalog.TimestampMillis(c.Timestamp),
 		catalog.String(catalog.ToStringBinary(c.Value)), col,
 	}, nil
+}
+
+// limited is nextRow up to the statement's LIMIT, which counts rows.
+func (r *rawRows) limited(ctx context.Context) (*StoreRow, error) {
+	if r.limit >= 0 && r.rows >= r.limit {
+		return nil, io.EOF
+	}
+	sr, err := r.nextRow(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r.rows++
+	return sr, nil
 }
 
 // nextRow returns the next selected row with all its cells.

@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync/atomic"
 
 	"github.com/rkql/rkql/catalog"
@@ -118,6 +119,41 @@ type ReadOptions struct {
 	// Stats, when set, receives the work done. Stores add to it; it may be
 	// shared by concurrent scans and so is updated atomically.
 	Stats *Stats
+	// TimeRange, when set, keeps only the cells written within it, before
+	// Versions counts them (HBase's Scan.setTimeRange). It needs no Table.
+	TimeRange *TimeRange
+	// Cells, when set, keeps only the cells of some families and
+	// qualifiers, by name (HBase's Scan.addFamily and addColumn). It
+	// needs no Table; a row none of whose cells is kept is not returned.
+	Cells *CellSelect
+}
+
+// TimeRange is the half-open range [From, To) of cell timestamps, in
+// milliseconds, with 0 <= From <= To.
+type TimeRange struct {
+	From, To int64
+}
+
+// Holds reports whether a cell written at ts is in the range.
+func (r *TimeRange) Holds(ts int64) bool { return r == nil || ts >= r.From && ts < r.To }
+
+// CellSelect names the cells a raw read keeps. Families alone keeps
+// whole families; Families and Qualifiers keep each family's cells of
+// those qualifiers (addColumn(f, q) for every pair); Qualifiers alone
+// keeps the cells of those qualifiers in every family. Both nil keeps
+// every cell.
+type CellSelect struct {
+	Families   []string
+	Qualifiers []string
+}
+
+// Keeps reports whether the cell family:qualifier is selected.
+func (s *CellSelect) Keeps(family, qualifier string) bool {
+	if s == nil {
+		return true
+	}
+	return (s.Families == nil || slices.Contains(s.Families, family)) &&
+		(s.Qualifiers == nil || slices.Contains(s.Qualifiers, qualifier))
 }
 
 // KeysOnly reports whether the reader needs the keys alone.
@@ -178,6 +214,9 @@ type Features struct {
 	// MultiRange: one forward Scan reads many ranges (ReadOptions.Ranges),
 	// seeking from one to the next where the data lives.
 	MultiRange bool
+	// Cells: the store applies ReadOptions.TimeRange and Cells, so only
+	// the cells they keep travel. A raw read needs it.
+	Cells bool
 }
 
 // Split is a filter divided between a store and the client.
@@ -370,4 +409,19 @@ func (s *Stats) received(sr *StoreRow) {
 func (s *Stats) malformed(err error) {
 	s.Malformed.Add(1)
 	s.firstMalformed.CompareAndSwap(nil, &err)
+}
+
+// CellAtomic is a Store that changes one cell atomically, as HBase's
+// Increment and checkAndMutate do: what OpenTSDB's uid assignment needs
+// (see AssignUID). It is optional.
+type CellAtomic interface {
+	// Increment adds delta to the counter in family:qualifier of row key,
+	// 8 bytes big-endian (Bytes.toBytes(long)), 0 when the row has no
+	// such cell, and returns its new value. Concurrent increments each
+	// see their own value.
+	Increment(ctx context.Context, table string, key []byte, family, qualifier string, delta int64) (int64, error)
+	// CheckAndPut applies m (cells to put in one row) only when
+	// family:qualifier of m's row holds expected, or no cell when
+	// expected is nil, and reports whether it did.
+	CheckAndPut(ctx context.Context, table string, m Mutation, family, qualifier string, expected []byte) (bool, error)
 }

@@ -100,6 +100,9 @@ func (d *decoder) expand(base *Row, sr *StoreRow) ([]*Row, error) {
 	if t.Wide != nil {
 		pts, errs = d.points(base, sr)
 	}
+	if t.Collects() {
+		return d.collect(base, reps, pts, errs)
+	}
 	out := make([]*Row, 0, len(reps)*max(len(pts), 1))
 	for _, rep := range reps {
 		one := func() *Row {
@@ -146,6 +149,30 @@ func (d *decoder) fieldCells(base *Row, sr *StoreRow) ([]*Row, error) {
 			continue
 		}
 		r.Vals[len(t.Columns)] = catalog.TimestampMillis(c.Timestamp)
+		out = append(out, r)
+	}
+	if len(errs) > 0 {
+		return out, &cellsSkipped{errs}
+	}
+	return out, nil
+}
+
+// collect gives the rows of an OpenTSDB table that shows its uids by
+// name: one per point, with the metric's name and every tag pair in one
+// column, the group's own columns NULL.
+func (d *decoder) collect(base *Row, reps [][]catalog.Value, pts []widePoint, errs []error) ([]*Row, error) {
+	t, n := d.t, d.t.Wide.Names
+	metric, tags, err := d.tsdbNames(base, reps)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*Row, 0, len(pts))
+	for _, p := range pts {
+		r := &Row{Vals: slices.Clone(base.Vals), Key: base.Key, Offs: base.Offs}
+		r.Vals[n.TagK], r.Vals[n.TagV] = catalog.Null(catalog.TypeBigint), catalog.Null(catalog.TypeBigint)
+		r.Vals[n.Metric], r.Vals[n.Tags] = catalog.String(metric), tags
+		t.Wide.Set(r.Vals, p.WidePoint)
+		r.Vals[len(t.Columns)] = catalog.TimestampMillis(p.stamp)
 		out = append(out, r)
 	}
 	if len(errs) > 0 {

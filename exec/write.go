@@ -171,7 +171,13 @@ func (x *Executor) InsertColumns(ctx context.Context, t *catalog.Table, cols []i
 					return fmt.Errorf("table %s: %w", t.Name, err)
 				}
 			}
-			m, err := RowMutation(t, r, ts, nil, cols)
+			var m Mutation
+			var err error
+			if t.Collects() {
+				m, err = x.tsdbMutation(ctx, t, r, ts, cols)
+			} else {
+				m, err = RowMutation(t, r, ts, nil, cols)
+			}
 			if err != nil {
 				return err
 			}

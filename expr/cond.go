@@ -136,6 +136,9 @@ func ScalarColumns(xs ...Scalar) []int {
 			walk(s.X)
 		case *AddMillis:
 			walk(s.X)
+		case *Subscript:
+			walk(s.X)
+			walk(s.Key)
 		case *Concat:
 			walk(s.L)
 			walk(s.R)
@@ -145,9 +148,6 @@ func ScalarColumns(xs ...Scalar) []int {
 			}
 		case *Cast:
 			walk(s.X)
-		case *Subscript:
-			walk(s.X)
-			walk(s.Key)
 		case *Case:
 			for _, w := range s.Whens {
 				for _, c := range Columns(w.Cond) {

@@ -1,7 +1,6 @@
 package hbase_test
 
 import (
-	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -9,7 +8,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/rkql/rkql/hbase"
 	"github.com/rkql/rkql/hbase/filter"
@@ -60,23 +58,7 @@ func aggTable(t *testing.T, c *hbase.Client, rows []aggRow, coprocessors []strin
 	for i := 1; i < 16; i++ {
 		splits = append(splits, []byte(fmt.Sprintf("r%04d", i*100)))
 	}
-	spec := hbase.TableSpec{Name: table, Families: []hbase.FamilySpec{{Name: "cf"}}, SplitKeys: splits, Coprocessors: coprocessors}
-	if err := c.Admin().CreateTable(ctx, spec); err != nil {
-		if hbasetest.CoprocessorMissing(err) {
-			hbasetest.NoCoprocessor(t, hbase.AggregateClass, err)
-		}
-		t.Fatalf("create %s: %v", table, err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		if err := c.Admin().DisableTable(ctx, table); err != nil {
-			t.Errorf("disable %s: %v", table, err)
-		}
-		if err := c.Admin().DeleteTable(ctx, table); err != nil {
-			t.Errorf("delete %s: %v", table, err)
-		}
-	})
+	createTable(t, c, hbase.TableSpec{Name: table, Families: []hbase.FamilySpec{{Name: "cf"}}, SplitKeys: splits, Coprocessors: coprocessors})
 	var ms []hbase.Mutation
 	for _, r := range rows {
 		cells := []hbase.Cell{cell("cf", "s", r.s), cell("cf", "x", be64(uint64(r.xval)))}
@@ -98,15 +80,7 @@ func aggTable(t *testing.T, c *hbase.Client, rows []aggRow, coprocessors []strin
 	return table
 }
 
-func aggClient(t *testing.T) *hbase.Client {
-	q := hbasetest.Quorum(t)
-	c, err := hbase.NewClient(ctxT(t), hbase.Config{ZKQuorum: q, ZKRoot: hbasetest.Root()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	return c
-}
+func aggClient(t *testing.T) *hbase.Client { return newClient(t, hbase.Config{}) }
 
 // expected is what an aggregate over the selected rows must give.
 type expected struct {

@@ -25,21 +25,11 @@ func realTable(t *testing.T) (*Client, string) {
 	table := hbasetest.TableName("hbase_iti")
 	spec := TableSpec{Name: table, Families: []FamilySpec{{Name: "f"}},
 		SplitKeys: [][]byte{[]byte("a10"), []byte("a20"), []byte("a30")}}
+	t.Cleanup(func() { c.Close() })
 	if err := c.Admin().CreateTable(ctx, spec); err != nil {
-		c.Close()
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		if err := c.Admin().DisableTable(ctx, table); err != nil {
-			t.Error(err)
-		}
-		if err := c.Admin().DeleteTable(ctx, table); err != nil {
-			t.Error(err)
-		}
-		c.Close()
-	})
+	hbasetest.DropAtEnd(t, c.Admin(), table)
 	var ms []Mutation
 	for i := range 40 {
 		k := fmt.Sprintf("a%02d", i)

@@ -25,24 +25,8 @@ func reopenTable(t *testing.T, c *hbase.Client) string {
 	for i := 1; i < 16; i++ {
 		splits = append(splits, []byte(fmt.Sprintf("r%05d", i*reopenRows/16)))
 	}
-	spec := hbase.TableSpec{Name: table, Families: []hbase.FamilySpec{{Name: "cf"}}, SplitKeys: splits,
-		Coprocessors: []string{hbase.AggregateClass}}
-	if err := c.Admin().CreateTable(ctx, spec); err != nil {
-		if hbasetest.CoprocessorMissing(err) {
-			hbasetest.NoCoprocessor(t, hbase.AggregateClass, err)
-		}
-		t.Fatalf("create %s: %v", table, err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		if err := c.Admin().DisableTable(ctx, table); err != nil {
-			t.Errorf("disable %s: %v", table, err)
-		}
-		if err := c.Admin().DeleteTable(ctx, table); err != nil {
-			t.Errorf("delete %s: %v", table, err)
-		}
-	})
+	createTable(t, c, hbase.TableSpec{Name: table, Families: []hbase.FamilySpec{{Name: "cf"}}, SplitKeys: splits,
+		Coprocessors: []string{hbase.AggregateClass}})
 	var ms []hbase.Mutation
 	for i := range reopenRows {
 		p, err := hbase.NewPut(table, []byte(fmt.Sprintf("r%05d", i)), []hbase.Cell{cell("cf", "q", "v")})
@@ -99,14 +83,9 @@ func readAll(ctx context.Context, c *hbase.Client, table string) (counted, scann
 // of one byte makes the server send one: every listing and lookup pages,
 // through pages shorter than asked for.
 func TestIntegrationCountWhileRegionsReopen(t *testing.T) {
-	q := hbasetest.Quorum(t)
+	c := newClient(t, hbase.Config{MetaScanRows: 4, ScanMaxResultSize: 1})
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	c, err := hbase.NewClient(ctx, hbase.Config{ZKQuorum: q, ZKRoot: hbasetest.Root(), MetaScanRows: 4, ScanMaxResultSize: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
 	table := reopenTable(t, c)
 	check := func(when string) {
 		t.Helper()
@@ -121,21 +100,11 @@ func TestIntegrationCountWhileRegionsReopen(t *testing.T) {
 	}
 	check("before the alter")
 	for round, versions := range []int{2, 3} {
-		altered := make(chan error, 1)
-		go func() {
-			altered <- c.Admin().ModifyFamily(ctx, table, hbase.FamilySpec{Name: "cf", Versions: versions})
-		}()
-		reads := 0
-		for done := false; !done; reads++ {
-			select {
-			case err := <-altered:
-				if err != nil {
-					t.Fatalf("alter %d: %v", round, err)
-				}
-				done = true
-			default:
-			}
-			check(fmt.Sprintf("alter %d, read %d", round, reads))
+		reads, err := hbasetest.WhileRunning(func() error {
+			return c.Admin().ModifyFamily(ctx, table, hbase.FamilySpec{Name: "cf", Versions: versions})
+		}, func(n int) { check(fmt.Sprintf("alter %d, read %d", round, n)) })
+		if err != nil {
+			t.Fatalf("alter %d: %v", round, err)
 		}
 		t.Logf("alter %d: %d reads while and after the regions reopened", round, reads)
 	}

@@ -51,21 +51,7 @@ func secureTable(t *testing.T, s hbasetest.Secure, prefix string) string {
 	t.Helper()
 	admin := secureClient(t, s, hbase.Config{Kerberos: keytabLogin(s, s.Principal)})
 	table := hbasetest.TableName(prefix)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	if err := admin.Admin().CreateTable(ctx, hbase.TableSpec{Name: table, Families: []hbase.FamilySpec{{Name: "f"}}}); err != nil {
-		t.Fatalf("create %s: %v", table, err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		if err := admin.Admin().DisableTable(ctx, table); err != nil {
-			t.Errorf("disable %s: %v", table, err)
-		}
-		if err := admin.Admin().DeleteTable(ctx, table); err != nil {
-			t.Errorf("delete %s: %v", table, err)
-		}
-	})
+	createTable(t, admin, hbase.TableSpec{Name: table, Families: []hbase.FamilySpec{{Name: "f"}}})
 	return table
 }
 

@@ -35,30 +35,11 @@ func wireHasZ(i int) bool { return i%3 == 0 }
 // newWireEnv creates and loads the wire table, dropped when t ends.
 func newWireEnv(t *testing.T) *testEnv {
 	t.Helper()
-	q := hbasetest.Quorum(t)
+	c := newClient(t, hbase.Config{})
+	table := hbasetest.TableName("hbase_wire")
+	createTable(t, c, hbase.TableSpec{Name: table, Families: []hbase.FamilySpec{{Name: "f"}, {Name: "g"}}, SplitKeys: wireSplits})
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	c, err := hbase.NewClient(ctx, hbase.Config{ZKQuorum: q, ZKRoot: hbasetest.Root()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	table := hbasetest.TableName("hbase_wire")
-	spec := hbase.TableSpec{Name: table, Families: []hbase.FamilySpec{{Name: "f"}, {Name: "g"}}, SplitKeys: wireSplits}
-	if err := c.Admin().CreateTable(ctx, spec); err != nil {
-		c.Close()
-		t.Fatalf("create %s: %v", table, err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		if err := c.Admin().DisableTable(ctx, table); err != nil {
-			t.Errorf("disable %s: %v", table, err)
-		}
-		if err := c.Admin().DeleteTable(ctx, table); err != nil {
-			t.Errorf("delete %s: %v", table, err)
-		}
-		c.Close()
-	})
 	var ms []hbase.Mutation
 	for i := range wireRows {
 		cells := []hbase.Cell{cell("f", "a", wireValue("a", i)), cell("f", "b", wireValue("b", i)),

@@ -179,18 +179,7 @@ func TestFakeLeaseRenewal(t *testing.T) {
 	}
 	// A slow reader: read on only once the lease has been renewed twice.
 	waitUntil(t, "two lease renewals", func() bool { return fs.count("Scan.renew") >= 2 })
-	var keys []string
-	for {
-		r, err := sc.Next(context.Background())
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		keys = append(keys, string(r.Row))
-	}
-	if got := strings.Join(keys, " "); got != fakeKeys(1, 4, 1) {
+	if got, _ := drain(t, sc); got != fakeKeys(1, 4, 1) {
 		t.Errorf("got %s", got)
 	}
 	if st := sc.Stats(); st.Renewals < 2 || st.Reopens != 0 {

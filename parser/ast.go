@@ -58,7 +58,10 @@ type SelectStmt struct {
 	// and Items is empty.
 	Raw   bool
 	Items []SelectItem
-	Table Ident
+	// Table is the catalog table read, or with FromRaw the HBase table
+	// (FROM RAW 'ns:table'), read one row per cell with no catalog entry.
+	Table   Ident
+	FromRaw bool
 	// Hint is the index hint after the table name; nil when absent.
 	Hint    *IndexHint
 	Where   Expr // nil when absent

@@ -59,6 +59,8 @@ func (c *converter) stmt(g *gStmt) (Stmt, *Error) {
 		return c.simulate(g.Simulate)
 	case g.Advise != nil:
 		return c.advise(g.Advise)
+	case g.Infer != nil:
+		return c.infer(g.Infer)
 	}
 	return nil, newError(c.src, NoPos, "empty statement")
 }
@@ -129,9 +131,17 @@ func (c *converter) selectStmt(g *gSelect) (Stmt, *Error) {
 		Distinct:      g.Distinct,
 		Star:          g.Star || g.Raw,
 		Raw:           g.Raw,
-		Table:         ident(g.Table),
 		Limit:         -1,
 		AllowFullScan: g.Allow,
+	}
+	if g.RawFrom != nil {
+		s.FromRaw = true
+		s.Table = Ident{NamePos: pos(g.RawFrom.Pos) + Pos(len("RAW ")), Name: unquote(g.RawFrom.Name, '\'')}
+		if s.Table.Name == "" {
+			return nil, c.errorf(g.RawFrom.Pos, "FROM RAW needs an HBase table name such as 'ns:table'")
+		}
+	} else {
+		s.Table = ident(g.Table)
 	}
 	for _, it := range append(g.More, g.Items...) {
 		x, err := c.expr(it.Expr)

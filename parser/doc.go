@@ -67,6 +67,7 @@
 //	         | DECODE KEY name (string | hex)
 //	         | BUILD INDEX name ON name | CHECK INDEX name [REPAIR]
 //	         | LINT [name] | ADVISE string
+//	         | INFER TABLE (string | name) [SAMPLE int] [AS name] [SAVE]
 //	         | SIMULATE WRITES name ROWS int
 //	           [WITH name "=" name ["(" int {"," int} ")"] {"," …}]
 //	           [COMPARE name] .

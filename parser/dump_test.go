@@ -120,6 +120,11 @@ func (d *dumper) simpleStmt(depth int, label string, s Stmt) {
 		if s.Table != nil {
 			d.ident(depth+1, "table: ", *s.Table)
 		}
+	case *InferStmt:
+		d.line(depth, "%sInferStmt %s table=%q @%s sample=%d save=%t", label, d.at(s.Infer), s.Table, d.at(s.TablePos)[1:], s.Sample, s.Save)
+		if s.As != nil {
+			d.ident(depth+1, "as: ", *s.As)
+		}
 	case *ShowCreateStmt:
 		d.line(depth, "%sShowCreateStmt %s", label, d.at(s.Show))
 		d.ident(depth+1, "table: ", s.Table)

@@ -60,6 +60,7 @@ type gStmt struct {
 	Drop     *gDrop     `parser:"| @@"`
 	Truncate *gTruncate `parser:"| @@"`
 	Alter    *gAlter    `parser:"| @@"`
+	Infer    *gInfer    `parser:"| @@"`
 }
 
 // gExplainable lists the statements EXPLAIN accepts.
@@ -110,7 +111,8 @@ type gSelect struct {
 	Star     bool          `parser:"           ( @'*'"`
 	More     []*gItem      `parser:"             ( ',' @@ )*"`
 	Items    []*gItem      `parser:"           | @@ ( ',' @@ )* ) )"`
-	Table    *gTable       `parser:"'FROM' @@"`
+	RawFrom  *gRawFrom     `parser:"'FROM' ( @@"`
+	Table    *gTable       `parser:"       | @@ )"`
 	UseIndex []lexer.Token `parser:"( @( 'USE' 'INDEX' )"`
 	Index    *gIndex       `parser:"  '(' @@ ')'"`
 	NoIndex  []lexer.Token `parser:"| @( 'NO' 'INDEX' ) )?"`
@@ -122,6 +124,13 @@ type gSelect struct {
 	Offset   *gInt         `parser:"( 'OFFSET' @@ )?"`
 	Versions *gInt         `parser:"( 'VERSIONS' @@ )?"`
 	Allow    bool          `parser:"@( 'ALLOW' 'FULL' 'SCAN' )?"`
+}
+
+// gRawFrom is RAW 'ns:table': an HBase table read cell by cell, with no
+// catalog entry.
+type gRawFrom struct {
+	Pos  lexer.Position
+	Name string `parser:"'RAW':Keyword @String"`
 }
 
 // gItem is a select item: an expression and its alias.

@@ -11,7 +11,7 @@ type Keyword struct {
 	// Starter words begin a statement.
 	Starter bool
 	// Layout words appear only in the layout statements (CREATE TABLE …
-	// ROWKEY, CREATE INDEX, ALTER TABLE) and UPDATE's SET, so that a
+	// ROWKEY, CREATE INDEX, ALTER TABLE), UPDATE's SET and INFER TABLE, so that a
 	// completer can leave them out elsewhere.
 	Layout bool
 }
@@ -36,7 +36,7 @@ var keywordTable = [...]Keyword{
 	{Word: "FAMILIES", Layout: true}, {Word: "FAMILY", Layout: true}, {Word: "FORMAT"},
 	{Word: "FROM", Reserved: true}, {Word: "FULL"}, {Word: "GROUP", Reserved: true},
 	{Word: "HAVING", Reserved: true}, {Word: "HBASE", Layout: true}, {Word: "HOUR"},
-	{Word: "IN", Reserved: true}, {Word: "INDEX"}, {Word: "INSERT", Reserved: true, Starter: true},
+	{Word: "IN", Reserved: true}, {Word: "INDEX"}, {Word: "INFER", Starter: true}, {Word: "INSERT", Reserved: true, Starter: true},
 	{Word: "INTERVAL"}, {Word: "INTO", Reserved: true}, {Word: "IN_MEMORY", Layout: true},
 	{Word: "IS", Reserved: true}, {Word: "JAVA", Layout: true}, {Word: "JSON"}, {Word: "KEY"},
 	{Word: "LEFT", Layout: true}, {Word: "LIKE", Reserved: true}, {Word: "LIMIT", Reserved: true},
@@ -44,7 +44,7 @@ var keywordTable = [...]Keyword{
 	{Word: "NOT", Reserved: true}, {Word: "NULL", Reserved: true}, {Word: "OFFSET"},
 	{Word: "ON"}, {Word: "OR", Reserved: true}, {Word: "ORDER", Reserved: true},
 	{Word: "PAD", Layout: true}, {Word: "RAW"}, {Word: "REGIONS"}, {Word: "REPAIR"}, {Word: "REVERSE", Layout: true},
-	{Word: "RIGHT", Layout: true}, {Word: "ROWKEY", Layout: true}, {Word: "ROWS"}, {Word: "SCAN"},
+	{Word: "RIGHT", Layout: true}, {Word: "ROWKEY", Layout: true}, {Word: "ROWS"}, {Word: "SAMPLE", Layout: true}, {Word: "SAVE", Layout: true}, {Word: "SCAN"},
 	{Word: "SECOND"}, {Word: "SELECT", Reserved: true, Starter: true}, {Word: "SET", Layout: true},
 	{Word: "SHOW", Starter: true}, {Word: "SIMULATE", Starter: true}, {Word: "SORTABLE", Layout: true}, {Word: "SPLIT", Layout: true},
 	{Word: "SPLITS", Layout: true}, {Word: "TABLE"}, {Word: "TABLES"}, {Word: "TEXT"},

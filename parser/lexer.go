@@ -45,7 +45,7 @@ func tokenSymbols() map[string]lexer.TokenType {
 
 // retype marks the words that start a literal or a call: TIMESTAMP and
 // DATE before a string, INTERVAL before a string, any name before "(",
-// and RAW between SELECT and "*". This keeps the grammar LL(1) while these
+// RAW between SELECT and "*", and RAW between FROM and a string. This keeps the grammar LL(1) while these
 // words remain usable as names.
 func retype(toks []lexer.Token) {
 	for i := 0; i+1 < len(toks); i++ {
@@ -62,6 +62,8 @@ func retype(toks []lexer.Token) {
 			t.Type = tokFunc
 		case next.Type == tokPunct && next.Value == "*" && i > 0 && strings.EqualFold(toks[i-1].Value, "SELECT") && strings.EqualFold(t.Value, "RAW"):
 			t.Type = tokKeyword
+		case next.Type == tokString && i > 0 && strings.EqualFold(toks[i-1].Value, "FROM") && strings.EqualFold(t.Value, "RAW"):
+			t.Type = tokKeyword
 		}
 	}
 }
@@ -74,6 +76,7 @@ func tokenize(src string) ([]lexer.Token, *Error) {
 	for {
 		t, err := s.next()
 		if err != nil {
+			retype(toks)
 			return toks, err
 		}
 		if t.Kind == EOF {

@@ -355,7 +355,11 @@ func (s *SelectStmt) String() string {
 		b.WriteString(it.String())
 	}
 	b.WriteString(" FROM ")
-	b.WriteString(s.Table.String())
+	if s.FromRaw {
+		b.WriteString("RAW " + quote(s.Table.Name, '\''))
+	} else {
+		b.WriteString(s.Table.String())
+	}
 	if s.Hint != nil {
 		b.WriteByte(' ')
 		b.WriteString(s.Hint.String())

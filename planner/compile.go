@@ -41,6 +41,11 @@ func (c *compiler) cancelled() error {
 
 func (c *compiler) column(id parser.Pos, name string) (int, error) {
 	if i, ok := c.t.Column(name); ok {
+		if c.t.Columns[i].Hidden {
+			n := c.t.Wide.Names
+			return 0, errAt(id, "column %q of table %s is one of the tag pairs in the key: name them through %s, as %s['host'] = 'web01'",
+				name, c.t.Name, c.t.Columns[n.Tags].Name, c.t.Columns[n.Tags].Name)
+		}
 		return i, nil
 	}
 	if name == TsColumn {

@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"context"
+	"fmt"
 	"slices"
 	"sort"
 
@@ -24,6 +26,9 @@ type fieldCons struct {
 func gather(t *catalog.Table, conj []expr.Expr) map[int]*fieldCons {
 	g := gatherer{t: t, cons: map[int]*fieldCons{}}
 	for _, p := range conj {
+		g.add(p)
+	}
+	for _, p := range baseConds(t, conj) {
 		g.add(p)
 	}
 	for _, c := range g.cons {
@@ -235,4 +240,145 @@ func intersect(a, b []catalog.Value) []catalog.Value {
 		}
 	}
 	return out
+}
+
+// baseConds are the conditions on an OpenTSDB row's base hour that the
+// conjuncts on its time imply: a point at ts is in the row of base
+// ts - ts % 1h, so ts >= x gives base >= x's hour, ts <= x base <= x's
+// hour, ts < x base <= the hour of x - 1 ms, and ts = x or IN a list the
+// hours of the values. They only narrow the key: the conditions on the
+// time stay in the filter, since they are not in conj.
+func baseConds(t *catalog.Table, conj []expr.Expr) []expr.Expr {
+	w := t.Wide
+	if w == nil || !w.OpenTSDB || w.Time < 0 || w.Base < 0 || !t.Columns[w.Base].KeyField {
+		return nil
+	}
+	name := t.Columns[w.Base].Name
+	var out []expr.Expr
+	for _, p := range conj {
+		switch p := p.(type) {
+		case *expr.Cmp:
+			if p.Col != w.Time || p.Val.Null || p.Val.Type != catalog.TypeTimestamp {
+				continue
+			}
+			v := p.Val.I
+			op := p.Op
+			switch op {
+			case expr.Lt:
+				v, op = v-1, expr.Le
+			case expr.Gt:
+				v, op = v+1, expr.Ge
+			case expr.Eq, expr.Le, expr.Ge:
+			default:
+				continue
+			}
+			out = append(out, &expr.Cmp{Col: w.Base, Name: name, Op: op, Val: catalog.TimestampMillis(catalog.TSDBHour(v))})
+		case *expr.Between:
+			if p.Col != w.Time || p.Not || p.Lo.Null || p.Hi.Null || p.Lo.Type != catalog.TypeTimestamp || p.Hi.Type != catalog.TypeTimestamp {
+				continue
+			}
+			out = append(out, &expr.Between{Col: w.Base, Name: name,
+				Lo: catalog.TimestampMillis(catalog.TSDBHour(p.Lo.I)), Hi: catalog.TimestampMillis(catalog.TSDBHour(p.Hi.I))})
+		case *expr.In:
+			if p.Col != w.Time || p.Not {
+				continue
+			}
+			in := &expr.In{Col: w.Base, Name: name}
+			for _, v := range p.Vals {
+				if !v.Null && v.Type == catalog.TypeTimestamp {
+					in.Vals = append(in.Vals, catalog.TimestampMillis(catalog.TSDBHour(v.I)))
+				}
+			}
+			out = append(out, in)
+		}
+	}
+	return out
+}
+
+// uidConds are the conditions on an OpenTSDB metric's uid that the
+// conjuncts on its name imply, the names looked up through the planner's
+// UIDResolver: metric = 'x' or IN a list becomes metric_uid IN the uids
+// of those names (none when no name has one, which reads nothing), and
+// EXPLAIN notes say which uid each name has. They only narrow the key:
+// the conditions on the name stay in the filter.
+func (pl *Planner) uidConds(ctx context.Context, t *catalog.Table, conj []expr.Expr) ([]expr.Expr, []string, error) {
+	if !t.Collects() || pl.opts.UIDs == nil {
+		return nil, nil, nil
+	}
+	var notes []string
+	n := t.Wide.Names
+	var out []expr.Expr
+	for _, p := range conj {
+		if k, v, ok := tagEquality(n, p); ok {
+			// A tag whose key or value has no uid is on no point.
+			for _, c := range []struct{ kind, name string }{{catalog.TSDBTagK, k}, {catalog.TSDBTagV, v}} {
+				_, ok, err := pl.opts.UIDs.UID(ctx, n.Physical, c.kind, c.name)
+				if err != nil {
+					return nil, nil, fmt.Errorf("the uid of %s %q in %s: %w", c.kind, c.name, n.Physical, err)
+				}
+				if !ok {
+					notes = append(notes, fmt.Sprintf("tag %s '%s' has no uid in %s, so no row holds %s.", map[string]string{catalog.TSDBTagK: "key", catalog.TSDBTagV: "value"}[c.kind], c.name, n.Physical, p))
+					out = append(out, &expr.In{Col: n.MetricUID, Name: t.Columns[n.MetricUID].Name})
+					break
+				}
+			}
+			continue
+		}
+		var names []catalog.Value
+		switch p := p.(type) {
+		case *expr.Cmp:
+			if p.Col == n.Metric && p.Op == expr.Eq {
+				names = []catalog.Value{p.Val}
+			}
+		case *expr.In:
+			if p.Col == n.Metric && !p.Not {
+				names = p.Vals
+			}
+		}
+		if names == nil {
+			continue
+		}
+		in := &expr.In{Col: n.MetricUID, Name: t.Columns[n.MetricUID].Name}
+		for _, v := range names {
+			if v.Null || v.Type != catalog.TypeString {
+				continue
+			}
+			uid, ok, err := pl.opts.UIDs.UID(ctx, n.Physical, catalog.TSDBMetrics, v.S)
+			if err != nil {
+				return nil, nil, fmt.Errorf("the uid of metric %q in %s: %w", v.S, n.Physical, err)
+			}
+			if ok {
+				in.Vals = append(in.Vals, catalog.Bigint(uid))
+				notes = append(notes, fmt.Sprintf("metric %s is uid %d in %s, looked up while planning.", v, uid, n.Physical))
+			} else {
+				notes = append(notes, fmt.Sprintf("metric %s has no uid in %s, so no row holds it.", v, n.Physical))
+			}
+		}
+		out = append(out, in)
+	}
+	return out, notes, nil
+}
+
+// tagEquality recognises tags['k'] = 'v' (either way round) over the tags
+// column of n, and returns k and v.
+func tagEquality(n *catalog.TSDBNames, p expr.Expr) (string, string, bool) {
+	c, ok := p.(*expr.Compare)
+	if !ok || c.Op != expr.Eq {
+		return "", "", false
+	}
+	sub, lit := c.L, c.R
+	if _, ok := sub.(*expr.Subscript); !ok {
+		sub, lit = c.R, c.L
+	}
+	s, ok := sub.(*expr.Subscript)
+	if !ok {
+		return "", "", false
+	}
+	col, ok := s.X.(*expr.Col)
+	key, kok := s.Key.(*expr.Lit)
+	val, vok := lit.(*expr.Lit)
+	if !ok || !kok || !vok || col.Index != n.Tags || key.V.Null || val.V.Null || key.V.Type != catalog.TypeString || val.V.Type != catalog.TypeString {
+		return "", "", false
+	}
+	return key.V.S, val.V.S, true
 }

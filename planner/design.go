@@ -8,7 +8,9 @@ import (
 // Lint judges table layouts: the tables named, or every table.
 type Lint struct{ Tables []*catalog.Table }
 
-// ShowCreate prints the HBase shell statement that makes a table.
+// ShowCreate prints the CREATE TABLE and CREATE INDEX statements that
+// make a table and its indexes again, and the HBase shell statements that
+// make their HBase tables.
 type ShowCreate struct{ Table *catalog.Table }
 
 // Simulate draws a write stream's keys and counts them per region; nothing
@@ -28,9 +30,13 @@ type SimField struct {
 	Lo, Hi int64
 }
 
+// Advise ranks key designs for the queries of a workload file.
+type Advise struct{ File string }
+
 func (*Lint) plan()       {}
 func (*ShowCreate) plan() {}
 func (*Simulate) plan()   {}
+func (*Advise) plan()     {}
 
 // designPlan plans the statements that judge a layout; ok is false for any
 // other statement.
@@ -48,6 +54,8 @@ func (pl *Planner) designPlan(stmt parser.Stmt) (p Plan, ok bool, err error) {
 	case *parser.SimulateStmt:
 		p, err := pl.simulate(s)
 		return p, true, err
+	case *parser.AdviseStmt:
+		return &Advise{File: s.File}, true, nil
 	}
 	return nil, false, nil
 }

@@ -51,6 +51,14 @@
 // rejects; ranges are sorted and never overlap, so no row is read twice;
 // a FULL SCAN is refused unless the session or statement allows it.
 //
+// Every statement plans, not only reads and writes. A layout statement
+// (Layout: CREATE TABLE … ROWKEY, CREATE INDEX, DROP, TRUNCATE, ALTER,
+// SHOW CATALOG) plans to a LayoutPlan that names the catalog's tables and
+// indexes it touches and carries its new entries in the catalog's YAML
+// shape (ddl.go, ddlspec.go); the engine edits the file. The design
+// statements (LINT, SHOW CREATE TABLE, SIMULATE WRITES, ADVISE) plan to
+// the tables they judge (design.go), which package design answers.
+//
 // EXPLAIN is a model (Explained) built from the plan itself, rendered as
 // text and JSON. Select.Explain shows the plan as planned; a store's
 // placement (exec.Place) shows what it takes through ExplainPlaced and a

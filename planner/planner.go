@@ -62,8 +62,15 @@ type ShowTables struct{}
 // ShowRegions lists a table's regions.
 type ShowRegions struct{ Table *catalog.Table }
 
-// Describe shows a table's layout.
-type Describe struct{ Table *catalog.Table }
+// Describe shows a table's layout, or, when the catalog does not describe
+// it (Table is nil), what the store holds of the physical table Stored:
+// NotFound is then the error to give if the store has no such table
+// either.
+type Describe struct {
+	Table    *catalog.Table
+	Stored   string
+	NotFound error
+}
 
 // CreateTable creates a table's physical HBase table.
 type CreateTable struct{ Table *catalog.Table }
@@ -123,13 +130,28 @@ func (*DecodeKey) plan()   {}
 // but a statement may be huge: Plan returns ctx's error soon after ctx
 // ends, from the loops over IN lists, key ranges and OR branches.
 func (pl *Planner) Plan(ctx context.Context, stmt parser.Stmt) (Plan, error) {
+	p, err := pl.plan(ctx, stmt)
+	if err != nil {
+		return nil, withRetry(stmt, err)
+	}
+	return p, nil
+}
+
+func (pl *Planner) plan(ctx context.Context, stmt parser.Stmt) (Plan, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	switch s := stmt.(type) {
 	case *parser.SelectStmt:
+		if s.FromRaw {
+			return pl.rawPlan(ctx, s)
+		}
 		return pl.selectPlan(ctx, s)
 	case *parser.ExplainStmt:
+		if inner, ok := s.Stmt.(*parser.SelectStmt); ok && inner.FromRaw {
+			r, err := pl.rawPlan(ctx, inner)
+			return &RawExplain{Read: r, Analyze: s.Analyze, JSON: strings.EqualFold(s.Format, "JSON")}, err
+		}
 		switch s.Stmt.(type) {
 		case *parser.DeleteStmt, *parser.UpdateStmt:
 			return pl.explainWrite(ctx, s)
@@ -152,8 +174,15 @@ func (pl *Planner) Plan(ctx context.Context, stmt parser.Stmt) (Plan, error) {
 		return &ShowRegions{Table: t}, err
 	case *parser.DescribeStmt:
 		t, err := pl.table(s.Table)
-		return &Describe{Table: t}, err
+		if err != nil {
+			// A table the catalog does not describe may be in the store.
+			return &Describe{Stored: s.Table.Name, NotFound: err}, nil
+		}
+		return &Describe{Table: t}, nil
 	case *parser.CreateTableStmt:
+		if s.Def != nil {
+			break // a layout statement
+		}
 		t, err := pl.table(s.Table)
 		return &CreateTable{Table: t}, err
 	case *parser.EncodeKeyStmt:
@@ -169,13 +198,14 @@ func (pl *Planner) Plan(ctx context.Context, stmt parser.Stmt) (Plan, error) {
 		}
 		ix, err := pl.index(s.Index, t)
 		return &BuildIndex{Table: t, Index: ix}, err
-	case *parser.AdviseStmt:
-		return &Advise{File: s.File}, nil
 	case *parser.CheckIndexStmt:
 		t, ix, err := pl.indexOwner(s.Index)
 		return &CheckIndex{Table: t, Index: ix, Repair: s.Repair}, err
 	case *parser.DecodeKeyStmt:
 		return pl.decodeKey(s)
+	}
+	if p, ok, err := pl.layoutPlan(stmt); ok {
+		return p, err
 	}
 	if p, ok, err := pl.designPlan(stmt); ok {
 		return p, err
@@ -195,9 +225,25 @@ func keysErr(pos parser.Pos, err error) error {
 func (pl *Planner) table(id parser.Ident) (*catalog.Table, error) {
 	t, ok := pl.cat.Table(id.Name)
 	if !ok {
-		return nil, errAt(id.NamePos, "table %q does not exist (tables: %s)", id.Name, strings.Join(pl.cat.Names(), ", "))
+		return nil, pl.noTable(id)
 	}
 	return t, nil
+}
+
+// noTable is the error of a table id that the catalog does not hold.
+func (pl *Planner) noTable(id parser.Ident) error {
+	return errAt(id.NamePos, "table %q does not exist (tables: %s)", id.Name, strings.Join(pl.cat.Names(), ", "))
+}
+
+// writeTable finds the table a write names. A table outside the
+// catalog is refused with the ways to describe it: rkql writes only rows
+// whose layout it knows, and a raw read is read-only.
+func (pl *Planner) writeTable(id parser.Ident) (*catalog.Table, error) {
+	if t, ok := pl.cat.Table(id.Name); ok {
+		return t, nil
+	}
+	return nil, errAt(id.NamePos, "table %q is not in the catalog, so rkql cannot write it: SELECT * FROM RAW '%s' reads its cells, and raw reads are read-only; to write it, describe its layout in the catalog YAML (tables: - name: …, hbase: '%s', rowkey: …, columns: …) or with CREATE TABLE %s (…) ROWKEY (…) HBASE '%s'",
+		id.Name, id.Name, id.Name, parser.QuoteIdent(id.Name), id.Name)
 }
 
 // index finds index id of table t.
@@ -228,7 +274,7 @@ func (pl *Planner) indexOwner(id parser.Ident) (*catalog.Table, *catalog.Index, 
 }
 
 func (pl *Planner) insert(ctx context.Context, s *parser.InsertStmt) (*Insert, error) {
-	t, err := pl.table(s.Table)
+	t, err := pl.writeTable(s.Table)
 	if err != nil {
 		return nil, err
 	}
@@ -255,6 +301,18 @@ func (pl *Planner) insert(ctx context.Context, s *parser.InsertStmt) (*Insert, e
 		}
 		seen[col], cols[i] = true, col
 	}
+	if t.Collects() {
+		n := t.Wide.Names
+		for _, k := range []int{n.Metric, n.Tags} {
+			if !seen[k] {
+				return nil, errAt(s.Table.NamePos, "INSERT INTO %s must set %s: a point is written under its metric and tags, by name", t.Name, t.Columns[k].Name)
+			}
+		}
+		if seen[n.MetricUID] {
+			return nil, errAt(s.Table.NamePos, "INSERT INTO %s sets %s by name: the uid is looked up or assigned in %s", t.Name, t.Columns[n.Metric].Name, n.UIDTable)
+		}
+		seen[n.MetricUID], seen[n.TagK], seen[n.TagV] = true, true, true
+	}
 	for _, k := range t.KeyColumns() {
 		if w := t.Wide; w != nil && w.BaseFromTime() && k == w.Base && seen[w.Time] {
 			continue // the base is the time's hour
@@ -277,7 +335,7 @@ func (pl *Planner) insert(ctx context.Context, s *parser.InsertStmt) (*Insert, e
 		}
 		row := t.NewRow()
 		for i, e := range vals {
-			v, err := c.exactValue(cols[i], e)
+			v, err := c.insertValue(cols[i], e)
 			if err != nil {
 				return nil, err
 			}
@@ -291,7 +349,7 @@ func (pl *Planner) insert(ctx context.Context, s *parser.InsertStmt) (*Insert, e
 				return nil, errAt(vals[0].Pos(), "%v", err)
 			}
 		}
-		if err := t.CheckStoredKeys(row); err != nil {
+		if err := t.CheckStoredKeys(row); err != nil && !t.Collects() {
 			return nil, errAt(vals[0].Pos(), "%v", err)
 		}
 		ins.Rows = append(ins.Rows, row)
@@ -415,7 +473,10 @@ func notes(sel *Select, kp *keyPlan, sorter *Sort) []string {
 		}
 		out = append(out, msg+".")
 	}
-	if acc.Kind == FullScan && acc.Loose == 0 {
+	switch {
+	case acc.Kind == FullScan && acc.Loose == 0 && ReadBound(sel) > 0:
+		out = append(out, readBoundNote(sel))
+	case acc.Kind == FullScan && acc.Loose == 0:
 		out = append(out, "nothing binds the start of the key, so every row is read.")
 	}
 	return out
@@ -427,4 +488,33 @@ func inputNames(t *catalog.Table, c *catalog.Component) []string {
 		out = append(out, t.Columns[i].Name)
 	}
 	return out
+}
+
+// insertValue is the value e gives column col in an INSERT. An OpenTSDB
+// table's tags (TSDBNames) are written as OpenTSDB's put takes them, a
+// string of key=value pairs (host=web01 dc=lga), and its metric's name
+// must be one OpenTSDB accepts.
+func (c *compiler) insertValue(col int, e parser.Expr) (catalog.Value, error) {
+	t := c.t
+	if !t.Collects() || (col != t.Wide.Names.Tags && col != t.Wide.Names.Metric) {
+		return c.exactValue(col, e)
+	}
+	v, ok, err := literalValue(e)
+	if err != nil {
+		return catalog.Value{}, err
+	}
+	if !ok || v.Null || v.Type != catalog.TypeString {
+		return catalog.Value{}, errAt(e.Pos(), "%s takes a string: %s", t.Columns[col].Name, map[bool]string{true: "the tags as OpenTSDB's put takes them, 'host=web01 dc=lga'", false: "the metric's name"}[col == t.Wide.Names.Tags])
+	}
+	if col == t.Wide.Names.Metric {
+		if err := catalog.CheckTSDBName(v.S); err != nil {
+			return catalog.Value{}, errAt(e.Pos(), "%v", err)
+		}
+		return v, nil
+	}
+	m, err := catalog.ParseTSDBTags(v.S)
+	if err != nil {
+		return catalog.Value{}, errAt(e.Pos(), "%v", err)
+	}
+	return m, nil
 }

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -78,6 +79,17 @@ type Options struct {
 	// Now is the clock NOW() reads, once per statement; nil means
 	// time.Now.
 	Now func() time.Time
+	// UIDs looks up OpenTSDB's uids of names while planning, so that
+	// metric = 'name' narrows the key to the metric's uid; nil leaves
+	// such a condition to the filter.
+	UIDs UIDResolver
+}
+
+// UIDResolver looks up the uid OpenTSDB gave a name: in the uid table
+// (physical name) table, the uid of kind (catalog.TSDBMetrics, TSDBTagK,
+// TSDBTagV) of name, and false when it has none.
+type UIDResolver interface {
+	UID(ctx context.Context, table, kind, name string) (int64, bool, error)
 }
 
 // distinct puts a client DISTINCT on the outputs above root, and makes
@@ -286,8 +298,8 @@ func orderNames(ks []SortKey) []string {
 
 // fullScanMessage says why a query would read the whole table, and what
 // would serve it.
-func fullScanMessage(t *catalog.Table, where expr.Expr) string {
-	msg := fmt.Sprintf("query on %s would read the whole table (FULL SCAN): nothing binds the start of its rowkey %s", t.Name, t.Key)
+func fullScanMessage(t *catalog.Table, unbounded string) string {
+	msg := fmt.Sprintf("query on %s would read the whole table (FULL SCAN)%s: nothing binds the start of its rowkey %s", t.Name, unbounded, t.Key)
 	if lead := leadingFields(t); len(lead) > 0 {
 		msg += fmt.Sprintf("; bind %s with = or IN", strings.Join(lead, ", "))
 		for _, c := range t.Key.Components {

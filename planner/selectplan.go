@@ -33,6 +33,9 @@ func (pl *Planner) selectPlan(ctx context.Context, s *parser.SelectStmt) (*Selec
 		return nil, err
 	}
 	b.tree()
+	if b.guarded && ReadBound(b.sel) == 0 {
+		return nil, b.refuseFullScan(ctx)
+	}
 	return b.sel, nil
 }
 
@@ -73,6 +76,9 @@ type selectBuild struct {
 	// Set by access: the conjuncts the key does not prove, over the
 	// table read and over the data table.
 	residual, dataResidual []expr.Expr
+	// guarded is set by chooseRead when the read of the whole table needs
+	// ALLOW FULL SCAN unless its LIMIT bounds it.
+	guarded bool
 }
 
 // compile compiles the select list, the WHERE clause and the ORDER BY.
@@ -107,7 +113,12 @@ func (b *selectBuild) compile() error {
 // read serves an OR but each of its branches has its own.
 func (b *selectBuild) chooseRead(ctx context.Context) (*Select, error) {
 	pl, s, sh, t := b.pl, b.s, b.sh, b.c.t
-	kp, err := planKeysOr(ctx, t, b.conj, pl.opts.Limits)
+	uids, uidNotes, err := pl.uidConds(ctx, t, b.conj)
+	if err != nil {
+		return nil, errAt(s.Table.NamePos, "%v", err)
+	}
+	b.sel.Notes = append(b.sel.Notes, uidNotes...)
+	kp, err := planKeysOr(ctx, t, slices.Concat(b.conj, uids), pl.opts.Limits)
 	if err != nil {
 		return nil, keysErr(s.Table.NamePos, err)
 	}
@@ -134,9 +145,8 @@ func (b *selectBuild) chooseRead(ctx context.Context) (*Select, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if b.kp.full && !(pl.opts.AllowFullScan || s.AllowFullScan) {
-		return nil, b.refuseFullScan(ctx)
-	}
+	// A LIMIT may bound the read: the plan's tree tells (ReadBound).
+	b.guarded = b.kp.full && !(pl.opts.AllowFullScan || s.AllowFullScan)
 	return nil, nil
 }
 
@@ -144,14 +154,18 @@ func (b *selectBuild) chooseRead(ctx context.Context) (*Select, error) {
 // does not allow.
 func (b *selectBuild) refuseFullScan(ctx context.Context) error {
 	t := b.c.t
-	msg := fullScanMessage(t, b.where)
+	unbounded := ""
+	if b.sel != nil && b.sel.Root != nil {
+		unbounded = limitUnbounded(b.sel)
+	}
+	msg := fullScanMessage(t, unbounded)
 	if ix := unbuiltServing(ctx, t, b.conj, b.needed, b.pl.opts.Limits); ix != nil && (b.hinted.Hint == nil || !b.hinted.Hint.NoIndex) {
-		msg = fmt.Sprintf("query on %s would read the whole table (FULL SCAN): index %s would serve it, but it is not built (BUILD INDEX %s ON %s fills it); or add ALLOW FULL SCAN to read the table anyway", t.Name, ix.Name, ix.Name, t.Name)
+		msg = fmt.Sprintf("query on %s would read the whole table (FULL SCAN)%s: index %s would serve it, but it is not built (BUILD INDEX %s ON %s fills it); or add ALLOW FULL SCAN to read the table anyway", t.Name, unbounded, ix.Name, ix.Name, t.Name)
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return errAt(b.s.Table.NamePos, "%s", msg)
+	return fullScanRefused(b.s.Table.NamePos, msg)
 }
 
 // access makes the plan's read of the chosen table or index, and sets

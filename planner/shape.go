@@ -199,6 +199,9 @@ func (c *compiler) shape(sel *Select, s *parser.SelectStmt) (*shape, error) {
 	sc := &tableScope{c: c, what: "the select list", key: true}
 	if s.Star {
 		for i, col := range c.t.Columns {
+			if col.Hidden {
+				continue
+			}
 			sel.Output = append(sel.Output, Output{Name: col.Name, Type: col.Type, Expr: &expr.Col{Index: i, Name: col.Name, T: col.Type}})
 		}
 	}

@@ -42,7 +42,7 @@ func (c constant) Type() catalog.Type                       { return c.v.Type }
 func (c constant) String() string                           { return c.v.String() }
 
 func (pl *Planner) updatePlan(ctx context.Context, s *parser.UpdateStmt) (*Update, error) {
-	t, err := pl.table(s.Table)
+	t, err := pl.writeTable(s.Table)
 	if err != nil {
 		return nil, err
 	}

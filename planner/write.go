@@ -42,7 +42,7 @@ func expandWrite(t *catalog.Table, at parser.Pos, verb string) error {
 	if t.Wide != nil {
 		what = append(what, "each cell of family "+t.Wide.Family+" is a row")
 	}
-	if n := len(t.Key.Components); t.Key.Components[n-1].Kind == catalog.KindGroup {
+	if n := len(t.Key.Components); t.Key.Components[n-1].Kind == catalog.KindGroup && !t.Collects() {
 		what = append(what, "each repetition of "+t.Key.Components[n-1].String()+" is a row")
 	}
 	why := "DELETE removes whole stored rows, so it would remove rows its WHERE does not select"
@@ -53,7 +53,7 @@ func expandWrite(t *catalog.Table, at parser.Pos, verb string) error {
 }
 
 func (pl *Planner) deletePlan(ctx context.Context, s *parser.DeleteStmt) (*Delete, error) {
-	t, err := pl.table(s.Table)
+	t, err := pl.writeTable(s.Table)
 	if err != nil {
 		return nil, err
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -28,8 +27,7 @@ func createAtOnce(t *testing.T, catFile string, names []string, withIndex bool, 
 		if withIndex {
 			sql = append(sql, "-e", "CREATE INDEX "+name+"_by_v ON "+name+" ROWKEY (v, k)", "-e", "BUILD INDEX "+name+"_by_v ON "+name)
 		}
-		cmd := exec.Command(rkqlBin, append(append([]string{"--catalog", catFile}, args...), sql...)...)
-		cmd.Env = append(os.Environ(), "XDG_DATA_HOME="+t.TempDir())
+		cmd := command(t, rkqlBin, append(append([]string{"--catalog", catFile}, args...), sql...)...)
 		outs[i] = &bytes.Buffer{}
 		cmd.Stdout, cmd.Stderr = outs[i], outs[i]
 		cmds[i] = cmd

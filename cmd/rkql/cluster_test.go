@@ -189,7 +189,7 @@ func TestClusterShell(t *testing.T) {
 			"domain\tvisits\naa.com\t9\nm.aa.com\t3\nshop.aa.com\t7\n", "")
 		expect(t, sh(t, "", "-e", "SELECT domain FROM sites WHERE owner = 'ann'"), 0, "domain\naa.com\nshop.aa.com\n", "")
 		expect(t, sh(t, "", "--allow-writes", "--yes", "-e", "DELETE FROM sites WHERE domain = 'aa.com'; CHECK INDEX sites_by_owner"), 0,
-			"DELETE 1\ndata_rows\tentries\tmissing\torphans\tunverified\tstale\trepaired\n3\t3\t0\t0\t0\t0\t0\n", "")
+			"DELETE 1\ndata_rows\tentries\tno_entry\tmissing\torphans\tunverified\tstale\trepaired\n3\t3\t0\t0\t0\t0\t0\t0\n", "")
 		expect(t, sh(t, "", "-e", "SELECT COUNT(*) FROM sites ALLOW FULL SCAN"), 0, "\n3\n", "")
 	})
 	t.Run("update-delete", func(t *testing.T) {
@@ -200,10 +200,10 @@ func TestClusterShell(t *testing.T) {
 		expect(t, sh(t, "", "-e", "EXPLAIN UPDATE orders SET buyer = 'b8' WHERE seller = 's1' AND ts = '2024-05-01 12:00:00' AND order_id = 1"), 0, "CLIENT UPDATE ROWS OF orders", "")
 		expect(t, w("UPDATE orders SET buyer = 'b8', status = 'x' WHERE seller = 's1' AND ts = '2024-05-01 12:00:00' AND order_id = 1"), 0, "UPDATE 1", "")
 		expect(t, sh(t, "", "--format", "tsv", "-e", "SELECT order_id, status FROM orders WHERE buyer = 'b8'; SELECT COUNT(*) FROM orders WHERE buyer = 'b7'"), 0, "order_id\tstatus\n1\tx\n\ncount\n1\n", "")
-		clean := "data_rows\tentries\tmissing\torphans\tunverified\tstale\trepaired\n2\t2\t0\t0\t0\t0\t0\n"
+		clean := "data_rows\tentries\tno_entry\tmissing\torphans\tunverified\tstale\trepaired\n2\t2\t0\t0\t0\t0\t0\t0\n"
 		expect(t, sh(t, "", "--format", "tsv", "-e", "CHECK INDEX orders_by_buyer; CHECK INDEX orders_by_id"), 0, clean+"\n"+clean, "")
 		expect(t, sh(t, "", "--allow-writes", "--yes", "--format", "tsv", "-e", "DELETE FROM orders WHERE seller = 's1'; CHECK INDEX orders_by_buyer"), 0,
-			"DELETE 2\ndata_rows\tentries\tmissing\torphans\tunverified\tstale\trepaired\n0\t0\t0\t0\t0\t0\t0\n", "")
+			"DELETE 2\ndata_rows\tentries\tno_entry\tmissing\torphans\tunverified\tstale\trepaired\n0\t0\t0\t0\t0\t0\t0\t0\n", "")
 	})
 }
 

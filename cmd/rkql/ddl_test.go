@@ -162,16 +162,16 @@ func TestCheckIndexExit(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("setup: exit %d, stderr %q", r.code, r.stderr)
 	}
-	head := "data_rows\tentries\tmissing\torphans\tunverified\tstale\trepaired\n"
+	head := "data_rows\tentries\tno_entry\tmissing\torphans\tunverified\tstale\trepaired\n"
 	r = run("CHECK INDEX orders_by_id")
-	if r.code != 1 || r.stdout != head+"1\t2\t0\t1\t0\t0\t0\n" ||
+	if r.code != 1 || r.stdout != head+"1\t2\t0\t0\t1\t0\t0\t0\n" ||
 		r.stderr != "rkql: index orders_by_id does not match table orders: 1 orphan entry (CHECK INDEX orders_by_id REPAIR rewrites them)\n" {
 		t.Fatalf("CHECK INDEX of a damaged index: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
-	if r = run("CHECK INDEX orders_by_id REPAIR"); r.code != 0 || r.stdout != head+"1\t2\t0\t1\t0\t0\t1\n" {
+	if r = run("CHECK INDEX orders_by_id REPAIR"); r.code != 0 || r.stdout != head+"1\t2\t0\t0\t1\t0\t0\t1\n" {
 		t.Fatalf("CHECK INDEX … REPAIR: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
-	if r = run("CHECK INDEX orders_by_id"); r.code != 0 || r.stdout != head+"1\t1\t0\t0\t0\t0\t0\n" {
+	if r = run("CHECK INDEX orders_by_id"); r.code != 0 || r.stdout != head+"1\t1\t0\t0\t0\t0\t0\t0\n" {
 		t.Fatalf("CHECK INDEX after the repair: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 }
@@ -188,7 +188,7 @@ func TestImportEmptyKey(t *testing.T) {
 		t.Fatalf("import: exit %d, stderr %q", r.code, r.stderr)
 	}
 	r = rkql(t, "", "--store", store, "--format", "tsv", "-e", "CHECK INDEX sites_by_owner")
-	if r.code != 0 || !strings.HasSuffix(r.stdout, "\n0\t0\t0\t0\t0\t0\t0\n") {
+	if r.code != 0 || !strings.HasSuffix(r.stdout, "\n0\t0\t0\t0\t0\t0\t0\t0\n") {
 		t.Fatalf("CHECK INDEX after the import: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 }

@@ -113,10 +113,10 @@ func openDocStore(dir string) (*embedded.Store, error) {
 	return embedded.Open(dir, embedded.Options{Clock: fixedClock, NoSync: true})
 }
 
-// loadDemo writes examples.Rows(t, examples.DemoRows[t], 1) into each named
-// table, as examples/load does for `make demo`.
-func loadDemo(t *testing.T, dir string, names []string) *docStore {
-	src := examples.CatalogYAML
+// openDocCatalog parses src and opens the store in dir, which the caller
+// closes once it has written its rows: the examples open it again.
+func openDocCatalog(t *testing.T, dir string, src []byte) (*catalog.Catalog, *embedded.Store) {
+	t.Helper()
 	c, err := catalog.Parse(src)
 	if err != nil {
 		t.Fatal(err)
@@ -125,6 +125,14 @@ func loadDemo(t *testing.T, dir string, names []string) *docStore {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return c, st
+}
+
+// loadDemo writes examples.Rows(t, examples.DemoRows[t], 1) into each named
+// table through engine.ImportRows, as examples/load does for `make demo`.
+func loadDemo(t *testing.T, dir string, names []string) *docStore {
+	src := examples.CatalogYAML
+	c, st := openDocCatalog(t, dir, src)
 	defer st.Close()
 	ctx := context.Background()
 	eng := engine.New(engine.Config{Catalog: c, CreateOnDemand: true, Clock: fixedClock,
@@ -135,7 +143,7 @@ func loadDemo(t *testing.T, dir string, names []string) *docStore {
 		if n == 0 {
 			n = 10_000
 		}
-		if err := eng.Write(ctx, tb, nil, examples.Rows(tb, n, 1), 0, nil); err != nil {
+		if _, err := eng.ImportRows(ctx, slices.Values(examples.Rows(tb, n, 1)), engine.ImportOptions{Table: name}); err != nil {
 			t.Fatalf("loading %s: %v", name, err)
 		}
 	}
@@ -145,14 +153,7 @@ func loadDemo(t *testing.T, dir string, names []string) *docStore {
 // loadOpenTSDB writes examples.OpenTSDBDemo's cells, as examples/load
 // --opentsdb does for `make demo-opentsdb`.
 func loadOpenTSDB(t *testing.T, dir string) *docStore {
-	c, err := catalog.Parse(examples.OpenTSDBYAML)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := openDocStore(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, st := openDocCatalog(t, dir, examples.OpenTSDBYAML)
 	defer st.Close()
 	ctx := context.Background()
 	x := &exec.Executor{Store: st}
@@ -176,7 +177,7 @@ func loadOpenTSDB(t *testing.T, dir string) *docStore {
 // readsRows matches the first line of a statement that reads or writes
 // rows; the others (EXPLAIN without ANALYZE, LINT, SIMULATE, DECODE KEY,
 // …) need the catalog only.
-var readsRows = regexp.MustCompile(`(?i)^\s*(SELECT|EXPLAIN\s+ANALYZE|INSERT|UPSERT|UPDATE|DELETE|\\d)`)
+var readsRows = regexp.MustCompile(`(?i)^\s*(SELECT|EXPLAIN\s+ANALYZE|INSERT|UPSERT|UPDATE|DELETE|INFER|\\d)`)
 
 // demoTables are the data tables of c whose rows the examples read, a
 // table standing for its indexes too.

@@ -173,7 +173,7 @@ func TestFaultImportCut(t *testing.T) {
 	compareRows(t, "orders by buyer", rows, false)
 
 	r = sh("--format", "csv", "-e", "CHECK INDEX orders_by_buyer; CHECK INDEX orders_by_id")
-	want := fmt.Sprintf("data_rows,entries,missing,orphans,unverified,stale,repaired\n%d,%d,0,0,0,0,0\n", faultOrders, faultOrders)
+	want := fmt.Sprintf("data_rows,entries,no_entry,missing,orphans,unverified,stale,repaired\n%d,%d,0,0,0,0,0,0\n", faultOrders, faultOrders)
 	if r.code != 0 || r.stdout != want+"\n"+want {
 		t.Errorf("CHECK INDEX: exit %d, stdout %q, stderr %q; want each %q", r.code, r.stdout, r.stderr, want)
 	}

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rkql/rkql/cmd/rkql/shell"
+	"github.com/rkql/rkql/engine"
 )
 
 const importSynopsis = `usage: rkql import --table T [flags] FILE
@@ -32,7 +32,7 @@ func parseImportFlags(args []string, w io.Writer) (*options, string, error) {
 	fs.SetOutput(io.Discard)
 	commonFlags(fs, o)
 	fs.StringVar(&o.table, "table", "", "the logical `table` to load (required)")
-	fs.StringVar(&o.format, "format", "", "input `format`: "+strings.Join(shell.ImportFormats, "|")+" (default: by the extension, else the first line)")
+	fs.StringVar(&o.format, "format", "", "input `format`: "+strings.Join(engine.ImportFormats, "|")+" (default: by the extension, else the first line)")
 	fs.DurationVar(&o.timeout, "timeout", 30*time.Second, "most time each batch write to the store may take, not the whole import (0 for none)")
 	// The flag package calls Usage on every error; only -h prints it.
 	fs.Usage = func() {}
@@ -62,8 +62,8 @@ func parseImportFlags(args []string, w io.Writer) (*options, string, error) {
 		return nil, "", &usageError{msg: fmt.Sprintf("import: want one FILE (or - for stdin), got %d", len(files))}
 	case o.timeout < 0:
 		return nil, "", &usageError{msg: "import: --timeout must not be negative"}
-	case o.format != "" && !slices.Contains(shell.ImportFormats, o.format):
-		return nil, "", &usageError{msg: fmt.Sprintf("import: unknown --format %q (want %s)", o.format, strings.Join(shell.ImportFormats, ", "))}
+	case o.format != "" && !slices.Contains(engine.ImportFormats, o.format):
+		return nil, "", &usageError{msg: fmt.Sprintf("import: unknown --format %q (want %s)", o.format, strings.Join(engine.ImportFormats, ", "))}
 	}
 	return o, files[0], nil
 }
@@ -104,7 +104,7 @@ func runImport(ctx context.Context, args []string, e env) int {
 		p.clear()
 		fmt.Fprintf(e.stderr, "rkql: note: %s\n", msg)
 	}
-	n, err := sess.Import(ctx, in, shell.ImportOptions{Table: o.table, Name: name, Format: o.format, Progress: p.report, WriteTimeout: o.timeout,
+	n, err := sess.Engine().Import(ctx, in, engine.ImportOptions{Table: o.table, Name: name, Format: o.format, Progress: p.report, WriteTimeout: o.timeout,
 		Replaced: func(r int64) { replaced = r }, SecondWrite: note})
 	p.clear()
 	if err != nil {

@@ -176,7 +176,7 @@ func TestImportTimeoutBoundsWrites(t *testing.T) {
 		t.Fatalf("the import took %v, less than the %v it waited", took, 2*timeout)
 	}
 	r := rkql(t, "", "--store", store, "--catalog", cat, "--format", "csv", "-e", "SELECT COUNT(*) FROM indexed ALLOW FULL SCAN; CHECK INDEX indexed_by_tag")
-	want := "count\n12000\n\ndata_rows,entries,missing,orphans,unverified,stale,repaired\n12000,12000,0,0,0,0,0\n"
+	want := "count\n12000\n\ndata_rows,entries,no_entry,missing,orphans,unverified,stale,repaired\n12000,12000,0,0,0,0,0,0\n"
 	if r.code != 0 || r.stdout != want {
 		t.Fatalf("after the import: exit %d, stdout %q, stderr %q; want %q", r.code, r.stdout, r.stderr, want)
 	}

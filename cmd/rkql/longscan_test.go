@@ -80,18 +80,26 @@ func loadLongScanStore() (string, error) {
 	return store, nil
 }
 
+// scanInREPL starts the REPL on store and in it the scan that takes
+// seconds; it returns the REPL, and its screen's mark from before the
+// scan.
+func scanInREPL(t *testing.T, store string) (*ptyTerm, int) {
+	t.Helper()
+	p := startPty(t, []string{"XDG_STATE_HOME=" + t.TempDir(), "TERM=xterm", "NO_COLOR=1"},
+		"--store", store, "--catalog", fixedCatalog, "--timeout", "5m")
+	p.waitFor(0, `rkql> `)
+	from := p.mark()
+	p.press(longScanQuery+"\r", `\(Ctrl-C cancels\)`)
+	return p, from
+}
+
 // Ctrl-C during a scan of the embedded store that takes seconds cancels
 // it: the REPL says so, and the next statement runs.
 func TestREPLCtrlCCancelsLongScan(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads 400,000 rows")
 	}
-	store := longScanStore(t)
-	p := startPty(t, []string{"XDG_STATE_HOME=" + t.TempDir(), "TERM=xterm", "NO_COLOR=1"},
-		"--store", store, "--catalog", fixedCatalog, "--timeout", "5m")
-	p.waitFor(0, `rkql> `)
-	from := p.mark()
-	p.press(longScanQuery+"\r", `\(Ctrl-C cancels\)`)
+	p, from := scanInREPL(t, longScanStore(t))
 	p.press(keyCtrlC, `rkql: statement cancelled\n[\s\S]*rkql> $`)
 	if regexp.MustCompile(longScanDone).MatchString(p.screen(from)) {
 		t.Fatalf("the scan ended instead of being cancelled:\n%s", p.screen(from))

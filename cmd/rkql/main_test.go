@@ -52,19 +52,60 @@ func rkql(t *testing.T, stdin string, args ...string) result {
 	if !hasStore && (len(args) == 0 || args[0] != "import") {
 		args = append([]string{"--store", t.TempDir()}, args...)
 	}
-	cmd := exec.Command(rkqlBin, args...)
-	cmd.Env = append(os.Environ(), "XDG_DATA_HOME="+t.TempDir())
+	cmd := command(t, rkqlBin, args...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
+	code := exitCode(t, cmd)
+	return result{stdout: out.String(), stderr: errb.String(), code: code}
+}
+
+// command is name with args, in an environment whose XDG_DATA_HOME is a
+// directory of the test's: no history or state of the user's is read or
+// written.
+func command(t *testing.T, name string, args ...string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Env = append(os.Environ(), "XDG_DATA_HOME="+t.TempDir())
+	return cmd
+}
+
+// exitCode runs cmd and returns its exit status; a command that does not
+// start fails t.
+func exitCode(t *testing.T, cmd *exec.Cmd) int {
+	t.Helper()
 	err := cmd.Run()
-	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
+		return ee.ExitCode()
+	}
+	if err != nil {
 		t.Fatal(err)
 	}
-	return result{stdout: out.String(), stderr: errb.String(), code: code}
+	return 0
+}
+
+// buildPkg builds the command pkg (a path from this directory) into a
+// temporary directory and returns the binary's path.
+func buildPkg(t *testing.T, pkg string) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), filepath.Base(pkg))
+	if out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
+		t.Fatalf("building %s: %v\n%s", pkg, err, out)
+	}
+	return bin
+}
+
+// runBin runs bin with args and fails the test unless it succeeds; it
+// returns the standard output.
+func runBin(t *testing.T, bin string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s %s: %v\nstdout %q\nstderr %q", filepath.Base(bin), strings.Join(args, " "), err, out.String(), errb.String())
+	}
+	return out.String()
 }
 
 const fixedCatalog = "testdata/catalog.yaml"

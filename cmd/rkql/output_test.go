@@ -14,17 +14,10 @@ import (
 // and exit status.
 func runTo(t *testing.T, out *os.File, args ...string) (string, int) {
 	t.Helper()
-	cmd := exec.Command(rkqlBin, append([]string{"--store", t.TempDir(), "--catalog", fixedCatalog}, args...)...)
-	cmd.Env = append(os.Environ(), "XDG_DATA_HOME="+t.TempDir())
+	cmd := command(t, rkqlBin, append([]string{"--store", t.TempDir(), "--catalog", fixedCatalog}, args...)...)
 	var errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
+	code := exitCode(t, cmd)
 	return errb.String(), code
 }
 
@@ -89,8 +82,7 @@ func TestImportInterruptIdleStdin(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pw.Close()
-	cmd := exec.Command(rkqlBin, "import", "--store", t.TempDir(), "--catalog", fixedCatalog, "--table", "devices", "-")
-	cmd.Env = append(os.Environ(), "XDG_DATA_HOME="+t.TempDir())
+	cmd := command(t, rkqlBin, "import", "--store", t.TempDir(), "--catalog", fixedCatalog, "--table", "devices", "-")
 	var out, errb bytes.Buffer
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = pr, &out, &errb
 	if err := cmd.Start(); err != nil {
@@ -142,17 +134,10 @@ func TestOutputToDevNullReadWrite(t *testing.T) {
 func runRedirected(t *testing.T, redir string, args ...string) (string, int) {
 	t.Helper()
 	args = append([]string{"-c", `exec "$0" "$@" ` + redir, rkqlBin, "--store", t.TempDir(), "--catalog", fixedCatalog}, args...)
-	cmd := exec.Command("sh", args...)
-	cmd.Env = append(os.Environ(), "XDG_DATA_HOME="+t.TempDir())
+	cmd := command(t, "sh", args...)
 	var errb bytes.Buffer
 	cmd.Stderr = &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
+	code := exitCode(t, cmd)
 	return errb.String(), code
 }
 

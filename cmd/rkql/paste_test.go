@@ -4,9 +4,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/creack/pty"
-	"golang.org/x/sys/unix"
 )
 
 // The line editor turns the terminal's bracketed paste mode on while it
@@ -20,16 +17,6 @@ func TestREPLBracketedPaste(t *testing.T) {
 			"('s1', 'b1', 1, '2024-05-01 12:00:00', 10.5, 'new'), ('s2', 'b1', 3, '2024-05-02 09:30:00', 99.99, 'new');"); r.code != 0 {
 		t.Fatalf("loading rows: %+v", r)
 	}
-	_, fresh, err := pty.Open()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fresh.Close()
-	want, err := unix.IoctlGetTermios(int(fresh.Fd()), unix.TCGETS)
-	if err != nil {
-		t.Fatal(err)
-	}
-
 	p := startPty(t, []string{"XDG_STATE_HOME=" + t.TempDir(), "TERM=xterm", "NO_COLOR=1"}, "--store", store, "--catalog", fixedCatalog)
 	p.waitFor(0, `rkql> `)
 	raw := func() string {
@@ -60,11 +47,5 @@ func TestREPLBracketedPaste(t *testing.T) {
 	if s := raw(); !strings.HasSuffix(s[:strings.LastIndex(s, "\x1b[?2004")+8], "\x1b[?2004l") {
 		t.Errorf("bracketed paste is left on after exit: %q", s[max(0, len(s)-200):])
 	}
-	got, err := unix.IoctlGetTermios(int(p.tty.Fd()), unix.TCGETS)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.Iflag != want.Iflag || got.Oflag != want.Oflag || got.Lflag != want.Lflag || got.Cc != want.Cc {
-		t.Errorf("terminal modes after exit %+v, want %+v", got, want)
-	}
+	p.checkModesRestored()
 }

@@ -7,9 +7,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/creack/pty"
-	"golang.org/x/sys/unix"
 )
 
 const keyCtrlR = "\x12"
@@ -20,13 +17,7 @@ const keyCtrlR = "\x12"
 // behind rkql's continuation prompt. Up then recalls whole statements,
 // one per key, and Ctrl-R finds an earlier statement by the text typed.
 func TestREPLPaste(t *testing.T) {
-	store := t.TempDir()
-	if r := rkql(t, "", "--store", store, "--catalog", fixedCatalog, "-e",
-		"INSERT INTO orders (seller, buyer, order_id, ts, amount, status) VALUES "+
-			"('s1', 'b1', 1, '2024-05-01 12:00:00', 10.5, 'new'), ('s1', 'b2', 2, '2024-05-01 13:00:00', 3, 'paid'), "+
-			"('s2', 'b1', 3, '2024-05-02 09:30:00', 99.99, 'new');"); r.code != 0 {
-		t.Fatalf("loading rows: %+v", r)
-	}
+	store := threeOrders(t)
 	env := []string{"XDG_STATE_HOME=" + t.TempDir(), "TERM=xterm", "NO_COLOR=1"}
 	p := startPty(t, env, "--store", store, "--catalog", fixedCatalog, "--history", filepath.Join(t.TempDir(), "history"))
 	p.waitFor(0, `rkql> `)
@@ -125,20 +116,5 @@ func TestREPLMetaCommands(t *testing.T) {
 	if code := p.exit(); code != 0 {
 		t.Fatalf("exit status %d", code)
 	}
-	_, fresh, err := pty.Open()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fresh.Close()
-	want, err := unix.IoctlGetTermios(int(fresh.Fd()), unix.TCGETS)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := unix.IoctlGetTermios(int(p.tty.Fd()), unix.TCGETS)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.Iflag != want.Iflag || got.Oflag != want.Oflag || got.Lflag != want.Lflag || got.Cc != want.Cc {
-		t.Errorf("terminal modes after exit %+v, want %+v", got, want)
-	}
+	p.checkModesRestored()
 }

@@ -192,6 +192,42 @@ func (p *ptyTerm) cooked() bool {
 	return p.lflag()&want == want
 }
 
+// threeOrders is a new store holding three orders rows: s1's orders 1
+// and 2, s2's order 3.
+func threeOrders(t *testing.T) string {
+	t.Helper()
+	store := t.TempDir()
+	if r := rkql(t, "", "--store", store, "--catalog", fixedCatalog, "-e",
+		"INSERT INTO orders (seller, buyer, order_id, ts, amount, status) VALUES "+
+			"('s1', 'b1', 1, '2024-05-01 12:00:00', 10.5, 'new'), ('s1', 'b2', 2, '2024-05-01 13:00:00', 3, 'paid'), "+
+			"('s2', 'b1', 3, '2024-05-02 09:30:00', 99.99, 'new');"); r.code != 0 {
+		t.Fatalf("loading rows: %+v", r)
+	}
+	return store
+}
+
+// checkModesRestored checks, once rkql has exited, that its terminal's
+// modes are a new terminal's.
+func (p *ptyTerm) checkModesRestored() {
+	p.t.Helper()
+	_, fresh, err := pty.Open()
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	defer fresh.Close()
+	want, err := unix.IoctlGetTermios(int(fresh.Fd()), unix.TCGETS)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	got, err := unix.IoctlGetTermios(int(p.tty.Fd()), unix.TCGETS)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	if got.Iflag != want.Iflag || got.Oflag != want.Oflag || got.Lflag != want.Lflag || got.Cc != want.Cc {
+		p.t.Errorf("terminal modes after exit %+v, want %+v", got, want)
+	}
+}
+
 // exit waits for rkql to end and returns its exit status.
 func (p *ptyTerm) exit() int {
 	p.t.Helper()
@@ -222,13 +258,7 @@ const (
 // shell; Ctrl-D ends it with status 0. The history file then holds each
 // statement as one entry, and the next session recalls them.
 func TestREPLOnTerminal(t *testing.T) {
-	store := t.TempDir()
-	if r := rkql(t, "", "--store", store, "--catalog", fixedCatalog, "-e",
-		"INSERT INTO orders (seller, buyer, order_id, ts, amount, status) VALUES "+
-			"('s1', 'b1', 1, '2024-05-01 12:00:00', 10.5, 'new'), ('s1', 'b2', 2, '2024-05-01 13:00:00', 3, 'paid'), "+
-			"('s2', 'b1', 3, '2024-05-02 09:30:00', 99.99, 'new');"); r.code != 0 {
-		t.Fatalf("loading rows: %+v", r)
-	}
+	store := threeOrders(t)
 	hist := filepath.Join(t.TempDir(), "history")
 	env := []string{"XDG_STATE_HOME=" + t.TempDir(), "TERM=xterm"}
 	args := []string{"--store", store, "--catalog", fixedCatalog, "--history", hist}

@@ -61,20 +61,10 @@ func TestSharedStoreWaitsForLock(t *testing.T) {
 	}
 
 	// This time the lock goes away while rkql waits.
-	cmd := exec.Command(rkqlBin, "--store", store, "--catalog", fixedCatalog, "--lock-timeout", "30s", "-e",
+	cmd, out, line := startRkql(t, "--store", store, "--catalog", fixedCatalog, "--lock-timeout", "30s", "-e",
 		"INSERT INTO orders (seller, buyer, order_id, ts, amount, status) VALUES ('s1', 'b1', 1, '2024-05-01 12:00:00', 1, 'new');")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out strings.Builder
-	cmd.Stdout = &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	line, err := bufio.NewReader(stderr).ReadString('\n')
-	if err != nil || !strings.Contains(line, "is in use by "+holder) || !strings.Contains(line, "waiting up to 30s (--lock-timeout)") {
-		t.Fatalf("first line on stderr %q (%v), want the holder and the wait", line, err)
+	if !strings.Contains(line, "is in use by "+holder) || !strings.Contains(line, "waiting up to 30s (--lock-timeout)") {
+		t.Fatalf("first line on stderr %q, want the holder and the wait", line)
 	}
 	// rkql says it waits only once it found the store locked: the lock
 	// goes away now, while it waits.
@@ -95,11 +85,7 @@ func TestSharedStoreReadersAndWriter(t *testing.T) {
 		t.Skip("loads 400,000 rows")
 	}
 	store := longScanStore(t)
-	p := startPty(t, []string{"XDG_STATE_HOME=" + t.TempDir(), "TERM=xterm", "NO_COLOR=1"},
-		"--store", store, "--catalog", fixedCatalog, "--timeout", "5m")
-	p.waitFor(0, `rkql> `)
-	from := p.mark()
-	p.press(longScanQuery+"\r", `\(Ctrl-C cancels\)`)
+	p, from := scanInREPL(t, store)
 	scanning := func(when string) {
 		t.Helper()
 		if regexp.MustCompile(longScanDone).MatchString(p.screen(from)) {
@@ -114,21 +100,11 @@ func TestSharedStoreReadersAndWriter(t *testing.T) {
 	}
 	scanning("the script's read ended")
 
-	cmd := exec.Command(rkqlBin, "--store", store, "--catalog", fixedCatalog, "--lock-timeout", "5m", "-e",
+	cmd, out, line := startRkql(t, "--store", store, "--catalog", fixedCatalog, "--lock-timeout", "5m", "-e",
 		"INSERT INTO devices (site, seq, n) VALUES ('zz', 1, 1);")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out strings.Builder
-	cmd.Stdout = &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	line, err := bufio.NewReader(stderr).ReadString('\n')
 	holder := fmt.Sprintf("is in use by process %d (", p.cmd.Process.Pid)
-	if err != nil || !strings.Contains(line, holder) || !strings.HasSuffix(line, "; waiting up to 5m0s (--lock-timeout)\n") {
-		t.Fatalf("writer's first line on stderr %q (%v), want %q and the wait", line, err, holder)
+	if !strings.Contains(line, holder) || !strings.HasSuffix(line, "; waiting up to 5m0s (--lock-timeout)\n") {
+		t.Fatalf("writer's first line on stderr %q, want %q and the wait", line, holder)
 	}
 	scanning("the writer found the store in use")
 	p.waitFor(from, longScanDone+`\n\n[\s\S]*rkql> $`)
@@ -140,4 +116,31 @@ func TestSharedStoreReadersAndWriter(t *testing.T) {
 	if code := p.exit(); code != 0 {
 		t.Fatalf("exit status %d", code)
 	}
+}
+
+// startRkql starts rkql with args and returns it running, its stdout
+// (whole once Wait returns) and the first line it writes on stderr.
+func startRkql(t *testing.T, args ...string) (*exec.Cmd, *strings.Builder, string) {
+	t.Helper()
+	cmd := command(t, rkqlBin, args...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := &strings.Builder{}
+	cmd.Stdout = out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	})
+	line, err := bufio.NewReader(stderr).ReadString('\n')
+	if err != nil {
+		t.Fatalf("first line on stderr %q: %v", line, err)
+	}
+	return cmd, out, line
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/cockroachdb/datadriven"
 
 	"github.com/rkql/rkql/cmd/rkql/shell"
+	"github.com/rkql/rkql/engine"
 	"github.com/rkql/rkql/exec"
 	"github.com/rkql/rkql/exec/embedded"
 	"github.com/rkql/rkql/planner"
@@ -131,11 +132,11 @@ func (tr *transcript) run(td *datadriven.TestData) string {
 		if tr.sess == nil {
 			tr.open(&datadriven.TestData{})
 		}
-		opts := shell.ImportOptions{}
+		opts := engine.ImportOptions{}
 		td.ScanArgs(tr.t, "table", &opts.Table)
 		td.ScanArgs(tr.t, "name", &opts.Name)
 		td.MaybeScanArgs(tr.t, "batch", &opts.Batch)
-		n, err := tr.sess.Import(context.Background(), strings.NewReader(td.Input+"\n"), opts)
+		n, err := tr.sess.Engine().Import(context.Background(), strings.NewReader(td.Input+"\n"), opts)
 		if err != nil {
 			return fmt.Sprintf("rkql: %v\n", err)
 		}

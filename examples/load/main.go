@@ -1,5 +1,8 @@
 // Command load fills an embedded store with the example tables' generated
-// rows, for `make demo`. It does nothing for a table that already has rows.
+// rows, for `make demo`, through engine.ImportRows: the rows are checked,
+// batched, sorted and written as `rkql import` writes the rows it reads.
+// It does nothing for a table that already has rows; --tables loads only
+// the tables it names.
 // With --jsonl it instead writes --rows generated rows of one --table to a
 // JSON lines file, as `rkql import` reads them. With --opentsdb it writes
 // a day of OpenTSDB points into the tables of examples/opentsdb.yaml, byte
@@ -11,7 +14,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/engine"
@@ -26,6 +32,7 @@ func main() {
 	jsonl := flag.String("jsonl", "", "write generated rows of --table to this JSON lines file instead")
 	table := flag.String("table", "logs", "with --jsonl, the table whose rows are written")
 	rows := flag.Int("rows", 1_000_000, "with --jsonl, how many rows to write")
+	only := flag.String("tables", "", "comma-separated tables to load (default: every table of the catalog)")
 	tsdb := flag.Bool("opentsdb", false, "write OpenTSDB's tsdb and tsdb-uid rows instead (catalog examples/opentsdb.yaml)")
 	flag.Parse()
 	var err error
@@ -34,7 +41,11 @@ func main() {
 	} else if *jsonl != "" {
 		err = runJSONL(*jsonl, *cat, *table, *rows)
 	} else {
-		err = run(*store, *cat)
+		var tables []string
+		if *only != "" {
+			tables = strings.Split(*only, ",")
+		}
+		err = run(*store, *cat, tables)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "load:", err)
@@ -42,7 +53,7 @@ func main() {
 	}
 }
 
-func run(dir, catFile string) error {
+func run(dir, catFile string, tables []string) error {
 	if dir == "" {
 		return fmt.Errorf("--store is required")
 	}
@@ -50,54 +61,79 @@ func run(dir, catFile string) error {
 	if err != nil {
 		return err
 	}
-	for _, t := range c.Tables {
-		if t.Wide != nil {
-			// Generated rows would not hold one point per cell, as a
-			// wide table's rows must; OpenTSDB's loader writes its cells.
-			return fmt.Errorf("table %s has wide rows, which generated rows cannot fill; for examples/opentsdb.yaml use --opentsdb (make demo-opentsdb)", t.Name)
-		}
-	}
 	st, err := embedded.Open(dir, embedded.Options{})
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	ctx := context.Background()
-	eng := engine.New(engine.Config{Catalog: c, CreateOnDemand: true,
-		Open: func(context.Context) (exec.Store, error) { return st, nil }})
+	return load(context.Background(), c, st, tables, os.Stdout)
+}
+
+// store is a store that counts a table's rows: the embedded one.
+type store interface {
+	exec.Store
+	Count(ctx context.Context, table string) (int64, error)
+}
+
+// load writes the generated rows of each table of c named in tables (all
+// when none is) into st, through engine.ImportRows, as `rkql import` writes
+// the rows it reads, and reports each table on out.
+func load(ctx context.Context, c *catalog.Catalog, st store, tables []string, out io.Writer) error {
+	var todo []*catalog.Table
 	for _, t := range c.Tables {
-		n := examples.DemoRows[t.Name]
-		if n == 0 {
-			n = 10_000
-		}
-		if have, err := st.Count(ctx, t.Physical); err != nil && !errors.Is(err, exec.ErrTableNotFound) {
-			return err
-		} else if have > 0 {
-			fmt.Printf("%-22s already has %d rows\n", t.Name, have)
+		if len(tables) > 0 && !slices.Contains(tables, t.Name) {
 			continue
 		}
-		rows := examples.Rows(t, n, 1)
-		// Generated rows may share a key: the later one replaces the
-		// earlier, and the report says how many did.
-		replaced := "replaced rows unknown: the key has a random part"
-		if keys, ok, err := engine.RowKeys(t, rows); err != nil {
-			return err
-		} else if ok {
-			r, err := eng.Replaced(ctx, t, keys)
-			if err != nil {
-				return err
-			}
-			replaced = fmt.Sprintf("%d replaced a row with the same key", r)
+		if t.Wide != nil {
+			// Generated rows would not hold one point per cell, as a
+			// wide table's rows must; OpenTSDB's loader writes its cells.
+			return fmt.Errorf("table %s has wide rows, which generated rows cannot fill; for examples/opentsdb.yaml use --opentsdb (make demo-opentsdb)", t.Name)
 		}
-		err := eng.Write(ctx, t, nil, rows, 0, func(done int) {
-			fmt.Printf("\r%-22s %d/%d rows", t.Name, done, n)
-		})
-		if err != nil {
-			fmt.Println()
-			return err
-		}
-		fmt.Printf(" written, %s\n", replaced)
+		todo = append(todo, t)
 	}
+	for _, name := range tables {
+		if _, err := tableOf(c, name); err != nil {
+			return err
+		}
+	}
+	eng := engine.New(engine.Config{Catalog: c, CreateOnDemand: true, Open: engine.Opened(st)})
+	for _, t := range todo {
+		if err := loadTable(ctx, eng, st, t, out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// loadTable writes t's generated rows, unless it has rows already.
+func loadTable(ctx context.Context, eng *engine.Engine, st store, t *catalog.Table, out io.Writer) error {
+	n := examples.DemoRows[t.Name]
+	if n == 0 {
+		n = 10_000
+	}
+	if have, err := st.Count(ctx, t.Physical); err != nil && !errors.Is(err, exec.ErrTableNotFound) {
+		return err
+	} else if have > 0 {
+		fmt.Fprintf(out, "%-22s already has %d rows\n", t.Name, have)
+		return nil
+	}
+	// Generated rows may share a key: the later one replaces the earlier,
+	// and the report says how many did.
+	var replaced int64
+	_, err := eng.ImportRows(ctx, slices.Values(examples.Rows(t, n, 1)), engine.ImportOptions{
+		Table: t.Name, Name: t.Name + " (generated rows)",
+		Progress: func(done int64) { fmt.Fprintf(out, "\r%-22s %d/%d rows", t.Name, done, n) },
+		Replaced: func(r int64) { replaced = r },
+	})
+	if err != nil {
+		fmt.Fprintln(out)
+		return err
+	}
+	tail := fmt.Sprintf("%d replaced a row with the same key", replaced)
+	if _, ok, _ := engine.RowKeys(t, nil); !ok {
+		tail = "replaced rows unknown: the key has a random part"
+	}
+	fmt.Fprintf(out, " written, %s\n", tail)
 	return nil
 }
 

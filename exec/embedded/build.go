@@ -42,12 +42,17 @@ type rowBuilder struct {
 	qualifiers *exec.QualifierRanges
 	// copied counts the bytes of the rows copied out.
 	copied int64
+	// times and pick, when set, are a raw read's time range and cell
+	// selection, applied before versions are counted.
+	times *exec.TimeRange
+	pick  *exec.CellSelect
 }
 
 // setRead makes the builder apply a read's filter and projection.
 func (b *rowBuilder) setRead(o *exec.ReadOptions) {
 	b.match = exec.NewMatcher(o)
 	b.qualifiers = o.Qualifiers
+	b.times, b.pick = o.TimeRange, o.Cells
 	if o.Columns == nil || o.Table == nil {
 		return
 	}
@@ -176,6 +181,9 @@ func (b *rowBuilder) decode(raw []byte) (start, size int, ok bool) {
 			kept = 0
 			col++
 			qual = b.qualifier(col, r.qual)
+		}
+		if b.times != nil && !b.times.Holds(r.ts) || b.pick != nil && !b.pick.Keeps(famName, qual) {
+			continue
 		}
 		// Versions are newest first: once one is too old or one too
 		// many, the rest of the column is hidden too.

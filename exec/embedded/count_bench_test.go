@@ -8,7 +8,6 @@ import (
 
 	"github.com/rkql/rkql/exec"
 	"github.com/rkql/rkql/exec/embedded"
-	"github.com/rkql/rkql/parser"
 	"github.com/rkql/rkql/planner"
 )
 
@@ -55,15 +54,7 @@ func BenchmarkCountLogs(b *testing.B) {
 // places it, and returns the count and the stats.
 func runCount(tb testing.TB, x *exec.Executor, pl *planner.Planner, q string) (int64, *exec.Stats) {
 	tb.Helper()
-	stmt, err := parser.ParseOne(q)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	p, err := pl.Plan(context.Background(), stmt)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	sel := p.(*planner.Select)
+	sel := planSelect(tb, pl, q)
 	ctx := context.Background()
 	stats := &exec.Stats{}
 	placed, err := exec.Place(ctx, x.Store, sel, exec.PlaceOptions{})

@@ -188,6 +188,16 @@ func openNoPanic(t *testing.T, dir string) (s *Store, err error) {
 	return Open(dir, Options{NoSync: true, LockTimeout: 100 * time.Millisecond})
 }
 
+// damagedDir is a new store directory whose store file holds file.
+func damagedDir(t *testing.T, file []byte) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, FileName), file, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 func TestDamagedStore(t *testing.T) {
 	file, want := makeDamageStore(t, 400)
 	total := 0
@@ -196,11 +206,7 @@ func TestDamagedStore(t *testing.T) {
 	}
 	for _, tc := range damageCases(t, file) {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			path := filepath.Join(dir, FileName)
-			if err := os.WriteFile(path, tc.damage(append([]byte(nil), file...)), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			dir := damagedDir(t, tc.damage(append([]byte(nil), file...)))
 			checkOpen(t, dir, tc.damaged, want)
 			rep, err := Check(dir, Options{})
 			if err != nil {

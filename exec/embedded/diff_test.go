@@ -22,12 +22,7 @@ func openCatalogB(t testing.TB, file string) (*catalog.Catalog, *embedded.Store)
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := embedded.Open(t.TempDir(), embedded.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	return cat, st
+	return cat, openStore(t)
 }
 
 // TestDifferential runs the differential suite over the example catalog

@@ -12,7 +12,6 @@ import (
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/examples"
 	"github.com/rkql/rkql/exec"
-	"github.com/rkql/rkql/exec/embedded"
 	"github.com/rkql/rkql/parser"
 	"github.com/rkql/rkql/planner"
 )
@@ -40,15 +39,7 @@ func (f *faultStore) Mutate(ctx context.Context, table string, muts []exec.Mutat
 
 func queryRows(t *testing.T, x *exec.Executor, pl *planner.Planner, q string) ([]string, *exec.Stats, *planner.Select) {
 	t.Helper()
-	stmt, err := parser.ParseOne(q)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := pl.Plan(context.Background(), stmt)
-	if err != nil {
-		t.Fatalf("%s: %v", q, err)
-	}
-	sel := p.(*planner.Select)
+	sel := planSelect(t, pl, q)
 	ctx := context.Background()
 	stats := &exec.Stats{}
 	rows, err := x.Query(ctx, sel, stats)
@@ -97,12 +88,7 @@ func TestIndexWritesFailingHalfWay(t *testing.T) {
 		{"second index phase 3", "orders_by_id", 2},
 	} {
 		t.Run(step.name, func(t *testing.T) {
-			st, err := embedded.Open(t.TempDir(), embedded.Options{NoSync: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer st.Close()
-			fs := &faultStore{Store: st}
+			fs := &faultStore{Store: openStore(t)}
 			x := &exec.Executor{Store: fs}
 			if err := x.EnsureTable(ctx, orders); err != nil {
 				t.Fatal(err)

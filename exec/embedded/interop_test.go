@@ -17,7 +17,6 @@ import (
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/examples"
 	"github.com/rkql/rkql/exec"
-	"github.com/rkql/rkql/exec/embedded"
 	"github.com/rkql/rkql/parser"
 	"github.com/rkql/rkql/planner"
 )
@@ -275,13 +274,4 @@ func indexTables(t *catalog.Table) []*catalog.Table {
 		out = append(out, ix.Table)
 	}
 	return out
-}
-
-func openStore(t *testing.T) *embedded.Store {
-	st, err := embedded.Open(t.TempDir(), embedded.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	return st
 }

@@ -17,7 +17,6 @@ import (
 	"github.com/rkql/rkql/engine"
 	"github.com/rkql/rkql/exec"
 	"github.com/rkql/rkql/exec/embedded"
-	"github.com/rkql/rkql/parser"
 	"github.com/rkql/rkql/planner"
 )
 
@@ -249,11 +248,7 @@ func TestScanKeysCorruptRow(t *testing.T) {
 		// the table does not have, a family name cut short.
 		unknownFamily := []byte{0x01, 4, 'n', 'o', 'p', 'e', 1, 1, 'q', 1, 5, 1, 'v'}
 		for _, raw := range [][]byte{{0x02}, unknownFamily, {0x01, 0x09}} {
-			st, err := embedded.Open(t.TempDir(), embedded.Options{NoSync: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer st.Close()
+			st := openStore(t)
 			tb, _ := cat.Table(name)
 			x := &exec.Executor{Store: st}
 			if err := x.EnsureTable(ctx, tb); err != nil {
@@ -277,32 +272,7 @@ func TestScanKeysCorruptRow(t *testing.T) {
 // the stats.
 func countWith(t *testing.T, st exec.Store, pl *planner.Planner, q string) (int64, *exec.Stats) {
 	t.Helper()
-	stmt, err := parser.ParseOne(q)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := pl.Plan(context.Background(), stmt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sel := p.(*planner.Select)
-	x := &exec.Executor{Store: st}
-	ctx := context.Background()
-	stats := &exec.Stats{}
-	placed, err := exec.Place(ctx, st, sel, exec.PlaceOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows, err := x.Run(ctx, placed, stats)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	row, err := rows.Next(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return row[0].I, stats
+	return runCount(t, &exec.Executor{Store: st}, pl, q)
 }
 
 func mustCount(t *testing.T, st exec.Store, pl *planner.Planner, q string) int64 {

@@ -10,7 +10,8 @@ import (
 
 // Pushdown is what the embedded store evaluates itself: the whole filter,
 // on each row inside the cursor loop before the row is copied out, the
-// column projection, keys-only reads and the row limit. A filter over
+// column projection, keys-only reads, the row limit, and a raw read's
+// time range and cells. A filter over
 // several versions of a row stays in the client, which sees each version
 // as a row of its own.
 type Pushdown struct{}
@@ -25,7 +26,7 @@ func (Pushdown) StoreName() string { return "embedded" }
 
 // Features are all applied in the store.
 func (Pushdown) Features() exec.Features {
-	return exec.Features{Projection: true, KeysOnly: true, Limit: true}
+	return exec.Features{Projection: true, KeysOnly: true, Limit: true, Cells: true}
 }
 
 // SplitFilter takes the whole filter unless the read returns several

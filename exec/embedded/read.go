@@ -26,6 +26,9 @@ func (s *Store) Get(ctx context.Context, tableName string, keys [][]byte, opts e
 	if err != nil || t.absent {
 		return nil, err
 	}
+	if err := t.hasFamilies(opts.Cells); err != nil {
+		return nil, err
+	}
 	b := newRowBuilder(t, opts.Versions, s.now())
 	b.setRead(&opts)
 	var rows []*exec.StoreRow
@@ -98,6 +101,9 @@ func (s *Store) Scan(ctx context.Context, tableName string, r exec.Range, opts e
 	}
 	t, err := s.table(tableName)
 	if err != nil {
+		return nil, err
+	}
+	if err := t.hasFamilies(opts.Cells); err != nil {
 		return nil, err
 	}
 	it := &scanIter{
@@ -301,4 +307,18 @@ func (it *scanIter) inRange(k []byte) bool {
 		return it.start == nil || bytes.Compare(k, it.start) >= 0
 	}
 	return it.stop == nil || bytes.Compare(k, it.stop) < 0
+}
+
+// hasFamilies refuses a read of cells of a family t does not have, as
+// HBase does.
+func (t *table) hasFamilies(sel *exec.CellSelect) error {
+	if sel == nil {
+		return nil
+	}
+	for _, f := range sel.Families {
+		if t.family(f) < 0 {
+			return fmt.Errorf("embedded: no such column family: %s in table %s", f, t.spec.Name)
+		}
+	}
+	return nil
 }

@@ -144,11 +144,7 @@ func TestDamagedStoreReadOnly(t *testing.T) {
 	file, _ := makeDamageStore(t, 100)
 	for _, tc := range damageCases(t, file) {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			path := filepath.Join(dir, FileName)
-			if err := os.WriteFile(path, tc.damage(append([]byte(nil), file...)), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			dir := damagedDir(t, tc.damage(append([]byte(nil), file...)))
 			s, err := Open(dir, Options{ReadOnly: true, LockTimeout: 100 * time.Millisecond})
 			if err == nil {
 				_ = s.Close()

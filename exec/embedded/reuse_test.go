@@ -10,7 +10,6 @@ import (
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/exec"
-	"github.com/rkql/rkql/parser"
 	"github.com/rkql/rkql/planner"
 )
 
@@ -54,15 +53,7 @@ func TestReuseRows(t *testing.T) {
 // row shared their memory.
 func readRows(t *testing.T, x *exec.Executor, pl *planner.Planner, q string, reuse bool) ([]catalog.Row, bool) {
 	t.Helper()
-	stmt, err := parser.ParseOne(q)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := pl.Plan(context.Background(), stmt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sel := p.(*planner.Select)
+	sel := planSelect(t, pl, q)
 	ctx := context.Background()
 	placed, err := exec.Place(ctx, x.Store, sel, exec.PlaceOptions{})
 	if err != nil {

@@ -96,32 +96,25 @@ func TestRepairHalfFile(t *testing.T) {
 // store file at path that lie wholly below page cut.
 func intactRows(t *testing.T, path string, cut uint64) map[string]int64 {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	pf, err := openPageFile(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := newWalk(pf)
-	refs, _ := w.buckets()
 	out := map[string]int64{}
-	for _, ref := range refs {
-		if ref.name == metaBucket || ref.root == 0 {
-			continue
-		}
-		var loss treeLoss
-		w.descend(ref.name, ref.root, 0, &loss, func(e *element, page uint64) {
-			if page+1 <= cut {
-				out[ref.name]++
+	withPageFile(t, path, func(pf *pageFile) {
+		w := newWalk(pf)
+		refs, _ := w.buckets()
+		for _, ref := range refs {
+			if ref.name == metaBucket || ref.root == 0 {
+				continue
 			}
-		})
-	}
-	if len(w.problems) > 0 {
-		t.Fatalf("the intact file: %s", strings.Join(w.problems, "; "))
-	}
+			var loss treeLoss
+			w.descend(ref.name, ref.root, 0, &loss, func(e *element, page uint64) {
+				if page+1 <= cut {
+					out[ref.name]++
+				}
+			})
+		}
+		if len(w.problems) > 0 {
+			t.Fatalf("the intact file: %s", strings.Join(w.problems, "; "))
+		}
+	})
 	return out
 }
 
@@ -223,6 +216,15 @@ func TestRepairHalfFileAfterRewrites(t *testing.T) {
 // rootPage is the root bucket's page in the store file at path.
 func rootPage(t *testing.T, path string) int64 {
 	t.Helper()
+	var root int64
+	withPageFile(t, path, func(pf *pageFile) { root = int64(pf.meta.root) })
+	return root
+}
+
+// withPageFile opens the store file at path as a page file for fn, and
+// closes it when fn returns.
+func withPageFile(t *testing.T, path string, fn func(pf *pageFile)) {
+	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -232,5 +234,5 @@ func rootPage(t *testing.T, path string) int64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return int64(pf.meta.root)
+	fn(pf)
 }

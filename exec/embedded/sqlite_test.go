@@ -157,11 +157,7 @@ func TestSQLiteKnownBugs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			st, err := embedded.Open(t.TempDir(), embedded.Options{NoSync: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer st.Close()
+			st := openStore(t)
 			sess := engine.New(engine.Config{Catalog: cat, CatalogSource: src, CatalogFile: filepath.Join(t.TempDir(), "catalog.yaml"),
 				CreateOnDemand: true, Open: func(context.Context) (exec.Store, error) { return st, nil }})
 			ctx := context.Background()

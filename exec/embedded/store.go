@@ -124,6 +124,8 @@ type Store struct {
 		rows int // rows written into tx
 	}
 	maxTxnRows int
+	// cellAtomic runs Increment and CheckAndPut one at a time.
+	cellAtomic sync.Mutex
 
 	mu struct {
 		sync.RWMutex

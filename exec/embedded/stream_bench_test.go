@@ -9,8 +9,6 @@ import (
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/examples"
 	"github.com/rkql/rkql/exec"
-	"github.com/rkql/rkql/exec/embedded"
-	"github.com/rkql/rkql/parser"
 	"github.com/rkql/rkql/planner"
 )
 
@@ -23,13 +21,8 @@ func loadLogs(tb testing.TB, n int) (*exec.Executor, *planner.Planner, *catalog.
 	if err != nil {
 		tb.Fatal(err)
 	}
-	st, err := embedded.Open(tb.TempDir(), embedded.Options{NoSync: true})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { st.Close() })
 	t, _ := cat.Table("logs")
-	x := &exec.Executor{Store: st}
+	x := &exec.Executor{Store: openStore(tb)}
 	ctx := context.Background()
 	if err := x.EnsureTable(ctx, t); err != nil {
 		tb.Fatal(err)
@@ -41,17 +34,10 @@ func loadLogs(tb testing.TB, n int) (*exec.Executor, *planner.Planner, *catalog.
 }
 
 func runQuery(tb testing.TB, x *exec.Executor, pl *planner.Planner, q string) (int, *exec.Stats) {
-	stmt, err := parser.ParseOne(q)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	p, err := pl.Plan(context.Background(), stmt)
-	if err != nil {
-		tb.Fatal(err)
-	}
+	sel := planSelect(tb, pl, q)
 	ctx := context.Background()
 	stats := &exec.Stats{}
-	rows, err := x.Query(ctx, p.(*planner.Select), stats)
+	rows, err := x.Query(ctx, sel, stats)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -73,17 +73,7 @@ func TestKnownWriteDivergences(t *testing.T) {
 			}
 			clock := exectest.NewClock(time.UnixMilli(d.Start))
 			s := openWriteSession(t, cat, clock)
-			got, err := exectest.ReproduceWrite(context.Background(), s, &d)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got == d.Want {
-				t.Fatalf("%s: gives the model's answer now; remove it from exectest.KnownWriteDivergences\n  %s", d.Name, d.Query)
-			}
-			if got != d.Got {
-				t.Fatalf("%s: %s gives\n%s\nwhich is neither the known wrong answer\n%s\nnor the model's\n%s", d.Name, d.Query, got, d.Got, d.Want)
-			}
-			t.Logf("%s\n  %s\n  got %q, want %q", d.Why, d.Query, got, d.Want)
+			exectest.CheckWriteDivergence(t, s, &d)
 		})
 	}
 }

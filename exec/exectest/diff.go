@@ -3,14 +3,14 @@
 // the planner and the executor, and checks each result against a
 // reference answer. The same suite runs on every Store.
 //
-// The reference (Evaluate) shares no code with the planner: it reads
-// every row by a plain scan decoded with the catalog's codec (ScanAll),
-// and walks the parsed statement with its own SQL semantics (ref.go,
-// refvalue.go). A key group's repetitions and a wide family's cells,
-// which give several logical rows per stored row, it reads with its own
-// decoder (refexpand.go); RunOpenTSDBDiff runs the suite over OpenTSDB's
-// tsdb table with points written as OpenTSDB writes them, millisecond
-// points and compacted cells among them. Query shapes where the planned result is known to differ
+// The reference is package ref (exec/exectest/ref), which imports
+// neither the planner, nor package expr, nor exec: ScanAll reads every
+// row by a plain scan and hands its cells to ref's own decoder, and
+// ref.Evaluate walks the parsed statement with its own SQL semantics;
+// ref.Compare checks a planned result against its answer.
+// RunOpenTSDBDiff runs the suite over OpenTSDB's tsdb table with points
+// written as OpenTSDB writes them, millisecond points and compacted cells
+// among them. Query shapes where the planned result is known to differ
 // from it are listed, with reproductions, in KnownDivergences.
 //
 // RunWrites checks writes the same way: random sequences of INSERTs (at
@@ -19,8 +19,8 @@
 // applies them to its own copy of the table's cells with HBase's
 // semantics (versions, delete markers, TTL). After every operation,
 // queries with and without each index, and each index table's entries,
-// must equal Evaluate over the model's visible rows. Write sequences known
-// to end elsewhere are listed, with reproductions, in
+// must equal ref.Evaluate over the model's visible rows. Write sequences
+// known to end elsewhere are listed, with reproductions, in
 // KnownWriteDivergences.
 //
 //	generator ──op──> engine ──> Store ──> SELECT … [USE INDEX | NO INDEX] ─┐
@@ -40,19 +40,19 @@
 package exectest
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/examples"
 	"github.com/rkql/rkql/exec"
+	"github.com/rkql/rkql/exec/exectest/ref"
 	"github.com/rkql/rkql/exec/placed"
 	"github.com/rkql/rkql/parser"
 	"github.com/rkql/rkql/planner"
@@ -78,18 +78,9 @@ type Options struct {
 
 // Run runs the differential suite over st.
 func Run(t *testing.T, st exec.Store, cat *catalog.Catalog, o Options) {
-	if o.Rows == 0 {
-		o.Rows = 10_000
-	}
-	if o.Queries == 0 {
-		o.Queries = 500
-	}
-	if o.Seed == 0 {
-		o.Seed = 1
-		if s, err := strconv.ParseUint(os.Getenv("RKQL_DIFF_SEED"), 10, 64); err == nil {
-			o.Seed = s
-		}
-	}
+	o.Rows = cmp.Or(o.Rows, 10_000)
+	o.Queries = cmp.Or(o.Queries, 500)
+	o.Seed = diffSeed(o.Seed)
 	for _, tb := range cat.Tables {
 		if o.Tables != nil && !slices.Contains(o.Tables, tb.Name) {
 			continue
@@ -237,11 +228,7 @@ var fixedQueries = map[string][]string{
 
 // checkNonEmpty checks q and that the reference answers it with rows.
 func (c *checker) checkNonEmpty(ctx context.Context, q string) error {
-	s, err := parseSelect(q)
-	if err != nil {
-		return err
-	}
-	want, err := Evaluate(c.t, s, c.all)
+	want, err := c.reference(q)
 	if err != nil {
 		return err
 	}
@@ -264,15 +251,20 @@ type checker struct {
 
 // check runs q planned and compares it with the reference.
 func (c *checker) check(ctx context.Context, q string) error {
-	s, err := parseSelect(q)
-	if err != nil {
-		return err
-	}
-	want, err := Evaluate(c.t, s, c.all)
+	want, err := c.reference(q)
 	if err != nil {
 		return err
 	}
 	return c.checkPlanned(ctx, q, want)
+}
+
+// reference is the reference's answer to q over the table's rows.
+func (c *checker) reference(q string) (*ref.Result, error) {
+	s, err := parseSelect(q)
+	if err != nil {
+		return nil, err
+	}
+	return ref.Evaluate(c.t, s, c.all)
 }
 
 func parseSelect(q string) (*parser.SelectStmt, error) {
@@ -289,7 +281,7 @@ func parseSelect(q string) (*parser.SelectStmt, error) {
 
 // checkPlanned runs q through the planner and the executor and compares
 // the rows with want; a query served by an index is run without it too.
-func (c *checker) checkPlanned(ctx context.Context, q string, want *Result) error {
+func (c *checker) checkPlanned(ctx context.Context, q string, want *ref.Result) error {
 	sel, err := Plan(c.pl, q)
 	if err != nil {
 		return fmt.Errorf("plan: %w", err)
@@ -327,7 +319,7 @@ func (c *checker) checkPlanned(ctx context.Context, q string, want *Result) erro
 
 // runPlanned runs q with pushdown on and off and compares each result
 // with want.
-func (c *checker) runPlanned(ctx context.Context, q string, want *Result) error {
+func (c *checker) runPlanned(ctx context.Context, q string, want *ref.Result) error {
 	// Each query runs with pushdown on and off: what the store evaluates
 	// and what the client evaluates must both agree with the reference.
 	for _, on := range []bool{true, false} {
@@ -343,7 +335,7 @@ func (c *checker) runPlanned(ctx context.Context, q string, want *Result) error 
 		if err != nil {
 			return fmt.Errorf("run (pushdown %v): %w\n%s", on, err, p.Explain(planner.ExplainEnv{}, nil).Text())
 		}
-		if err := Compare(got, want); err != nil {
+		if err := ref.Compare(got, want); err != nil {
 			// A difference in a query of a shape KnownDivergences lists
 			// is counted, not returned.
 			if s, perr := parseSelect(q); perr == nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/examples"
+	"github.com/rkql/rkql/exec/exectest/ref"
 	"github.com/rkql/rkql/parser"
 )
 
@@ -21,8 +22,9 @@ type queryGen struct {
 	rows []catalog.Row
 }
 
-// literal renders v as rkql text for a column of its type.
-func literal(v catalog.Value) string {
+// Literal renders v as rkql text for a column of its type: TIMESTAMP and
+// DATE values with their keyword.
+func Literal(v catalog.Value) string {
 	switch v.Type {
 	case catalog.TypeTimestamp:
 		return "TIMESTAMP " + v.String()
@@ -101,7 +103,7 @@ func (g *queryGen) column() int {
 // colName and colType cover _ts too.
 func (g *queryGen) colName(col int) string {
 	if col == len(g.t.Columns) {
-		return tsColumn
+		return ref.TSColumn
 	}
 	return parser.QuoteIdent(g.t.Columns[col].Name)
 }
@@ -137,7 +139,7 @@ func (g *queryGen) atom() string {
 			// its midnight.
 			return "TIMESTAMP '" + v.Time().Add(time.Duration(g.r.IntN(86400))*time.Second).Format("2006-01-02 15:04:05") + "'"
 		}
-		return literal(v)
+		return Literal(v)
 	}
 	switch g.r.IntN(16) {
 	case 0, 1:
@@ -151,14 +153,14 @@ func (g *queryGen) atom() string {
 		return name + " NOT " + g.in(col) + ")"
 	case 5, 6:
 		a, b := g.value(col), g.value(col)
-		if compareVals2(a, b) > 0 && g.r.IntN(4) > 0 {
+		if ref.CompareValues(a, b) > 0 && g.r.IntN(4) > 0 {
 			a, b = b, a
 		}
 		not := ""
 		if g.r.IntN(4) == 0 {
 			not = "NOT "
 		}
-		return name + " " + not + "BETWEEN " + literal(a) + " AND " + literal(b)
+		return name + " " + not + "BETWEEN " + Literal(a) + " AND " + Literal(b)
 	case 7:
 		ops := []string{"<", "<=", ">", ">="}
 		return name + " " + ops[g.r.IntN(4)] + " " + lit()
@@ -197,7 +199,7 @@ func (g *queryGen) atom() string {
 func (g *queryGen) in(col int) string {
 	vals := make([]string, 1+g.r.IntN(4))
 	for i := range vals {
-		vals[i] = literal(g.value(col))
+		vals[i] = Literal(g.value(col))
 	}
 	if g.r.IntN(4) == 0 {
 		vals[g.r.IntN(len(vals))] = "NULL"
@@ -267,10 +269,6 @@ func (g *queryGen) likeEscape(col int, s []rune) string {
 	}
 	return g.colName(col) + " LIKE " + catalog.String(b.String()).String() + " ESCAPE '!'"
 }
-
-// compareVals2 orders two non-NULL generated values with the reference's
-// own comparison.
-func compareVals2(a, b catalog.Value) int { return sortCompare(fromValue(a), fromValue(b)) }
 
 func (g *queryGen) query() string {
 	if g.r.IntN(5) == 0 {
@@ -375,14 +373,14 @@ func (g *queryGen) leading(keys []int) []string {
 			}
 		case i == n-1 && g.r.IntN(2) == 0:
 			a, b := g.value(col), g.value(col)
-			if compareVals2(a, b) > 0 {
+			if ref.CompareValues(a, b) > 0 {
 				a, b = b, a
 			}
-			out = append(out, name+" BETWEEN "+literal(a)+" AND "+literal(b))
+			out = append(out, name+" BETWEEN "+Literal(a)+" AND "+Literal(b))
 		case g.r.IntN(4) == 0:
-			out = append(out, name+" IN ("+literal(g.value(col))+", "+literal(g.value(col))+")")
+			out = append(out, name+" IN ("+Literal(g.value(col))+", "+Literal(g.value(col))+")")
 		default:
-			out = append(out, name+" = "+literal(g.value(col)))
+			out = append(out, name+" = "+Literal(g.value(col)))
 		}
 	}
 	return out
@@ -442,7 +440,7 @@ func (g *queryGen) rowIn() string {
 			if g.r.IntN(4) == 0 {
 				v = g.value(c)
 			}
-			vals[i] = literal(v)
+			vals[i] = Literal(v)
 			if v.Null || g.r.IntN(30) == 0 {
 				vals[i] = "NULL"
 			}
@@ -516,7 +514,7 @@ func (g *queryGen) items() string {
 		}
 	}
 	if len(cols) == 0 || g.r.IntN(6) == 0 {
-		cols = append(cols, tsColumn)
+		cols = append(cols, ref.TSColumn)
 	}
 	return strings.Join(cols, ", ")
 }

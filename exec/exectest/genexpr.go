@@ -25,7 +25,7 @@ func (g *queryGen) expr(col int) (string, string) {
 			fmt.Sprintf("(%s + 1) %% %d", name, k),
 		}
 		if g.r.IntN(5) == 0 {
-			return fmt.Sprintf("CASE WHEN %s > %s THEN 'hi' WHEN %s IS NULL THEN NULL ELSE 'lo' END", name, literal(g.value(col)), name), "str"
+			return fmt.Sprintf("CASE WHEN %s > %s THEN 'hi' WHEN %s IS NULL THEN NULL ELSE 'lo' END", name, Literal(g.value(col)), name), "str"
 		}
 		return ops[g.r.IntN(len(ops))], "num"
 	case catalog.TypeString:
@@ -70,7 +70,7 @@ func (g *queryGen) exprAtom() string {
 	case "time":
 		if v := row[col]; !v.Null {
 			// A bound computed from a literal: folded before planning.
-			return fmt.Sprintf("%s %s %s - INTERVAL '%d' HOUR", g.colName(col), op, literal(v), g.r.IntN(48))
+			return fmt.Sprintf("%s %s %s - INTERVAL '%d' HOUR", g.colName(col), op, Literal(v), g.r.IntN(48))
 		}
 	}
 	return g.atom()

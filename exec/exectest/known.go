@@ -6,6 +6,7 @@ import (
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/exec"
+	"github.com/rkql/rkql/exec/exectest/ref"
 	"github.com/rkql/rkql/parser"
 	"github.com/rkql/rkql/planner"
 )
@@ -91,7 +92,7 @@ func Reproduce(ctx context.Context, st exec.Store, cat *catalog.Catalog, d *Dive
 	if err != nil {
 		return "", err
 	}
-	want, err := Evaluate(tb, s, all)
+	want, err := ref.Evaluate(tb, s, all)
 	if err != nil {
 		return "", err
 	}
@@ -103,87 +104,32 @@ func Reproduce(ctx context.Context, st exec.Store, cat *catalog.Catalog, d *Dive
 	if err != nil {
 		return "", err
 	}
-	if err := Compare(got, want); err != nil {
+	if err := ref.Compare(got, want); err != nil {
 		return err.Error(), nil
 	}
 	return "", nil
-}
-
-// anyExpr reports whether f holds for e or any expression inside it.
-func anyExpr(e parser.Expr, f func(parser.Expr) bool) bool {
-	if e == nil {
-		return false
-	}
-	if f(e) {
-		return true
-	}
-	switch e := e.(type) {
-	case *parser.BinaryExpr:
-		return anyExpr(e.LHS, f) || anyExpr(e.RHS, f)
-	case *parser.UnaryExpr:
-		return anyExpr(e.X, f)
-	case *parser.BetweenExpr:
-		return anyExpr(e.X, f) || anyExpr(e.Lo, f) || anyExpr(e.Hi, f)
-	case *parser.InExpr:
-		if anyExpr(e.X, f) {
-			return true
-		}
-		for _, x := range e.List {
-			if anyExpr(x, f) {
-				return true
-			}
-		}
-	case *parser.LikeExpr:
-		return anyExpr(e.X, f) || anyExpr(e.Pattern, f) || anyExpr(e.Escape, f)
-	case *parser.TupleExpr:
-		for _, x := range e.Elems {
-			if anyExpr(x, f) {
-				return true
-			}
-		}
-	case *parser.IsNullExpr:
-		return anyExpr(e.X, f)
-	case *parser.CallExpr:
-		for _, x := range e.Args {
-			if anyExpr(x, f) {
-				return true
-			}
-		}
-	case *parser.CastExpr:
-		return anyExpr(e.X, f)
-	case *parser.CaseExpr:
-		if anyExpr(e.Operand, f) || anyExpr(e.Else, f) {
-			return true
-		}
-		for _, w := range e.Whens {
-			if anyExpr(w.Cond, f) || anyExpr(w.Result, f) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // usesTs reports whether s reads the _ts pseudo-column anywhere.
 func usesTs(s *parser.SelectStmt) bool {
 	isTs := func(e parser.Expr) bool {
 		c, ok := e.(*parser.ColumnRef)
-		return ok && c.Name == tsColumn
+		return ok && c.Name == ref.TSColumn
 	}
 	for _, it := range s.Items {
-		if anyExpr(it.Expr, isTs) {
+		if ref.AnyExpr(it.Expr, isTs) {
 			return true
 		}
 	}
 	for _, o := range s.Order {
-		if anyExpr(o.Expr, isTs) {
+		if ref.AnyExpr(o.Expr, isTs) {
 			return true
 		}
 	}
 	for _, g := range s.GroupBy {
-		if anyExpr(g, isTs) {
+		if ref.AnyExpr(g, isTs) {
 			return true
 		}
 	}
-	return anyExpr(s.Where, isTs) || s.Having != nil && anyExpr(s.Having, isTs)
+	return ref.AnyExpr(s.Where, isTs) || s.Having != nil && ref.AnyExpr(s.Having, isTs)
 }

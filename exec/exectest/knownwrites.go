@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"testing"
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/parser"
@@ -76,4 +77,22 @@ func ReproduceWrite(ctx context.Context, sess Session, d *WriteDivergence) (stri
 		lines = append(lines, strings.Join(cells, " "))
 	}
 	return strings.Join(lines, "\n"), nil
+}
+
+// CheckWriteDivergence runs d's reproduction on sess and fails t unless
+// it still gives d's known wrong answer: one that gives the model's
+// answer has been fixed, and its entry must go.
+func CheckWriteDivergence(t *testing.T, sess Session, d *WriteDivergence) {
+	t.Helper()
+	got, err := ReproduceWrite(context.Background(), sess, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got == d.Want {
+		t.Fatalf("%s: gives the model's answer now; remove it from exectest.KnownWriteDivergences\n  %s", d.Name, d.Query)
+	}
+	if got != d.Got {
+		t.Fatalf("%s: %s gives\n%s\nwhich is neither the known wrong answer\n%s\nnor the model's\n%s", d.Name, d.Query, got, d.Got, d.Want)
+	}
+	t.Logf("%s\n  %s\n  got %q, want %q", d.Why, d.Query, got, d.Want)
 }

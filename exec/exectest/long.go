@@ -2,6 +2,8 @@ package exectest
 
 import (
 	"os"
+	"reflect"
+	"strconv"
 	"testing"
 )
 
@@ -24,4 +26,27 @@ func Size(short, normal, long int) int {
 		return long
 	}
 	return normal
+}
+
+// diffSeed is a run's seed when it names one, or $RKQL_DIFF_SEED, or 1.
+func diffSeed(seed uint64) uint64 {
+	if seed != 0 {
+		return seed
+	}
+	if s, err := strconv.ParseUint(os.Getenv("RKQL_DIFF_SEED"), 10, 64); err == nil && s > 0 {
+		return s
+	}
+	return 1
+}
+
+// addCounts adds every int field of *from to the same field of *to, two
+// pointers to one struct type: a run's statistics summed over its
+// tables, a counter added to the struct summed without being listed.
+func addCounts[T any](to, from *T) {
+	t, f := reflect.ValueOf(to).Elem(), reflect.ValueOf(from).Elem()
+	for i := range t.NumField() {
+		if fi := t.Field(i); fi.Kind() == reflect.Int {
+			fi.SetInt(fi.Int() + f.Field(i).Int())
+		}
+	}
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/examples"
 	"github.com/rkql/rkql/exec"
-	"github.com/rkql/rkql/parser"
 	"github.com/rkql/rkql/planner"
 )
 
@@ -72,15 +71,10 @@ func RunOpenTSDB(t *testing.T, st exec.Store, physical string) {
 	if got != strings.Join(want, "\n") {
 		t.Fatalf("points:\n%s\nwant:\n%s", got, strings.Join(want, "\n"))
 	}
-	stmt, err := parser.ParseOne(q)
+	sel, err := Plan(pl, q)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := pl.Plan(context.Background(), stmt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sel := p.(*planner.Select)
 	placed, err := exec.Place(ctx, st, sel, exec.PlaceOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -132,7 +126,25 @@ func RunOpenTSDB(t *testing.T, st exec.Store, physical string) {
 // and cells.
 func LoadOpenTSDBDemo(t *testing.T, st exec.Store, physical string) (*catalog.Catalog, []examples.Point, *examples.OpenTSDB) {
 	t.Helper()
-	cat, err := openTSDBCatalog(physical, true)
+	return loadOpenTSDBDemo(t, st, physical, examples.OpenTSDBPairsYAML)
+}
+
+// LoadOpenTSDBNamed is LoadOpenTSDBDemo with the catalog of
+// examples/opentsdb.yaml, whose tsdb reads names through tsdb_uid.
+func LoadOpenTSDBNamed(t *testing.T, st exec.Store, physical string) (*catalog.Catalog, []examples.Point, *examples.OpenTSDB) {
+	t.Helper()
+	return loadOpenTSDBDemo(t, st, physical, examples.OpenTSDBYAML)
+}
+
+// OpenTSDBNamedCatalog is examples/opentsdb.yaml, salted, with the HBase
+// tables named physical and physical-uid.
+func OpenTSDBNamedCatalog(physical string) (*catalog.Catalog, error) {
+	return openTSDBYAML(examples.OpenTSDBYAML, physical, true)
+}
+
+func loadOpenTSDBDemo(t *testing.T, st exec.Store, physical string, yaml []byte) (*catalog.Catalog, []examples.Point, *examples.OpenTSDB) {
+	t.Helper()
+	cat, err := openTSDBYAML(yaml, physical, true)
 	if err != nil {
 		t.Fatal(err)
 	}

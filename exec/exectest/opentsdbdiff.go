@@ -1,13 +1,12 @@
 package exectest
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
-	"os"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -18,14 +17,25 @@ import (
 	"github.com/rkql/rkql/planner"
 )
 
-// openTSDBCatalog is examples/opentsdb.yaml with the HBase tables named
+// openTSDBCatalog is examples/opentsdb_pairs.yaml with the HBase tables named
 // physical and physical-uid. Unsalted, tsdb's key has no salt byte, as
 // OpenTSDB writes it with salting off (its default).
 func openTSDBCatalog(physical string, salted bool) (*catalog.Catalog, error) {
-	src := strings.Replace(string(examples.OpenTSDBYAML), "hbase: tsdb-uid", "hbase: "+physical+"-uid", 1)
+	return openTSDBYAML(examples.OpenTSDBPairsYAML, physical, salted)
+}
+
+// openTSDBYAML is the catalog src (examples/opentsdb.yaml or
+// opentsdb_pairs.yaml) with the HBase tables named physical and
+// physical+"-uid", salted or not.
+func openTSDBYAML(yaml []byte, physical string, salted bool) (*catalog.Catalog, error) {
+	src := strings.Replace(string(yaml), "hbase: tsdb-uid", "hbase: "+physical+"-uid", 1)
 	src = strings.Replace(src, "  - name: tsdb\n", "  - name: tsdb\n    hbase: "+physical+"\n", 1)
 	if !salted {
-		for _, line := range []string{"      - {salt: 20, of: [metric, tagk, tagv]}\n", "    split: {buckets: true}\n"} {
+		salt := "      - {salt: 20, of: [metric, tagk, tagv]}\n"
+		if !strings.Contains(src, salt) {
+			salt = "      - {salt: 20, of: [metric_uid, tagk, tagv]}\n"
+		}
+		for _, line := range []string{salt, "    split: {buckets: true}\n"} {
 			if !strings.Contains(src, line) {
 				return nil, fmt.Errorf("opentsdb.yaml lacks %q", line)
 			}
@@ -117,7 +127,7 @@ func uidsOf(o *examples.OpenTSDB) map[string]int64 {
 // a few cells that are no points (an annotation, a damaged compacted
 // cell, a millisecond point whose value does not fit its flags), are read
 // by the reference's own decoding of tag pairs and points
-// (refexpand.go); a full scan must count each cell that is no point as
+// (ref/expand.go); a full scan must count each cell that is no point as
 // malformed, and fixed queries (metric reads over hours, tag
 // filters, ORDER BY, LIMIT, aggregates) and random ones must return what
 // the reference does. It runs twice: salted as examples/opentsdb.yaml
@@ -130,18 +140,9 @@ func RunOpenTSDBDiff(t *testing.T, st exec.Store, physical string, o Options) {
 }
 
 func runOpenTSDBDiff(t *testing.T, st exec.Store, physical string, salted bool, o Options) {
-	if o.Rows == 0 {
-		o.Rows = 2000
-	}
-	if o.Queries == 0 {
-		o.Queries = 200
-	}
-	if o.Seed == 0 {
-		o.Seed = 1
-		if s, err := strconv.ParseUint(os.Getenv("RKQL_DIFF_SEED"), 10, 64); err == nil {
-			o.Seed = s
-		}
-	}
+	o.Rows = cmp.Or(o.Rows, 2000)
+	o.Queries = cmp.Or(o.Queries, 200)
+	o.Seed = diffSeed(o.Seed)
 	ctx := context.Background()
 	cat, err := openTSDBCatalog(physical, salted)
 	if err != nil {
@@ -341,3 +342,7 @@ func tsdbQueries(uid map[string]int64) []string {
 func OpenTSDBCatalog(physical string) (*catalog.Catalog, error) {
 	return openTSDBCatalog(physical, true)
 }
+
+// TSDBPoints is the differential suite's draw of n distinct points
+// (tsdbPoints), for suites of their own.
+func TSDBPoints(n int, seed uint64) []examples.Point { return tsdbPoints(n, seed) }

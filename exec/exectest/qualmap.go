@@ -170,7 +170,7 @@ var qualQueries = map[string][]string{
 // RunQualifierDiff runs the differential suite over seed 002's tables
 // whose qualifiers are data (QualifierCatalog, HBase tables named with
 // prefix): cells written as a Java client writes them, read back by the
-// reference's own reading (refmap.go); fixed queries over the qualifier
+// reference's own reading (ref/qualifier.go); fixed queries over the qualifier
 // field and the map's entries, and random ones over the inverted
 // indexes, must return what the reference does. A cell that does not
 // decode must be skipped and counted as malformed.

@@ -1,24 +1,27 @@
 package exectest
 
 import (
-	"math"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/exec/exectest/ref"
 	"github.com/rkql/rkql/expr"
+	"github.com/rkql/rkql/parser"
 )
 
 // The reference models every function of the table, and only those: a
 // function added to expr.Functions without a reference reading fails
 // here, not silently in the differential suite.
 func TestReferenceCoversFunctions(t *testing.T) {
+	models := ref.Functions()
 	for _, f := range expr.Functions {
-		if _, ok := refFuncs[f.Name]; !ok {
-			t.Errorf("%s is in expr.Functions but the reference (reffunc.go) does not model it", f.Name)
+		if !slices.Contains(models, f.Name) {
+			t.Errorf("%s is in expr.Functions but the reference (exec/exectest/ref/func.go) does not model it", f.Name)
 		}
 	}
-	for name := range refFuncs {
+	for _, name := range models {
 		if expr.LookupFunction(name) == nil {
 			t.Errorf("the reference models %s, which expr.Functions does not list", name)
 		}
@@ -40,7 +43,7 @@ func TestReferenceFunctions(t *testing.T) {
 		catalog.Double(2.5), catalog.String("Paid"), catalog.TimestampMillis(1)}
 	one := func(item string) catalog.Value {
 		t.Helper()
-		res, err := EvaluateAt(tb, parseSel(t, "SELECT "+item+" FROM orders"), []catalog.Row{row}, now)
+		res, err := ref.EvaluateAt(tb, parseSel(t, "SELECT "+item+" FROM orders"), []catalog.Row{row}, now)
 		if err != nil {
 			t.Fatalf("%s: %v", item, err)
 		}
@@ -71,34 +74,16 @@ func TestReferenceFunctions(t *testing.T) {
 			t.Errorf("%s = %s, want %s", item, got, want)
 		}
 	}
-	if _, err := Evaluate(tb, parseSel(t, "SELECT NOW() FROM orders"), []catalog.Row{row}); err == nil {
+	if _, err := ref.Evaluate(tb, parseSel(t, "SELECT NOW() FROM orders"), []catalog.Row{row}); err == nil {
 		t.Error("NOW() without the statement's time evaluated")
 	}
 }
 
-// floatVsInt orders a double against an integer exactly, where a
-// conversion either way would round.
-func TestFloatVsInt(t *testing.T) {
-	for _, c := range []struct {
-		f    float64
-		i    int64
-		want int
-	}{
-		{0x1p63, math.MaxInt64, 1},
-		{-0x1p63, math.MinInt64, 0},
-		{math.Nextafter(-0x1p63, 0), math.MinInt64, 1},
-		{0x1p53, 1<<53 + 1, -1},
-		{0x1p53 + 2, 1<<53 + 1, 1},
-		{2.5, 2, 1},
-		{-2.5, -2, -1},
-		{-2.5, -3, 1},
-		{math.Copysign(0, -1), 0, 0},
-		{math.Inf(1), math.MaxInt64, 1},
-		{math.Inf(-1), math.MinInt64, -1},
-		{math.NaN(), math.MaxInt64, 1},
-	} {
-		if got := floatVsInt(c.f, c.i); got != c.want {
-			t.Errorf("floatVsInt(%v, %d) = %d, want %d", c.f, c.i, got, c.want)
-		}
+func parseSel(t *testing.T, q string) *parser.SelectStmt {
+	t.Helper()
+	s, err := parseSelect(q)
+	if err != nil {
+		t.Fatal(err)
 	}
+	return s
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/examples"
 	"github.com/rkql/rkql/exec"
+	"github.com/rkql/rkql/exec/exectest/ref"
 )
 
 // Adversarial values, for the sqlite oracle's tables: the edges of each
@@ -179,7 +180,7 @@ func createSQL(t *catalog.Table) string {
 	for _, c := range t.Columns {
 		cols = append(cols, quoteIdent(c.Name)+" "+sqliteType(c.Type))
 	}
-	cols = append(cols, quoteIdent(tsColumn)+" INTEGER")
+	cols = append(cols, quoteIdent(ref.TSColumn)+" INTEGER")
 	return fmt.Sprintf("DROP TABLE IF EXISTS %s;\nCREATE TABLE %s (%s);", quoteIdent(t.Name), quoteIdent(t.Name), strings.Join(cols, ", "))
 }
 

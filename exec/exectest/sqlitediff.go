@@ -1,20 +1,20 @@
 package exectest
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/exec"
+	"github.com/rkql/rkql/exec/exectest/ref"
 	"github.com/rkql/rkql/expr"
 	"github.com/rkql/rkql/parser"
 	"github.com/rkql/rkql/planner"
@@ -60,14 +60,7 @@ type SQLiteStats struct {
 
 // Add adds o's counts to s.
 func (s *SQLiteStats) Add(o SQLiteStats) {
-	s.Tables += o.Tables
-	s.Rows += o.Rows
-	s.Refused += o.Refused
-	s.Ops += o.Ops
-	s.Compared += o.Compared
-	s.Agreed += o.Agreed
-	s.BothRefused += o.BothRefused
-	s.NonEmpty += o.NonEmpty
+	addCounts(s, &o)
 	s.Differ = append(s.Differ, o.Differ...)
 	if s.Skipped == nil {
 		s.Skipped = map[string]int{}
@@ -128,17 +121,6 @@ func (s *SQLiteStats) Reasons() string {
 	return strings.Join(lines, "\n")
 }
 
-// diffSeed is o's seed, or $RKQL_DIFF_SEED, or 1.
-func diffSeed(seed uint64) uint64 {
-	if seed != 0 {
-		return seed
-	}
-	if s, err := strconv.ParseUint(os.Getenv("RKQL_DIFF_SEED"), 10, 64); err == nil && s > 0 {
-		return s
-	}
-	return 1
-}
-
 // RunSQLite loads the same adversarial rows into st and into sqlite for
 // each table of cat, and compares the whole table and random SELECTs
 // answered by both. A statement the two engines answer differently fails
@@ -146,7 +128,7 @@ func diffSeed(seed uint64) uint64 {
 func RunSQLite(t *testing.T, st exec.Store, db *SQLite, cat *catalog.Catalog, o SQLiteOptions) SQLiteStats {
 	var all SQLiteStats
 	for _, tb := range cat.Tables {
-		if o.Tables != nil && !slices.Contains(o.Tables, tb.Name) || o.Tables == nil && expands(tb) {
+		if o.Tables != nil && !slices.Contains(o.Tables, tb.Name) || o.Tables == nil && ref.Expands(tb) {
 			continue
 		}
 		t.Run(tb.Name, func(t *testing.T) {
@@ -169,12 +151,8 @@ func RunSQLite(t *testing.T, st exec.Store, db *SQLite, cat *catalog.Catalog, o 
 // queries aimed at the adversarial values (edgeQueries), and o.Queries
 // random SELECTs.
 func SQLiteTable(ctx context.Context, st exec.Store, db *SQLite, cat *catalog.Catalog, tb *catalog.Table, o SQLiteOptions) (SQLiteStats, error) {
-	if o.Rows == 0 {
-		o.Rows = 500
-	}
-	if o.Queries == 0 {
-		o.Queries = 120
-	}
+	o.Rows = cmp.Or(o.Rows, 500)
+	o.Queries = cmp.Or(o.Queries, 120)
 	o.Seed = diffSeed(o.Seed)
 	s := SQLiteStats{Tables: 1, Skipped: map[string]int{}}
 	x := &exec.Executor{Store: st}
@@ -319,7 +297,7 @@ func (c *sqliteChecker) compare(ctx context.Context, q string) error {
 	if len(got) > 0 {
 		c.nonEmpty = true
 	}
-	if err := Compare(canonical(got), want); err != nil {
+	if err := ref.Compare(canonical(got), want); err != nil {
 		if plan == nil {
 			return fmt.Errorf("rkql and sqlite differ: %w\n  sqlite: %s", err, ss.SQL)
 		}
@@ -400,7 +378,7 @@ func (c *sqliteChecker) nanRisk(s *parser.SelectStmt) error {
 	risky := func(e parser.Expr) bool {
 		switch e := e.(type) {
 		case *parser.BinaryExpr:
-			return e.Op == parser.OpMod && anyExpr(e.LHS, func(x parser.Expr) bool {
+			return e.Op == parser.OpMod && ref.AnyExpr(e.LHS, func(x parser.Expr) bool {
 				col, ok := x.(*parser.ColumnRef)
 				return ok && inf(col.Name, false)
 			})
@@ -413,16 +391,16 @@ func (c *sqliteChecker) nanRisk(s *parser.SelectStmt) error {
 		return false
 	}
 	for _, it := range s.Items {
-		if anyExpr(it.Expr, risky) {
+		if ref.AnyExpr(it.Expr, risky) {
 			return skip("nan")
 		}
 	}
 	for _, o := range s.Order {
-		if anyExpr(o.Expr, risky) {
+		if ref.AnyExpr(o.Expr, risky) {
 			return skip("nan")
 		}
 	}
-	if anyExpr(s.Where, risky) || anyExpr(s.Having, risky) {
+	if ref.AnyExpr(s.Where, risky) || ref.AnyExpr(s.Having, risky) {
 		return skip("nan")
 	}
 	return nil

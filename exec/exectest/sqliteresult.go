@@ -7,13 +7,14 @@ import (
 	"strconv"
 
 	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/exec/exectest/ref"
 	"github.com/rkql/rkql/parser"
 )
 
 // sqliteResult turns sqlite's rows into the result rkql must give: each
 // value read as the type of rkql's output column, rows tied on the ORDER
 // BY keys in one group, LIMIT and OFFSET cut by Compare.
-func sqliteResult(s *parser.SelectStmt, ss *sqlSelect, outs []catalog.Type, rows [][]SQLValue) (*Result, error) {
+func sqliteResult(s *parser.SelectStmt, ss *sqlSelect, outs []catalog.Type, rows [][]SQLValue) (*ref.Result, error) {
 	if outs == nil {
 		// rkql returned no rows, so only their number counts: read
 		// every value as a NULL.
@@ -26,9 +27,9 @@ func sqliteResult(s *parser.SelectStmt, ss *sqlSelect, outs []catalog.Type, rows
 		return nil, fmt.Errorf("rkql gives %d columns, sqlite %d", len(outs), ss.Items)
 	}
 	if len(rows) == 0 {
-		return &Result{Limit: s.Limit, Offset: s.Offset}, nil
+		return &ref.Result{Limit: s.Limit, Offset: s.Offset}, nil
 	}
-	res := &Result{Limit: s.Limit, Offset: s.Offset, Approx: make([]bool, len(outs))}
+	res := &ref.Result{Limit: s.Limit, Offset: s.Offset, Approx: make([]bool, len(outs))}
 	sums := func(e parser.Expr) bool {
 		c, ok := e.(*parser.CallExpr)
 		return ok && (c.Name == "SUM" || c.Name == "AVG")
@@ -38,7 +39,7 @@ func sqliteResult(s *parser.SelectStmt, ss *sqlSelect, outs []catalog.Type, rows
 		star = len(outs) - len(s.Items)
 	}
 	for i, it := range s.Items {
-		res.Approx[star+i] = outs[star+i] == catalog.TypeDouble && anyExpr(it.Expr, sums)
+		res.Approx[star+i] = outs[star+i] == catalog.TypeDouble && ref.AnyExpr(it.Expr, sums)
 	}
 	var g []catalog.Row
 	for i, r := range rows {

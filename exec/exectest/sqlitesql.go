@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/exec/exectest/ref"
 	"github.com/rkql/rkql/parser"
 )
 
@@ -123,7 +124,7 @@ func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`)
 func (tr *sqlTr) sqlType(x parser.Expr) catalog.Type {
 	switch x := x.(type) {
 	case *parser.ColumnRef:
-		if x.Name == tsColumn {
+		if x.Name == ref.TSColumn {
 			return catalog.TypeTimestamp
 		}
 		if i, ok := tr.t.Column(x.Name); ok {
@@ -141,7 +142,7 @@ func (tr *sqlTr) sqlType(x parser.Expr) catalog.Type {
 			return tr.sqlType(x.Args[0])
 		}
 	}
-	return (&evaluator{t: tr.t}).refType(x)
+	return ref.Type(tr.t, x)
 }
 
 // literal renders v as a sqlite literal: a TIMESTAMP as ms, a DATE as

@@ -1,6 +1,7 @@
 package exectest
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -42,9 +43,7 @@ type extraIndex struct {
 // SQLiteWrites runs random writes over tb through sess and in sqlite, and
 // compares after each one.
 func SQLiteWrites(ctx context.Context, sess Session, db *SQLite, tb *catalog.Table, o SQLiteWriteOptions) (SQLiteStats, error) {
-	if o.Ops == 0 {
-		o.Ops = 200
-	}
+	o.Ops = cmp.Or(o.Ops, 200)
 	o.Seed = diffSeed(o.Seed)
 	s := SQLiteStats{Tables: 1, Skipped: map[string]int{}}
 	r := rand.New(rand.NewPCG(o.Seed, 31))
@@ -325,7 +324,7 @@ func (ws *writeRun) check(ctx context.Context, q string) {
 		if col, ok := t.Column(ix.lead); ok && ix.created && len(ws.g.vals[col]) > 0 {
 			// A lookup the planner may serve from the index, built or
 			// not: an index not yet built must not answer it.
-			qs = append(qs, "SELECT * FROM "+t.Name+" WHERE "+quoted(ix.lead)+" = "+literal(pick(ws.r, ws.g.vals[col]))+" ALLOW FULL SCAN")
+			qs = append(qs, "SELECT * FROM "+t.Name+" WHERE "+quoted(ix.lead)+" = "+Literal(pick(ws.r, ws.g.vals[col]))+" ALLOW FULL SCAN")
 		}
 	}
 	for name, lead := range leads {

@@ -39,7 +39,7 @@ func (c *writeChecker) queries(w *world, g *writeGen) []string {
 	key := pick(c.r, g.keys)
 	var conds, cols []string
 	for _, k := range t.KeyColumns() {
-		conds = append(conds, t.Columns[k].Name+" = "+literal(key[k]))
+		conds = append(conds, t.Columns[k].Name+" = "+Literal(key[k]))
 	}
 	for _, col := range t.Columns {
 		cols = append(cols, col.Name)
@@ -86,9 +86,9 @@ func (c *writeChecker) random(g *queryGen) string {
 	for i, col := range cols[:1+c.r.IntN(len(cols))] {
 		name := t.Columns[col].Name
 		if i == 0 || c.r.IntN(3) > 0 {
-			terms = append(terms, name+" = "+literal(g.value(col)))
+			terms = append(terms, name+" = "+Literal(g.value(col)))
 		} else {
-			terms = append(terms, name+" IN ("+literal(g.value(col))+", "+literal(g.value(col))+")")
+			terms = append(terms, name+" IN ("+Literal(g.value(col))+", "+Literal(g.value(col))+")")
 		}
 	}
 	if c.r.IntN(2) == 0 {

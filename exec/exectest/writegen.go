@@ -11,6 +11,7 @@ import (
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/examples"
+	"github.com/rkql/rkql/exec/exectest/ref"
 )
 
 // writeGen draws operations over one table from small pools of keys and
@@ -146,7 +147,7 @@ func (g *writeGen) deleteWhere() string {
 	if n := g.r.IntN(10); n < 5 || len(g.t.Indexes) == 0 {
 		kc := g.t.KeyColumns()
 		for _, k := range kc[:1+g.r.IntN(len(kc))] {
-			terms = append(terms, g.t.Columns[k].Name+" = "+literal(key[k]))
+			terms = append(terms, g.t.Columns[k].Name+" = "+Literal(key[k]))
 		}
 	} else {
 		ix := pick(g.r, g.t.Indexes)
@@ -156,7 +157,7 @@ func (g *writeGen) deleteWhere() string {
 		if !g.t.Columns[d].KeyField {
 			v = pick(g.r, g.vals[d])
 		}
-		terms = append(terms, c.Name+" = "+literal(v))
+		terms = append(terms, c.Name+" = "+Literal(v))
 	}
 	if g.r.IntN(4) == 0 {
 		var stored []int
@@ -169,7 +170,7 @@ func (g *writeGen) deleteWhere() string {
 		if g.r.IntN(2) == 0 {
 			terms = append(terms, g.t.Columns[c].Name+" IS NULL")
 		} else {
-			terms = append(terms, g.t.Columns[c].Name+" = "+literal(pick(g.r, g.vals[c])))
+			terms = append(terms, g.t.Columns[c].Name+" = "+Literal(pick(g.r, g.vals[c])))
 		}
 	}
 	return strings.Join(terms, " AND ")
@@ -323,7 +324,7 @@ func checkQueryKnown(ctx context.Context, sess Session, w *world, q string) (str
 		}
 		rows = entries
 	}
-	want, err := Evaluate(tb, s, rows)
+	want, err := ref.Evaluate(tb, s, rows)
 	if err != nil {
 		return "", err
 	}
@@ -331,7 +332,7 @@ func checkQueryKnown(ctx context.Context, sess Session, w *world, q string) (str
 	if err != nil {
 		return "", fmt.Errorf("run: %w", err)
 	}
-	if err := Compare(got, want); err != nil {
+	if err := ref.Compare(got, want); err != nil {
 		if d := knownFor(tb, s); d != nil {
 			return d.Name, nil
 		}
@@ -355,12 +356,12 @@ func checkQueryKnown(ctx context.Context, sess Session, w *world, q string) (str
 func rowsText(rows []catalog.Row) string {
 	var parts []string
 	for _, r := range rows {
-		parts = append(parts, rowText(r))
+		parts = append(parts, ref.RowText(r))
 	}
 	return strings.Join(parts, " ")
 }
 
-func groupsText(res *Result) string {
+func groupsText(res *ref.Result) string {
 	var parts []string
 	for _, g := range res.Groups {
 		parts = append(parts, rowsText(g))

@@ -1,9 +1,9 @@
 package exectest
 
 import (
+	"cmp"
 	"context"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/exec/exectest/ref"
 )
 
 // Session runs one statement through the engine and returns its rows, or
@@ -83,19 +84,20 @@ type WriteStats struct {
 	Known map[string]int
 }
 
+// add adds o's counts to s.
+func (s *WriteStats) add(o WriteStats) {
+	addCounts(s, &o)
+	for k, n := range o.Known {
+		s.Known[k] += n
+	}
+}
+
 // RunWrites runs random operation sequences over each table in o.Tables
 // and checks, after every operation, queries through every index and
 // without one against the model's rows evaluated by the reference.
 func RunWrites(t *testing.T, cat *catalog.Catalog, o WriteOptions) WriteStats {
-	if o.Ops == 0 {
-		o.Ops = 300
-	}
-	if o.Seed == 0 {
-		o.Seed = 1
-		if s, err := strconv.ParseUint(os.Getenv("RKQL_DIFF_SEED"), 10, 64); err == nil {
-			o.Seed = s
-		}
-	}
+	o.Ops = cmp.Or(o.Ops, 300)
+	o.Seed = diffSeed(o.Seed)
 	total := WriteStats{Known: map[string]int{}}
 	for _, name := range o.Tables {
 		tb, ok := cat.Table(name)
@@ -111,18 +113,8 @@ func RunWrites(t *testing.T, cat *catalog.Catalog, o WriteOptions) WriteStats {
 				name, st.Ops, st.Writes, st.Refused, st.Deletes, st.Updates, st.UpdatedRows, st.UpdatesRefused, st.Advances, st.Hidden, st.Queries)
 			for k, n := range st.Known {
 				t.Logf("%s: %d operations left out or queries excused as the known divergence %q", name, n, k)
-				total.Known[k] += n
 			}
-			total.Ops += st.Ops
-			total.Writes += st.Writes
-			total.Refused += st.Refused
-			total.Deletes += st.Deletes
-			total.Updates += st.Updates
-			total.UpdatesRefused += st.UpdatesRefused
-			total.UpdatedRows += st.UpdatedRows
-			total.Advances += st.Advances
-			total.Queries += st.Queries
-			total.Hidden += st.Hidden
+			total.add(st)
 		})
 	}
 	return total
@@ -313,13 +305,13 @@ func (w *world) applyDelete(where string) (outcome, error) {
 	}
 	now := w.now()
 	rows := w.m.Rows(now)
-	res, err := Evaluate(w.t, s, rows)
+	res, err := ref.Evaluate(w.t, s, rows)
 	if err != nil {
 		return outcome{}, err
 	}
 	next := w.m.Clone()
 	out := outcome{}
-	if res.count() > 0 {
+	if res.Len() > 0 {
 		// A DELETE that finds rows takes a tick of the engine's write
 		// clock for its row deletes.
 		now = max(now, w.lastWrite+1)
@@ -361,7 +353,7 @@ func renderInsert(t *catalog.Table, writes []Write) string {
 			if wr.Row[c].Null {
 				vals = append(vals, "NULL")
 			} else {
-				vals = append(vals, literal(wr.Row[c]))
+				vals = append(vals, Literal(wr.Row[c]))
 			}
 		}
 		tuples = append(tuples, "("+strings.Join(vals, ", ")+")")
@@ -375,12 +367,3 @@ func renderInsert(t *catalog.Table, writes []Write) string {
 
 // random draws from r.
 func pick[T any](r *rand.Rand, xs []T) T { return xs[r.IntN(len(xs))] }
-
-// count is the number of rows in the result's groups.
-func (r *Result) count() int {
-	n := 0
-	for _, g := range r.Groups {
-		n += len(g)
-	}
-	return n
-}

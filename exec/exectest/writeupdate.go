@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/exec/exectest/ref"
 )
 
 // updateOp is an UPDATE: value columns set to literals or NULL where a
@@ -45,7 +46,7 @@ func (g *writeGen) update() op {
 		u.vals = append(u.vals, v)
 		text := "NULL"
 		if !v.Null {
-			text = literal(v)
+			text = Literal(v)
 		}
 		sets = append(sets, t.Columns[c].Name+" = "+text)
 	}
@@ -53,7 +54,7 @@ func (g *writeGen) update() op {
 		switch n := g.r.IntN(4); {
 		case n == 0:
 			k := pick(g.r, t.KeyColumns())
-			sets = append(sets, t.Columns[k].Name+" = "+literal(pick(g.r, g.keys)[k]))
+			sets = append(sets, t.Columns[k].Name+" = "+Literal(pick(g.r, g.keys)[k]))
 			u.refusal = "is part of the key"
 		case n == 1:
 			sets = append(sets, "_ts = 0")
@@ -83,9 +84,9 @@ func (g *writeGen) updateWhere() string {
 		if catalog.Compare(a, b) > 0 {
 			a, b = b, a
 		}
-		return name + " >= " + literal(a) + " AND " + name + " <= " + literal(b)
+		return name + " >= " + Literal(a) + " AND " + name + " <= " + Literal(b)
 	case 1:
-		return name + " IN (" + literal(a) + ", " + literal(b) + ")"
+		return name + " IN (" + Literal(a) + ", " + Literal(b) + ")"
 	case 2:
 		var stored []int
 		for i, c := range t.Columns {
@@ -97,7 +98,7 @@ func (g *writeGen) updateWhere() string {
 		if g.r.IntN(3) == 0 {
 			return t.Columns[c].Name + " IS NULL"
 		}
-		return t.Columns[c].Name + " = " + literal(pick(g.r, g.vals[c]))
+		return t.Columns[c].Name + " = " + Literal(pick(g.r, g.vals[c]))
 	}
 	return g.deleteWhere()
 }
@@ -119,11 +120,11 @@ func (w *world) applyUpdate(u *updateOp) (outcome, error) {
 		return outcome{known: d.Name}, nil
 	}
 	now := w.now()
-	res, err := Evaluate(w.t, s, w.m.Rows(now))
+	res, err := ref.Evaluate(w.t, s, w.m.Rows(now))
 	if err != nil {
 		return outcome{}, err
 	}
-	out := outcome{updated: res.count()}
+	out := outcome{updated: res.Len()}
 	if out.updated == 0 {
 		return out, nil
 	}

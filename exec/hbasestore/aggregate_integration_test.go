@@ -40,16 +40,7 @@ func ordersEngine(t *testing.T, coprocessors []string) (*engine.Engine, []catalo
 func emptyOrders(t *testing.T, coprocessors []string) (*engine.Engine, *catalog.Table, *exec.Executor) {
 	t.Helper()
 	st := openStore(t, hbasestore.Options{CompressionFallback: true, Coprocessors: coprocessors})
-	cat, names := scratchCatalog(t)
-	dropAtEnd(t, st, names)
-	tb, _ := cat.Table("orders")
-	x := &exec.Executor{Store: st}
-	if err := x.EnsureTable(context.Background(), tb); err != nil {
-		if hbasetest.CoprocessorMissing(err) {
-			hbasetest.NoCoprocessor(t, hbase.AggregateClass, err)
-		}
-		t.Fatal(err)
-	}
+	cat, tb, x := scratchExample(t, st, "orders")
 	e := engine.New(engine.Config{Catalog: cat, Open: func(context.Context) (exec.Store, error) { return st, nil }})
 	return e, tb, x
 }
@@ -245,17 +236,8 @@ func TestServerAggregateSQL(t *testing.T) {
 // total does not fit a BIGINT, and AVG never fails.
 func TestServerAggregateBigintSums(t *testing.T) {
 	st := openStore(t, hbasestore.Options{CompressionFallback: true, Coprocessors: []string{hbase.AggregateClass}})
-	cat, names := scratchCatalog(t)
-	dropAtEnd(t, st, names)
-	tb, _ := cat.Table("sites")
-	x := &exec.Executor{Store: st}
+	cat, _, _ := scratchExample(t, st, "sites")
 	ctx := context.Background()
-	if err := x.EnsureTable(ctx, tb); err != nil {
-		if hbasetest.CoprocessorMissing(err) {
-			hbasetest.NoCoprocessor(t, hbase.AggregateClass, err)
-		}
-		t.Fatal(err)
-	}
 	e := engine.New(engine.Config{Catalog: cat, Open: func(context.Context) (exec.Store, error) { return st, nil }})
 	const all = "SELECT SUM(visits), AVG(visits) FROM sites ALLOW FULL SCAN"
 	for _, tc := range []struct{ q, want, where string }{

@@ -158,13 +158,7 @@ func TestStoreAggregates(t *testing.T) {
 		}
 		dropAtEnd(t, s, []string{phys})
 		tb, _ := cat.Table("agg")
-		x := &exec.Executor{Store: s}
-		if err := x.EnsureTable(ctx, tb); err != nil {
-			if hbasetest.CoprocessorMissing(err) {
-				hbasetest.NoCoprocessor(t, hbase.AggregateClass, err)
-			}
-			t.Fatal(err)
-		}
+		x := ensureTable(t, s, tb)
 		if err := x.Insert(ctx, tb, aggStoreRows(tb), 0, nil); err != nil {
 			t.Fatal(err)
 		}

@@ -64,6 +64,33 @@ func dropAtEnd(t *testing.T, st *hbasestore.Store, names []string) {
 	})
 }
 
+// scratchExample makes table name of a fresh scratch catalog (the example
+// catalog under unique physical names) on st, every table of the catalog
+// dropped when t ends, and returns the catalog, the table and an executor
+// over st.
+func scratchExample(t *testing.T, st *hbasestore.Store, name string) (*catalog.Catalog, *catalog.Table, *exec.Executor) {
+	t.Helper()
+	cat, names := scratchCatalog(t)
+	dropAtEnd(t, st, names)
+	tb, _ := cat.Table(name)
+	return cat, tb, ensureTable(t, st, tb)
+}
+
+// ensureTable creates tb on st and returns an executor over st. A region
+// server that cannot load the aggregation endpoint a store asks for skips
+// t, or fails it under RKQL_REQUIRE_HBASE=1.
+func ensureTable(t *testing.T, st exec.Store, tb *catalog.Table) *exec.Executor {
+	t.Helper()
+	x := &exec.Executor{Store: st}
+	if err := x.EnsureTable(context.Background(), tb); err != nil {
+		if hbasetest.CoprocessorMissing(err) {
+			hbasetest.NoCoprocessor(t, hbase.AggregateClass, err)
+		}
+		t.Fatal(err)
+	}
+	return x
+}
+
 func newEnv(t *testing.T) *env {
 	t.Helper()
 	st := openStore(t, hbasestore.Options{CompressionFallback: true})
@@ -238,27 +265,16 @@ func statements(tb *catalog.Table, rows []catalog.Row) []string {
 		row := rows[r.IntN(len(rows))]
 		var terms []string
 		for _, k := range keys {
-			terms = append(terms, tb.Columns[k].Name+" = "+literal(row[k]))
+			terms = append(terms, tb.Columns[k].Name+" = "+exectest.Literal(row[k]))
 			where := strings.Join(terms, " AND ")
 			out = append(out,
 				"SELECT * FROM "+tb.Name+" WHERE "+where,
 				"SELECT * FROM "+tb.Name+" WHERE "+where+" ORDER BY "+tb.Columns[keys[len(keys)-1]].Name+" DESC LIMIT 7",
 			)
 		}
-		out = append(out, "SELECT * FROM "+tb.Name+" WHERE "+tb.Columns[keys[0]].Name+" >= "+literal(row[keys[0]])+" LIMIT 25 ALLOW FULL SCAN")
+		out = append(out, "SELECT * FROM "+tb.Name+" WHERE "+tb.Columns[keys[0]].Name+" >= "+exectest.Literal(row[keys[0]])+" LIMIT 25 ALLOW FULL SCAN")
 	}
 	return append(out, "SELECT COUNT(*) FROM "+tb.Name+" ALLOW FULL SCAN")
-}
-
-// literal renders a value as rkql text.
-func literal(v catalog.Value) string {
-	switch v.Type {
-	case catalog.TypeTimestamp:
-		return "TIMESTAMP " + v.String()
-	case catalog.TypeDate:
-		return "DATE " + v.String()
-	}
-	return v.String()
 }
 
 // compare runs q on both stores and checks they return the same rows in

@@ -46,3 +46,40 @@ func TestIntegrationOpenTSDBAppends(t *testing.T) {
 	dropAtEnd(t, st, []string{name, name + "-uid"})
 	tsdbtest.RunAppends(t, st, name)
 }
+
+// TestIntegrationOpenTSDBBaseBounds: a range of ts reads only the rows
+// of its base hours from a real HBase.
+func TestIntegrationOpenTSDBBaseBounds(t *testing.T) {
+	st := openStore(t, hbasestore.Options{CompressionFallback: true})
+	name := hbasetest.TableName("tsdbrows_bounds")
+	dropAtEnd(t, st, []string{name, name + "-uid"})
+	tsdbtest.RunBaseBounds(t, st, name)
+}
+
+// TestIntegrationOpenTSDBNames reads a real HBase's tsdb one row per
+// point, the metric and tags by name through tsdb-uid.
+func TestIntegrationOpenTSDBNames(t *testing.T) {
+	st := openStore(t, hbasestore.Options{CompressionFallback: true})
+	name := hbasetest.TableName("tsdbrows_names")
+	dropAtEnd(t, st, []string{name, name + "-uid"})
+	tsdbtest.RunNames(t, st, name)
+}
+
+// TestIntegrationOpenTSDBInsertNames: INSERT by name into a real HBase
+// writes OpenTSDB's bytes, its uids assigned with Increment and
+// checkAndMutate.
+func TestIntegrationOpenTSDBInsertNames(t *testing.T) {
+	st := openStore(t, hbasestore.Options{CompressionFallback: true})
+	name := hbasetest.TableName("tsdbrows_insert")
+	dropAtEnd(t, st, []string{name, name + "-uid"})
+	tsdbtest.RunInsertNames(t, st, name)
+}
+
+// TestIntegrationOpenTSDBNamesDiff runs random queries by name over a
+// real HBase against a filter of the points themselves.
+func TestIntegrationOpenTSDBNamesDiff(t *testing.T) {
+	st := openStore(t, hbasestore.Options{CompressionFallback: true})
+	name := hbasetest.TableName("tsdbrows_namesdiff")
+	dropAtEnd(t, st, []string{name, name + "-uid"})
+	tsdbtest.RunNamesDiff(t, st, name, 1500, 120, 5)
+}

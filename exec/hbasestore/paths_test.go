@@ -8,6 +8,7 @@ import (
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/exec"
+	"github.com/rkql/rkql/exec/exectest"
 	"github.com/rkql/rkql/planner"
 )
 
@@ -73,9 +74,9 @@ func (e *env) testPaths(t *testing.T) {
 			plan: "RANGE SCAN", regions: 1, rpcs: 1},
 		{name: "random-suffix-prefix-scans-over-4-regions", q: fmt.Sprintf("SELECT * FROM order_events WHERE user_id IN (10, 60, 110, 160, %s) AND order_id = %s", ev[0], ev[1]),
 			plan: "SKIP SCAN ON 5 RANGES", regions: 4, atLeast: true},
-		{name: "multi-get-100-keys", q: fmt.Sprintf("SELECT * FROM user_calendar_record WHERE uid IN (%s) AND date = %s AND type = %s", hundredUIDs(cal[0]), literal(cal[1]), cal[2]),
+		{name: "multi-get-100-keys", q: fmt.Sprintf("SELECT * FROM user_calendar_record WHERE uid IN (%s) AND date = %s AND type = %s", hundredUIDs(cal[0]), exectest.Literal(cal[1]), cal[2]),
 			plan: "POINT LOOKUP ON 100 KEYS", regions: 5, atLeast: true, rpcs: 1},
-		{name: "multi-get-over-hash-regions", q: fmt.Sprintf("SELECT * FROM user_calendar_record WHERE uid IN (%s, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14) AND date = %s AND type = %s", cal[0], literal(cal[1]), cal[2]),
+		{name: "multi-get-over-hash-regions", q: fmt.Sprintf("SELECT * FROM user_calendar_record WHERE uid IN (%s, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14) AND date = %s AND type = %s", cal[0], exectest.Literal(cal[1]), cal[2]),
 			plan: "POINT LOOKUP ON", regions: 5, atLeast: true, rpcs: 1},
 		{name: "index-then-multi-get-over-16-regions", q: "SELECT * FROM orders WHERE order_id IN (" + strings.Join(ids, ", ") + ")",
 			plan: "INDEX LOOKUP OVER orders_by_id", regions: 8, atLeast: true},

@@ -26,7 +26,7 @@ func (Pushdown) StoreName() string { return "HBase" }
 
 // Features are what the region server applies.
 func (Pushdown) Features() exec.Features {
-	return exec.Features{Projection: true, KeysOnly: true, Limit: true, MultiRange: true}
+	return exec.Features{Projection: true, KeysOnly: true, Limit: true, MultiRange: true, Cells: true}
 }
 
 // SplitFilter gives the region server each top-level conjunct of f that

@@ -300,11 +300,7 @@ func loadBoth(t *testing.T, yamlFmt, name string, gen func(*catalog.Table) []cat
 	ctx := context.Background()
 	rows := gen(tb)
 	for _, s := range []exec.Store{st, emb} {
-		x := &exec.Executor{Store: s}
-		if err := x.EnsureTable(ctx, tb); err != nil {
-			t.Fatal(err)
-		}
-		if err := x.Insert(ctx, tb, rows, 0, nil); err != nil {
+		if err := ensureTable(t, s, tb).Insert(ctx, tb, rows, 0, nil); err != nil {
 			t.Fatal(err)
 		}
 	}

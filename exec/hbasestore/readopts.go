@@ -51,6 +51,15 @@ func readOptions(o exec.ReadOptions) ([]hbase.Option, error) {
 		f, _ := qualifierFilter(o.Qualifiers)
 		fs = append(fs, f)
 	}
+	if tr := o.TimeRange; tr != nil {
+		opts = append(opts, hbase.TimeRange(tr.From, tr.To))
+	}
+	if sel := o.Cells; sel != nil {
+		opts = append(opts, cellOptions(sel)...)
+		if sel.Families == nil && sel.Qualifiers != nil {
+			fs = append(fs, qualifiers(sel.Qualifiers))
+		}
+	}
 	switch len(fs) {
 	case 0:
 	case 1:
@@ -143,4 +152,33 @@ func scanOptions(o exec.ReadOptions) []hbase.Option {
 		opts = append(opts, hbase.TrackScanMetrics())
 	}
 	return opts
+}
+
+// cellOptions are the families and columns of a raw read, as the Java
+// client's addFamily and addColumn send them.
+func cellOptions(sel *exec.CellSelect) []hbase.Option {
+	if sel.Families == nil {
+		return nil
+	}
+	if sel.Qualifiers == nil {
+		return []hbase.Option{hbase.Families(sel.Families...)}
+	}
+	opts := make([]hbase.Option, len(sel.Families))
+	for i, f := range sel.Families {
+		opts[i] = hbase.Columns(f, sel.Qualifiers...)
+	}
+	return opts
+}
+
+// qualifiers keeps the cells of the qualifiers qs in every family: a
+// QualifierFilter, or several ORed.
+func qualifiers(qs []string) filter.Filter {
+	fs := make([]filter.Filter, len(qs))
+	for i, q := range qs {
+		fs[i] = filter.Qualifier{Op: filter.Equal, Comparator: filter.Binary{Value: []byte(q)}}
+	}
+	if len(fs) == 1 {
+		return fs[0]
+	}
+	return filter.Or(fs...)
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/engine"
-	"github.com/rkql/rkql/exec"
 	"github.com/rkql/rkql/exec/hbasestore"
 	"github.com/rkql/rkql/parser"
 )
@@ -118,13 +117,8 @@ func showRegions(t *testing.T, ctx context.Context, e *engine.Engine) []catalog.
 // does.
 func TestRegionsLeaveLoadOut(t *testing.T) {
 	st := openStore(t, hbasestore.Options{CompressionFallback: true})
-	cat, names := scratchCatalog(t)
-	dropAtEnd(t, st, names)
-	tb, _ := cat.Table("orders")
+	_, tb, _ := scratchExample(t, st, "orders")
 	ctx := context.Background()
-	if err := (&exec.Executor{Store: st}).EnsureTable(ctx, tb); err != nil {
-		t.Fatal(err)
-	}
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		loaded, err := st.RegionsWithLoad(ctx, tb.Physical)

@@ -34,16 +34,7 @@ func TestCountWhileRegionsReopen(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	cat, names := scratchCatalog(t)
-	dropAtEnd(t, st, names)
-	tb, _ := cat.Table("orders")
-	x := &exec.Executor{Store: st}
-	if err := x.EnsureTable(ctx, tb); err != nil {
-		if hbasetest.CoprocessorMissing(err) {
-			hbasetest.NoCoprocessor(t, hbase.AggregateClass, err)
-		}
-		t.Fatal(err)
-	}
+	cat, tb, x := scratchExample(t, st, "orders")
 	rows := ordersRows(tb)
 	if err := x.Insert(ctx, tb, rows, 0, nil); err != nil {
 		t.Fatal(err)
@@ -69,19 +60,10 @@ func TestCountWhileRegionsReopen(t *testing.T) {
 	for round, versions := range []int{2, 3} {
 		f := exec.Spec(tb).Families[0]
 		f.Versions = versions
-		altered := make(chan error, 1)
-		go func() { altered <- st.AlterFamily(ctx, tb.Physical, f) }()
-		reads := 0
-		for done := false; !done; reads++ {
-			select {
-			case err := <-altered:
-				if err != nil {
-					t.Fatalf("alter %d: %v", round, err)
-				}
-				done = true
-			default:
-			}
-			check(fmt.Sprintf("alter %d, read %d", round, reads))
+		reads, err := hbasetest.WhileRunning(func() error { return st.AlterFamily(ctx, tb.Physical, f) },
+			func(n int) { check(fmt.Sprintf("alter %d, read %d", round, n)) })
+		if err != nil {
+			t.Fatalf("alter %d: %v", round, err)
 		}
 		t.Logf("alter %d: %d reads while and after the regions reopened", round, reads)
 	}

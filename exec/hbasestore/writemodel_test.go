@@ -73,17 +73,7 @@ func TestKnownWriteDivergencesHBase(t *testing.T) {
 				t.Fatalf("%s: only reproductions over the example catalog at the wall clock run on HBase", d.Name)
 			}
 			_, sess := writeSession(t)
-			got, err := exectest.ReproduceWrite(context.Background(), sess, &d)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got == d.Want {
-				t.Fatalf("%s: gives the model's answer now; remove it from exectest.KnownWriteDivergences\n  %s", d.Name, d.Query)
-			}
-			if got != d.Got {
-				t.Fatalf("%s: %s gives\n%s\nwhich is neither the known wrong answer\n%s\nnor the model's\n%s", d.Name, d.Query, got, d.Got, d.Want)
-			}
-			t.Logf("%s\n  %s\n  got %q, want %q", d.Why, d.Query, got, d.Want)
+			exectest.CheckWriteDivergence(t, sess, &d)
 		})
 	}
 }

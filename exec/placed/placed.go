@@ -178,7 +178,13 @@ func (p *Plan) ScanAttrs(a *planner.Access) []planner.Attr {
 		add("CLIENT BECAUSE", s.Client)
 	}
 	if s.Off {
-		add("PUSHDOWN", "off for this session: the store only reads, and every step above runs in the client")
+		off := "off for this session: the store only reads, and every step above runs in the client"
+		if p.sel.Access == a && planner.ReadBound(p.sel) > 0 {
+			// The store is not told the LIMIT: it may read a batch of rows
+			// past it before the client closes the scan.
+			off += "; the client closes the scan at the LIMIT, so the store reads at most one batch of rows past it"
+		}
+		add("PUSHDOWN", off)
 	}
 	return out
 }

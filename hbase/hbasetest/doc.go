@@ -5,6 +5,7 @@
 // does not, the test is skipped, or fails when $RKQL_REQUIRE_HBASE=1, so a
 // CI run that started HBase cannot pass by skipping.
 //
-// TableName returns a table name unique to the test run. The package
-// imports nothing of rkql besides the hbase client's zk leaf.
+// TableName returns a table name unique to the test run, and DropAtEnd
+// drops the table when the test ends. The package imports nothing of
+// rkql besides the hbase client's zk leaf.
 package hbasetest

@@ -21,33 +21,36 @@ type Java struct {
 	dir       string // compiled classes
 }
 
+// noJava skips t for the missing Java tooling format and args say, or
+// fails it when $RKQL_REQUIRE_HBASE=1.
+func noJava(t testing.TB, format string, args ...any) {
+	t.Helper()
+	if os.Getenv(EnvRequire) == "1" {
+		t.Fatalf("Java tooling is required (%s=1): "+format, append([]any{EnvRequire}, args...)...)
+	}
+	t.Skipf("no Java tooling: "+format, args...)
+}
+
 // CompileJava compiles the Java sources with the local HBase's classpath.
 // It skips the test when Java or the classpath is missing, and fails it
 // when $RKQL_REQUIRE_HBASE=1.
 func CompileJava(t testing.TB, sources ...string) *Java {
 	t.Helper()
-	miss := func(format string, args ...any) {
-		t.Helper()
-		if os.Getenv(EnvRequire) == "1" {
-			t.Fatalf("Java tooling is required (%s=1): "+format, append([]any{EnvRequire}, args...)...)
-		}
-		t.Skipf("no Java tooling: "+format, args...)
-	}
 	javac, err := exec.LookPath("javac")
 	if err != nil {
-		miss("javac is not on PATH")
+		noJava(t, "javac is not on PATH")
 	}
 	cpFile := os.Getenv(EnvClasspath)
 	if cpFile == "" {
 		root, err := repoRoot()
 		if err != nil {
-			miss("%v", err)
+			noJava(t, "%v", err)
 		}
 		cpFile = filepath.Join(root, ".cache", "hbase", "classpath.txt")
 	}
 	cp, err := os.ReadFile(cpFile)
 	if err != nil {
-		miss("the local HBase's classpath (run scripts/hbase/up, or set %s): %v", EnvClasspath, err)
+		noJava(t, "the local HBase's classpath (run scripts/hbase/up, or set %s): %v", EnvClasspath, err)
 	}
 	j := &Java{classpath: strings.TrimSpace(string(cp)), dir: t.TempDir()}
 	args := append([]string{"-d", j.dir, "-cp", j.classpath}, sources...)

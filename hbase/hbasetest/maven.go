@@ -18,21 +18,14 @@ import (
 // then when $RKQL_REQUIRE_HBASE=1.
 func CompileMaven(t testing.TB, dir string) *Java {
 	t.Helper()
-	miss := func(format string, args ...any) {
-		t.Helper()
-		if os.Getenv(EnvRequire) == "1" {
-			t.Fatalf("Java tooling is required (%s=1): "+format, append([]any{EnvRequire}, args...)...)
-		}
-		t.Skipf("no Java tooling: "+format, args...)
-	}
 	for _, tool := range []string{"java", "javac", "mvn"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			miss("%s is not on PATH", tool)
+			noJava(t, "%s is not on PATH", tool)
 		}
 	}
 	root, err := repoRoot()
 	if err != nil {
-		miss("%v", err)
+		noJava(t, "%v", err)
 	}
 	proj := filepath.Join(root, dir)
 	cache := filepath.Join(root, ".cache", filepath.Base(dir))
@@ -50,7 +43,7 @@ func CompileMaven(t testing.TB, dir string) *Java {
 			"dependency:build-classpath", "-Dmdep.outputFile="+tmp)
 		cmd.Dir = proj
 		if out, err := cmd.CombinedOutput(); err != nil {
-			miss("maven could not resolve %s/pom.xml: %v\n%s", dir, err, out)
+			noJava(t, "maven could not resolve %s/pom.xml: %v\n%s", dir, err, out)
 		}
 		if err := os.Rename(tmp, cpFile); err != nil {
 			t.Fatal(err)

@@ -45,7 +45,7 @@ type completionContext struct {
 }
 
 // layoutStarters begin the statements that use layout keywords.
-var layoutStarters = map[string]bool{"CREATE": true, "ALTER": true, "UPDATE": true}
+var layoutStarters = map[string]bool{"CREATE": true, "ALTER": true, "UPDATE": true, "INFER": true}
 
 // readContext reads the tokens of the current statement that come before the
 // word being completed.

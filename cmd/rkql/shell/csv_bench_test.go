@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/rkql/rkql/engine"
 	"github.com/rkql/rkql/examples"
 	"github.com/rkql/rkql/exec"
 	"github.com/rkql/rkql/exec/embedded"
@@ -58,7 +59,7 @@ func BenchmarkCSVExport(b *testing.B) {
 	var size int64
 	b.Run("rkql", func(b *testing.B) {
 		s := New(Config{Catalog: cat, Settings: Settings{Format: FormatCSV},
-			Open: func(context.Context) (exec.Store, error) { return st, nil }})
+			Open: engine.Opened(st)})
 		for b.Loop() {
 			d := &discardIO{stmt: "SELECT * FROM logs ALLOW FULL SCAN"}
 			if err := s.Run(ctx, d); err != nil {

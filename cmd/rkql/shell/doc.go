@@ -1,6 +1,7 @@
 // Package shell is rkql's statement runner: the read loop shared by the
-// REPL, -e, -f and stdin, the meta-commands, the output formats and the
-// bulk importer.
+// REPL, -e, -f and stdin, the meta-commands and the output formats. It
+// reads and formats; the engine runs statements and bulk imports
+// (engine.Import), and the shell imports no exec package.
 //
 // A line read through IO.ReadLine is either a meta-command, which returns
 // an intent (quit, exec, set, print) that the read loop carries out, or

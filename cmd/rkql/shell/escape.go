@@ -34,7 +34,7 @@ var (
 	markdownEscape = ctlEscape{keep: 1<<'\n' | 1<<'\r', invalid: true}
 	// tsvEscape escapes tab, newline, carriage return and backslash too,
 	// as PostgreSQL's COPY text does, and leaves bytes that are not UTF-8
-	// as they are; tsvUnescape reads it back.
+	// as they are; engine.Import reads it back.
 	tsvEscape = ctlEscape{backslash: true}
 	// textEscape is for EXPLAIN's text: its layout's newlines and tabs
 	// stay.

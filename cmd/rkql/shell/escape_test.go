@@ -1,7 +1,6 @@
 package shell
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"strings"
@@ -20,10 +19,7 @@ func TestControlCharactersEscaped(t *testing.T) {
 	cols := []column{{Name: "s\x1b]0;x\a", Type: catalog.TypeString}}
 	rows := []catalog.Row{{catalog.String(v)}}
 	const esc = `a\x1B[2J\x07\rb\u202Ec\u0085d\x7F\te`
-	tests := []struct {
-		f    Format
-		want string
-	}{
+	tests := []formatCase{
 		{FormatTable, ` s\x1B]0;x\x07` + "\n" + strings.Repeat("-", len(esc)+2) + "\n" +
 			" " + esc + "\n" + ` f\xFFg\u2066h` + "\n"},
 		{FormatMarkdown, "| s\\x1B]0;x\\x07 |\n| --- |\n| " + `a\x1B[2J\x07<br>b\u202Ec\u0085d\x7F\te<br>f\xFFg\u2066h` + " |\n"},
@@ -31,15 +27,7 @@ func TestControlCharactersEscaped(t *testing.T) {
 		{FormatCSV, "s\x1b]0;x\a\n\"" + v + "\"\n"},
 		{FormatJSONL, `{"s\u001b]0;x\u0007":"a\u001b[2J\u0007\rb` + "\u202e" + `c` + "\u0085" + `d` + "\x7f" + `\te\nf\ufffdg` + "\u2066" + `h"}` + "\n"},
 	}
-	for _, tc := range tests {
-		t.Run(tc.f.String(), func(t *testing.T) {
-			var b bytes.Buffer
-			writeRows(t, newRowWriter(tc.f, &b, false), cols, rows)
-			if b.String() != tc.want {
-				t.Fatalf("got:\n%q\nwant:\n%q", b.String(), tc.want)
-			}
-		})
-	}
+	checkFormats(t, cols, rows, tests)
 }
 
 // Text without control characters is returned as it is, and so is a
@@ -65,7 +53,7 @@ func TestExplainTextEscaped(t *testing.T) {
 		"EXPLAIN SELECT * FROM t WHERE k = 'a\x1b[2Jb\x7f\u202e';",
 		"EXPLAIN (FORMAT JSON) SELECT * FROM t WHERE k = 'a\x1b[2Jb\x7f\u202e';",
 	} {
-		s := importSession(t, nil)
+		s := importSession(t)
 		s.set.Format = FormatTable
 		in := &lines{in: []string{q}}
 		_ = s.Run(context.Background(), in)

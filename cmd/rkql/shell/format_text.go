@@ -11,6 +11,7 @@ import (
 	"github.com/jedib0t/go-pretty/v6/text"
 
 	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/engine"
 )
 
 // tableChunk is the most rows a table holds before it renders them; the
@@ -135,7 +136,7 @@ func (c *csvWriter) row(r catalog.Row) error {
 		}
 		switch {
 		case v.Null && len(r) == 1:
-			c.b = append(c.b, csvNull...)
+			c.b = append(c.b, engine.CSVNull...)
 		case v.Null:
 		case v.Type == catalog.TypeBigint || v.Type == catalog.TypeInt || v.Type == catalog.TypeDouble || v.Type == catalog.TypeTimestamp:
 			// Their text holds nothing CSV quotes.
@@ -184,7 +185,7 @@ func csvNeedsQuotes(f string) bool {
 	if f == "" {
 		return false
 	}
-	if f == `\.` || f == csvNull {
+	if f == `\.` || f == engine.CSVNull {
 		return true
 	}
 	for i := 0; i < len(f); i++ {
@@ -212,7 +213,7 @@ func appendCellText(b []byte, v catalog.Value) []byte {
 }
 
 // tsvWriter writes tab-separated values with a header, escaped as
-// PostgreSQL's COPY text format escapes them, so that tsvSource reads
+// PostgreSQL's COPY text format escapes them, so that engine.Import reads
 // back exactly what was written: NULL is \N; a backslash is \\; tab,
 // newline and carriage return are \t, \n and \r, and the other control
 // characters are as ctlEscape says. An empty string is an empty field,
@@ -248,9 +249,9 @@ func (t *tsvWriter) row(r catalog.Row) error {
 		}
 		switch {
 		case v.Null:
-			t.b = append(t.b, tsvNull...)
+			t.b = append(t.b, engine.TSVNull...)
 		case len(r) == 1 && (v.Type == catalog.TypeString && v.S == "" || v.Type == catalog.TypeBytes && len(v.B) == 0):
-			t.b = append(t.b, tsvEmpty...)
+			t.b = append(t.b, engine.TSVEmpty...)
 		case v.Type == catalog.TypeBigint || v.Type == catalog.TypeInt || v.Type == catalog.TypeDouble || v.Type == catalog.TypeTimestamp:
 			// Their text holds no tab, newline or carriage return.
 			t.b = appendCellText(t.b, v)

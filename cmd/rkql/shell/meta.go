@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/parser"
 )
 
 // intentKind is what a meta-command asks the read loop to do.
@@ -69,7 +70,7 @@ var metaCmds = []metaCmd{
 	{name: `\conninfo`, group: "General", desc: "say which store or cluster, catalog and version the session uses", run: func(c metaCall) (intent, error) {
 		return intent{kind: intentConnInfo}, noArgs(`\conninfo`, c.args)
 	}},
-	{name: `\d`, args: "[TABLE]", group: "Informational", desc: "list tables (SHOW TABLES), or describe TABLE (DESCRIBE TABLE)", run: describeCmd},
+	{name: `\d`, args: "[TABLE]", group: "Informational", desc: "list every table (SHOW TABLES), or describe TABLE, a catalog table or an HBase ns:table (DESCRIBE)", run: describeCmd},
 	{name: `\d+`, args: "TABLE", group: "Informational", desc: "describe TABLE with its regions and a legend of the rowkey notation", run: describePlusCmd},
 	{name: `\dt`, group: "Informational", desc: "list the tables that are not index tables", run: listTablesCmd},
 	{name: `\di`, args: "[TABLE]", group: "Informational", desc: "list the index tables, or those of TABLE", run: listIndexesCmd},
@@ -118,9 +119,19 @@ func describeCmd(c metaCall) (intent, error) {
 	case 0:
 		return intent{kind: intentExec, sql: "SHOW TABLES;"}, nil
 	case 1:
-		return intent{kind: intentExec, sql: "DESCRIBE " + args[0] + ";"}, nil
+		return intent{kind: intentExec, sql: "DESCRIBE " + tableArg(args[0]) + ";"}, nil
 	}
 	return intent{}, fmt.Errorf(`\d takes at most one table name`)
+}
+
+// tableArg is a meta-command's table name as a statement takes it: an
+// HBase name such as ns:table is quoted ("ns:table"); one already quoted
+// stays as it is.
+func tableArg(name string) string {
+	if strings.HasPrefix(name, `"`) {
+		return name
+	}
+	return parser.QuoteIdent(name)
 }
 
 func timingCmd(c metaCall) (intent, error) {

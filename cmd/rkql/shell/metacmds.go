@@ -44,6 +44,15 @@ func describePlusCmd(c metaCall) (intent, error) {
 		return intent{}, fmt.Errorf(`\d+ takes one table name`)
 	}
 	t := c.args[0]
+	known := c.cat == nil && tableArg(t) == t
+	if c.cat != nil {
+		_, known = c.cat.Table(t)
+	}
+	if !known {
+		// A table the catalog does not describe (ns:table): DESCRIBE
+		// shows its regions from the store.
+		return intent{kind: intentExec, sql: "DESCRIBE " + tableArg(t) + ";"}, nil
+	}
 	return intent{kind: intentExec, sql: "DESCRIBE " + t + "; SHOW REGIONS " + t + ";", text: keyLegend(c.cat, t)}, nil
 }
 
@@ -184,7 +193,7 @@ var syntaxes = []struct{ name, syntax, desc string }{
 	{"UPSERT", "UPSERT INTO t (col [, …]) VALUES (v [, …]) [, (…)] [TIMESTAMP ts]", "the documented name of INSERT: an existing row keeps the columns not listed"},
 	{"UPDATE", "UPDATE t SET col = value [, …] WHERE cond [ALLOW FULL SCAN]", "set columns of the rows found, moving their index entries; a key field cannot be set"},
 	{"DELETE", "DELETE FROM t WHERE cond [ALLOW FULL SCAN]", "delete the rows that match; the REPL asks first, a script needs --yes"},
-	{"SHOW", "SHOW TABLES | SHOW REGIONS t | SHOW CATALOG [t] | SHOW CREATE TABLE t", "tables and index tables; a table's regions (with their load on HBase); the catalog YAML; the HBase shell create statement"},
+	{"SHOW", "SHOW TABLES | SHOW REGIONS t | SHOW CATALOG [t] | SHOW CREATE TABLE t", "tables and index tables; a table's regions (with their load on HBase); the catalog YAML; the CREATE TABLE and CREATE INDEX statements that make t, then as -- comments the HBase shell create statements of its HBase tables"},
 	{"DESCRIBE", "DESCRIBE t", "a table's columns, rowkey, families, splits and indexes"},
 	{"CREATE", "CREATE TABLE t [(col TYPE, …) ROWKEY (component, …) [FAMILIES (…)] [SPLITS (…) | SPLIT BY … INTO n REGIONS]]\n  | CREATE INDEX i ON t ROWKEY (component, …) [COVERING (col, …)] [UNIQUE]", "add a table or index to the catalog and create its HBase table"},
 	{"DROP", "DROP TABLE t | DROP INDEX i", "remove a table or index from the catalog with its HBase tables, once confirmed (read-only: the catalog entry only); DROP TABLE also drops an HBase table no catalog table describes"},
@@ -197,6 +206,7 @@ var syntaxes = []struct{ name, syntax, desc string }{
 	{"LINT", "LINT [t]", "the anti-patterns of a layout (hotspots, long keys, delimiters, padding, splits), each with a fix"},
 	{"SIMULATE", "SIMULATE WRITES t ROWS n [WITH field = sequence | now | uniform(k) | uniform(lo, hi) | zipf(k), …] [COMPARE t2]", "how a write stream spreads over the table's regions; nothing is written"},
 	{"ADVISE", "ADVISE 'workload.sql'", "rank the key designs for a file of weighted queries, and recommend one"},
+	{"INFER", "INFER TABLE 'ns:t' [SAMPLE n] [AS name] [SAVE]", "propose a catalog entry from a sample of a table's keys and cells, with the evidence for each part; SAVE writes it to the catalog"},
 }
 
 func syntaxCmd(c metaCall) (intent, error) {

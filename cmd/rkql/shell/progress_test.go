@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rkql/rkql/exec"
+	"github.com/rkql/rkql/engine"
 	"github.com/rkql/rkql/exec/embedded"
 	"github.com/rkql/rkql/planner"
 )
@@ -42,18 +42,18 @@ func TestIndexProgress(t *testing.T) {
 	}
 	defer st.Close()
 	cfg := Config{Catalog: importCatalog(t), CreateOnDemand: true, ProgressInterval: time.Nanosecond,
-		Open:     func(context.Context) (exec.Store, error) { return st, nil },
+		Open:     engine.Opened(st),
 		Settings: Settings{Format: FormatTSV, Progress: true}}
 	s := New(cfg)
 	in := regexp.MustCompile(`"k(\d+)","v":"x"`).ReplaceAllString(jsonLines(12_000), `"k$1","e":"e$1"`)
-	if _, err := s.Import(context.Background(), strings.NewReader(in), ImportOptions{Table: "u", Name: "u.jsonl"}); err != nil {
+	if _, err := s.Engine().Import(context.Background(), strings.NewReader(in), engine.ImportOptions{Table: "u", Name: "u.jsonl"}); err != nil {
 		t.Fatal(err)
 	}
 	io := &stmtIO{in: []string{"BUILD INDEX u_by_e ON u;", "CHECK INDEX u_by_e;"}}
 	if err := s.Run(context.Background(), io); err != nil {
 		t.Fatalf("Run: %v; stderr %q", err, io.err.String())
 	}
-	if want := "BUILD INDEX 12000\ndata_rows\tentries\tmissing\torphans\tunverified\tstale\trepaired\n12000\t12000\t0\t0\t0\t0\t0\n"; io.out.String() != want {
+	if want := "BUILD INDEX 12000\ndata_rows\tentries\tno_entry\tmissing\torphans\tunverified\tstale\trepaired\n12000\t12000\t0\t0\t0\t0\t0\t0\n"; io.out.String() != want {
 		t.Fatalf("stdout:\n%s\nwant:\n%s", io.out.String(), want)
 	}
 	e := io.err.String()
@@ -86,10 +86,10 @@ func TestStatementProgress(t *testing.T) {
 	defer st.Close()
 	cfg := Config{Catalog: importCatalog(t), CreateOnDemand: true, ProgressInterval: time.Nanosecond,
 		Planner:  planner.Options{AllowFullScan: true},
-		Open:     func(context.Context) (exec.Store, error) { return st, nil },
+		Open:     engine.Opened(st),
 		Settings: Settings{Format: FormatTable, Footer: true, Progress: true, Yes: true}}
 	s := New(cfg)
-	if _, err := s.Import(context.Background(), strings.NewReader(jsonLines(12_000)), ImportOptions{Table: "t", Name: "t.jsonl"}); err != nil {
+	if _, err := s.Engine().Import(context.Background(), strings.NewReader(jsonLines(12_000)), engine.ImportOptions{Table: "t", Name: "t.jsonl"}); err != nil {
 		t.Fatal(err)
 	}
 	io := &stmtIO{in: []string{"SELECT k FROM t;"}}

@@ -8,8 +8,9 @@ import (
 	"testing"
 
 	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/engine"
 	"github.com/rkql/rkql/examples"
-	"github.com/rkql/rkql/exec"
+	"github.com/rkql/rkql/exec/embedded"
 )
 
 // TestReadOnly checks that a read-only session refuses every statement
@@ -25,10 +26,10 @@ func TestReadOnly(t *testing.T) {
 	opened := 0
 	s := New(Config{
 		Catalog: cat, ReadOnly: true, ReadOnlyHint: "start with --allow-writes",
-		Open: func(context.Context) (exec.Store, error) {
+		Open: engine.OpenWith(func(context.Context) (*embedded.Store, error) {
 			opened++
 			return nil, errors.New("no store here")
-		},
+		}),
 	})
 	cases := []struct{ stmt, want string }{
 		{"CREATE TABLE orders;", "rkql: CREATE TABLE refused: start with --allow-writes\n"},
@@ -48,7 +49,7 @@ func TestReadOnly(t *testing.T) {
 			}
 		})
 	}
-	_, err = s.Import(context.Background(), strings.NewReader(`{"domain": "a.com"}`), ImportOptions{Table: "sites", Name: "x.jsonl"})
+	_, err = s.Engine().Import(context.Background(), strings.NewReader(`{"domain": "a.com"}`), engine.ImportOptions{Table: "sites", Name: "x.jsonl"})
 	if !errors.Is(err, ErrReadOnly) || err.Error() != "import refused: start with --allow-writes" {
 		t.Errorf("import: %v", err)
 	}

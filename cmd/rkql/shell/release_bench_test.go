@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rkql/rkql/exec"
+	"github.com/rkql/rkql/engine"
 	"github.com/rkql/rkql/exec/embedded"
 )
 
@@ -17,9 +17,11 @@ import (
 //	go test -run XXX -bench ReleaseStore ./cmd/rkql/shell/
 func BenchmarkReleaseStore(b *testing.B) {
 	dir := b.TempDir()
-	open := func(context.Context) (exec.Store, error) { return embedded.Open(dir, embedded.Options{NoSync: true}) }
+	open := engine.OpenWith(func(context.Context) (*embedded.Store, error) {
+		return embedded.Open(dir, embedded.Options{NoSync: true})
+	})
 	load := New(Config{Catalog: importCatalog(b), CreateOnDemand: true, Open: open})
-	if _, err := load.Import(context.Background(), strings.NewReader(jsonLines(50_000)), ImportOptions{Table: "t", Name: "t.jsonl"}); err != nil {
+	if _, err := load.Engine().Import(context.Background(), strings.NewReader(jsonLines(50_000)), engine.ImportOptions{Table: "t", Name: "t.jsonl"}); err != nil {
 		b.Fatal(err)
 	}
 	if err := load.Close(); err != nil {

@@ -11,7 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/rkql/rkql/catalog"
-	"github.com/rkql/rkql/exec"
+	"github.com/rkql/rkql/engine"
 	"github.com/rkql/rkql/exec/embedded"
 )
 
@@ -101,11 +101,11 @@ func TestFormatsRoundTrip(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { st.Close() })
-		return New(Config{Catalog: cat, CreateOnDemand: true, Open: func(context.Context) (exec.Store, error) { return st, nil }})
+		return New(Config{Catalog: cat, CreateOnDemand: true, Open: engine.Opened(st)})
 	}
 	src := session(t)
 	rows := adversarialRows()
-	if _, err := src.Import(ctx, strings.NewReader(""), ImportOptions{Table: "rt", Format: "jsonl"}); err != nil {
+	if _, err := src.Engine().Import(ctx, strings.NewReader(""), engine.ImportOptions{Table: "rt", Format: "jsonl"}); err != nil {
 		t.Fatal(err) // creates the table
 	}
 	if err := src.Engine().Write(ctx, tab, nil, rows, 0, nil); err != nil {
@@ -124,7 +124,7 @@ func TestFormatsRoundTrip(t *testing.T) {
 				t.Fatalf("export: %v %s", err, out.err.String())
 			}
 			dst := session(t)
-			n, err := dst.Import(ctx, &out.out, ImportOptions{Table: "rt", Name: "rt." + f.String()})
+			n, err := dst.Engine().Import(ctx, &out.out, engine.ImportOptions{Table: "rt", Name: "rt." + f.String()})
 			if err != nil || n != int64(len(rows)) {
 				t.Fatalf("import: %d rows, %v", n, err)
 			}
@@ -150,7 +150,7 @@ func TestFormatsRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 			dst := oneSession(t)
-			if _, err := dst.Import(ctx, &out.out, ImportOptions{Table: "one", Name: "one." + f.String()}); err != nil {
+			if _, err := dst.Engine().Import(ctx, &out.out, engine.ImportOptions{Table: "one", Name: "one." + f.String()}); err != nil {
 				t.Fatalf("%s %s: %v", f, v, err)
 			}
 			if got := selectTexts(t, dst, "SELECT v FROM one ALLOW FULL SCAN"); len(got) != 1 || got[0] != v.String() {
@@ -187,11 +187,11 @@ func FuzzFormatRoundTrip(f *testing.F) {
 			}
 			var b bytes.Buffer
 			writeRows(t, newRowWriter(fm, &b, false), cols, []catalog.Row{row})
-			src, err := newRowSource(tab, fm.String(), "", bytes.NewReader(b.Bytes()))
+			src, err := engine.NewRowReader(tab, fm.String(), "", bytes.NewReader(b.Bytes()))
 			if err != nil {
 				t.Fatalf("%s: %v in %q", fm, err, b.String())
 			}
-			got, _, err := src.next()
+			got, _, err := src.Next()
 			if err != nil {
 				t.Fatalf("%s: %v in %q", fm, err, b.String())
 			}
@@ -200,7 +200,7 @@ func FuzzFormatRoundTrip(f *testing.F) {
 					t.Fatalf("%s: column %s wrote %s, read %s, from %q", fm, cols[i].Name, row[i], got[i], b.String())
 				}
 			}
-			if _, _, err := src.next(); !errors.Is(err, io.EOF) {
+			if _, _, err := src.Next(); !errors.Is(err, io.EOF) {
 				t.Fatalf("%s: a second row: %v", fm, err)
 			}
 		}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/engine"
-	"github.com/rkql/rkql/exec"
 	"github.com/rkql/rkql/planner"
 )
 
@@ -67,10 +66,10 @@ type Config struct {
 	CatalogLockTimeout time.Duration
 	// Open opens the store. It is called on first use, and again after a
 	// failure, so statements that need no store run without one.
-	Open func(ctx context.Context) (exec.Store, error)
+	Open engine.OpenFunc
 	// OpenRead, when set, opens the store for statements that only read,
 	// sharing it with other readers (see engine.Config.OpenRead).
-	OpenRead func(ctx context.Context) (exec.Store, error)
+	OpenRead engine.OpenFunc
 	// CreateOnDemand creates a table's physical table before it is first
 	// read or written, as the embedded store wants.
 	CreateOnDemand bool
@@ -165,9 +164,6 @@ func (s *Session) Engine() *engine.Engine { return s.eng }
 // Close closes the store if it was opened, and the file \o sends
 // results to.
 func (s *Session) Close() error { return errors.Join(s.CloseOutput(), s.eng.Close()) }
-
-// Store opens the store on first use.
-func (s *Session) Store(ctx context.Context) (exec.Store, error) { return s.eng.Store(ctx) }
 
 // statementContext is the context of one statement: Ctrl-C and the
 // timeout end it.

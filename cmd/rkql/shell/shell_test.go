@@ -13,7 +13,8 @@ import (
 	"time"
 
 	"github.com/rkql/rkql/catalog"
-	"github.com/rkql/rkql/exec"
+	"github.com/rkql/rkql/engine"
+	"github.com/rkql/rkql/exec/embedded"
 	"github.com/rkql/rkql/parser"
 )
 
@@ -70,17 +71,26 @@ func TestTextWriters(t *testing.T) {
 		{catalog.String("a\tb|c\nd,\"e\""), catalog.Bigint(1)},
 		{catalog.Null(catalog.TypeString), catalog.Null(catalog.TypeBigint)},
 	}
-	tests := []struct {
-		f    Format
-		want string
-	}{
+	tests := []formatCase{
 		{FormatCSV, "s,n\n\"a\tb|c\nd,\"\"e\"\"\",1\n,\n"},
 		{FormatTSV, "s\tn\na\\tb|c\\nd,\"e\"\t1\n\\N\t\\N\n"},
 		{FormatJSONL, "{\"s\":\"a\\tb|c\\nd,\\\"e\\\"\",\"n\":1}\n{\"s\":null,\"n\":null}\n"},
 		{FormatJSON, "[\n{\"s\":\"a\\tb|c\\nd,\\\"e\\\"\",\"n\":1},\n{\"s\":null,\"n\":null}\n]\n"},
 		{FormatMarkdown, "| s | n |\n| --- | ---: |\n| a\\tb\\|c<br>d,\"e\" | 1 |\n| NULL | NULL |\n"},
 	}
-	for _, tc := range tests {
+	checkFormats(t, cols, rows, tests)
+}
+
+// formatCase is rows written in format f, and the text they must give.
+type formatCase struct {
+	f    Format
+	want string
+}
+
+// checkFormats writes cols and rows in each case's format.
+func checkFormats(t *testing.T, cols []column, rows []catalog.Row, cases []formatCase) {
+	t.Helper()
+	for _, tc := range cases {
 		t.Run(tc.f.String(), func(t *testing.T) {
 			var b bytes.Buffer
 			writeRows(t, newRowWriter(tc.f, &b, false), cols, rows)
@@ -130,11 +140,14 @@ func TestParseMeta(t *testing.T) {
 		{`\x auto`, intentSet, "", ""},
 		{`\x wide`, 0, "", `\x takes on, off or auto, not "wide"`},
 		{`\d+ orders`, intentExec, "DESCRIBE orders; SHOW REGIONS orders;", ""},
+		{`\d ns:raw`, intentExec, `DESCRIBE "ns:raw";`, ""},
+		{`\d "ns:raw"`, intentExec, `DESCRIBE "ns:raw";`, ""},
+		{`\d+ ns:raw`, intentExec, `DESCRIBE "ns:raw";`, ""},
 		{`\i`, 0, "", `\i takes a file name`},
 		{`\o`, intentOutput, "", ""},
 		{`\e`, intentEdit, "", ""},
 		{`\h select`, intentPrint, "", ""},
-		{`\h nope`, 0, "", `no help for nope (statements: ADVISE, ALTER, BUILD, CHECK, CREATE, DECODE, DELETE, DESCRIBE, DROP, ENCODE, EXPLAIN, INSERT, LINT, SELECT, SHOW, SIMULATE, TRUNCATE, UPDATE, UPSERT)`},
+		{`\h nope`, 0, "", `no help for nope (statements: ADVISE, ALTER, BUILD, CHECK, CREATE, DECODE, DELETE, DESCRIBE, DROP, ENCODE, EXPLAIN, INFER, INSERT, LINT, SELECT, SHOW, SIMULATE, TRUNCATE, UPDATE, UPSERT)`},
 		{`\set 9x 1`, intentVar, "", ""},
 		{`\set a-b 1`, 0, "", `invalid variable name "a-b": use letters, digits and _`},
 		{`\pset pager off`, intentSet, "", ""},
@@ -200,28 +213,35 @@ tables:
 	return c
 }
 
+// runFailing runs the lines of input (from the file name, "" for none)
+// in s, which must fail, and returns what s wrote.
+func runFailing(t *testing.T, s *Session, name string, input ...string) string {
+	t.Helper()
+	in := &lines{in: input}
+	if err := s.RunNamed(context.Background(), in, name); !errors.Is(err, ErrFailed) {
+		t.Fatalf("Run returned %v, want ErrFailed", err)
+	}
+	return in.out.String()
+}
+
 // Statements are split at each ';' outside strings and comments; every
 // statement runs even after one fails, and the error names its line.
 func TestRunSplitsStatements(t *testing.T) {
 	s := New(Config{Catalog: testCatalog(t), Settings: Settings{Format: FormatTSV}})
-	in := &lines{in: []string{
+	out := runFailing(t, s, "x.sql",
 		"ENCODE KEY t (k = 'a;b'); -- a comment; with a semicolon",
 		"ENCODE KEY t (k = /* ; */ 'c');",
 		"ENCODE KEY t (nope = 'x'); ENCODE KEY t (k = 'd')",
-	}}
-	err := s.RunNamed(context.Background(), in, "x.sql")
-	if !errors.Is(err, ErrFailed) {
-		t.Fatalf("Run returned %v, want ErrFailed", err)
-	}
-	got := strings.Split(in.out.String(), "\n")
+	)
+	got := strings.Split(out, "\n")
 	// A blank line separates result sets.
 	want := []string{"key\thex", "a;b\t613b62", "", "key\thex", "c\t63", "rkql: x.sql:3:15: ", "", "key\thex", "d\t64", ""}
 	if len(got) != len(want) {
-		t.Fatalf("got:\n%s", in.out.String())
+		t.Fatalf("got:\n%s", out)
 	}
 	for i := range want {
 		if !strings.HasPrefix(got[i], want[i]) || (i != 5 && got[i] != want[i]) {
-			t.Fatalf("line %d is %q, want %q\n%s", i+1, got[i], want[i], in.out.String())
+			t.Fatalf("line %d is %q, want %q\n%s", i+1, got[i], want[i], out)
 		}
 	}
 }
@@ -230,108 +250,44 @@ func TestRunSplitsStatements(t *testing.T) {
 // next ';', and a ';' in an open string is no split.
 func TestRunSplitsAfterBadText(t *testing.T) {
 	s := New(Config{Catalog: testCatalog(t), Settings: Settings{Format: FormatTSV}})
-	in := &lines{in: []string{
+	out := runFailing(t, s, "x.sql",
 		"ENCODE KEY t (k = 'a') ! é; ENCODE KEY t (k = 1x);ENCODE KEY t (k = 'b');",
 		"ENCODE KEY t (k = 'c;",
-	}}
-	err := s.RunNamed(context.Background(), in, "x.sql")
-	if !errors.Is(err, ErrFailed) {
-		t.Fatalf("Run returned %v, want ErrFailed", err)
-	}
+	)
 	want := "rkql: x.sql:1:24: unexpected character '!', expected !=\n" +
 		"rkql: x.sql:1:47: invalid number literal 1x\n" +
 		"key\thex\nb\t62\n" +
 		"rkql: x.sql:2:19: unterminated string literal\n"
-	if got := in.out.String(); got != want {
+	if got := out; got != want {
 		t.Fatalf("got:\n%s\nwant:\n%s", got, want)
 	}
 }
 
 // A panic inside a statement becomes one line, and the session goes on.
 func TestPanicIsOneLine(t *testing.T) {
-	open := func(context.Context) (exec.Store, error) { panic("broken invariant") }
+	open := engine.OpenWith(func(context.Context) (*embedded.Store, error) { panic("broken invariant") })
 	s := New(Config{Catalog: testCatalog(t), Open: open, Settings: Settings{Format: FormatTSV}})
-	in := &lines{in: []string{"SHOW TABLES;", "ENCODE KEY t (k = 'a');"}}
-	if err := s.Run(context.Background(), in); !errors.Is(err, ErrFailed) {
-		t.Fatalf("Run returned %v, want ErrFailed", err)
-	}
-	want := "rkql: internal error: broken invariant\nkey\thex\na\t61\n"
-	if in.out.String() != want {
-		t.Fatalf("got:\n%s\nwant:\n%s", in.out.String(), want)
+	out := runFailing(t, s, "", "SHOW TABLES;", "ENCODE KEY t (k = 'a');")
+	if want := "rkql: internal error: broken invariant\nkey\thex\na\t61\n"; out != want {
+		t.Fatalf("got:\n%s\nwant:\n%s", out, want)
 	}
 }
 
 // The timeout ends one statement; the next runs under a new one.
 func TestTimeoutPerStatement(t *testing.T) {
 	calls := 0
-	open := func(ctx context.Context) (exec.Store, error) {
+	open := engine.OpenWith(func(ctx context.Context) (*embedded.Store, error) {
 		calls++
 		if calls == 1 {
 			<-ctx.Done()
 			return nil, ctx.Err()
 		}
 		return nil, fmt.Errorf("store %d is down", calls)
-	}
+	})
 	s := New(Config{Catalog: testCatalog(t), Open: open, Settings: Settings{Format: FormatTSV, Timeout: 20 * time.Millisecond}})
-	in := &lines{in: []string{"SHOW TABLES;", "SHOW TABLES;"}}
-	if err := s.Run(context.Background(), in); !errors.Is(err, ErrFailed) {
-		t.Fatalf("Run returned %v, want ErrFailed", err)
-	}
-	want := "rkql: statement timed out after 20ms (the --timeout limit; 0 turns it off)\nrkql: store 2 is down\n"
-	if in.out.String() != want {
-		t.Fatalf("got:\n%s\nwant:\n%s", in.out.String(), want)
-	}
-}
-
-func TestConvertText(t *testing.T) {
-	col := func(typ catalog.Type) *catalog.Column { return &catalog.Column{Name: "c", Type: typ} }
-	tests := []struct {
-		typ  catalog.Type
-		in   string
-		want string // Value.String(), or the error
-	}{
-		{catalog.TypeString, " a ", "' a '"},
-		{catalog.TypeBigint, " 42 ", "42"},
-		{catalog.TypeInt, "2147483648", "column c: '2147483648' is not a valid INT"},
-		{catalog.TypeDouble, "1e3", "1000"},
-		{catalog.TypeDouble, "abc", "column c: 'abc' is not a valid DOUBLE"},
-		{catalog.TypeBoolean, "TRUE", "TRUE"},
-		{catalog.TypeTimestamp, "1714564800000", "'2024-05-01 12:00:00.000'"},
-		{catalog.TypeTimestamp, "2024-05-01 12:00:00.5", "'2024-05-01 12:00:00.500'"},
-		{catalog.TypeTimestamp, "2024-05-01T14:00:00+02:00", "'2024-05-01 12:00:00.000'"},
-		{catalog.TypeDate, "2024-05-01", "'2024-05-01'"},
-		{catalog.TypeDate, "May 1", "column c: 'May 1' is not a valid DATE"},
-		{catalog.TypeBytes, `\x00A\x5C`, "x'00415c'"},
-		{catalog.TypeBytes, `\xZZ`, `column c: '\xZZ' is not a valid BYTES: bad escape`},
-	}
-	for _, tc := range tests {
-		t.Run(tc.typ.String()+"/"+tc.in, func(t *testing.T) {
-			v, err := convertText(col(tc.typ), tc.in)
-			got := ""
-			if err != nil {
-				got = err.Error()
-			} else {
-				got = v.String()
-			}
-			if got != tc.want && !(err != nil && strings.HasPrefix(got, tc.want)) {
-				t.Fatalf("got %s, want %s", got, tc.want)
-			}
-		})
-	}
-}
-
-func TestLineTracker(t *testing.T) {
-	src := "[\n{\"a\":1},\n\n{\"a\":2}\n]"
-	lt := &lineTracker{r: strings.NewReader(src)}
-	b, _ := io.ReadAll(lt)
-	// lineAt(off) is the line of byte off-1: where a value that ends at
-	// off ends.
-	for off, want := range map[int64]int{1: 1, 2: 1, 9: 2, 19: 4, int64(len(b)): 5} {
-		l := &lineTracker{r: strings.NewReader(src)}
-		_, _ = io.ReadAll(l)
-		if got := l.lineAt(off); got != want {
-			t.Errorf("lineAt(%d) = %d, want %d", off, got, want)
-		}
+	out := runFailing(t, s, "", "SHOW TABLES;", "SHOW TABLES;")
+	if want := "rkql: statement timed out after 20ms (the --timeout limit; 0 turns it off)\nrkql: store 2 is down\n"; out != want {
+		t.Fatalf("got:\n%s\nwant:\n%s", out, want)
 	}
 }
 
@@ -373,18 +329,7 @@ func TestCSVAndTSVRows(t *testing.T) {
 	want.Reset()
 	want.WriteString(wantCSV)
 	var got bytes.Buffer
-	w := &csvWriter{w: &got}
-	if err := w.begin(cols); err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range rows {
-		if err := w.row(r); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.end(int64(len(rows))); err != nil {
-		t.Fatal(err)
-	}
+	writeRows(t, &csvWriter{w: &got}, cols, rows)
 	if got.String() != want.String() {
 		t.Errorf("csv:\n%s\nwant:\n%s", got.String(), want.String())
 	}

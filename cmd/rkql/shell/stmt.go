@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/rkql/rkql/engine"
-	"github.com/rkql/rkql/exec"
 	"github.com/rkql/rkql/parser"
 )
 
@@ -122,7 +121,7 @@ func stmtError(ctx context.Context, err error, st parser.Stmt, timeout time.Dura
 	e := &stmtErr{pos: parser.NoPos, start: st.Pos(), msg: err.Error()}
 	var (
 		pe *parser.Error
-		we *exec.WriteError
+		we *engine.WriteError
 	)
 	switch {
 	case errors.As(err, &pe):
@@ -194,9 +193,7 @@ func (s *Session) write(ctx context.Context, out io.Writer, res *engine.Result, 
 	if err := w.begin(res.Columns); err != nil {
 		return err
 	}
-	if r, ok := res.Rows.(exec.RowReuser); ok {
-		r.ReuseRows() // no writer keeps a row past its call
-	}
+	res.ReuseRows() // no writer keeps a row past its call
 	var n int64
 	for {
 		r, err := res.Rows.Next(ctx)

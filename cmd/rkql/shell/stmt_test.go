@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rkql/rkql/exec"
+	"github.com/rkql/rkql/engine"
 	"github.com/rkql/rkql/parser"
 )
 
@@ -22,7 +22,7 @@ func TestStmtErrorPartialWrite(t *testing.T) {
 	defer cancel()
 	cancelled, stop := context.WithCancel(context.Background())
 	stop()
-	wrap := func(ctx context.Context, we exec.WriteError) error {
+	wrap := func(ctx context.Context, we engine.WriteError) error {
 		we.Err = fmt.Errorf("hbase: %w", ctx.Err())
 		return &we
 	}
@@ -31,15 +31,15 @@ func TestStmtErrorPartialWrite(t *testing.T) {
 		err  error
 		want string
 	}{
-		{expired, wrap(expired, exec.WriteError{Verb: "UPDATE", Done: 91_000, Unsure: 1000}),
+		{expired, wrap(expired, engine.WriteError{Verb: "UPDATE", Done: 91_000, Unsure: 1000}),
 			"UPDATE timed out after 91,000 rows were updated, and up to 1,000 more may have been (the --timeout limit, 30s; 0 turns it off)"},
-		{expired, wrap(expired, exec.WriteError{Verb: "INSERT", Done: 10_000}),
+		{expired, wrap(expired, engine.WriteError{Verb: "INSERT", Done: 10_000}),
 			"INSERT timed out after 10,000 rows were inserted (the --timeout limit, 30s; 0 turns it off)"},
-		{cancelled, wrap(cancelled, exec.WriteError{Verb: "DELETE", Done: 1, Unsure: 1000}),
+		{cancelled, wrap(cancelled, engine.WriteError{Verb: "DELETE", Done: 1, Unsure: 1000}),
 			"DELETE cancelled after 1 row was deleted, and up to 1,000 more may have been"},
-		{expired, wrap(expired, exec.WriteError{Verb: "UPDATE", Done: 91_000, Undone: true}),
+		{expired, wrap(expired, engine.WriteError{Verb: "UPDATE", Done: 91_000, Undone: true}),
 			"UPDATE timed out and was undone: no row was updated (the --timeout limit, 30s; 0 turns it off)"},
-		{cancelled, wrap(cancelled, exec.WriteError{Verb: "DELETE", Done: 4000, Undone: true}),
+		{cancelled, wrap(cancelled, engine.WriteError{Verb: "DELETE", Done: 4000, Undone: true}),
 			"DELETE cancelled and was undone: no row was deleted"},
 		{expired, fmt.Errorf("scan: %w", context.DeadlineExceeded),
 			"statement timed out after 30s (the --timeout limit; 0 turns it off)"},

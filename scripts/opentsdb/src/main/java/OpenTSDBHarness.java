@@ -3,6 +3,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.TreeMap;
 
 import net.opentsdb.core.Aggregators;
 import net.opentsdb.core.DataPoint;
@@ -10,6 +11,7 @@ import net.opentsdb.core.DataPoints;
 import net.opentsdb.core.Query;
 import net.opentsdb.core.TSDB;
 import net.opentsdb.utils.Config;
+import net.opentsdb.utils.DateTime;
 
 /**
  * Runs OpenTSDB 2.4.1's own code against an HBase, for rkql's
@@ -23,12 +25,20 @@ import net.opentsdb.utils.Config;
  *     TsdbQuery with the none aggregator, one a line:
  *     "MILLIS i LONG" for an integer, "MILLIS f BITS" for a float, BITS
  *     being Double.doubleToRawLongBits in hex
+ * query AGGREGATOR DOWNSAMPLE METRIC TAGS START END
+ *     runs TsdbQuery with AGGREGATOR (none, sum, avg, ...), downsampled
+ *     by DOWNSAMPLE (1h-avg, or - for none), over the series whose tags
+ *     are TAGS (- for every series), and prints each time series it
+ *     answers as "series {k=v, ...}" (its tags) and then its points as
+ *     read does
  * write APPENDS METRIC TAGK=TAGV
  *     reads points from standard input, one a line, "TIME i LONG",
  *     "TIME d DOUBLE" or "TIME f FLOAT" (TIME in seconds, or milliseconds
  *     as OpenTSDB tells them), and writes them with TSDB.addPoint, with
  *     tsd.storage.enable_appends set to APPENDS; prints "ok"
  * </pre>
+ *
+ * TAGK=TAGV may be several pairs, joined by commas.
  *
  * Salting is OpenTSDB's with width 1 and 20 buckets, as rkql's
  * examples/opentsdb.yaml has it; compaction is off, so that a read
@@ -67,6 +77,10 @@ public final class OpenTSDBHarness {
         case "write":
           write(tsdb, args[4], tags(args[5]));
           break;
+        case "query":
+          query(tsdb, args[3], args[4], args[5], args[6].equals("-") ? new HashMap<String, String>() : tags(args[6]),
+              Long.parseLong(args[7]), Long.parseLong(args[8]));
+          break;
         default:
           throw new IllegalArgumentException("unknown command " + cmd);
       }
@@ -90,11 +104,42 @@ public final class OpenTSDBHarness {
     return c;
   }
 
-  private static Map<String, String> tags(final String pair) {
+  private static Map<String, String> tags(final String pairs) {
     final Map<String, String> tags = new HashMap<String, String>();
-    final int eq = pair.indexOf('=');
-    tags.put(pair.substring(0, eq), pair.substring(eq + 1));
+    for (final String pair : pairs.split(",")) {
+      final int eq = pair.indexOf('=');
+      tags.put(pair.substring(0, eq), pair.substring(eq + 1));
+    }
     return tags;
+  }
+
+  private static void query(final TSDB tsdb, final String agg, final String downsample, final String metric,
+      final Map<String, String> tags, final long start, final long end) throws Exception {
+    final Query q = tsdb.newQuery();
+    q.setStartTime(start);
+    q.setEndTime(end);
+    q.setTimeSeries(metric, tags, Aggregators.get(agg), false);
+    if (!downsample.equals("-")) {
+      final int dash = downsample.indexOf('-');
+      q.downsample(DateTime.parseDuration(downsample.substring(0, dash)), Aggregators.get(downsample.substring(dash + 1)));
+    }
+    final StringBuilder out = new StringBuilder();
+    for (final DataPoints dps : q.run()) {
+      out.append("series ").append(new TreeMap<String, String>(dps.getTags())).append('\n');
+      points(out, dps);
+    }
+    System.out.print(out);
+  }
+
+  private static void points(final StringBuilder out, final DataPoints dps) {
+    for (final DataPoint dp : dps) {
+      if (dp.isInteger()) {
+        out.append(dp.timestamp()).append(" i ").append(dp.longValue()).append('\n');
+      } else {
+        out.append(dp.timestamp()).append(" f ")
+            .append(Long.toHexString(Double.doubleToRawLongBits(dp.doubleValue()))).append('\n');
+      }
+    }
   }
 
   private static void read(final TSDB tsdb, final String metric, final Map<String, String> tags,
