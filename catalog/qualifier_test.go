@@ -70,6 +70,7 @@ func TestQualifiersAsDataErrors(t *testing.T) {
 		{`qualifier: {field: doc_id, encoding: java}`, `qualifier: {field: term}`, `comes from the cell, so it can be neither a key field nor mapped`},
 		{`value: score}`, `value: doc_id}`, `cannot be both the qualifier and the value`},
 		{`value: score}`, `value: score, offset: x}`, `takes a value alone`},
+		{`value: score}`, `value: score, uids: tsdb_uid, tags: doc_id}`, `need qualifier format opentsdb, not a qualifier that holds a field`},
 		{`qualifier: {field: doc_id, encoding: java}`, `qualifier: {field: doc_id, encoding: text}`, `text encoding is for STRING and BYTES`},
 		{`qualifier: {field: doc_id, encoding: java}`, `qualifier: {field: nope}`, `qualifier field "nope" is not a column`},
 		{`rowkey: [{field: user}]`, `rowkey: [{field: user}]
