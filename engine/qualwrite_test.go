@@ -154,6 +154,19 @@ func runQualifierWrites(t *testing.T, st exec.Store, prefix string) {
 		t.Errorf("cells of u1:\n got %s\nwant %s", got, want)
 	}
 	ok("SELECT user FROM profiles WHERE tags['music'] = 'jazz' ALLOW FULL SCAN", "u1")
+	// SELECT RAW names the MAP as the column of each cell of its family.
+	raw, err := run("SELECT RAW * FROM profiles WHERE user = 'u1'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rawCols []string
+	for _, r := range raw {
+		f := strings.Fields(r)
+		rawCols = append(rawCols, f[1]+":"+f[2]+"="+f[len(f)-1])
+	}
+	if got, want := strings.Join(rawCols, " "), "base:name=name tags:golf=tags tags:music=tags tags:sports=tags"; got != want {
+		t.Errorf("SELECT RAW columns of u1:\n got %s\nwant %s", got, want)
+	}
 	ok("UPDATE profiles SET tags['golf'] = NULL WHERE user = 'u1'", "UPDATE 1")
 	ok("SELECT tags FROM profiles WHERE user = 'u1'", "{music: jazz, sports: fan}")
 	ok("UPDATE profiles SET tags = NULL WHERE user = 'u1'", "UPDATE 1")
