@@ -72,17 +72,13 @@ type yTable struct {
 }
 
 type yWide struct {
-	Family    string `yaml:"family"`
-	Qualifier struct {
-		Format string `yaml:"format"`
-		Width  int    `yaml:"width"`
-		Shift  uint   `yaml:"shift"`
-	} `yaml:"qualifier"`
-	Offset  string `yaml:"offset"`
-	Value   string `yaml:"value"`
-	Integer string `yaml:"integer"`
-	Time    string `yaml:"time"`
-	Base    string `yaml:"base"`
+	Family    string     `yaml:"family"`
+	Qualifier yQualifier `yaml:"qualifier"`
+	Offset    string     `yaml:"offset"`
+	Value     string     `yaml:"value"`
+	Integer   string     `yaml:"integer"`
+	Time      string     `yaml:"time"`
+	Base      string     `yaml:"base"`
 	// UIDs, Metric, MetricUID and Tags read OpenTSDB's metric and tags
 	// by name (TSDBNames).
 	UIDs      string `yaml:"uids"`
@@ -110,6 +106,10 @@ type yColumn struct {
 	Width    int    `yaml:"width"`
 	Unsigned bool   `yaml:"unsigned"`
 	Phoenix  string `yaml:"phoenix"`
+	// Family and Qualifier map a MAP column to a whole family: its
+	// qualifiers are the keys, in Qualifier's encoding.
+	Family    string      `yaml:"family,omitempty"`
+	Qualifier *yQualifier `yaml:"qualifier,omitempty"`
 }
 
 type yComponent struct {
@@ -251,13 +251,18 @@ func yamlSection(goType string) (string, string) {
 		v, what = ySplit{}, "split"
 	case "yIndex":
 		v, what = yIndex{}, "an index"
+	case "yWide":
+		v, what = yWide{}, "wide"
+	case "yQualifier":
+		v, what = yQualifier{}, "a qualifier"
 	default:
 		return goType, "?"
 	}
 	t := reflect.TypeOf(v)
 	keys := make([]string, 0, t.NumField())
 	for i := 0; i < t.NumField(); i++ {
-		keys = append(keys, t.Field(i).Tag.Get("yaml"))
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ",")
+		keys = append(keys, name)
 	}
 	return what, strings.Join(keys, ", ")
 }
@@ -416,7 +421,7 @@ func (l *loader) table(y *yTable, path []any) (*Table, error) {
 		}
 	}
 	for i, c := range t.Columns {
-		if !c.KeyField && c.Family == "" && !c.FromCell {
+		if !c.KeyField && c.Family == "" && !c.FromCell && c.MapFamily == "" {
 			return nil, l.errf(append(path, "columns", i), "column %q is neither in the rowkey nor mapped to a family:qualifier", c.Name)
 		}
 	}
@@ -438,7 +443,15 @@ func (l *loader) wide(t *Table, y *yWide, path []any) error {
 	if _, ok := t.Family(y.Family); !ok {
 		return l.errf(path, "wide: table %q has no family %q", t.Name, y.Family)
 	}
-	w := &Wide{Family: y.Family, QualWidth: y.Qualifier.Width, Shift: y.Qualifier.Shift, Integer: -1, Time: -1, Base: -1, unit: 1000}
+	w := &Wide{Family: y.Family, QualWidth: y.Qualifier.Width, Shift: y.Qualifier.Shift, Integer: -1, Time: -1, Base: -1, Qual: -1, unit: 1000}
+	for _, c := range t.Columns {
+		if c.Family == y.Family || c.MapFamily == y.Family {
+			return l.errf(path, "wide: family %q also holds column %q; a wide family holds its points alone", y.Family, c.Name)
+		}
+	}
+	if y.Qualifier.Field != "" {
+		return l.cellRows(t, y, w, path)
+	}
 	switch y.Qualifier.Format {
 	case "opentsdb":
 		if w.QualWidth != 0 || w.Shift != 0 {
@@ -625,6 +638,13 @@ func (l *loader) column(t *Table, yc yColumn, cp []any) (Column, error) {
 			return Column{}, l.errf(cp, "column %q: width and unsigned are for BIGINT and INT cells in the java encoding, 1 to 8 bytes", yc.Name)
 		}
 		col.Width, col.Unsigned = yc.Width, yc.Unsigned
+	}
+	if yc.Family != "" {
+		if err := l.mapFamily(t, &col, &yc, cp); err != nil {
+			return Column{}, err
+		}
+	} else if yc.Qualifier != nil {
+		return Column{}, l.errf(append(cp, "qualifier"), "column %q: a qualifier encoding goes with family, for a MAP that holds a whole family", yc.Name)
 	}
 	return col, nil
 }

@@ -379,6 +379,9 @@ func (l *loader) index(t *Table, y *yIndex, path []any) (*Index, error) {
 	if ix.Physical == "" {
 		ix.Physical = y.Name
 	}
+	if t.Wide != nil && t.Wide.Cells != nil {
+		return nil, l.errf(path, "index %q: each cell of %s is a row of %s, and an index entry points to a stored row", y.Name, t.Wide.Family, t.Name)
+	}
 	fam := y.Family
 	if fam == "" {
 		fam = "d"
@@ -389,6 +392,9 @@ func (l *loader) index(t *Table, y *yIndex, path []any) (*Index, error) {
 		i, ok := t.colByName[name]
 		if !ok {
 			return l.errf(p, "index %q: %q is not a column of table %q", y.Name, name, t.Name)
+		}
+		if t.Columns[i].Type == TypeMap {
+			return l.errf(p, "index %q: %q is a MAP, which an index cannot hold", y.Name, name)
 		}
 		if j, dup := it.colByName[name]; dup {
 			if stored && it.Columns[j].Family == "" {

@@ -71,7 +71,7 @@ func TestLoadErrors(t *testing.T) {
 		{"unknown key at top", "tables: []\nbogus: 1\n", `line 2: unknown key "bogus" in the catalog (known keys: tables)`},
 		{"unknown key in table", after(2, "    bogus: 1"), `line 3: unknown key "bogus" in a table (known keys: name, hbase, doc, families, columns, rowkey, splits, split, indexes, wide)`},
 		{"unknown key in family", edit(4, "      - {name: d, versoins: 2}"), `line 4: unknown key "versoins" in a family (known keys: name, versions, ttl, compression, bloomfilter, blocksize, blockcache, in_memory)`},
-		{"unknown key in column", edit(6, "      - {name: a, type: STRING, nullable: true}"), `line 6: unknown key "nullable" in a column (known keys: name, type, column, encoding, width, unsigned, phoenix)`},
+		{"unknown key in column", edit(6, "      - {name: a, type: STRING, nullable: true}"), `line 6: unknown key "nullable" in a column (known keys: name, type, column, encoding, width, unsigned, phoenix, family, qualifier)`},
 		{"unknown key in component", edit(9, "      - {field: a, wdth: 3}"), `line 9: unknown key "wdth" in a rowkey component (known keys: field, encoding, width, pad, align, order, reverse, hash, of, mod, bucket, salt, random, literal, binary, unsigned, unit, seed, group, phoenix)`},
 		{"unknown key in split", after(11, "    split: {algorithm: HexStringSplit, regoins: 4}"), `line 12: unknown key "regoins" in split (known keys: algorithm, regions, buckets)`},
 		{"duplicate key", after(2, "    name: u"), `line 3: key "name" is given twice (first at line 2)`},

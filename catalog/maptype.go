@@ -39,6 +39,9 @@ func NewMap(entries []MapEntry) Value {
 		}
 		out = append(out, e)
 	}
+	if len(out) == 0 {
+		out = nil // one form of the empty map
+	}
 	return Value{Type: TypeMap, M: &Map{Entries: out}}
 }
 
@@ -83,6 +86,9 @@ func compareMaps(a, b *Map) int {
 func mapText(m *Map, f func(Value) string) string {
 	var b strings.Builder
 	b.WriteByte('{')
+	if m == nil {
+		return "{}"
+	}
 	for i, e := range m.Entries {
 		if i > 0 {
 			b.WriteString(", ")

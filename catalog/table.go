@@ -103,8 +103,13 @@ type Column struct {
 	// Phoenix is the Phoenix type of an EncPhoenix column.
 	Phoenix PType
 	// FromCell is true for the columns a wide row's cell gives (its
-	// offset, time and value).
+	// offset, time and value, or its qualifier field and value).
 	FromCell bool
+	// MapFamily is the family a MAP column holds whole: each cell an
+	// entry, its qualifier the key (read by MapKeys) and its value the
+	// entry's value (read as MapCell says). Family is then "".
+	MapFamily string
+	MapKeys   *Qualifiers
 	// Hidden is true for the columns of an OpenTSDB table's tag pairs
 	// when its tags are read by name (TSDBNames): SELECT * leaves them
 	// out and a statement cannot name them.

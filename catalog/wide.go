@@ -44,6 +44,13 @@ type Wide struct {
 	Offset, Value, Integer, Time, Base int
 	// unit is what Offset counts, in milliseconds.
 	unit int64
+	// Cells, when set, makes each cell one row whose qualifier is a
+	// field (column Qual, read by Cells) and whose value is column
+	// Value, read in that column's encoding: seed 002's inverted index,
+	// a term's documents as qualifiers. Offset, Integer, Time and Base
+	// are then -1.
+	Cells *Qualifiers
+	Qual  int
 	// Names, when set, shows an OpenTSDB row's metric and tags by name:
 	// one row per point, not one per point and tag pair.
 	Names *TSDBNames

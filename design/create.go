@@ -124,6 +124,12 @@ func CreateTable(t *catalog.Table) (*parser.CreateTableStmt, error) {
 		if c.Width != 0 || c.Unsigned {
 			return nil, notExpr("column %s, a cell of a chosen width or unsigned", c.Name)
 		}
+		if c.MapFamily != "" {
+			return nil, notExpr("column %s, a %s whose entries are the cells of family %s", c.Name, c.Map, c.MapFamily)
+		}
+		if c.Type == catalog.TypeMap {
+			return nil, notExpr("column %s, a %s", c.Name, c.Map)
+		}
 		cd := parser.ColumnDef{Name: parser.Ident{Name: c.Name}, Type: c.Type.String(), Text: c.Encoding == catalog.EncText}
 		if c.Family != "" {
 			cd.Column = catalog.ToStringBinary([]byte(c.Family + ":" + c.Qualifier))

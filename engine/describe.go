@@ -181,12 +181,16 @@ func describe(t *catalog.Table) *Result {
 			n = t.Wide.Names
 		}
 		switch {
+		case c.FromCell && t.Wide.Cells != nil && t.Columns[t.Wide.Qual].Name == c.Name:
+			where = append(where, "the qualifier of each cell of "+t.Wide.Family+" ("+t.Wide.Cells.String()+")")
 		case n != nil && c.Name == t.Columns[n.Metric].Name:
 			where = append(where, "the name of "+t.Columns[n.MetricUID].Name+" in "+n.UIDTable)
 		case n != nil && c.Name == t.Columns[n.Tags].Name:
 			where = append(where, "the key's tag pairs, by name in "+n.UIDTable)
 		case c.FromCell:
 			where = append(where, "each cell of "+t.Wide.Family)
+		case c.MapFamily != "":
+			where = append(where, "family "+c.MapFamily+": qualifier ("+c.MapKeys.String()+") -> value")
 		}
 		if c.Hidden {
 			where = append(where, "hidden: read through "+t.Columns[n.Tags].Name)

@@ -143,12 +143,29 @@ func (w *updater) run(ctx context.Context) error {
 		}
 		row := t.NewRow()
 		copy(row, r[:len(t.Columns)])
+		var patches map[int][]catalog.MapEntry
 		for _, a := range w.u.Set {
 			v, err := a.Value.Value(r)
 			if err != nil {
 				return fmt.Errorf("%s: %w", a.Source, err)
 			}
+			if t.Columns[a.Column].Type == catalog.TypeMap {
+				if patches == nil {
+					patches = map[int][]catalog.MapEntry{}
+				}
+				patches[a.Column] = append(patches[a.Column], mapPatch(a, r[a.Column], v)...)
+				continue
+			}
 			row[a.Column] = v
+		}
+		for col, es := range patches {
+			// A MAP is written as the change to its family
+			// (exec.RowMutation): the entries set, and NULL for those
+			// deleted.
+			row[col] = catalog.Null(catalog.TypeMap)
+			if len(es) > 0 {
+				row[col] = catalog.NewMap(es)
+			}
 		}
 		w.batch = append(w.batch, row)
 		if len(w.batch) == updateBatch {
@@ -158,6 +175,24 @@ func (w *updater) run(ctx context.Context) error {
 		}
 	}
 	return w.flush(ctx)
+}
+
+// mapPatch is the change one assignment makes to a MAP column that
+// holds a family: m[k] = v sets one entry (v NULL deletes it); m = NULL
+// deletes every entry old holds.
+func mapPatch(a planner.Assignment, old, v catalog.Value) []catalog.MapEntry {
+	if a.Key != nil {
+		k, _ := a.Key.Value(nil) // a constant
+		return []catalog.MapEntry{{Key: k, Val: v}}
+	}
+	if old.Null {
+		return nil
+	}
+	es := make([]catalog.MapEntry, 0, old.M.Len())
+	for _, e := range old.M.Entries {
+		es = append(es, catalog.MapEntry{Key: e.Key, Val: catalog.Null(e.Val.Type)})
+	}
+	return es
 }
 
 func (w *updater) flush(ctx context.Context) error {

@@ -47,6 +47,8 @@ type decoder struct {
 	// stored lists the stored columns when they are few enough that
 	// comparing names beats hashing them; nil otherwise.
 	stored []storedCol
+	// maps are the MAP columns read that hold a whole family.
+	maps []int
 	// names reads the names of an OpenTSDB table's uids (Collects).
 	names *uidNames
 }
@@ -72,6 +74,9 @@ func newDecoder(t *catalog.Table, cols []int) *decoder {
 		if c.Family != "" {
 			d.cols[c.Family+":"+c.Qualifier] = i
 			d.stored = append(d.stored, storedCol{c.Family, c.Qualifier, i})
+		}
+		if c.MapFamily != "" {
+			d.maps = append(d.maps, i)
 		}
 	}
 	if len(d.stored) > linearColumns {
@@ -167,6 +172,11 @@ func (d *decoder) cells(r *Row, sr *StoreRow, asOf int64) (int64, error) {
 		return was
 	}
 	var fq []byte
+	if len(d.maps) > 0 {
+		if err := d.mapCells(r, sr, asOf); err != nil {
+			return 0, err
+		}
+	}
 	for _, c := range sr.Cells {
 		if c.Timestamp > asOf {
 			continue

@@ -19,7 +19,11 @@ import (
 // logical rows, written at timestamp ts (0: the time of the write).
 func (x *Executor) writeBatch(ctx context.Context, t *catalog.Table, muts []Mutation, rows []catalog.Row, cols []int, ts int64, dels []*Row) error {
 	if len(t.Indexes) == 0 {
-		return x.Store.Mutate(ctx, t.Physical, append(muts, x.deletes(dels)...))
+		ds, err := x.deletes(t, dels)
+		if err != nil {
+			return err
+		}
+		return x.Store.Mutate(ctx, t.Physical, append(muts, ds...))
 	}
 	// The rows being replaced: their entries may move.
 	old := map[string]catalog.Row{}
@@ -91,7 +95,11 @@ func (x *Executor) writeBatch(ctx context.Context, t *catalog.Table, muts []Muta
 			return fmt.Errorf("index %s: %w", ix.Name, err)
 		}
 	}
-	if err := x.Store.Mutate(ctx, t.Physical, append(muts, x.deletes(dels)...)); err != nil {
+	ds, err := x.deletes(t, dels)
+	if err != nil {
+		return err
+	}
+	if err := x.Store.Mutate(ctx, t.Physical, append(muts, ds...)); err != nil {
 		return err
 	}
 	for i, ix := range t.Indexes {
@@ -309,9 +317,9 @@ func (x *Executor) mutate(ctx context.Context, table string, muts []Mutation) er
 // deletes are the row deletes of rows, by their stored keys, each at
 // the row's newest cell timestamp or now, whichever is later: a cell
 // written with a future timestamp goes too.
-func (x *Executor) deletes(rows []*Row) []Mutation {
+func (x *Executor) deletes(t *catalog.Table, rows []*Row) ([]Mutation, error) {
 	if len(rows) == 0 {
-		return nil
+		return nil, nil
 	}
 	now := x.writeTime()
 	out := make([]Mutation, len(rows))
@@ -321,8 +329,16 @@ func (x *Executor) deletes(rows []*Row) []Mutation {
 			at = max(at, ts.I)
 		}
 		out[i] = Mutation{Key: r.Key, DeleteRow: true, DeleteAt: at}
+		if w := t.Wide; w != nil && w.Cells != nil {
+			// Each row is one cell of the family: delete that cell.
+			q, err := w.Cells.Encode(r.Vals[w.Qual])
+			if err != nil {
+				return nil, fmt.Errorf("table %s: %w", t.Name, err)
+			}
+			out[i] = Mutation{Key: r.Key, Deletes: []Cell{{Family: w.Family, Qualifier: string(q), Timestamp: at}}}
+		}
 	}
-	return out
+	return out, nil
 }
 
 // Delete removes the rows the plan finds, in batches, with their index

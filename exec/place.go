@@ -67,6 +67,9 @@ func placeReads(p *placed.Plan, sel *planner.Select, pd Pushdown, on bool, bc Bl
 	if on {
 		defer placeBlockCache(sc, sel, bc, f)
 	}
+	if on && acc.Kind != planner.EmptyResult {
+		placeQualifiers(sc, pd)
+	}
 	if !on {
 		// A row limit is no filter: a LIMIT that bounds the read of the
 		// whole table stays the store's, so that the read stops where

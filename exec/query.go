@@ -127,7 +127,8 @@ func countsKeys(acc *placed.Scan) bool {
 // readOptions are the store options of one range of an access.
 func readOptions(acc *placed.Scan, stats *Stats) ReadOptions {
 	return ReadOptions{Versions: acc.Versions, Reverse: acc.Reverse, Stats: stats, Table: acc.Table,
-		Columns: acc.Columns, Filter: acc.Filter, Limit: int(acc.Limit), NoBlockCache: acc.NoBlockCache, TimeRange: timeRange(acc)}
+		Columns: acc.Columns, Filter: acc.Filter, Limit: int(acc.Limit), NoBlockCache: acc.NoBlockCache, TimeRange: timeRange(acc),
+		Qualifiers: qualifierRanges(acc), Entries: projectedEntries(acc)}
 }
 
 // rangeIter reads one key range and decodes its rows. When the store

@@ -94,7 +94,8 @@ func (r *rawRows) Next(ctx context.Context) (catalog.Row, error) {
 	}
 	col := catalog.Null(catalog.TypeString)
 	for i := range r.t.Columns {
-		if tc := &r.t.Columns[i]; tc.Family == c.Family && tc.Qualifier == c.Qualifier {
+		tc := &r.t.Columns[i]
+		if (tc.Family == c.Family && tc.Qualifier == c.Qualifier) || tc.MapFamily == c.Family {
 			col = catalog.String(tc.Name)
 			break
 		}

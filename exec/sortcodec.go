@@ -14,11 +14,12 @@ import (
 // after another, the sort keys' columns first, so that a comparison reads
 // only the front of two rows. A value is
 //
-//	header  = uvarint(type<<5 | flags)    flags: 1 NULL, 2 I, 4 F, 8 S, 16 B
-//	then, for each flag set among I, F, S, B in that order:
+//	header  = uvarint(type<<6 | flags)    flags: 1 NULL, 2 I, 4 F, 8 S, 16 B, 32 M
+//	then, for each flag set among I, F, S, B, M in that order:
 //	I       = varint(I)
 //	F       = 8 bytes, the IEEE bits little-endian
 //	S, B    = uvarint(len) bytes
+//	M       = uvarint(entries), then each entry's key and value, as values
 //
 // Only the fields a value sets are written, so every catalog.Value comes
 // back as it went in, whatever its type holds. A BIGINT and a STRING of
@@ -30,7 +31,8 @@ const (
 	flagF
 	flagS
 	flagB
-	flagBits = 5
+	flagM
+	flagBits = 6
 )
 
 // sortCodec encodes, compares and decodes the rows of one sort.
@@ -99,6 +101,9 @@ func appendValue(dst []byte, v catalog.Value) []byte {
 	if v.B != nil {
 		flags |= flagB
 	}
+	if v.M != nil {
+		flags |= flagM
+	}
 	dst = binary.AppendUvarint(dst, uint64(v.Type)<<flagBits|flags)
 	if flags&flagI != 0 {
 		dst = binary.AppendVarint(dst, v.I)
@@ -113,6 +118,12 @@ func appendValue(dst []byte, v catalog.Value) []byte {
 	if flags&flagB != 0 {
 		dst = binary.AppendUvarint(dst, uint64(len(v.B)))
 		dst = append(dst, v.B...)
+	}
+	if flags&flagM != 0 {
+		dst = binary.AppendUvarint(dst, uint64(len(v.M.Entries)))
+		for _, e := range v.M.Entries {
+			dst = appendValue(appendValue(dst, e.Key), e.Val)
+		}
 	}
 	return dst
 }
@@ -147,7 +158,30 @@ func readValue(enc []byte, fv *fieldView) []byte {
 		fv.b, enc = enc[n:n+int(l):n+int(l)], enc[n+int(l):]
 		fv.v.B = fv.b
 	}
+	if h&flagM != 0 {
+		l, n := binary.Uvarint(enc)
+		enc = enc[n:]
+		es := make([]catalog.MapEntry, l)
+		var k, v fieldView
+		for i := range es {
+			enc = readValue(readValue(enc, &k), &v)
+			es[i] = catalog.MapEntry{Key: k.value(), Val: v.value()}
+		}
+		fv.v.M = catalog.NewMap(es).M
+	}
 	return enc
+}
+
+// value is the value fv holds, with its own copies of its bytes.
+func (fv *fieldView) value() catalog.Value {
+	v := fv.v
+	if fv.s != nil {
+		v.S = string(fv.s)
+	}
+	if fv.b != nil {
+		v.B = bytes.Clone(fv.b)
+	}
+	return v
 }
 
 // compareViews is catalog.Compare over two values read in place. Compare

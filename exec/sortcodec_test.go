@@ -17,7 +17,7 @@ import (
 // empty and shared-prefix strings and bytes, and columns of mixed types.
 func randValue(r *rand.Rand) catalog.Value {
 	types := []catalog.Type{catalog.TypeString, catalog.TypeBigint, catalog.TypeInt, catalog.TypeDouble,
-		catalog.TypeBoolean, catalog.TypeTimestamp, catalog.TypeDate, catalog.TypeBytes}
+		catalog.TypeBoolean, catalog.TypeTimestamp, catalog.TypeDate, catalog.TypeBytes, catalog.TypeMap}
 	t := types[r.IntN(len(types))]
 	if r.IntN(8) == 0 {
 		return catalog.Null(t)
@@ -36,6 +36,16 @@ func randValue(r *rand.Rand) catalog.Value {
 		return catalog.Bytes([]byte(strs[r.IntN(len(strs))]))
 	case catalog.TypeBoolean:
 		return catalog.Bool(r.IntN(2) == 0)
+	case catalog.TypeMap:
+		var es []catalog.MapEntry
+		for i := r.IntN(4); i > 0; i-- {
+			v := randValue(r)
+			for v.Type == catalog.TypeMap || v.Type == catalog.TypeDouble && math.IsNaN(v.F) {
+				v = randValue(r)
+			}
+			es = append(es, catalog.MapEntry{Key: catalog.String(strs[r.IntN(len(strs))]), Val: v})
+		}
+		return catalog.NewMap(es)
 	}
 	is := []int64{0, 1, -1, 42, math.MaxInt64, math.MinInt64, 1714564800000}
 	return catalog.Value{Type: t, I: is[r.IntN(len(is))]}

@@ -101,6 +101,16 @@ type ReadOptions struct {
 	// which it is true are returned (expr.Match), and a row it cannot
 	// decide fails the read with its error. nil returns every row.
 	Filter expr.Expr
+	// Qualifiers, when set, keeps of the cells of Family only those
+	// whose qualifier is in one of the ranges [Start, Stop) (sorted, not
+	// overlapping; a nil Stop is open; one qualifier q is [q, q\x00));
+	// cells of other families are kept. A row left with no cell is not
+	// returned. Only a store that is a QualifierPushdown is sent it.
+	Qualifiers *QualifierRanges
+	// Entries, for a MAP column among Columns that holds a family, are
+	// the only qualifiers of the family the reader needs; a MAP column
+	// among Columns without entries needs its whole family.
+	Entries map[int][][]byte
 	// Markers asks a Get for each row's delete markers too, in
 	// StoreRow.Markers; a row holding only markers is then returned,
 	// with no Cells. A store that keeps no markers returns none. It
@@ -165,6 +175,36 @@ type Pushdown interface {
 	// given number of versions, into the part the store evaluates and
 	// the rest, which the client evaluates.
 	SplitFilter(t *catalog.Table, f expr.Expr, versions int) Split
+}
+
+// QualifierRanges are the qualifiers of one family that a read keeps.
+type QualifierRanges struct {
+	Family string
+	Ranges []Range
+	// Alone is set when Family is the table's only family, so that no
+	// other family's cells need keeping.
+	Alone bool
+}
+
+// Keeps reports whether q keeps a cell of family:qualifier.
+func (q *QualifierRanges) Keeps(family, qualifier string) bool {
+	if q == nil || family != q.Family {
+		return true
+	}
+	for _, r := range q.Ranges {
+		if qualifier >= string(r.Start) && (r.Stop == nil || qualifier < string(r.Stop)) {
+			return true
+		}
+	}
+	return false
+}
+
+// QualifierPushdown is a Pushdown that keeps only the cells of some
+// qualifiers of a family where the data lives (ReadOptions.Qualifiers).
+type QualifierPushdown interface {
+	// QualifierFilter says how the store keeps the qualifiers of q, for
+	// EXPLAIN: the filter each range becomes.
+	QualifierFilter(q *QualifierRanges) []string
 }
 
 // Features are the parts of ReadOptions a store applies itself.

@@ -92,6 +92,9 @@ func (d *decoder) expand(base *Row, sr *StoreRow) ([]*Row, error) {
 	} else {
 		reps = [][]catalog.Value{nil}
 	}
+	if t.Wide != nil && t.Wide.Cells != nil {
+		return d.fieldCells(base, sr)
+	}
 	var pts []widePoint
 	var errs []error
 	if t.Wide != nil {
@@ -119,6 +122,34 @@ func (d *decoder) expand(base *Row, sr *StoreRow) ([]*Row, error) {
 			r.Vals[len(t.Columns)] = catalog.TimestampMillis(p.stamp)
 			out = append(out, r)
 		}
+	}
+	if len(errs) > 0 {
+		return out, &cellsSkipped{errs}
+	}
+	return out, nil
+}
+
+// fieldCells turns a stored row of a wide family whose qualifier is a
+// field into its logical rows: one per qualifier, from its newest cell,
+// in qualifier order, with _ts that cell's timestamp. A cell whose
+// qualifier or value does not fit is left out and reported in a
+// *cellsSkipped with the rows of the rest.
+func (d *decoder) fieldCells(base *Row, sr *StoreRow) ([]*Row, error) {
+	t, w := d.t, d.t.Wide
+	var out []*Row
+	var errs []error
+	for i := range sr.Cells {
+		c := &sr.Cells[i]
+		if c.Family != w.Family || (i > 0 && sr.Cells[i-1].Family == c.Family && sr.Cells[i-1].Qualifier == c.Qualifier) {
+			continue // another family, or an older version of the same cell
+		}
+		r := &Row{Vals: slices.Clone(base.Vals), Key: base.Key, Offs: base.Offs}
+		if err := w.FieldCell(t, r.Vals, []byte(c.Qualifier), c.Value); err != nil {
+			errs = append(errs, fmt.Errorf("table %s: key '%s': %w", t.Name, catalog.ToStringBinary(base.Key), err))
+			continue
+		}
+		r.Vals[len(t.Columns)] = catalog.TimestampMillis(c.Timestamp)
+		out = append(out, r)
 	}
 	if len(errs) > 0 {
 		return out, &cellsSkipped{errs}

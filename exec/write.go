@@ -39,9 +39,14 @@ func RowMutation(t *catalog.Table, row catalog.Row, ts int64, rnd func(int64) in
 			return Mutation{}, fmt.Errorf("table %s: %w", t.Name, err)
 		}
 	}
+	var werr error
 	write := func(i int) {
 		c := &t.Columns[i]
 		switch {
+		case c.MapFamily != "":
+			if err := mapEntries(&m, c, row[i], ts); err != nil && werr == nil {
+				werr = fmt.Errorf("table %s: %w", t.Name, err)
+			}
 		case c.Family == "":
 		case row[i].Null:
 			m.Deletes = append(m.Deletes, Cell{Family: c.Family, Qualifier: c.Qualifier, Timestamp: ts})
@@ -49,7 +54,17 @@ func RowMutation(t *catalog.Table, row catalog.Row, ts int64, rnd func(int64) in
 			m.Cells = append(m.Cells, Cell{Family: c.Family, Qualifier: c.Qualifier, Timestamp: ts, Value: c.EncodeCell(row[i])})
 		}
 	}
-	if w := t.Wide; w != nil {
+	if w := t.Wide; w != nil && w.Cells != nil {
+		q, v, err := w.FieldRowCell(t, row)
+		if err != nil {
+			return Mutation{}, fmt.Errorf("table %s: %w", t.Name, err)
+		}
+		if v == nil {
+			m.Deletes = append(m.Deletes, Cell{Family: w.Family, Qualifier: string(q), Timestamp: ts})
+		} else {
+			m.Cells = append(m.Cells, Cell{Family: w.Family, Qualifier: string(q), Timestamp: ts, Value: v})
+		}
+	} else if w != nil {
 		q, v, ok, err := w.RowCell(row)
 		if err != nil {
 			return Mutation{}, fmt.Errorf("table %s: %w", t.Name, err)
@@ -67,10 +82,59 @@ func RowMutation(t *catalog.Table, row catalog.Row, ts int64, rnd func(int64) in
 			write(i)
 		}
 	}
+	if werr != nil {
+		return Mutation{}, werr
+	}
 	if len(m.Cells) == 0 {
-		m.Cells = append(m.Cells, Cell{Family: t.Families[0].Name, Qualifier: EmptyQualifier, Timestamp: ts})
+		switch fam := emptyFamily(t); {
+		case fam != "":
+			m.Cells = append(m.Cells, Cell{Family: fam, Qualifier: EmptyQualifier, Timestamp: ts})
+		case len(m.Deletes) == 0:
+			return Mutation{}, fmt.Errorf("table %s: the row has no cell to write: each of its families holds data as qualifiers, so give an entry", t.Name)
+		}
 	}
 	return m, nil
+}
+
+// mapEntries adds the write of a MAP column that holds a whole family:
+// each entry is a cell, and an entry whose value is NULL deletes its
+// cell. So a MAP written is a change to the family, not all of it: the
+// entries it leaves out keep their cells (UPDATE's m['k'] = v and
+// m = NULL are written so).
+func mapEntries(m *Mutation, c *catalog.Column, v catalog.Value, ts int64) error {
+	if v.Null {
+		return nil
+	}
+	cell := c.MapCell()
+	for _, e := range v.M.Entries {
+		q, err := c.MapKeys.Encode(e.Key)
+		if err != nil {
+			return fmt.Errorf("column %s: key %s: %w", c.Name, e.Key, err)
+		}
+		if e.Val.Null {
+			m.Deletes = append(m.Deletes, Cell{Family: c.MapFamily, Qualifier: string(q), Timestamp: ts})
+			continue
+		}
+		m.Cells = append(m.Cells, Cell{Family: c.MapFamily, Qualifier: string(q), Timestamp: ts, Value: cell.EncodeCell(e.Val)})
+	}
+	return nil
+}
+
+// emptyFamily is the family the marker cell of a row with no other cell
+// goes in: the first whose qualifiers are not data (wide rows whose
+// qualifier is a field, or a MAP column's), where a marker cell would
+// read as data; "" when none is.
+func emptyFamily(t *catalog.Table) string {
+	for _, f := range t.Families {
+		data := t.Wide != nil && t.Wide.Cells != nil && t.Wide.Family == f.Name
+		for _, c := range t.Columns {
+			data = data || c.MapFamily == f.Name
+		}
+		if !data {
+			return f.Name
+		}
+	}
+	return ""
 }
 
 // insertBatch is how many rows InsertColumns writes at a time, and

@@ -53,6 +53,9 @@ func (s *aggScope) aggregate(call *parser.CallExpr) (expr.Scalar, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := noMap(call.Args[0], arg, "aggregated by "+call.Name); err != nil {
+			return nil, err
+		}
 		a.Arg = arg
 		at := arg.Type()
 		switch a.Func {
@@ -87,6 +90,9 @@ func (c *compiler) aggShape(sel *Select, s *parser.SelectStmt) (*shape, error) {
 			return nil, errAt(g.Pos(), "aggregate functions are not allowed in GROUP BY")
 		}
 		x, err := c.scalar(g, ts)
+		if err == nil {
+			err = noMap(g, x, "grouped")
+		}
 		if err != nil {
 			return nil, err
 		}

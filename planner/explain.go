@@ -290,6 +290,20 @@ func (a *Access) ColumnNames(cols []int) []string {
 	out := make([]string, 0, len(cols))
 	for _, c := range cols {
 		col := a.Table.Columns[c]
+		if qs, ok := a.Entries[c]; ok && col.MapFamily != "" {
+			for _, q := range qs {
+				k, err := col.MapKeys.Decode(q)
+				if err != nil {
+					k = catalog.Bytes(q)
+				}
+				out = append(out, fmt.Sprintf("%s[%s] (%s:%s)", col.Name, k, col.MapFamily, catalog.ToStringBinary(q)))
+			}
+			continue
+		}
+		if col.MapFamily != "" {
+			out = append(out, fmt.Sprintf("%s (family %s)", col.Name, col.MapFamily))
+			continue
+		}
 		out = append(out, fmt.Sprintf("%s (%s:%s)", col.Name, col.Family, col.Qualifier))
 	}
 	return out

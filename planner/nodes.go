@@ -74,6 +74,16 @@ type Access struct {
 	// TsFrom, when above 0, is the start of the read's time range: the
 	// lower bound of _ts in WHERE, where that is exact (see tsFrom).
 	TsFrom int64
+	// Entries, for a MAP column among Columns that the statement reads
+	// only as m['key'] with constant keys, are the qualifiers of those
+	// keys: the read needs only those cells of its family.
+	Entries map[int][][]byte
+	// Qualifiers, for a wide family whose qualifier is a field, are the
+	// qualifier ranges (or points) that the WHERE clause's conditions on
+	// that field allow, planned as a one-field key; nil reads every
+	// cell. The conditions stay in the filter above: a store that
+	// applies the ranges only reads fewer cells.
+	Qualifiers []KeyRange
 }
 
 // MergeSort merges the sorted streams of its input's ranges on the key

@@ -352,7 +352,7 @@ func (pl *Planner) insert(ctx context.Context, s *parser.InsertStmt) (*Insert, e
 			if row, err = t.Wide.Complete(row); err != nil {
 				return nil, errAt(vals[0].Pos(), "%v", err)
 			}
-			if _, _, _, err := t.Wide.RowCell(row); err != nil {
+			if err := wideCell(t, row); err != nil {
 				return nil, errAt(vals[0].Pos(), "%v", err)
 			}
 		}

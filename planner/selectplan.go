@@ -36,6 +36,9 @@ func (pl *Planner) selectPlan(ctx context.Context, s *parser.SelectStmt) (*Selec
 		return union, err
 	}
 	b.access()
+	if err := b.qualifiers(ctx); err != nil {
+		return nil, err
+	}
 	b.tree()
 	if b.guarded && ReadBound(b.sel) == 0 {
 		return nil, b.refuseFullScan(ctx)
@@ -195,6 +198,25 @@ func (b *selectBuild) access() {
 	}
 	if cand.ix == nil && s.Versions <= 1 {
 		acc.Columns = storedColumns(b.c.t, b.needed)
+		entries := mapEntries(b.c.t, s)
+		if acc.Columns == nil && len(entries) > 0 && !slices.Contains(b.needed, b.c.t.TsIndex()) {
+			// Every column, but a map only by some entries: still a
+			// projection.
+			acc.Columns = []int{}
+			for i, c := range b.c.t.Columns {
+				if !c.KeyField {
+					acc.Columns = append(acc.Columns, i)
+				}
+			}
+		}
+		for col, qs := range entries {
+			if slices.Contains(acc.Columns, col) {
+				if acc.Entries == nil {
+					acc.Entries = map[int][][]byte{}
+				}
+				acc.Entries[col] = qs
+			}
+		}
 	}
 	if cand.ix == nil && acc.Kind != EmptyResult && !s.Raw {
 		var note string

@@ -223,6 +223,13 @@ func (c *compiler) shape(sel *Select, s *parser.SelectStmt) (*shape, error) {
 	if err := c.plainOrder(sh, sel, s, sc, s.Distinct && computed); err != nil {
 		return nil, err
 	}
+	if s.Distinct {
+		for _, o := range sel.Output {
+			if o.Expr.Type() == catalog.TypeMap {
+				return nil, errAt(s.Select, "%s is a MAP, which DISTINCT cannot compare: select its entries, such as %s['key']", o.Name, o.Name)
+			}
+		}
+	}
 	switch {
 	case !s.Distinct:
 	case sh.project != nil:
@@ -299,6 +306,14 @@ func distinctTerm(x expr.Scalar, outs []Output, e parser.Expr) (expr.Scalar, err
 // orderTerm resolves one ORDER BY term: a position in the select list,
 // an output's name (before a column's), or an expression.
 func (c *compiler) orderTerm(e parser.Expr, outs []Output, compile func(parser.Expr) (expr.Scalar, error)) (expr.Scalar, error) {
+	x, err := c.orderTermOf(e, outs, compile)
+	if err == nil {
+		err = noMap(e, x, "sorted")
+	}
+	return x, err
+}
+
+func (c *compiler) orderTermOf(e parser.Expr, outs []Output, compile func(parser.Expr) (expr.Scalar, error)) (expr.Scalar, error) {
 	switch x := e.(type) {
 	case *parser.IntLit:
 		if x.Val < 1 || x.Val > int64(len(outs)) {

@@ -33,7 +33,11 @@ func (*Update) plan() {}
 // expr.Scalar implementations.
 type Assignment struct {
 	Column int
-	Value  expr.Scalar
+	// Key, for a MAP column that holds a family, is the entry m[Key] =
+	// Value sets (a NULL Value deletes it); nil sets the column, and a
+	// MAP column can only be set to NULL, which deletes every entry.
+	Key   expr.Scalar
+	Value expr.Scalar
 	// Source is the value as the statement wrote it.
 	Source string
 	// Delta is k of a counter's SET n = n + k (-k for n - k); Value is
@@ -70,10 +74,22 @@ func (pl *Planner) updatePlan(ctx context.Context, s *parser.UpdateStmt) (*Updat
 	u := &Update{Table: t}
 	seen := map[int]bool{}
 	counters := 0
+	entries := map[string]bool{}
 	for _, a := range s.Set {
 		col, err := c.column(a.Column.NamePos, a.Column.Name)
 		if err != nil {
 			return nil, err
+		}
+		if col < len(t.Columns) && t.Columns[col].Type == catalog.TypeMap {
+			as, err := mapAssignment(t, col, a, seen, entries)
+			if err != nil {
+				return nil, err
+			}
+			u.Set = append(u.Set, as)
+			continue
+		}
+		if a.Key != nil {
+			return nil, errAt(a.Column.NamePos, "%s is a %s, not a MAP: only a MAP column takes [key]", a.Column.Name, c.colType(col))
 		}
 		switch {
 		case col == len(t.Columns):
@@ -82,9 +98,8 @@ func (pl *Planner) updatePlan(ctx context.Context, s *parser.UpdateStmt) (*Updat
 			return nil, errAt(a.Column.NamePos, "column %s is set twice", a.Column.Name)
 		case t.Columns[col].KeyField || isHashInput(t, col):
 			return nil, errAt(a.Column.NamePos, "%s is part of the key of %s: a new value would move the row; DELETE it and INSERT it again", a.Column.Name, t.Name)
-		}
-		if a.Key != nil || t.Columns[col].Type == catalog.TypeMap {
-			return nil, errAt(a.Column.NamePos, "%s is a MAP: UPDATE cannot write it", a.Column.Name)
+		case t.Wide != nil && t.Wide.Cells != nil && col == t.Wide.Qual:
+			return nil, errAt(a.Column.NamePos, "%s is the qualifier of %s's cells: a new value would move the cell; DELETE it and INSERT it again", a.Column.Name, t.Name)
 		}
 		seen[col] = true
 		if k, ok := counterDelta(a.Column.Name, a.Value); ok {

@@ -28,8 +28,14 @@ func indexWrite(t *catalog.Table, at parser.Pos, verb string, allowed bool) erro
 // write whole stored rows: a DELETE of one point would remove every
 // point and tag pair of its stored row, and an UPDATE writes the row
 // back as an INSERT does, with one tag pair, as a new stored row.
+//
+// A wide family whose qualifier is a field is written cell by cell: a
+// DELETE removes each row's cell, an UPDATE writes it again, so both are
+// planned unless the key also ends in a group.
 func expandWrite(t *catalog.Table, at parser.Pos, verb string) error {
-	if !t.Expands() {
+	n := len(t.Key.Components)
+	group := n > 0 && t.Key.Components[n-1].Kind == catalog.KindGroup
+	if !t.Expands() || t.Wide != nil && t.Wide.Cells != nil && !group {
 		return nil
 	}
 	var what []string

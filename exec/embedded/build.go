@@ -34,8 +34,12 @@ type rowBuilder struct {
 	// before it is copied out.
 	match *exec.Matcher
 	// project, when set, keeps only the cells of these columns, by
-	// family then qualifier; an empty map keeps none.
+	// family then qualifier; an empty map keeps none. A family whose
+	// qualifier map is nil (a MAP column's) is kept whole.
 	project map[string]map[string]bool
+	// qualifiers, when set, keeps only the cells of these qualifiers
+	// of one family (ReadOptions.Qualifiers).
+	qualifiers *exec.QualifierRanges
 	// copied counts the bytes of the rows copied out.
 	copied int64
 	// times and pick, when set, are a raw read's time range and cell
@@ -47,6 +51,7 @@ type rowBuilder struct {
 // setRead makes the builder apply a read's filter and projection.
 func (b *rowBuilder) setRead(o *exec.ReadOptions) {
 	b.match = exec.NewMatcher(o)
+	b.qualifiers = o.Qualifiers
 	b.times, b.pick = o.TimeRange, o.Cells
 	if o.Columns == nil || o.Table == nil {
 		return
@@ -54,6 +59,21 @@ func (b *rowBuilder) setRead(o *exec.ReadOptions) {
 	b.project = map[string]map[string]bool{}
 	for _, c := range o.Columns {
 		col := o.Table.Columns[c]
+		if col.MapFamily != "" {
+			if qs, ok := o.Entries[c]; ok {
+				m := map[string]bool{}
+				for _, q := range qs {
+					m[string(q)] = true
+				}
+				b.project[col.MapFamily] = m
+				continue
+			}
+			b.project[col.MapFamily] = nil
+			continue
+		}
+		if qs, seen := b.project[col.Family]; seen && qs == nil {
+			continue
+		}
 		if b.project[col.Family] == nil {
 			b.project[col.Family] = map[string]bool{}
 		}
@@ -87,6 +107,19 @@ func (b *rowBuilder) build(key, raw []byte) (*exec.StoreRow, error) {
 		return nil, nil
 	}
 	cells := b.cells[start:len(b.cells):len(b.cells)]
+	if b.qualifiers != nil {
+		kept := cells[:0]
+		for _, c := range cells {
+			if b.qualifiers.Keeps(c.Family, c.Qualifier) {
+				kept = append(kept, c)
+			}
+		}
+		cells = kept
+		b.cells = b.cells[:start+len(kept)]
+		if len(kept) == 0 {
+			return nil, nil // as HBase returns no row whose cells a filter removed
+		}
+	}
 	if b.match != nil {
 		m, err := b.match.Match(&exec.StoreRow{Key: key, Cells: cells})
 		if err != nil || !m {
@@ -98,7 +131,7 @@ func (b *rowBuilder) build(key, raw []byte) (*exec.StoreRow, error) {
 		kept := cells[:0]
 		size = 0
 		for _, c := range cells {
-			if b.project[c.Family][c.Qualifier] {
+			if qs, ok := b.project[c.Family]; ok && (qs == nil || qs[c.Qualifier]) {
 				kept = append(kept, c)
 				size += len(c.Value)
 			}

@@ -1,6 +1,8 @@
 package embedded
 
 import (
+	"fmt"
+
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/exec"
 	"github.com/rkql/rkql/expr"
@@ -34,4 +36,19 @@ func (Pushdown) SplitFilter(_ *catalog.Table, f expr.Expr, versions int) exec.Sp
 		return exec.Split{Client: f, Why: []string{"VERSIONS: the filter applies to each version of a row, and the store filters whole rows"}}
 	}
 	return exec.Split{Server: f, How: []string{"evaluated in the store's cursor loop, before a row is copied out"}}
+}
+
+var _ exec.QualifierPushdown = Pushdown{}
+
+// QualifierFilter: the store drops the cells of other qualifiers of the
+// family in its cursor loop, before a row is copied out.
+func (Pushdown) QualifierFilter(q *exec.QualifierRanges) []string {
+	return []string{fmt.Sprintf("cells of %s outside the %s dropped in the store's cursor loop, before a row is copied out", q.Family, plural(len(q.Ranges), "qualifier range", "qualifier ranges"))}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

@@ -62,10 +62,16 @@ func compile(t *catalog.Table, e expr.Expr) (serverFilter, error) {
 			return serverFilter{}, fmt.Errorf("%s: %s is both a key field and a stored column", e, c.Name)
 		case c.KeyField:
 			return compileKey(t, col, e)
+		case c.MapFamily != "":
+			return serverFilter{}, fmt.Errorf("%s: %s is a MAP of family %s, whose entries no one HBase filter tests", e, c.Name, c.MapFamily)
+		case c.Family == "":
+			return serverFilter{}, fmt.Errorf("%s: %s is read from each cell of a wide family, not from one column", e, c.Name)
 		}
 		return compileValue(c, col, e)
 	case *expr.Const:
 		return serverFilter{}, fmt.Errorf("%s: a constant condition costs nothing in the client", e)
+	case *expr.Compare:
+		return compileEntry(t, x)
 	}
 	return serverFilter{}, fmt.Errorf("%s: no HBase filter is built for this condition", e)
 }

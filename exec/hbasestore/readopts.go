@@ -47,6 +47,10 @@ func readOptions(o exec.ReadOptions) ([]hbase.Option, error) {
 			fs = append(fs, p)
 		}
 	}
+	if o.Qualifiers != nil {
+		f, _ := qualifierFilter(o.Qualifiers)
+		fs = append(fs, f)
+	}
 	if tr := o.TimeRange; tr != nil {
 		opts = append(opts, hbase.TimeRange(tr.From, tr.To))
 	}
@@ -93,7 +97,15 @@ func multiRowRange(rs []exec.Range) filter.Filter {
 // stripped. With nothing wanted it is a keys-only read.
 func projection(o exec.ReadOptions, tested []int) filter.Filter {
 	var quals []string
+	// A MAP column's cells: its whole family, or, read by entries, the
+	// entries' cells; never as the stripped first cell (notFirst).
+	var maps, notFirst []filter.Filter
 	for _, i := range append(slices.Clone(o.Columns), tested...) {
+		if i >= 0 && i < len(o.Table.Columns) && o.Table.Columns[i].MapFamily != "" {
+			m, n := mapProjection(o.Table.Columns[i].MapFamily, o.Entries[i], o.Entries != nil && o.Entries[i] != nil)
+			maps, notFirst = append(maps, m...), append(notFirst, n...)
+			continue
+		}
 		if i < 0 || i >= len(o.Table.Columns) || o.Table.Columns[i].Family == "" {
 			continue
 		}
@@ -101,19 +113,39 @@ func projection(o exec.ReadOptions, tested []int) filter.Filter {
 			quals = append(quals, q)
 		}
 	}
-	if len(quals) == 0 {
+	if len(quals) == 0 && len(maps) == 0 {
 		return filter.And(filter.FirstKeyOnly{}, filter.KeyOnly{})
 	}
 	// A wanted qualifier of another family travels too; the reader
 	// ignores cells of columns it did not ask for.
-	first := []filter.Filter{filter.FirstKeyOnly{}}
-	var wanted []filter.Filter
+	first := append([]filter.Filter{filter.FirstKeyOnly{}}, notFirst...)
+	wanted := maps
 	for _, q := range quals {
 		first = append(first, filter.Qualifier{Op: filter.NotEqual, Comparator: filter.Binary{Value: []byte(q)}})
 		wanted = append(wanted, filter.Qualifier{Op: filter.Equal, Comparator: filter.Binary{Value: []byte(q)}})
 	}
 	first = append(first, filter.KeyOnly{})
 	return filter.Or(append([]filter.Filter{filter.And(first...)}, wanted...)...)
+}
+
+// mapProjection is what a projection keeps of a MAP column over family
+// f: the whole family, or, when byEntries, the cells of qualifiers qs
+// alone. notFirst keeps those cells from being the stripped first cell
+// of a row, which would read as an entry of no value; by entries, a
+// row whose only cells are other entries still comes, as its stripped
+// first cell, which no m['k'] of the read names.
+func mapProjection(f string, qs [][]byte, byEntries bool) (keep, notFirst []filter.Filter) {
+	fam := func(op filter.CompareOp) filter.Filter {
+		return filter.Family{Op: op, Comparator: filter.Binary{Value: []byte(f)}}
+	}
+	if !byEntries {
+		return []filter.Filter{fam(filter.Equal)}, []filter.Filter{fam(filter.NotEqual)}
+	}
+	for _, q := range qs {
+		keep = append(keep, filter.And(fam(filter.Equal), filter.Qualifier{Op: filter.Equal, Comparator: filter.Binary{Value: q}}))
+		notFirst = append(notFirst, filter.Or(fam(filter.NotEqual), filter.Qualifier{Op: filter.NotEqual, Comparator: filter.Binary{Value: q}}))
+	}
+	return keep, notFirst
 }
 
 // scanOptions are a Scan's own: the limit as the read says, rows per RPC

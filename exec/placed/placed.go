@@ -73,6 +73,11 @@ type Scan struct {
 	// TimeRange: always for AS OF, and for a bound of _ts where the
 	// store can (where it cannot, the row filter alone applies it).
 	Timed bool
+	// Qualifiers is set when the store keeps only the cells of the
+	// access's Qualifiers ranges; QualifierHow names the filter each
+	// becomes.
+	Qualifiers   bool
+	QualifierHow []string
 }
 
 // Scan returns how the store reads a, one of the plan's accesses: a Scan
@@ -160,6 +165,10 @@ func (p *Plan) ScanAttrs(a *planner.Access) []planner.Attr {
 		add("SERVER KEYS ONLY", true)
 	case s.Projected:
 		add("SERVER COLUMNS", strings.Join(a.ColumnNames(s.Columns), ", "))
+	}
+	if s.Qualifiers {
+		add("SERVER QUALIFIERS", a.QualifierText())
+		add("USING", s.QualifierHow)
 	}
 	if s.Filter != nil {
 		add("SERVER FILTER BY", s.Filter.String())

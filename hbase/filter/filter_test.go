@@ -114,3 +114,36 @@ func TestToProtoPrefixWorkedExample(t *testing.T) {
 		t.Errorf("got %v", p)
 	}
 }
+
+func TestMarshalColumnRange(t *testing.T) {
+	tests := []struct {
+		name  string
+		f     Filter
+		class string
+		want  []byte
+	}{
+		{"closed-open", ColumnRange{Min: []byte("a"), MinInclusive: true, Max: []byte("b")}, "ColumnRangeFilter",
+			cat(lp(0x0a, []byte("a")), []byte{0x10, 0x01}, lp(0x1a, []byte("b")), []byte{0x20, 0x00})},
+		{"open-below", ColumnRange{Max: []byte("z"), MaxInclusive: true}, "ColumnRangeFilter",
+			cat([]byte{0x10, 0x00}, lp(0x1a, []byte("z")), []byte{0x20, 0x01})},
+		{"prefixes", MultipleColumnPrefix{Prefixes: [][]byte{[]byte("ab"), []byte("c")}}, "MultipleColumnPrefixFilter",
+			cat(lp(0x0a, []byte("ab")), lp(0x0a, []byte("c")))},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := tc.f.Marshal()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, tc.want) {
+				t.Errorf("Marshal = %x, want %x", got, tc.want)
+			}
+			if tc.f.ClassName() != classPrefix+tc.class {
+				t.Errorf("ClassName = %s", tc.f.ClassName())
+			}
+		})
+	}
+	if _, err := (MultipleColumnPrefix{}).Marshal(); err == nil {
+		t.Error("no error for no prefixes")
+	}
+}

@@ -81,6 +81,9 @@ func (d *Decoder) row(key []byte, cells []Cell) (catalog.Row, error) {
 		}
 		r[i] = v
 	}
+	if err := refMaps(t, key, cells, r); err != nil {
+		return nil, err
+	}
 	r[n] = catalog.Null(catalog.TypeTimestamp)
 	if newest >= 0 {
 		r[n] = catalog.TimestampMillis(newest)

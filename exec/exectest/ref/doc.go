@@ -9,7 +9,8 @@
 //
 // Decoder reads a stored row's key and cells into logical rows, a key
 // group's repetitions and a wide family's points with its own reading of
-// their bytes (expand.go). Evaluate answers a SELECT over such rows:
+// their bytes (expand.go), and families whose qualifiers are data, a MAP
+// column's entries and a wide family's qualifier fields (qualifier.go). Evaluate answers a SELECT over such rows:
 // three-valued logic and comparisons (truth.go, value.go), expressions
 // and their types (expr.go), scalar functions (func.go), GROUP BY,
 // HAVING and aggregates (agg.go), DISTINCT, ORDER BY, OFFSET and LIMIT

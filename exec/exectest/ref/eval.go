@@ -440,6 +440,8 @@ func (e *evaluator) operand(x parser.Expr, r catalog.Row) (val, error) {
 		return val{k: kTime, i: x.Val.UnixMilli()}, nil
 	case *parser.DateLit:
 		return val{k: kTime, i: x.Val.UnixMilli()}, nil
+	case *parser.SubscriptExpr:
+		return e.subscript(x, r)
 	case *parser.UnaryExpr:
 		if x.Op != parser.OpNeg {
 			break

@@ -61,6 +61,10 @@ func expandRow(t *catalog.Table, key []byte, cells []Cell, base catalog.Row) ([]
 			out = append(out, one())
 			continue
 		}
+		if t.Wide.Cells != nil {
+			out = append(out, refCellRows(t, cells, one())...)
+			continue
+		}
 		for _, p := range refWidePoints(t, cells) {
 			r := one()
 			w := t.Wide

@@ -86,6 +86,8 @@ func (e *evaluator) refType(x parser.Expr) catalog.Type {
 		return mixTypes(ts)
 	case *parser.CallExpr:
 		return e.callType(x)
+	case *parser.SubscriptExpr:
+		return e.subscriptType(x)
 	}
 	if _, null := x.(*parser.NullLit); null {
 		return catalog.TypeInvalid
@@ -165,6 +167,8 @@ func toValue(v val, t catalog.Type) catalog.Value {
 		return catalog.DateDays(int64(math.Floor(float64(v.i) / 86_400_000)))
 	case catalog.TypeBytes:
 		return catalog.Bytes(v.b)
+	case catalog.TypeMap:
+		return catalog.Value{Type: t, M: v.m}
 	}
 	return catalog.String(v.s)
 }

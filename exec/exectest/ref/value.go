@@ -76,9 +76,10 @@ const (
 	kBytes
 	kBool
 	kTime
+	kMap // a MAP, which the reference only selects and subscripts
 )
 
-var kindNames = [...]string{"NULL", "number", "string", "bytes", "boolean", "time"}
+var kindNames = [...]string{"NULL", "number", "string", "bytes", "boolean", "time", "map"}
 
 // val is a value as the reference sees it. Numbers are exact integers
 // (isInt) or doubles; DATE and TIMESTAMP are both instants in ms, a DATE
@@ -91,6 +92,7 @@ type val struct {
 	f     float64
 	s     string
 	b     []byte
+	m     *catalog.Map // kMap
 }
 
 // fromValue converts a stored value.
@@ -113,6 +115,8 @@ func fromValue(v catalog.Value) val {
 		return val{k: kTime, i: v.I}
 	case catalog.TypeDate:
 		return val{k: kTime, i: v.I * 86_400_000}
+	case catalog.TypeMap:
+		return val{k: kMap, m: v.M}
 	}
 	return val{}
 }
