@@ -395,6 +395,9 @@ type RegexpMatch struct {
 	Col  int
 	Name string
 	Re   *JavaRegex
+	// Not is NOT REGEXP_LIKE(column, pattern): TRUE where the value
+	// holds no match, still UNKNOWN for NULL.
+	Not bool
 }
 
 func (p *RegexpMatch) Column() int { return p.Col }
@@ -407,9 +410,13 @@ func (p *RegexpMatch) Eval(r catalog.Row) (Tri, error) {
 	if v.Null {
 		return Unknown, nil
 	}
-	return TriOf(p.Re.MatchString(v.S)), nil
+	return TriOf(p.Re.MatchString(v.S) != p.Not), nil
 }
 
 func (p *RegexpMatch) String() string {
-	return "REGEXP_LIKE(" + p.Name + ", " + catalog.String(p.Re.Java).String() + ")"
+	s := "REGEXP_LIKE(" + p.Name + ", " + catalog.String(p.Re.Java).String() + ")"
+	if p.Not {
+		return "NOT " + s
+	}
+	return s
 }

@@ -190,6 +190,10 @@ func negate(e expr.Expr) (expr.Expr, error) {
 		q := *x
 		q.Not = !x.Not
 		return &q, nil
+	case *expr.RegexpMatch:
+		q := *x
+		q.Not = !x.Not
+		return &q, nil
 	}
 	return nil, errNotNegated
 }
@@ -296,8 +300,12 @@ func compileValue(c *catalog.Column, col int, e expr.Expr) (serverFilter, error)
 		if p.Re.Java == "" {
 			return out, fmt.Errorf("%s: an empty pattern matches every value, which needs no regular expression", e)
 		}
-		out.f = scv(filter.Equal, filter.RegexString{Pattern: p.Re.Java, Charset: "UTF-8"}, true)
-		out.how = how("=~", "RegexStringComparator("+catalog.String(p.Re.Java).String()+")", true)
+		op, sym := filter.Equal, "=~"
+		if p.Not {
+			op, sym = filter.NotEqual, "!~"
+		}
+		out.f = scv(op, filter.RegexString{Pattern: p.Re.Java, Charset: "UTF-8"}, true)
+		out.how = how(sym, "RegexStringComparator("+catalog.String(p.Re.Java).String()+")", true)
 		return out, nil
 	}
 	return out, fmt.Errorf("%s: no HBase filter is built for this condition", e)

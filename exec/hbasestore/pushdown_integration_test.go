@@ -106,6 +106,8 @@ var pushdownQueries = []struct{ q, where string }{
 	{"SELECT * FROM pd WHERE REGEXP_LIKE(s, '^p.?\\z')", "server"},
 	{"SELECT * FROM pd WHERE REGEXP_LIKE(st, '[é€]') OR REGEXP_LIKE(st, '語\\z')", "server"},
 	{"SELECT k, id FROM pd WHERE REGEXP_LIKE(s, '^\\z') AND b > 0", "server"},
+	{"SELECT * FROM pd WHERE NOT REGEXP_LIKE(s, 'a|é')", "server"},
+	{"SELECT * FROM pd WHERE NOT (REGEXP_LIKE(st, '^p') OR s = 'mx')", "server"},
 	{"SELECT * FROM pd WHERE REGEXP_LIKE(s, '')", "client"},
 	{"SELECT * FROM pd WHERE REGEXP_LIKE(k, 's[0-9]')", "client"},
 	{"SELECT * FROM pd WHERE s IS NULL", "server"},

@@ -92,6 +92,7 @@ func TestSplitFilter(t *testing.T) {
 		{expr.NewLike(col("s"), "s", "pa%d", false), `=~ RegexStringComparator('\Apa`, false},
 		{expr.NewLike(col("s"), "s", "pa_", true), `!~ RegexStringComparator(`, false},
 		{regexp(col("s"), "s", "[2-4]{4}"), "SingleColumnValueFilter(d:s =~ RegexStringComparator('[2-4]{4}'), filterIfMissing)", false},
+		{&expr.Not{X: regexp(col("s"), "s", "x")}, "SingleColumnValueFilter(d:s !~ RegexStringComparator('x'), filterIfMissing)", false},
 		{regexp(col("ts_text"), "ts_text", "^a.b"), "SingleColumnValueFilter(d:st =~ RegexStringComparator('^a.b'), filterIfMissing)", false},
 		// Binary integers: one byte form, but negative values sort high.
 		{cmp("b", expr.Eq, big(-5)), "SingleColumnValueFilter(d:b = -5, filterIfMissing)", false},
