@@ -385,3 +385,38 @@ func RegexpReplace(s Scalar, re *JavaRegex, repText string, rep *JavaReplacement
 		return catalog.String(re.ReplaceAll(a[0].S, rep)), nil
 	})}
 }
+
+var _ ColumnExpr = (*RegexpMatch)(nil)
+
+// RegexpMatch is REGEXP_LIKE(column, pattern) over a STRING column: the
+// form of the condition a store can test itself, as HBase's
+// RegexStringComparator does (Matcher.find over the value's text).
+type RegexpMatch struct {
+	Col  int
+	Name string
+	Re   *JavaRegex
+	// Not is NOT REGEXP_LIKE(column, pattern): TRUE where the value
+	// holds no match, still UNKNOWN for NULL.
+	Not bool
+}
+
+func (p *RegexpMatch) Column() int { return p.Col }
+
+func (p *RegexpMatch) WithColumn(c int) Expr { q := *p; q.Col = c; return &q }
+
+// Eval is UNKNOWN for NULL, as REGEXP_LIKE is NULL there.
+func (p *RegexpMatch) Eval(r catalog.Row) (Tri, error) {
+	v := r[p.Col]
+	if v.Null {
+		return Unknown, nil
+	}
+	return TriOf(p.Re.MatchString(v.S) != p.Not), nil
+}
+
+func (p *RegexpMatch) String() string {
+	s := "REGEXP_LIKE(" + p.Name + ", " + catalog.String(p.Re.Java).String() + ")"
+	if p.Not {
+		return "NOT " + s
+	}
+	return s
+}

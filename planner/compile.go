@@ -165,8 +165,35 @@ func (c *compiler) pred(e parser.Expr) (expr.Expr, error) {
 		return &expr.IsNull{Col: col, Name: c.colName(col), Not: e.Not}, nil
 	case *parser.BoolLit:
 		return &expr.Const{V: expr.TriOf(e.Val)}, nil
+	case *parser.CallExpr:
+		if p := c.regexpMatch(e); p != nil {
+			return p, nil
+		}
 	}
 	return c.cond(e, c.whereScope())
+}
+
+// regexpMatch compiles REGEXP_LIKE(column, 'pattern') over a STRING
+// column into a column predicate a store may test itself; nil for any
+// other call, which compiles as a computed condition (and reports its
+// errors there).
+func (c *compiler) regexpMatch(e *parser.CallExpr) *expr.RegexpMatch {
+	if e.Name != "REGEXP_LIKE" || e.Distinct || len(e.Args) != 2 || !c.isColumn(e.Args[0]) {
+		return nil
+	}
+	pat, ok := e.Args[1].(*parser.StringLit)
+	if !ok {
+		return nil
+	}
+	col, err := c.colRef(e.Args[0])
+	if err != nil || c.colType(col) != catalog.TypeString {
+		return nil
+	}
+	re, err := expr.CompileJavaRegex(pat.Val)
+	if err != nil {
+		return nil
+	}
+	return &expr.RegexpMatch{Col: col, Name: c.colName(col), Re: re}
 }
 
 // whereScope names the columns a WHERE clause reads.

@@ -196,6 +196,10 @@ func negate(e expr.Expr) (expr.Expr, error) {
 		q := *x
 		q.Not = !x.Not
 		return &q, nil
+	case *expr.RegexpMatch:
+		q := *x
+		q.Not = !x.Not
+		return &q, nil
 	}
 	return nil, errNotNegated
 }
@@ -291,6 +295,23 @@ func compileValue(c *catalog.Column, col int, e expr.Expr) (serverFilter, error)
 		}
 		out.f = scv(op, filter.RegexString{Pattern: expandChars(re), Charset: latin1}, true)
 		out.how = how(sym, "RegexStringComparator('"+re+"')", true)
+		return out, nil
+	case *expr.RegexpMatch:
+		// RegexStringComparator decodes the cell as UTF-8 and finds the
+		// pattern anywhere in it, as REGEXP_LIKE does; a row without the
+		// cell is NULL, which REGEXP_LIKE does not match.
+		if c.Type != catalog.TypeString || c.Encoding == catalog.EncPhoenix && c.Phoenix != catalog.PVarchar {
+			return out, fmt.Errorf("%s: %s is not stored as UTF-8 text, which RegexStringComparator reads", e, c.Name)
+		}
+		if p.Re.Java == "" {
+			return out, fmt.Errorf("%s: an empty pattern matches every value, which needs no regular expression", e)
+		}
+		op, sym := filter.Equal, "=~"
+		if p.Not {
+			op, sym = filter.NotEqual, "!~"
+		}
+		out.f = scv(op, filter.RegexString{Pattern: p.Re.Java, Charset: "UTF-8"}, true)
+		out.how = how(sym, "RegexStringComparator("+catalog.String(p.Re.Java).String()+")", true)
 		return out, nil
 	}
 	return out, fmt.Errorf("%s: no HBase filter is built for this condition", e)

@@ -66,6 +66,13 @@ func TestSplitFilter(t *testing.T) {
 		return &expr.Cmp{Col: col(name), Name: name, Op: op, Val: v}
 	}
 	str, big := catalog.String, catalog.Bigint
+	regexp := func(c int, name, pat string) expr.Expr {
+		re, err := expr.CompileJavaRegex(pat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &expr.RegexpMatch{Col: c, Name: name, Re: re}
+	}
 	cases := []struct {
 		e    expr.Expr
 		want string // a substring of the How line, or of the Why line when kept
@@ -84,6 +91,9 @@ func TestSplitFilter(t *testing.T) {
 		{&expr.IsNull{Col: col("tf"), Name: "tf", Not: true}, "SingleColumnValueFilter(d:tf >= '' (IS NOT NULL), filterIfMissing)", false},
 		{expr.NewLike(col("s"), "s", "pa%d", false), `=~ RegexStringComparator('\Apa`, false},
 		{expr.NewLike(col("s"), "s", "pa_", true), `!~ RegexStringComparator(`, false},
+		{regexp(col("s"), "s", "[2-4]{4}"), "SingleColumnValueFilter(d:s =~ RegexStringComparator('[2-4]{4}'), filterIfMissing)", false},
+		{&expr.Not{X: regexp(col("s"), "s", "x")}, "SingleColumnValueFilter(d:s !~ RegexStringComparator('x'), filterIfMissing)", false},
+		{regexp(col("ts_text"), "ts_text", "^a.b"), "SingleColumnValueFilter(d:st =~ RegexStringComparator('^a.b'), filterIfMissing)", false},
 		// Binary integers: one byte form, but negative values sort high.
 		{cmp("b", expr.Eq, big(-5)), "SingleColumnValueFilter(d:b = -5, filterIfMissing)", false},
 		{cmp("i", expr.Eq, big(7)), "SingleColumnValueFilter(d:i = 7", false},
