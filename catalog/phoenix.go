@@ -255,7 +255,7 @@ func phoenixEncode(dst []byte, p PType, t Type, v Value, width int) ([]byte, err
 			return nil, fmt.Errorf("%s is %s, not text", v, v.Type)
 		}
 		if v.S == "" {
-			return nil, errors.New("Phoenix stores an empty string as NULL: write NULL")
+			return nil, errors.New("an empty string is NULL to Phoenix, which stores it so: write NULL")
 		}
 		if !utf8.ValidString(v.S) {
 			return nil, fmt.Errorf("%s is not UTF-8", v)
@@ -286,7 +286,7 @@ func phoenixEncode(dst []byte, p PType, t Type, v Value, width int) ([]byte, err
 			return nil, fmt.Errorf("%s is %s, not BYTES", v, v.Type)
 		}
 		if len(v.B) == 0 {
-			return nil, errors.New("Phoenix stores empty bytes as NULL: write NULL")
+			return nil, errors.New("empty bytes are NULL to Phoenix, which stores them so: write NULL")
 		}
 		if p == PBinary && width > 0 && len(v.B) != width {
 			return nil, fmt.Errorf("%s is %d bytes, and BINARY(%d) holds %d", v, len(v.B), width, width)
