@@ -245,6 +245,11 @@ func goRender(t *testing.T, c pcase, b []byte, desc bool) string {
 }
 
 func TestPhoenixTypesMatchPhoenix(t *testing.T) {
+	if testing.Short() {
+		// Phoenix's jars and a JVM: make test runs it, make test-short
+		// (no HBase, no Java) does not.
+		t.Skip("-short: Phoenix's own code runs in make test")
+	}
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d", seed)
 	r := rand.New(rand.NewPCG(seed, 1))
