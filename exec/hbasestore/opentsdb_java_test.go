@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/examples"
 	"github.com/rkql/rkql/exec"
 	"github.com/rkql/rkql/exec/exectest"
@@ -37,20 +38,7 @@ func TestIntegrationOpenTSDBJava(t *testing.T) {
 	tsdb, _ := cat.Table("tsdb")
 	uidt, _ := cat.Table("tsdb_uid")
 	x := &exec.Executor{Store: st}
-	for _, tb := range []string{"tsdb", "tsdb_uid"} {
-		tbl, _ := cat.Table(tb)
-		if err := x.EnsureTable(ctx, tbl); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, s := range []exec.TableSpec{
-		{Name: name + "-tree", Families: []exec.FamilySpec{{Name: "t"}}},
-		{Name: name + "-meta", Families: []exec.FamilySpec{{Name: "name"}}},
-	} {
-		if err := st.CreateTable(ctx, s); err != nil {
-			t.Fatal(err)
-		}
-	}
+	createOpenTSDBTables(t, st, x, cat, name)
 	// The uids of rk.m and host=a (1, 1, 1) as UniqueId writes them, with
 	// the MAXID counters OpenTSDB assigns the next ones from.
 	o := examples.NewOpenTSDB()
@@ -160,5 +148,27 @@ func TestIntegrationOpenTSDBJava(t *testing.T) {
 	got = java.Run(t, "OpenTSDBHarness", zk, name, "read", "rk.app", "host=a", fmt.Sprint(app.Unix()), fmt.Sprint(app.Add(time.Hour).Unix()-1))
 	if got != want {
 		t.Fatalf("OpenTSDB reads its append cell as:\n%swant:\n%s", got, want)
+	}
+}
+
+// createOpenTSDBTables creates the four tables OpenTSDB's own code opens
+// under the prefix name: tsdb and tsdb-uid as cat describes them, and the
+// tree and meta tables it needs but rkql does not read.
+func createOpenTSDBTables(t *testing.T, st exec.Store, x *exec.Executor, cat *catalog.Catalog, name string) {
+	t.Helper()
+	ctx := context.Background()
+	for _, tb := range []string{"tsdb", "tsdb_uid"} {
+		tbl, _ := cat.Table(tb)
+		if err := x.EnsureTable(ctx, tbl); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, s := range []exec.TableSpec{
+		{Name: name + "-tree", Families: []exec.FamilySpec{{Name: "t"}}},
+		{Name: name + "-meta", Families: []exec.FamilySpec{{Name: "name"}}},
+	} {
+		if err := st.CreateTable(ctx, s); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -39,20 +39,7 @@ func TestIntegrationOpenTSDBJavaNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	x := &exec.Executor{Store: st}
-	for _, tb := range []string{"tsdb", "tsdb_uid"} {
-		tbl, _ := cat.Table(tb)
-		if err := x.EnsureTable(ctx, tbl); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, s := range []exec.TableSpec{
-		{Name: name + "-tree", Families: []exec.FamilySpec{{Name: "t"}}},
-		{Name: name + "-meta", Families: []exec.FamilySpec{{Name: "name"}}},
-	} {
-		if err := st.CreateTable(ctx, s); err != nil {
-			t.Fatal(err)
-		}
-	}
+	createOpenTSDBTables(t, st, x, cat, name)
 	zk := hbasetest.Quorum(t)
 	start := time.Date(2024, 6, 1, 0, 0, 0, 0, time.UTC)
 	end := start.Add(3 * time.Hour)
