@@ -69,6 +69,7 @@ type yTable struct {
 	Split    *ySplit      `yaml:"split"`
 	Indexes  []yIndex     `yaml:"indexes"`
 	Wide     *yWide       `yaml:"wide"`
+	Phoenix  *yPhoenix    `yaml:"phoenix"`
 }
 
 type yWide struct {
@@ -424,6 +425,13 @@ func (l *loader) table(y *yTable, path []any) (*Table, error) {
 		if !c.KeyField && c.Family == "" && !c.FromCell && c.MapFamily == "" {
 			return nil, l.errf(append(path, "columns", i), "column %q is neither in the rowkey nor mapped to a family:qualifier", c.Name)
 		}
+	}
+	if y.Phoenix != nil {
+		p, err := l.phoenixTable(t, y.Phoenix, append(path, "phoenix"))
+		if err != nil {
+			return nil, err
+		}
+		t.Phoenix = p
 	}
 	if err := l.splits(t, y, path); err != nil {
 		return nil, err

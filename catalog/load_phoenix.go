@@ -89,3 +89,50 @@ func (l *loader) phoenixLayout(key *Layout, path []any) error {
 }
 
 func quote(s string) string { return `"` + s + `"` }
+
+// yPhoenix is a table's phoenix: block.
+type yPhoenix struct {
+	Table       string `yaml:"table"`
+	EmptyColumn string `yaml:"empty_column"`
+	Storage     string `yaml:"storage"`
+}
+
+// PhoenixSpec is the YAML shape of a table's phoenix: block.
+type PhoenixSpec = yPhoenix
+
+// phoenixTable reads a table's phoenix: block.
+func (l *loader) phoenixTable(t *Table, y *yPhoenix, path []any) (*PhoenixTable, error) {
+	p := &PhoenixTable{Name: y.Table}
+	if y.Table == "" {
+		return nil, l.errf(path, "table %q: phoenix: needs table:, the table's name in Phoenix (SCHEMA.TABLE)", t.Name)
+	}
+	switch strings.ToLower(y.Storage) {
+	case "", "one_cell_per_column":
+		p.Storage = PhoenixOneCellPerColumn
+	case "single_cell_array_with_offsets":
+		return nil, l.errf(append(path, "storage"), "table %q: Phoenix's single_cell_array_with_offsets storage is not read yet", t.Name)
+	default:
+		return nil, l.errf(append(path, "storage"), "table %q: unknown Phoenix storage scheme %q (want one_cell_per_column or single_cell_array_with_offsets)", t.Name, y.Storage)
+	}
+	if y.EmptyColumn != "" {
+		cp := append(path, "empty_column")
+		fq, err := l.bytes(cp, y.EmptyColumn)
+		if err != nil {
+			return nil, l.errf(cp, "table %q: empty_column %q: %v", t.Name, y.EmptyColumn, err)
+		}
+		fam, qual, ok := strings.Cut(string(fq), ":")
+		if !ok || fam == "" || qual == "" {
+			return nil, l.errf(cp, "table %q: empty_column %q is not family:qualifier", t.Name, y.EmptyColumn)
+		}
+		if _, ok := t.Family(fam); !ok {
+			return nil, l.errf(cp, "table %q: empty_column %q: no family %q (families: %s)", t.Name, y.EmptyColumn, fam, familyNames(t))
+		}
+		for _, c := range t.Columns {
+			if c.Family == fam && c.Qualifier == qual {
+				return nil, l.errf(cp, "table %q: empty_column %q is column %q's cell", t.Name, y.EmptyColumn, c.Name)
+			}
+		}
+		p.EmptyFamily, p.EmptyQualifier = fam, qual
+	}
+	return p, nil
+}

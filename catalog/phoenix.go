@@ -459,3 +459,36 @@ func invertP(_ PType, b []byte) []byte {
 	}
 	return out
 }
+
+// PhoenixTable is what rkql keeps of a table that Apache Phoenix owns.
+type PhoenixTable struct {
+	// Name is the table's name in Phoenix, SCHEMA.TABLE or TABLE.
+	Name string
+	// EmptyFamily and EmptyQualifier name Phoenix's empty column, the cell
+	// every row holds so that Phoenix knows it exists ("0", "_0" with
+	// plain qualifiers, "0", "\x00\x00\x00\x00" with encoded ones). Empty
+	// when the catalog does not name one.
+	EmptyFamily, EmptyQualifier string
+	// Storage is the table's IMMUTABLE_STORAGE_SCHEME.
+	Storage PhoenixStorage
+}
+
+// PhoenixStorage is how Phoenix lays a row's columns out in cells.
+type PhoenixStorage int
+
+// Phoenix's storage schemes.
+const (
+	// PhoenixOneCellPerColumn keeps each column in a cell of its own.
+	PhoenixOneCellPerColumn PhoenixStorage = iota
+	// PhoenixSingleCellArray keeps all the columns of a family in one
+	// cell (SINGLE_CELL_ARRAY_WITH_OFFSETS).
+	PhoenixSingleCellArray
+)
+
+// String is the storage scheme's name in the catalog.
+func (s PhoenixStorage) String() string {
+	if s == PhoenixSingleCellArray {
+		return "single_cell_array_with_offsets"
+	}
+	return "one_cell_per_column"
+}

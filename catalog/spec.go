@@ -67,6 +67,16 @@ func RenderTable(spec *TableSpec) string {
 			fmt.Fprintf(&b, "  split: {algorithm: %s, regions: %d}\n", yamlScalar(s.Algorithm), s.Regions)
 		}
 	}
+	if p := spec.Phoenix; p != nil {
+		kv := []string{"table", p.Table}
+		if p.EmptyColumn != "" {
+			kv = append(kv, "empty_column", p.EmptyColumn)
+		}
+		if p.Storage != "" {
+			kv = append(kv, "storage", p.Storage)
+		}
+		b.WriteString("  phoenix: " + flowMap(kv) + "\n")
+	}
 	if len(spec.Indexes) > 0 {
 		b.WriteString("  indexes:\n")
 		for i := range spec.Indexes {

@@ -52,6 +52,9 @@ type Table struct {
 	Doc string
 	// Wide, when set, makes each cell of a family a row of its own.
 	Wide *Wide
+	// Phoenix, when set, says that Apache Phoenix owns the table: its name
+	// there, its empty column and its storage scheme.
+	Phoenix *PhoenixTable
 
 	colByName map[string]int
 }
