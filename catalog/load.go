@@ -256,6 +256,8 @@ func yamlSection(goType string) (string, string) {
 		v, what = yWide{}, "wide"
 	case "yQualifier":
 		v, what = yQualifier{}, "a qualifier"
+	case "yPhoenix":
+		v, what = yPhoenix{}, "phoenix"
 	default:
 		return goType, "?"
 	}

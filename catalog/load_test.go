@@ -69,7 +69,7 @@ func TestLoadErrors(t *testing.T) {
 	}{
 		{"empty", "", `the catalog is empty: it needs a tables: list`},
 		{"unknown key at top", "tables: []\nbogus: 1\n", `line 2: unknown key "bogus" in the catalog (known keys: tables)`},
-		{"unknown key in table", after(2, "    bogus: 1"), `line 3: unknown key "bogus" in a table (known keys: name, hbase, doc, families, columns, rowkey, splits, split, indexes, wide)`},
+		{"unknown key in table", after(2, "    bogus: 1"), `line 3: unknown key "bogus" in a table (known keys: name, hbase, doc, families, columns, rowkey, splits, split, indexes, wide, phoenix)`},
 		{"unknown key in family", edit(4, "      - {name: d, versoins: 2}"), `line 4: unknown key "versoins" in a family (known keys: name, versions, ttl, compression, bloomfilter, blocksize, blockcache, in_memory)`},
 		{"unknown key in column", edit(6, "      - {name: a, type: STRING, nullable: true}"), `line 6: unknown key "nullable" in a column (known keys: name, type, column, encoding, width, unsigned, phoenix, family, qualifier)`},
 		{"unknown key in component", edit(9, "      - {field: a, wdth: 3}"), `line 9: unknown key "wdth" in a rowkey component (known keys: field, encoding, width, pad, align, order, reverse, hash, of, mod, bucket, salt, random, literal, binary, unsigned, unit, seed, group, phoenix)`},
