@@ -235,6 +235,9 @@ func phoenixKeyCases(t *testing.T, r *rand.Rand) ([]string, func([]string)) {
 		}
 		reqs = append(reqs, "rows")
 	}
+	// A DELETE of a row in a table of two families.
+	reqs = append(reqs, "sql\tCREATE TABLE PT_DEL (K VARCHAR NOT NULL PRIMARY KEY, A.X INTEGER, B.Y VARCHAR) COLUMN_ENCODED_BYTES=0",
+		"sql\tDELETE FROM PT_DEL WHERE K = 'a'", "rows")
 	check := func(lines []string) {
 		for ti := range tables {
 			pt := &tables[ti]
@@ -250,20 +253,26 @@ func phoenixKeyCases(t *testing.T, r *rand.Rand) ([]string, func([]string)) {
 			for len(lines) > 0 && lines[0] != "end" {
 				f := strings.Fields(lines[0])
 				lines = lines[1:]
-				if len(f) != 5 || f[0] != "row" {
+				if len(f) != 6 || f[0] != "row" {
 					t.Fatalf("%s: %q", pt.name, f)
 				}
 				if cells[f[1]] == nil {
 					cells[f[1]] = map[string]string{}
 				}
 				q, _ := hex.DecodeString(f[3])
-				cells[f[1]][string(q)] = f[4]
+				cells[f[1]][string(q)] = f[4] + " " + f[5]
 			}
 			if len(lines) == 0 {
 				t.Fatalf("%s: no end of rows", pt.name)
 			}
 			lines = lines[1:]
 			checkPhoenixRows(t, pt, tb, rows[ti], cells)
+		}
+		// Phoenix deletes a row with a DeleteFamily of each family, as
+		// HBase's Delete of the row (rkql's DELETE) does.
+		want := []string{"ok", "ok", "row 61 41 - - DeleteFamily", "row 61 42 - - DeleteFamily", "end"}
+		if strings.Join(lines, "\n") != strings.Join(want, "\n") {
+			t.Errorf("DELETE of a row: Phoenix writes\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
 		}
 	}
 	return reqs, check
@@ -287,6 +296,10 @@ func checkPhoenixRows(t *testing.T, pt *ptable, tb *Table, rows []Row, cells map
 			t.Errorf("%s: rkql writes key %s for %v; Phoenix wrote none such", pt.name, ToStringBinary(key), row)
 			continue
 		}
+		// Each UPSERT writes the empty column, as rkql does.
+		if e := cs["_0"]; e != hex.EncodeToString([]byte(PhoenixEmptyValue))+" Put" {
+			t.Errorf("%s: key %s: Phoenix's empty column is %q, rkql writes %q", pt.name, ToStringBinary(key), e, PhoenixEmptyValue)
+		}
 		got := tb.NewRow()
 		if err := tb.DecodeKey(key, got, nil); err != nil {
 			t.Errorf("%s: rkql cannot read Phoenix's key %s: %v", pt.name, ToStringBinary(key), err)
@@ -302,9 +315,15 @@ func checkPhoenixRows(t *testing.T, pt *ptable, tb *Table, rows []Row, cells map
 			}
 			ph, has := cs[strings.ToUpper(c.name)]
 			if row[ci].Null {
-				if has && ph != "-" {
+				// A NULL is HBase's Delete.addColumns, as rkql writes it.
+				if has && ph != "- DeleteColumn" {
 					t.Errorf("%s: %s is NULL, and Phoenix wrote %s", pt.name, c.name, ph)
 				}
+				continue
+			}
+			ph, ok := strings.CutSuffix(ph, " Put")
+			if !ok {
+				t.Errorf("%s: %s = %s: Phoenix wrote %s", pt.name, c.name, row[ci], ph)
 				continue
 			}
 			if err := col.CheckCell(row[ci]); err != nil {
