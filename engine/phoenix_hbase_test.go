@@ -7,14 +7,14 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
+	osexec "os/exec"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/engine"
-	rexec "github.com/rkql/rkql/exec"
+	"github.com/rkql/rkql/exec"
 	"github.com/rkql/rkql/exec/hbasestore"
 	"github.com/rkql/rkql/hbase"
 )
@@ -30,8 +30,8 @@ func phoenixServer(t *testing.T) (zk, sqlCmd string) {
 		return zk, sqlCmd
 	}
 	if os.Getenv("RKQL_REQUIRE_HBASE") == "1" {
-		_, jerr := exec.LookPath("java")
-		_, merr := exec.LookPath("mvn")
+		_, jerr := osexec.LookPath("java")
+		_, merr := osexec.LookPath("mvn")
 		if jerr == nil && merr == nil {
 			t.Fatal("a Phoenix HBase is required (RKQL_REQUIRE_HBASE=1, Java and Maven present) but RKQL_PHOENIX_ZK or RKQL_PHOENIX_SQL is unset")
 		}
@@ -45,7 +45,7 @@ func phoenixServer(t *testing.T) (zk, sqlCmd string) {
 // json.Number).
 func phoenixSQL(t *testing.T, cmd string, stmts []string) map[int][][]any {
 	t.Helper()
-	c := exec.Command(cmd)
+	c := osexec.Command(cmd)
 	c.Stdin = strings.NewReader(strings.Join(stmts, ";\n") + ";\n")
 	var stderr bytes.Buffer
 	c.Stderr = &stderr
@@ -159,7 +159,7 @@ func TestPhoenixReadsRkqlWrites(t *testing.T) {
 	}
 	defer st.Close()
 	e := engine.New(engine.Config{Catalog: cat,
-		Open:    func(context.Context) (rexec.Store, error) { return st, nil },
+		Open:    func(context.Context) (exec.Store, error) { return st, nil },
 		Confirm: func(context.Context, string) (bool, error) { return true, nil },
 	})
 
