@@ -16,7 +16,9 @@ import (
 //	4 bytes: the number of elements
 //	1 byte: the version, 3
 //
-// Element 0 is always "x"; element i ≥ 1 is the family's i-th column. The
+// Element 0 is always "x"; element i ≥ 1 is the column of the family
+// whose encoded qualifier number is i+10 (SYSTEM.CATALOG's
+// COLUMN_QUALIFIER \x80\x0B is element 1; each family counts its own). The
 // elements run to the family's last column, NULLs at the end included.
 // This file has the cell's codec only: the loader still refuses the
 // storage scheme, since reads and writes of it are not wired in yet.
