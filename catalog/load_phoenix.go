@@ -95,6 +95,8 @@ type yPhoenix struct {
 	Table       string `yaml:"table"`
 	EmptyColumn string `yaml:"empty_column"`
 	Storage     string `yaml:"storage"`
+	// GlobalIndexes names the table's Phoenix global indexes.
+	GlobalIndexes []string `yaml:"global_indexes"`
 }
 
 // PhoenixSpec is the YAML shape of a table's phoenix: block.
@@ -103,6 +105,12 @@ type PhoenixSpec = yPhoenix
 // phoenixTable reads a table's phoenix: block.
 func (l *loader) phoenixTable(t *Table, y *yPhoenix, path []any) (*PhoenixTable, error) {
 	p := &PhoenixTable{Name: y.Table}
+	for i, ix := range y.GlobalIndexes {
+		if ix == "" {
+			return nil, l.errf(append(path, "global_indexes", i), "table %q: a global index's name is empty", t.Name)
+		}
+		p.GlobalIndexes = append(p.GlobalIndexes, ix)
+	}
 	if y.Table == "" {
 		return nil, l.errf(path, "table %q: phoenix: needs table:, the table's name in Phoenix (SCHEMA.TABLE)", t.Name)
 	}

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -17,7 +18,7 @@ tables:
       - {name: cpu, type: DOUBLE, column: "0:\x80\x0B", encoding: phoenix}
     rowkey:
       - {field: host, encoding: phoenix}
-    phoenix: {table: S.M, empty_column: "0:\x00\x00\x00\x00"}
+    phoenix: {table: S.M, empty_column: "0:\x00\x00\x00\x00", global_indexes: [S.M_HOST]}
 `
 
 func TestPhoenixTableBlock(t *testing.T) {
@@ -27,7 +28,8 @@ func TestPhoenixTableBlock(t *testing.T) {
 	}
 	tb, _ := cat.Table("m")
 	p := tb.Phoenix
-	if p == nil || p.Name != "S.M" || p.EmptyFamily != "0" || p.EmptyQualifier != "\x00\x00\x00\x00" || p.Storage != PhoenixOneCellPerColumn {
+	if p == nil || p.Name != "S.M" || p.EmptyFamily != "0" || p.EmptyQualifier != "\x00\x00\x00\x00" || p.Storage != PhoenixOneCellPerColumn ||
+		len(p.GlobalIndexes) != 1 || p.GlobalIndexes[0] != "S.M_HOST" {
 		t.Fatalf("phoenix block: %+v", p)
 	}
 	// The block renders and reads back the same.
@@ -44,7 +46,7 @@ func TestPhoenixTableBlock(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	tb2, _ := cat2.Table("m")
-	if *tb2.Phoenix != *p {
+	if !reflect.DeepEqual(tb2.Phoenix, p) {
 		t.Fatalf("round trip: %+v, want %+v", tb2.Phoenix, p)
 	}
 }
@@ -56,8 +58,9 @@ func TestPhoenixTableBlockErrors(t *testing.T) {
 		{`{table: S.M, empty_column: "_0"}`, "not family:qualifier"},
 		{`{table: S.M, empty_column: "1:_0"}`, `no family "1"`},
 		{`{table: S.M, empty_column: "0:\x80\x0B"}`, `column "cpu"'s cell`},
+		{`{table: S.M, global_indexes: [""]}`, "global index's name is empty"},
 	} {
-		src := strings.Replace(phoenixTableYAML, `{table: S.M, empty_column: "0:\x00\x00\x00\x00"}`, c.block, 1)
+		src := strings.Replace(phoenixTableYAML, `{table: S.M, empty_column: "0:\x00\x00\x00\x00", global_indexes: [S.M_HOST]}`, c.block, 1)
 		_, err := Parse([]byte(src))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: err %v, want %q", c.block, err, c.want)

@@ -471,7 +471,16 @@ type PhoenixTable struct {
 	EmptyFamily, EmptyQualifier string
 	// Storage is the table's IMMUTABLE_STORAGE_SCHEME.
 	Storage PhoenixStorage
+	// GlobalIndexes names the table's Phoenix global indexes (SCHEMA.INDEX),
+	// which Phoenix keeps in step on its own writes. rkql does not, so it
+	// refuses to write a table that has one.
+	GlobalIndexes []string
 }
+
+// PhoenixEmptyValue is the value of Phoenix's empty column, as Phoenix
+// 5.2 writes it on every UPSERT of a data table, with plain and with
+// encoded qualifiers alike.
+const PhoenixEmptyValue = "x"
 
 // PhoenixStorage is how Phoenix lays a row's columns out in cells.
 type PhoenixStorage int

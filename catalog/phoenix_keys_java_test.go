@@ -235,6 +235,11 @@ func phoenixKeyCases(t *testing.T, r *rand.Rand) ([]string, func([]string)) {
 		}
 		reqs = append(reqs, "rows")
 	}
+	caReqs, checkCA := phoenixCellArrayCases(t, r)
+	reqs = append(reqs, caReqs...)
+	// A DELETE of a row in a table of two families.
+	reqs = append(reqs, "sql\tCREATE TABLE PT_DEL (K VARCHAR NOT NULL PRIMARY KEY, A.X INTEGER, B.Y VARCHAR) COLUMN_ENCODED_BYTES=0",
+		"sql\tDELETE FROM PT_DEL WHERE K = 'a'", "rows")
 	check := func(lines []string) {
 		for ti := range tables {
 			pt := &tables[ti]
@@ -250,20 +255,27 @@ func phoenixKeyCases(t *testing.T, r *rand.Rand) ([]string, func([]string)) {
 			for len(lines) > 0 && lines[0] != "end" {
 				f := strings.Fields(lines[0])
 				lines = lines[1:]
-				if len(f) != 5 || f[0] != "row" {
+				if len(f) != 6 || f[0] != "row" {
 					t.Fatalf("%s: %q", pt.name, f)
 				}
 				if cells[f[1]] == nil {
 					cells[f[1]] = map[string]string{}
 				}
 				q, _ := hex.DecodeString(f[3])
-				cells[f[1]][string(q)] = f[4]
+				cells[f[1]][string(q)] = f[4] + " " + f[5]
 			}
 			if len(lines) == 0 {
 				t.Fatalf("%s: no end of rows", pt.name)
 			}
 			lines = lines[1:]
 			checkPhoenixRows(t, pt, tb, rows[ti], cells)
+		}
+		lines = checkCA(lines)
+		// Phoenix deletes a row with a DeleteFamily of each family, as
+		// HBase's Delete of the row (rkql's DELETE) does.
+		want := []string{"ok", "ok", "row 61 41 - - DeleteFamily", "row 61 42 - - DeleteFamily", "end"}
+		if strings.Join(lines, "\n") != strings.Join(want, "\n") {
+			t.Errorf("DELETE of a row: Phoenix writes\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
 		}
 	}
 	return reqs, check
@@ -287,6 +299,10 @@ func checkPhoenixRows(t *testing.T, pt *ptable, tb *Table, rows []Row, cells map
 			t.Errorf("%s: rkql writes key %s for %v; Phoenix wrote none such", pt.name, ToStringBinary(key), row)
 			continue
 		}
+		// Each UPSERT writes the empty column, as rkql does.
+		if e := cs["_0"]; e != hex.EncodeToString([]byte(PhoenixEmptyValue))+" Put" {
+			t.Errorf("%s: key %s: Phoenix's empty column is %q, rkql writes %q", pt.name, ToStringBinary(key), e, PhoenixEmptyValue)
+		}
 		got := tb.NewRow()
 		if err := tb.DecodeKey(key, got, nil); err != nil {
 			t.Errorf("%s: rkql cannot read Phoenix's key %s: %v", pt.name, ToStringBinary(key), err)
@@ -302,9 +318,15 @@ func checkPhoenixRows(t *testing.T, pt *ptable, tb *Table, rows []Row, cells map
 			}
 			ph, has := cs[strings.ToUpper(c.name)]
 			if row[ci].Null {
-				if has && ph != "-" {
+				// A NULL is HBase's Delete.addColumns, as rkql writes it.
+				if has && ph != "- DeleteColumn" {
 					t.Errorf("%s: %s is NULL, and Phoenix wrote %s", pt.name, c.name, ph)
 				}
+				continue
+			}
+			ph, ok := strings.CutSuffix(ph, " Put")
+			if !ok {
+				t.Errorf("%s: %s = %s: Phoenix wrote %s", pt.name, c.name, row[ci], ph)
 				continue
 			}
 			if err := col.CheckCell(row[ci]); err != nil {
@@ -320,5 +342,111 @@ func checkPhoenixRows(t *testing.T, pt *ptable, tb *Table, rows []Row, cells map
 				t.Errorf("%s: %s: rkql reads %s (%v) from Phoenix's %s, which holds %s", pt.name, c.name, v, err, ph, row[ci])
 			}
 		}
+	}
+}
+
+// phoenixCellArrayCases returns the requests that fill a table stored as
+// SINGLE_CELL_ARRAY_WITH_OFFSETS with random rows, and a check that each
+// row's cell is what EncodePhoenixCellArray writes from rkql's cell bytes
+// of the columns, and that DecodePhoenixCellArray reads them back. The
+// check returns the answers after its own.
+func phoenixCellArrayCases(t *testing.T, r *rand.Rand) ([]string, func([]string) []string) {
+	pt := ptable{name: "pt_cells", nrows: 80, cols: []pcol{
+		{name: "k", p: PVarchar, typ: TypeString, pk: true, notNull: true, gen: func(r *rand.Rand, i int) Value { return String(fmt.Sprint("r", i)) }},
+		{name: "a", p: PInteger, typ: TypeInt, gen: nullable(genPInt(-1<<30, 1<<30), TypeInt)},
+		{name: "b", p: PVarchar, typ: TypeString, gen: nullable(genPStr, TypeString)},
+		{name: "c", p: PDouble, typ: TypeDouble, gen: nullable(genPDouble, TypeDouble)},
+		{name: "d", p: PBigint, typ: TypeBigint, gen: nullable(genPInt(-1<<61, 1<<61), TypeBigint)},
+		{name: "e", p: PDecimal, typ: TypeString, gen: nullable(genPDec, TypeString)},
+	}}
+	ddl := strings.Replace(pt.ddl(), "COLUMN_ENCODED_BYTES=0", "IMMUTABLE_ROWS=true, IMMUTABLE_STORAGE_SCHEME=SINGLE_CELL_ARRAY_WITH_OFFSETS", 1)
+	reqs := []string{"sql\t" + ddl}
+	var rows []Row
+	for i := range pt.nrows {
+		row := make(Row, len(pt.cols))
+		var names, lits []string
+		for ci, c := range pt.cols {
+			v := c.gen(r, i)
+			if v.Type == TypeBigint {
+				v.Type = c.typ
+			}
+			row[ci] = v
+			names = append(names, strings.ToUpper(c.name))
+			lits = append(lits, sqlLiteral(c, v))
+		}
+		rows = append(rows, row)
+		reqs = append(reqs, fmt.Sprintf("sql\tUPSERT INTO PT_CELLS (%s) VALUES (%s)", strings.Join(names, ", "), strings.Join(lits, ", ")))
+	}
+	reqs = append(reqs, "rows")
+	return reqs, func(lines []string) []string {
+		tb := mustTable(t, mustParse(t, pt.yaml()), pt.name)
+		for i := 0; i <= pt.nrows; i++ {
+			if len(lines) == 0 || lines[0] != "ok" {
+				t.Fatalf("%s: Phoenix answered %q", pt.name, lines[:min(1, len(lines))])
+			}
+			lines = lines[1:]
+		}
+		cells := map[string]string{} // key -> the cell array, hex
+		empties := 0
+		for len(lines) > 0 && lines[0] != "end" {
+			f := strings.Fields(lines[0])
+			lines = lines[1:]
+			switch {
+			case len(f) == 6 && f[2] == "30" && f[3] == hex.EncodeToString([]byte(PhoenixCellArrayQualifier)) && f[5] == "Put":
+				cells[f[1]] = f[4]
+			case len(f) == 6 && f[2] == "30" && f[3] == "00000000" && f[4] == hex.EncodeToString([]byte(PhoenixEmptyValue)) && f[5] == "Put":
+				empties++
+			default:
+				t.Errorf("%s: Phoenix wrote %q", pt.name, f)
+			}
+		}
+		if len(lines) == 0 {
+			t.Fatalf("%s: no end of rows", pt.name)
+		}
+		lines = lines[1:]
+		if len(cells) != len(rows) || empties != len(rows) {
+			t.Errorf("%s: Phoenix wrote %d cell arrays and %d empty columns for %d rows", pt.name, len(cells), empties, len(rows))
+		}
+		for _, row := range rows {
+			key, err := tb.EncodeKey(row, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ph := cells[hex.EncodeToString(key)]
+			var elems [][]byte
+			for ci := 1; ci < len(pt.cols); ci++ {
+				if row[ci].Null {
+					elems = append(elems, nil)
+					continue
+				}
+				elems = append(elems, tb.Columns[ci].EncodeCell(row[ci]))
+			}
+			mine, err := EncodePhoenixCellArray(elems)
+			if err != nil || hex.EncodeToString(mine) != ph {
+				t.Errorf("%s: %v: Phoenix writes %s, rkql %x (%v)", pt.name, row, ph, mine, err)
+				continue
+			}
+			b, _ := hex.DecodeString(ph)
+			got, err := DecodePhoenixCellArray(b)
+			if err != nil || len(got) != len(elems) {
+				t.Errorf("%s: %v: rkql reads %d elements (%v) from %s", pt.name, row, len(got), err, ph)
+				continue
+			}
+			for ci := 1; ci < len(pt.cols); ci++ {
+				e := got[ci-1]
+				if e == nil {
+					if !row[ci].Null {
+						t.Errorf("%s: %v: %s reads NULL", pt.name, row, pt.cols[ci].name)
+					}
+					continue
+				}
+				v, err := tb.Columns[ci].DecodeCell(e)
+				if err != nil || !Equal(v, row[ci]) {
+					t.Errorf("%s: %v: %s reads %s (%v)", pt.name, row, pt.cols[ci].name, v, err)
+				}
+			}
+		}
+		t.Logf("%s: %d rows of %d columns in one cell each, compared both ways", pt.name, len(rows), len(pt.cols)-1)
+		return lines
 	}
 }

@@ -196,6 +196,9 @@ func TestDocsPhoenixCatalog(t *testing.T) {
 	_, block, _ := strings.Cut(string(src), "```yaml\n")
 	block, _, _ = strings.Cut(block, "```")
 	tb := mustTable(t, mustParse(t, block), "metrics")
+	if p := tb.Phoenix; p == nil || p.Name != "METRICS" || p.EmptyFamily != "0" || p.EmptyQualifier != "_0" {
+		t.Errorf("phoenix block %+v", p)
+	}
 	row := tb.NewRow()
 	row[0], row[1], row[2] = String("h1"), Null(TypeString), TimestampMillis(0)
 	key, err := tb.EncodeKey(row, nil)

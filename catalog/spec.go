@@ -75,6 +75,13 @@ func RenderTable(spec *TableSpec) string {
 		if p.Storage != "" {
 			kv = append(kv, "storage", p.Storage)
 		}
+		if len(p.GlobalIndexes) > 0 {
+			names := make([]string, len(p.GlobalIndexes))
+			for i, n := range p.GlobalIndexes {
+				names[i] = yamlScalar(n)
+			}
+			kv = append(kv, "global_indexes", "["+strings.Join(names, ", ")+"]")
+		}
 		b.WriteString("  phoenix: " + flowMap(kv) + "\n")
 	}
 	if len(spec.Indexes) > 0 {

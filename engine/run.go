@@ -76,6 +76,9 @@ func (e *Engine) RunPlan(ctx context.Context, p planner.Plan) (*Result, error) {
 	case *planner.RawExplain:
 		return e.rawExplain(ctx, p)
 	case *planner.Insert:
+		if err := exec.PhoenixWritable(p.Table); err != nil {
+			return nil, err
+		}
 		return e.insert(ctx, p)
 	case *planner.ShowTables:
 		return e.showTables(ctx)
@@ -93,8 +96,14 @@ func (e *Engine) RunPlan(ctx context.Context, p planner.Plan) (*Result, error) {
 	case *planner.DecodeKey:
 		return decodeKey(p), nil
 	case *planner.Delete:
+		if err := exec.PhoenixWritable(p.Table); err != nil {
+			return nil, err
+		}
 		return e.deleteRows(ctx, p)
 	case *planner.Update:
+		if err := exec.PhoenixWritable(p.Table); err != nil {
+			return nil, err
+		}
 		return e.update(ctx, p)
 	case *planner.BuildIndex:
 		return e.buildIndex(ctx, p)
@@ -111,6 +120,9 @@ func (e *Engine) RunPlan(ctx context.Context, p planner.Plan) (*Result, error) {
 	case *planner.DropIndex:
 		return e.dropIndex(ctx, p)
 	case *planner.Truncate:
+		if err := exec.PhoenixWritable(p.Table); err != nil {
+			return nil, err
+		}
 		return e.truncate(ctx, p)
 	case *planner.AlterTable:
 		return e.alterTable(ctx, p)

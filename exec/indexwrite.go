@@ -346,6 +346,9 @@ func (x *Executor) deletes(t *catalog.Table, rows []*Row) ([]Mutation, error) {
 // it is stored under, which a key with a random part cannot be computed
 // back from.
 func (x *Executor) Delete(ctx context.Context, d *planner.Delete, progress func(int)) (int, error) {
+	if err := PhoenixWritable(d.Table); err != nil {
+		return 0, err
+	}
 	stats := &Stats{}
 	rows, err := x.build(ctx, placed.New(d.Find), d.Find.Root, stats, planner.NoLimit)
 	if err != nil {

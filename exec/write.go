@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 
 	"github.com/rkql/rkql/catalog"
 )
@@ -29,11 +30,18 @@ func RowMutation(t *catalog.Table, row catalog.Row, ts int64, rnd func(int64) in
 			return Mutation{}, fmt.Errorf("table %s: %w", t.Name, err)
 		}
 	}
+	if err := PhoenixWritable(t); err != nil {
+		return Mutation{}, err
+	}
 	key, err := t.EncodeRowKey(row, rnd)
 	if err != nil {
 		return Mutation{}, err
 	}
 	m := Mutation{Key: key}
+	if p := t.Phoenix; p != nil && p.EmptyFamily != "" {
+		// Phoenix writes its empty column on every UPSERT, whole or partial.
+		m.Cells = append(m.Cells, Cell{Family: p.EmptyFamily, Qualifier: p.EmptyQualifier, Timestamp: ts, Value: []byte(catalog.PhoenixEmptyValue)})
+	}
 	for i := range t.Columns {
 		if err := t.Columns[i].CheckCell(row[i]); err != nil {
 			return Mutation{}, fmt.Errorf("table %s: %w", t.Name, err)
@@ -94,6 +102,23 @@ func RowMutation(t *catalog.Table, row catalog.Row, ts int64, rnd func(int64) in
 		}
 	}
 	return m, nil
+}
+
+// PhoenixWritable refuses a write to a Phoenix table that rkql cannot
+// make as Phoenix would: one with a global index, which Phoenix keeps in
+// step with each write of the table and rkql does not.
+func PhoenixWritable(t *catalog.Table) error {
+	p := t.Phoenix
+	if p == nil {
+		return nil
+	}
+	if len(p.GlobalIndexes) > 0 {
+		return fmt.Errorf("table %s: Phoenix's %s has the global index %s, which rkql does not keep in step: write it through Phoenix", t.Name, p.Name, strings.Join(p.GlobalIndexes, ", "))
+	}
+	if p.Storage != catalog.PhoenixOneCellPerColumn {
+		return fmt.Errorf("table %s: rkql does not write Phoenix's %s storage", t.Name, p.Storage)
+	}
+	return nil
 }
 
 // mapEntries adds the write of a MAP column that holds a whole family:

@@ -12,8 +12,9 @@
 //   dec <TYPE> <ASC|DESC> <hex>     the value toObject reads from the bytes
 //   sql <statement>                 runs a statement; answers "ok"
 //   rows                            the uncommitted cells, then rolls back:
-//                                   "row <key> <family> <qualifier> <value>"
-//                                   per cell (all hex), then "end"
+//                                   "row <key> <family> <qualifier> <value> <type>"
+//                                   per cell (all hex but the type: Put,
+//                                   DeleteColumn, DeleteFamily, …), then "end"
 //
 // Values are written as the Go test writes them: integers in decimal,
 // FLOAT and DOUBLE as the hex of their IEEE bits, DECIMAL as text,
@@ -72,7 +73,8 @@ public class PhoenixBytes {
             while (it.hasNext()) {
               for (Cell c : it.next().getSecond()) {
                 out.println("row " + hex(CellUtil.cloneRow(c)) + " " + hex(CellUtil.cloneFamily(c))
-                  + " " + hex(CellUtil.cloneQualifier(c)) + " " + hex(CellUtil.cloneValue(c)));
+                  + " " + hex(CellUtil.cloneQualifier(c)) + " " + hex(CellUtil.cloneValue(c))
+                  + " " + c.getType());
               }
             }
             conn.rollback();
