@@ -5,7 +5,7 @@ DEMO_DIR  ?= .cache/demo
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
 export GOFLAGS ?= -buildvcs=false
 
-.PHONY: all build test test-long test-short demo demo-opentsdb bench bench-compare lint fuzz clean
+.PHONY: all build test test-long test-short demo demo-opentsdb bench bench-compare bench-hbase lint fuzz clean
 
 all: build
 
@@ -45,3 +45,6 @@ clean:
 	rm -rf bin $(DEMO_DIR)
 
 include scripts/hbase/hbase.mk
+
+bench-hbase: build ## rkql on HBase against the Java client and Phoenix on 200k orders rows (ROWS, RUNS, IMPORT; `scripts/bench-hbase latency` for the latency mode)
+	scripts/bench-hbase

@@ -29,6 +29,8 @@ type KeyChecker struct {
 	ints []int64
 	// buckets are the steps the fast path checks after the walk.
 	buckets []int
+	// memo is the last md5 computed on the general path.
+	memo hashMemo
 }
 
 // keyOp is what the fast path does with one component.
@@ -145,7 +147,7 @@ func (k *KeyChecker) Check(key []byte) error {
 	if err := k.t.decodeKey(key, k.row, k.offs, k.need); err != nil {
 		return err
 	}
-	return k.t.checkDerived(key, k.row, k.offs)
+	return k.t.checkDerivedMemo(key, k.row, k.offs, &k.memo)
 }
 
 // Decode does what DecodeKey does, through the fast path where the layout
@@ -154,7 +156,10 @@ func (k *KeyChecker) Check(key []byte) error {
 // offs must have room for len(components)+1 entries.
 func (k *KeyChecker) Decode(key []byte, row Row, offs []int) error {
 	if k.steps == nil || !k.fast(key) {
-		return k.t.DecodeKey(key, row, offs)
+		if err := k.t.decodeKey(key, row, offs, nil); err != nil {
+			return err
+		}
+		return k.t.checkDerivedMemo(key, row, offs, &k.memo)
 	}
 	comps := k.t.Key.Components
 	copy(offs, k.offs)

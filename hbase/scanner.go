@@ -133,6 +133,16 @@ func (s *Scanner) Stats() ScanStats {
 	return st
 }
 
+// Counts is Stats without ServerMetrics (nil), for a caller that polls
+// the counts after every row: it copies no map.
+func (s *Scanner) Counts() ScanStats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.mu.stats
+	st.ServerMetrics = nil
+	return st
+}
+
 // count files the bytes and server metrics of one scan response.
 func (s *Scanner) count(rep rpc.Reply, resp *pb.ScanResponse) {
 	st := &s.mu.stats

@@ -292,7 +292,7 @@ func (it *scanIter) report() {
 	if it.stats == nil {
 		return
 	}
-	st := it.sc.Stats()
+	st := it.sc.Counts() // once per row: Stats would copy the metrics map
 	it.stats.RPCs.Add(int64(st.RPCs - it.reported.RPCs))
 	it.stats.Regions.Add(int64(st.Regions - it.reported.Regions))
 	it.stats.Bytes.Add(st.Bytes - it.reported.Bytes)

@@ -6,6 +6,11 @@
 // CI run that started HBase cannot pass by skipping.
 //
 // TableName returns a table name unique to the test run, and DropAtEnd
-// drops the table when the test ends. The package imports nothing of
+// drops the table when the test ends. MultiQuorum is the same for the
+// multi-server HBase that $RKQL_HBASE_MULTI_ZK names (skipped when unset).
+//
+// LatencyNet is a proxy per server that adds a delay to every RPC
+// request, installed through hbase.Config.Dial, so that one machine can
+// stand in for a network. The package imports nothing of
 // rkql besides the hbase client's zk leaf.
 package hbasetest

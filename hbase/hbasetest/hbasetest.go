@@ -137,3 +137,22 @@ func NoCoprocessor(t testing.TB, class string, err error) {
 	}
 	t.Skip(msg)
 }
+
+// EnvMultiQuorum names the ZooKeeper quorum of an HBase with several
+// region servers (scripts/hbase/up with RKQL_HBASE_REGIONSERVERS).
+const EnvMultiQuorum = "RKQL_HBASE_MULTI_ZK"
+
+// MultiQuorum returns $RKQL_HBASE_MULTI_ZK once it has checked that HBase
+// answers there. The test is skipped when the variable is unset, and
+// fails when it is set and HBase does not answer.
+func MultiQuorum(t testing.TB) string {
+	t.Helper()
+	q := os.Getenv(EnvMultiQuorum)
+	if q == "" {
+		t.Skipf("no multi-server HBase (set %s, e.g. after RKQL_HBASE_REGIONSERVERS=4 scripts/hbase/up)", EnvMultiQuorum)
+	}
+	if err := probe(q, Root()); err != nil {
+		t.Fatalf("%s=%s but HBase is not reachable there: %v", EnvMultiQuorum, q, err)
+	}
+	return q
+}

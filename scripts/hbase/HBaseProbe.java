@@ -29,6 +29,8 @@ import org.apache.hadoop.security.UserGroupInformation;
  *   back, drop the table. Gives up early if SERVER_PID exits.
  * HBaseProbe ping ZK_PORT TIMEOUT_SECONDS
  *   one quick attempt: a live region server exists and hbase:meta is readable.
+ * HBaseProbe servers ZK_PORT TIMEOUT_SECONDS N [SERVER_PID]
+ *   retries until the deadline: at least N region servers are live.
  * </pre>
  *
  * Exit status 0 means success, 1 failure, 2 usage error.
@@ -51,6 +53,14 @@ public final class HBaseProbe {
     long serverPid = args.length > 3 ? Long.parseLong(args[3]) : -1;
     int rc;
     switch (mode) {
+      case "servers":
+        if (args.length < 4) {
+          System.err.println("usage: HBaseProbe servers ZK_PORT TIMEOUT_SECONDS N [SERVER_PID]");
+          System.exit(2);
+        }
+        rc = servers(clientConf(zkPort), timeoutMillis, Integer.parseInt(args[3]),
+            args.length > 4 ? Long.parseLong(args[4]) : -1);
+        break;
       case "ready":
         rc = ready(clientConf(zkPort), timeoutMillis, serverPid);
         break;
@@ -109,6 +119,31 @@ public final class HBaseProbe {
       System.err.println("HBase not answering: " + oneLine(e));
       return 1;
     }
+  }
+
+  private static int servers(Configuration conf, long timeoutMillis, int want, long serverPid) {
+    long deadline = System.currentTimeMillis() + timeoutMillis;
+    String last = "no attempt made";
+    while (System.currentTimeMillis() < deadline) {
+      if (serverPid > 0 && !ProcessHandle.of(serverPid).map(ProcessHandle::isAlive).orElse(false)) {
+        System.err.println("HBase process " + serverPid + " exited");
+        return 1;
+      }
+      try (Connection conn = ConnectionFactory.createConnection(conf);
+          Admin admin = conn.getAdmin()) {
+        int live = admin.getClusterMetrics().getLiveServerMetrics().size();
+        if (live >= want) {
+          System.out.println(live + " region servers live");
+          return 0;
+        }
+        last = live + " of " + want + " region servers live";
+      } catch (IOException | RuntimeException e) {
+        last = oneLine(e);
+      }
+      sleep(1000);
+    }
+    System.err.println("HBase region servers not live after " + timeoutMillis / 1000 + "s: " + last);
+    return 1;
   }
 
   private static int ready(Configuration conf, long timeoutMillis, long serverPid) {

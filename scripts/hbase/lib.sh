@@ -20,7 +20,24 @@ case ",$SECURITY," in
 esac
 # has_security succeeds if the mode includes $1 (tls or kerberos).
 has_security() { [[ ",$SECURITY," == *",$1,"* ]]; }
-if [[ -n "$SECURITY" ]]; then
+# Multi-server mode: RKQL_HBASE_REGIONSERVERS=N (2 to 8) runs N region
+# servers in one JVM (MultiCluster.java), on region server ports RS_PORT to
+# RS_PORT+N-1, with its own ports and run directory.
+REGIONSERVERS="${RKQL_HBASE_REGIONSERVERS:-}"
+if [[ -n "$REGIONSERVERS" ]]; then
+  if ! [[ "$REGIONSERVERS" =~ ^[0-9]+$ ]] || ((REGIONSERVERS < 2 || REGIONSERVERS > 8)); then
+    printf 'hbase: RKQL_HBASE_REGIONSERVERS=%s: want a number from 2 to 8\n' "$REGIONSERVERS" >&2
+    exit 2
+  fi
+  if [[ -n "$SECURITY" ]]; then
+    printf 'hbase: RKQL_HBASE_REGIONSERVERS and RKQL_HBASE_SECURITY do not go together\n' >&2
+    exit 2
+  fi
+fi
+if [[ -n "$REGIONSERVERS" ]]; then
+  DEFAULT_PORTS=(2187 16400 16420)
+  DEFAULT_RUN_DIR="$CACHE_DIR/run-multi"
+elif [[ -n "$SECURITY" ]]; then
   DEFAULT_PORTS=(2183 16200 16220)
   DEFAULT_RUN_DIR="$CACHE_DIR/run-secure"
 else
@@ -52,6 +69,15 @@ HEAP="${RKQL_HBASE_HEAP:-2g}"
 # Marks the JVM as ours: down and status only touch a process carrying it.
 RUN_MARKER="-Drkql.hbase.run=$RUN_DIR"
 MAIN_CLASS="org.apache.hadoop.hbase.master.HMaster"
+MAIN_ARGS=(start)
+# RS_PORTS lists every region server port of the mode.
+RS_PORTS=("$RS_PORT")
+if [[ -n "$REGIONSERVERS" ]]; then
+  MAIN_CLASS="MultiCluster"
+  MAIN_ARGS=("$REGIONSERVERS" "$RS_PORT")
+  RS_PORTS=()
+  for ((i = 0; i < REGIONSERVERS; i++)); do RS_PORTS+=("$((RS_PORT + i))"); done
+fi
 
 # The flags HBase's own launcher adds on JDK 17 (HBASE-28290 and friends).
 JDK17_FLAGS=(
@@ -152,15 +178,19 @@ resolve_classpath() {
   mv "$tmp" "$cp_file"
 }
 
-# build_probe compiles HBaseProbe.java unless its class file is current.
+# build_probe compiles HBaseProbe.java and MultiCluster.java unless their
+# class files are current.
 build_probe() {
-  local src="$HBASE_SCRIPT_DIR/HBaseProbe.java" cls="$PROBE_DIR/HBaseProbe.class"
-  if [[ -f "$cls" && "$cls" -nt "$src" && "$cls" -nt "$CLASSPATH_FILE" ]]; then
-    return 0
-  fi
-  mkdir -p "$PROBE_DIR"
-  "$JAVAC" -nowarn -encoding UTF-8 -d "$PROBE_DIR" -cp "$(<"$CLASSPATH_FILE")" "$src" ||
-    die "could not compile $src"
+  local name src cls
+  for name in HBaseProbe MultiCluster; do
+    src="$HBASE_SCRIPT_DIR/$name.java" cls="$PROBE_DIR/$name.class"
+    if [[ -f "$cls" && "$cls" -nt "$src" && "$cls" -nt "$CLASSPATH_FILE" ]]; then
+      continue
+    fi
+    mkdir -p "$PROBE_DIR"
+    "$JAVAC" -nowarn -encoding UTF-8 -d "$PROBE_DIR" -cp "$(<"$CLASSPATH_FILE")" "$src" ||
+      die "could not compile $src"
+  done
 }
 
 # probe runs HBaseProbe with the given arguments (mode, then mode's arguments).
