@@ -76,7 +76,7 @@ func retype(toks []lexer.Token) {
 			t.Type = tokKeyword
 		case next.Type == tokString && i > 0 && strings.EqualFold(toks[i-1].Value, "FROM") && strings.EqualFold(t.Value, "RAW"):
 			t.Type = tokKeyword
-		case i > 0 && toks[i-1].Type == tokIdent && clauseWord(t.Value, next, from):
+		case i > 0 && (toks[i-1].Type == tokIdent || toks[i-1].Type == tokString) && clauseWord(t.Value, next, from):
 			t.Type = tokKeyword
 		}
 	}
