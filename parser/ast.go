@@ -62,6 +62,11 @@ type SelectStmt struct {
 	// (FROM RAW 'ns:table'), read one row per cell with no catalog entry.
 	Table   Ident
 	FromRaw bool
+	// Alias is the name the statement gives Table (FROM orders o); ""
+	// when none.
+	Alias string
+	// Joins are the tables joined to Table, in order; nil when none.
+	Joins []Join
 	// Hint is the index hint after the table name; nil when absent.
 	Hint *IndexHint
 	// AsOf is the time of AS OF (or FOR SYSTEM_TIME AS OF) after the
@@ -86,6 +91,30 @@ type SelectStmt struct {
 type SelectItem struct {
 	Expr  Expr
 	Alias string // "" when absent
+	// AllOf, for x.*, is the table or alias x: every column of that
+	// table. Expr is then nil.
+	AllOf    string
+	AllOfPos Pos
+}
+
+// Join is [INNER | LEFT [OUTER]] JOIN table [[AS] alias] ON cond.
+type Join struct {
+	JoinPos Pos
+	// Left is LEFT JOIN: a row of the tables before it that no row of
+	// Table matches is kept, with NULL for Table's columns.
+	Left  bool
+	Table Ident
+	Alias string // "" when none
+	On    Expr
+}
+
+// Name is how the statement names the joined table: its alias, or its
+// name when it has none.
+func (j *Join) Name() string {
+	if j.Alias != "" {
+		return j.Alias
+	}
+	return j.Table.Name
 }
 
 // IndexHint is USE INDEX (name) or NO INDEX, written after the table name.
@@ -195,6 +224,9 @@ type CheckIndexStmt struct {
 type ColumnRef struct {
 	NamePos Pos
 	Name    string
+	// Table is the table or alias that qualifies the name (o.seller);
+	// "" when none. NamePos is then the position of Table.
+	Table string
 }
 
 // SubscriptExpr is X[Key]: the value a MAP column holds for one key,

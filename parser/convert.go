@@ -143,7 +143,38 @@ func (c *converter) selectStmt(g *gSelect) (Stmt, *Error) {
 	} else {
 		s.Table = ident(g.Table)
 	}
+	var asOf *gExpr
+	var asOfPos lexer.Position
+	if a := g.As; a != nil {
+		switch {
+		case a.AsOf != nil:
+			asOf, asOfPos = a.AsOf.When, a.Pos
+		case a.As != nil:
+			s.Alias = ident(a.As).Name
+		default:
+			s.Alias = ident(a.Bare).Name
+		}
+	}
+	for _, j := range g.Joins {
+		on, err := c.expr(j.On)
+		if err != nil {
+			return nil, err
+		}
+		join := Join{JoinPos: pos(j.Pos), Left: j.Left, Table: ident(j.Table), On: on}
+		if j.As != nil {
+			join.Alias = ident(j.As).Name
+		}
+		s.Joins = append(s.Joins, join)
+	}
 	for _, it := range append(g.More, g.Items...) {
+		if n := it.Expr.allOf(); n != nil {
+			if it.Alias != "" {
+				return nil, c.errorf(n.Pos, "%s.* cannot have an alias", n.Col)
+			}
+			id := ident(&gColumn{Pos: n.Pos, Name: n.Col})
+			s.Items = append(s.Items, SelectItem{AllOf: id.Name, AllOfPos: id.NamePos})
+			continue
+		}
 		x, err := c.expr(it.Expr)
 		if err != nil {
 			return nil, err
@@ -162,8 +193,14 @@ func (c *converter) selectStmt(g *gSelect) (Stmt, *Error) {
 	}
 	var err *Error
 	if g.AsOf != nil {
-		s.AsOfPos = pos(g.AsOf.Pos)
-		if s.AsOf, err = c.expr(g.AsOf.When); err != nil {
+		if asOf != nil {
+			return nil, c.errorf(g.AsOf.Pos, "AS OF is given twice")
+		}
+		asOf, asOfPos = g.AsOf.When, g.AsOf.Pos
+	}
+	if asOf != nil {
+		s.AsOfPos = pos(asOfPos)
+		if s.AsOf, err = c.expr(asOf); err != nil {
 			return nil, err
 		}
 	}
@@ -310,4 +347,24 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+// allOf returns the operand of a select item written x.*, or nil when the
+// item is anything else.
+func (g *gExpr) allOf() *gNeg {
+	if len(g.Ops) > 0 || g.Left == nil {
+		return nil
+	}
+	u := g.Left
+	if len(u.Not) > 0 || u.RHS != nil || u.Is || u.PredNot || u.Lo != nil || u.In != nil || u.Like != nil || u.X == nil {
+		return nil
+	}
+	if len(u.X.Ops) > 0 || u.X.Left == nil || len(u.X.Left.Ops) > 0 {
+		return nil
+	}
+	n := u.X.Left.Left
+	if n == nil || n.Col == "" || n.Dot == nil || !n.Dot.Star || n.Sub != nil {
+		return nil
+	}
+	return n
 }

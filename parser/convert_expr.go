@@ -147,6 +147,13 @@ func (c *converter) neg(g *gNeg) (Expr, *Error) {
 	case g.Col != "":
 		id := ident(&gColumn{Pos: g.Pos, Name: g.Col})
 		ref := &ColumnRef{NamePos: id.NamePos, Name: id.Name}
+		if g.Dot != nil {
+			if g.Dot.Star {
+				return nil, c.errorf(g.Dot.Pos, "%s.* is only a select list item", id.Name)
+			}
+			ref.Table = id.Name
+			ref.Name = ident(&gColumn{Pos: g.Dot.Pos, Name: g.Dot.Name}).Name
+		}
 		if g.Sub == nil {
 			return ref, nil
 		}

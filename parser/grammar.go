@@ -113,6 +113,8 @@ type gSelect struct {
 	Items    []*gItem      `parser:"           | @@ ( ',' @@ )* ) )"`
 	RawFrom  *gRawFrom     `parser:"'FROM' ( @@"`
 	Table    *gTable       `parser:"       | @@ )"`
+	As       *gFromAs      `parser:"@@?"`
+	Joins    []*gJoin      `parser:"@@*"`
 	UseIndex []lexer.Token `parser:"( @( 'USE' 'INDEX' )"`
 	Index    *gIndex       `parser:"  '(' @@ ')'"`
 	NoIndex  []lexer.Token `parser:"| @( 'NO' 'INDEX' ) )?"`
@@ -129,10 +131,33 @@ type gSelect struct {
 
 // gAsOf is AS OF TIMESTAMP '…', or FOR SYSTEM_TIME AS OF …, after the
 // table: the time the read sees the table as of.
+type gAsOfTail struct {
+	Pos  lexer.Position
+	When *gExpr `parser:"'OF' @@"`
+}
+
 type gAsOf struct {
 	Pos    lexer.Position
 	System bool   `parser:"( @'FOR' 'SYSTEM_TIME' )?"`
 	When   *gExpr `parser:"'AS' 'OF' @@"`
+}
+
+// gFromAs is the alias of the table after FROM, [AS] name. AS OF after
+// the table is the time of the read, not an alias.
+type gFromAs struct {
+	Pos  lexer.Position
+	AsOf *gAsOfTail `parser:"  'AS' ( @@"`
+	As   *gAlias    `parser:"       | @@ )"`
+	Bare *gAlias    `parser:"| @@"`
+}
+
+// gJoin is [INNER | LEFT [OUTER]] JOIN table [[AS] alias] ON cond.
+type gJoin struct {
+	Pos   lexer.Position
+	Left  bool    `parser:"( @'LEFT' 'OUTER'? | 'INNER' )? 'JOIN'"`
+	Table *gTable `parser:"@@"`
+	As    *gAlias `parser:"( 'AS'? @@ )?"`
+	On    *gExpr  `parser:"'ON' @@"`
 }
 
 // gRawFrom is RAW 'ns:table': an HBase table read cell by cell, with no
@@ -321,6 +346,7 @@ type gProd struct {
 type gNeg struct {
 	Pos      lexer.Position
 	Col      string     `parser:"  @Ident"`
+	Dot      *gDot      `parser:"  @@?"`
 	Sub      *gExpr     `parser:"  ( '[' @@ ']' )?"`
 	Str      string     `parser:"| @String"`
 	Int      string     `parser:"| @Int"`
@@ -336,6 +362,14 @@ type gNeg struct {
 	Call     *gCall     `parser:"| @@"`
 	Case     *gCase     `parser:"| @@"`
 	Interval *gInterval `parser:"| @@"`
+}
+
+// gDot is the column after a table's name or alias: x.col, or x.* in a
+// select list.
+type gDot struct {
+	Pos  lexer.Position
+	Star bool   `parser:"'.' ( @'*'"`
+	Name string `parser:"    | @( Ident | Typed | Func ) )"`
 }
 
 // gTyped is TIMESTAMP 'text' or DATE 'text'. The text's position is that of

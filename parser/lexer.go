@@ -48,8 +48,20 @@ func tokenSymbols() map[string]lexer.TokenType {
 // RAW between SELECT and "*", and RAW between FROM and a string. This keeps the grammar LL(1) while these
 // words remain usable as names.
 func retype(toks []lexer.Token) {
-	for i := 0; i+1 < len(toks); i++ {
-		t, next := &toks[i], toks[i+1]
+	from := false // after FROM, where a table may be joined
+	for i := range toks {
+		t, next := &toks[i], lexer.Token{Type: lexer.EOF}
+		if i+1 < len(toks) {
+			next = toks[i+1]
+		}
+		if t.Type == tokKeyword {
+			switch strings.ToUpper(t.Value) {
+			case "FROM":
+				from = true
+			case "SELECT", "WHERE":
+				from = false
+			}
+		}
 		if t.Type != tokIdent {
 			continue
 		}
@@ -64,8 +76,37 @@ func retype(toks []lexer.Token) {
 			t.Type = tokKeyword
 		case next.Type == tokString && i > 0 && strings.EqualFold(toks[i-1].Value, "FROM") && strings.EqualFold(t.Value, "RAW"):
 			t.Type = tokKeyword
+		case i > 0 && (toks[i-1].Type == tokIdent || toks[i-1].Type == tokString) && clauseWord(t.Value, next, from):
+			t.Type = tokKeyword
 		}
 	}
+}
+
+// clauseWord reports whether word, after a name and before next (and
+// after FROM when from is set), starts a clause of FROM rather than being a table's alias: JOIN, ON, INNER JOIN,
+// LEFT [OUTER] JOIN, USE INDEX, NO INDEX, FOR SYSTEM_TIME, VERSIONS n and
+// ALLOW FULL SCAN.
+func clauseWord(word string, next lexer.Token, from bool) bool {
+	is := func(w string) bool { return strings.EqualFold(next.Value, w) }
+	switch strings.ToUpper(word) {
+	case "JOIN", "ON":
+		return from
+	case "INNER", "OUTER":
+		return from && is("JOIN")
+	case "LEFT":
+		return from && (is("JOIN") || is("OUTER"))
+	case "OFFSET":
+		return next.Type == tokInt
+	case "USE", "NO":
+		return is("INDEX")
+	case "FOR":
+		return from || is("SYSTEM_TIME")
+	case "VERSIONS":
+		return next.Type == tokInt
+	case "ALLOW":
+		return is("FULL") || is("INDEX")
+	}
+	return false
 }
 
 // tokenize lexes the whole of src for participle. On error it returns the
@@ -113,7 +154,7 @@ func participleType(t Token) lexer.TokenType {
 		return tokFloat
 	}
 	switch t.Text {
-	case "(", ")", ",", ";", "*", "-", "+", "/", "%", "||", "[", "]":
+	case "(", ")", ",", ";", "*", "-", "+", "/", "%", "||", "[", "]", ".":
 		return tokPunct
 	}
 	return tokCmp

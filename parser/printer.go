@@ -266,7 +266,12 @@ func (e *IntervalLit) String() string {
 	return "INTERVAL '" + strconv.FormatInt(e.N, 10) + "' " + e.Unit
 }
 
-func (e *ColumnRef) String() string { return QuoteIdent(e.Name) }
+func (e *ColumnRef) String() string {
+	if e.Table != "" {
+		return QuoteIdent(e.Table) + "." + QuoteIdent(e.Name)
+	}
+	return QuoteIdent(e.Name)
+}
 func (e *SubscriptExpr) String() string {
 	return QuoteIdent(e.X.Name) + "[" + exprString(e.Key) + "]"
 }
@@ -305,6 +310,9 @@ func (e *DateLit) String() string {
 
 // String returns the item as written in a select list.
 func (it SelectItem) String() string {
+	if it.AllOf != "" {
+		return QuoteIdent(it.AllOf) + ".*"
+	}
 	s := exprString(it.Expr)
 	if it.Alias != "" {
 		s += " AS " + QuoteIdent(it.Alias)
@@ -359,6 +367,18 @@ func (s *SelectStmt) String() string {
 		b.WriteString("RAW " + quote(s.Table.Name, '\''))
 	} else {
 		b.WriteString(s.Table.String())
+	}
+	if s.Alias != "" {
+		b.WriteString(" AS " + QuoteIdent(s.Alias))
+	}
+	for _, j := range s.Joins {
+		b.WriteString(not(j.Left, " LEFT JOIN ", " JOIN "))
+		b.WriteString(j.Table.String())
+		if j.Alias != "" {
+			b.WriteString(" AS " + QuoteIdent(j.Alias))
+		}
+		b.WriteString(" ON ")
+		writeExpr(&b, j.On)
 	}
 	if s.Hint != nil {
 		b.WriteByte(' ')

@@ -316,7 +316,7 @@ func (s *Scanner) scanOp() (Token, *Error) {
 		next = src[start+1]
 	}
 	switch src[start] {
-	case '(', ')', ',', ';', '*', '-', '=', '+', '/', '%', '[', ']':
+	case '(', ')', ',', ';', '*', '-', '=', '+', '/', '%', '[', ']', '.':
 		s.off++
 	case '|':
 		s.off++

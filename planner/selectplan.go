@@ -19,6 +19,9 @@ func (pl *Planner) selectPlan(ctx context.Context, s *parser.SelectStmt) (*Selec
 	if err != nil {
 		return nil, err
 	}
+	if s, err = qualify(s, t); err != nil {
+		return nil, err
+	}
 	at, err := asOf(s)
 	if err != nil {
 		return nil, err
