@@ -362,7 +362,7 @@ func selectFollow(s *gSelect) []string {
 	var next int
 	var out []string
 	switch {
-	case s.Allow:
+	case len(s.Allows) > 0:
 		next = len(selectClauses)
 	case s.Versions != nil:
 		next = 11
