@@ -273,7 +273,7 @@ marked_pids() {
     pid=${f#/proc/}
     pid=${pid%/cmdline}
     [[ "$pid" == "$$" ]] && continue
-    tr '\0' '\n' <"$f" 2>/dev/null | grep -qxF -- "$RUN_MARKER" && printf '%s\n' "$pid"
+    tr '\0' '\n' 2>/dev/null <"$f" | grep -qxF -- "$RUN_MARKER" && printf '%s\n' "$pid"
   done
   return 0
 }
