@@ -93,8 +93,12 @@ func EvaluateJoin(s *parser.SelectStmt, sources map[string]Source, now time.Time
 		}
 		return r
 	}
-	on := func(x parser.Expr) parser.Expr { return renameColumns(x, func(r *parser.ColumnRef) parser.Expr { return name(r, false) }) }
-	late := func(x parser.Expr) parser.Expr { return renameColumns(x, func(r *parser.ColumnRef) parser.Expr { return name(r, true) }) }
+	on := func(x parser.Expr) parser.Expr {
+		return renameColumns(x, func(r *parser.ColumnRef) parser.Expr { return name(r, false) })
+	}
+	late := func(x parser.Expr) parser.Expr {
+		return renameColumns(x, func(r *parser.ColumnRef) parser.Expr { return name(r, true) })
+	}
 
 	out := &parser.SelectStmt{Select: s.Select, Distinct: s.Distinct, Table: parser.Ident{Name: joined.Name},
 		Limit: s.Limit, Offset: s.Offset, AllowFullScan: true}
