@@ -480,7 +480,7 @@ func (g prGen) query(tb prTable, rows [][]prValue) prQuery {
 func TestPhoenixWritesRkqlReads(t *testing.T) {
 	zk := phoenixtest.Require(t)
 	tables := prTables()
-	nrows, nqueries := exectest.Size(60, 200, 800), exectest.Size(20, 60, 200)
+	nrows, nqueries := exectest.Size(60, 200, 500), exectest.Size(20, 60, 150)
 	seed := rand.Uint64()
 	if s, err := strconv.ParseUint(os.Getenv("RKQL_DIFF_SEED"), 10, 64); err == nil && s > 0 {
 		seed = s
