@@ -20,7 +20,7 @@ func TestPhoenixSQLValues(t *testing.T) {
 			" DEC DECIMAL(20,5), BL BOOLEAN, DT DATE, TS TIMESTAMP, VB VARBINARY, C CHAR(3), A INTEGER ARRAY)",
 		"UPSERT INTO PHX_SQL.VALS VALUES ('a;b', -7, 9007199254740993, 0.1, 1.5, 12345678901234.56789, TRUE,"+
 			" TO_DATE('2024-05-01 12:00:00.123'), TO_TIMESTAMP('1969-12-31 23:59:59.999'), X'00ff10', 'xy', ARRAY[1, 2, 3]) /* ; */",
-		"UPSERT INTO PHX_SQL.VALS (K) VALUES ('n')",
+		"UPSERT INTO PHX_SQL.VALS (K) VALUES ('n') -- a comment; not a statement",
 		"SELECT * FROM PHX_SQL.VALS ORDER BY K")
 	q := rs[4]
 	if rs[2].Update != 1 || !q.Query {
