@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/exec/placed"
@@ -90,10 +91,13 @@ func (x *Executor) writeBatch(ctx context.Context, t *catalog.Table, muts []Muta
 			p.last = append(p.last, Mutation{Key: m.Key, DeleteRow: true})
 		}
 	}
-	for i, ix := range t.Indexes {
-		if err := x.mutate(ctx, ix.Physical, phases[i].first); err != nil {
-			return fmt.Errorf("index %s: %w", ix.Name, err)
-		}
+	first := make([][]Mutation, len(phases))
+	last := make([][]Mutation, len(phases))
+	for i := range phases {
+		first[i], last[i] = phases[i].first, phases[i].last
+	}
+	if err := x.mutateIndexes(ctx, t, first); err != nil {
+		return err
 	}
 	ds, err := x.deletes(t, dels)
 	if err != nil {
@@ -102,9 +106,46 @@ func (x *Executor) writeBatch(ctx context.Context, t *catalog.Table, muts []Muta
 	if err := x.Store.Mutate(ctx, t.Physical, append(muts, ds...)); err != nil {
 		return err
 	}
+	return x.mutateIndexes(ctx, t, last)
+}
+
+// mutateIndexes writes muts[i] to index i of t: the index tables at once
+// on a store that takes concurrent writes (ConcurrentWriter), else one
+// after the other. Each phase of writeBatch is one call, so its order
+// (pending entries, then the row, then the verified entries) holds.
+func (x *Executor) mutateIndexes(ctx context.Context, t *catalog.Table, muts [][]Mutation) error {
+	busy := 0
+	for _, m := range muts {
+		if len(m) > 0 {
+			busy++
+		}
+	}
+	if cw, ok := x.Store.(ConcurrentWriter); !ok || !cw.ConcurrentWrites() || busy < 2 {
+		for i, ix := range t.Indexes {
+			if err := x.mutate(ctx, ix.Physical, muts[i]); err != nil {
+				return fmt.Errorf("index %s: %w", ix.Name, err)
+			}
+		}
+		return nil
+	}
+	errs := make([]error, len(t.Indexes))
+	var wg sync.WaitGroup
 	for i, ix := range t.Indexes {
-		if err := x.mutate(ctx, ix.Physical, phases[i].last); err != nil {
-			return fmt.Errorf("index %s: %w", ix.Name, err)
+		if len(muts[i]) == 0 {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := x.mutate(ctx, ix.Physical, muts[i]); err != nil {
+				errs[i] = fmt.Errorf("index %s: %w", ix.Name, err)
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
 		}
 	}
 	return nil

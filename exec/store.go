@@ -418,6 +418,14 @@ func (s *Stats) malformed(err error) {
 	s.firstMalformed.CompareAndSwap(nil, &err)
 }
 
+// ConcurrentWriter is a Store whose Mutate may be called from several
+// goroutines at once, so that the index tables of a write are written
+// side by side. It is optional; a store without it is written from one
+// goroutine.
+type ConcurrentWriter interface {
+	ConcurrentWrites() bool
+}
+
 // CellAtomic is a Store that changes one cell atomically, as HBase's
 // Increment and checkAndMutate do: what OpenTSDB's uid assignment needs
 // (see AssignUID). It is optional.

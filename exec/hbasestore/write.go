@@ -150,3 +150,7 @@ func toHBase(table string, m *exec.Mutation, ts int64) ([]hbase.Mutation, error)
 	}
 	return out, nil
 }
+
+// ConcurrentWrites says that Mutate may be called from several goroutines
+// at once (exec.ConcurrentWriter): each call is its own Multi requests.
+func (s *Store) ConcurrentWrites() bool { return true }
