@@ -118,7 +118,7 @@ func (s *Session) progressFor(in IO, st parser.Stmt) *progressLine {
 		return nil
 	}
 	var msg string
-	switch st.(type) {
+	switch st := st.(type) {
 	case *parser.SelectStmt:
 		msg = "reading: %d rows returned…"
 	case *parser.DeleteStmt:
@@ -128,7 +128,7 @@ func (s *Session) progressFor(in IO, st parser.Stmt) *progressLine {
 	case *parser.CheckIndexStmt:
 		msg = "checking index: %d entries and rows…"
 	case *parser.InsertStmt:
-		if st.(*parser.InsertStmt).Query == nil {
+		if st.Query == nil {
 			return nil
 		}
 		msg = "copying: %d rows written…"
