@@ -61,7 +61,7 @@ func DecodePhoenixCellArray(b []byte) ([][]byte, error) {
 		return nil, fmt.Errorf("a Phoenix cell array of %d bytes is too short", len(b))
 	}
 	if v := b[len(b)-1]; v != phoenixCellArrayVersion {
-		return nil, fmt.Errorf("the Phoenix cell array version is %d, not %d", v, phoenixCellArrayVersion)
+		return nil, fmt.Errorf("the Phoenix cell array has version %d, not %d", v, phoenixCellArrayVersion)
 	}
 	pos := int(binary.BigEndian.Uint32(b[len(b)-9:]))
 	n := int(binary.BigEndian.Uint32(b[len(b)-5:]))

@@ -181,6 +181,16 @@ func (s *Site) Settings() []Setting {
 	return out
 }
 
+// Clone returns a copy of s, which Set on one does not change in the
+// other.
+func (s *Site) Clone() *Site {
+	c := &Site{props: make(map[string]Setting, len(s.props))}
+	for k, v := range s.props {
+		c.props[k] = v
+	}
+	return c
+}
+
 // Quorum is hbase.zookeeper.quorum with hbase.zookeeper.property.clientPort
 // added to each host that has no port, as HBase does.
 func (s *Site) Quorum() string {

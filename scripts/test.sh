@@ -14,11 +14,22 @@ secure() {
     RKQL_HBASE_RS_PORT="${RKQL_HBASE_SECURE_RS_PORT:-16220}" "$@"
 }
 
+# The multi-server instance (4 region servers in one JVM) for the tests of
+# reads spread over region servers: RKQL_HBASE_MULTI_{ZK,MASTER,RS}_PORT.
+multi() {
+  RKQL_HBASE_REGIONSERVERS=4 \
+    RKQL_HBASE_ZK_PORT="${RKQL_HBASE_MULTI_ZK_PORT:-2187}" \
+    RKQL_HBASE_MASTER_PORT="${RKQL_HBASE_MULTI_MASTER_PORT:-16400}" \
+    RKQL_HBASE_RS_PORT="${RKQL_HBASE_MULTI_RS_PORT:-16420}" "$@"
+}
+
 started=0
 started_secure=0
+started_multi=0
 stop() {
   if [ "$started" = 1 ]; then scripts/hbase/down || true; fi
   if [ "$started_secure" = 1 ]; then secure scripts/hbase/down || true; fi
+  if [ "$started_multi" = 1 ]; then multi scripts/hbase/down || true; fi
 }
 trap stop EXIT
 # On Ctrl-C or SIGTERM, exit so that the EXIT trap stops what was started.
@@ -36,6 +47,11 @@ if command -v java >/dev/null 2>&1 && command -v mvn >/dev/null 2>&1; then
     secure scripts/hbase/up
   fi
   export RKQL_HBASE_SECURE_ZK="127.0.0.1:${RKQL_HBASE_SECURE_ZK_PORT:-2183}"
+  if ! multi scripts/hbase/status >/dev/null 2>&1; then
+    started_multi=1
+    multi scripts/hbase/up
+  fi
+  export RKQL_HBASE_MULTI_ZK="127.0.0.1:${RKQL_HBASE_MULTI_ZK_PORT:-2187}"
 elif [ "${RKQL_REQUIRE_HBASE:-}" = 1 ]; then
   echo "test: RKQL_REQUIRE_HBASE=1 but java or mvn is missing" >&2
   exit 1

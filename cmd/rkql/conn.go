@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -8,6 +9,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/rkql/rkql/cmd/rkql/shell"
+	"github.com/rkql/rkql/exec"
 	"github.com/rkql/rkql/hbase"
 )
 
@@ -167,4 +170,61 @@ func runConnInfo(args []string, e env) int {
 		return reportStartup(e, err)
 	}
 	return exitOK
+}
+
+// connectTo resolves the target of \connect: "hbase QUORUM", "embedded
+// [DIR]", or a bare ZooKeeper quorum (host:port[,host:port…]). An HBase
+// target keeps the session's other connection settings (root znode,
+// security, --allow-writes) and changes only the quorum. release says
+// whether an embedded store is held only while a statement runs.
+func connectTo(o *options, target string, release bool) (shell.Connection, error) {
+	fields := strings.Fields(target)
+	if len(fields) == 0 {
+		return shell.Connection{}, fmt.Errorf("no target: want hbase QUORUM, embedded [DIR], or a quorum such as 127.0.0.1:2181")
+	}
+	kind, args := strings.ToLower(fields[0]), fields[1:]
+	switch {
+	case kind == "embedded" && len(args) <= 1:
+		n := *o
+		n.zk, n.conn = "", connOptions{}
+		n.store = ""
+		if len(args) == 1 {
+			n.store = args[0]
+		}
+		c := shell.Connection{
+			Open:           func(ctx context.Context) (exec.Store, error) { return openStore(ctx, &n) },
+			OpenRead:       func(ctx context.Context) (exec.Store, error) { return openReader(ctx, &n) },
+			CreateOnDemand: true,
+			ReleaseStore:   release,
+			Name:           connWhere(&n),
+			Info:           connInfo(&n),
+		}
+		return c, nil
+	case kind == "hbase" && len(args) == 1:
+		return connectHBase(o, args[0])
+	case len(fields) == 1 && (strings.Contains(kind, ":") || strings.Contains(kind, ",")):
+		return connectHBase(o, fields[0])
+	}
+	return shell.Connection{}, fmt.Errorf("unknown target %q: want hbase QUORUM, embedded [DIR], or a quorum such as 127.0.0.1:2181", target)
+}
+
+// connectHBase is the connection to the cluster at ZooKeeper quorum q,
+// with o's other settings.
+func connectHBase(o *options, q string) (shell.Connection, error) {
+	n := *o
+	n.zk, n.store = q, ""
+	if o.conn.site != nil {
+		n.conn.site = o.conn.site.Clone()
+		n.conn.site.Set(hbase.PropQuorum, q, `\connect`)
+	}
+	if _, err := hbaseConfig(&n); err != nil {
+		return shell.Connection{}, err
+	}
+	return shell.Connection{
+		Open:         func(ctx context.Context) (exec.Store, error) { return openStore(ctx, &n) },
+		ReadOnly:     !n.allowWrites,
+		ReadOnlyHint: fmt.Sprintf("writes to the HBase cluster at %s need --allow-writes", n.quorum()),
+		Name:         connWhere(&n),
+		Info:         connInfo(&n),
+	}, nil
 }

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rkql/rkql/hbase/hbasetest"
 )
 
 // runInProcess runs rkql's main function with args and no terminal.
@@ -123,4 +125,60 @@ func flagSetFor(o *options) *flag.FlagSet {
 	fs.SetOutput(io.Discard)
 	commonFlags(fs, o)
 	return fs
+}
+
+// \connect in a script moves the session between embedded stores and a
+// cluster; \conninfo follows, and the catalog stays.
+func TestConnectTargets(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	script := strings.Join([]string{
+		`\connect embedded ` + b,
+		`\conninfo`,
+		`\connect nowhere`,
+		`\connect embedded ` + a,
+		`\conninfo`,
+		"",
+	}, "\n")
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"--store", a, "--catalog", "testdata/catalog.yaml"}, env{stdin: strings.NewReader(script), stdout: &out, stderr: &errb})
+	if code == exitOK {
+		t.Fatalf("exit %d, want a failure for the unknown target", code)
+	}
+	for _, want := range []string{
+		"You are now connected to embedded store " + b + ".\nembedded store " + b + "; catalog ",
+		"You are now connected to embedded store " + a + ".\nembedded store " + a + "; catalog ",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("no %q in:\n%s", want, out.String())
+		}
+	}
+	if want := `rkql: \connect nowhere: unknown target "nowhere": want hbase QUORUM, embedded [DIR], or a quorum such as 127.0.0.1:2181` + "\n"; errb.String() != want {
+		t.Errorf("stderr %q, want %q", errb.String(), want)
+	}
+}
+
+// \connect to a cluster keeps --allow-writes off: the cluster is read-only,
+// and a statement runs on it; an unreachable one keeps the old store.
+func TestConnectHBase(t *testing.T) {
+	q := hbasetest.Quorum(t)
+	script := strings.Join([]string{
+		`\connect hbase ` + q,
+		`\conninfo`,
+		"SHOW TABLES;",
+		`\connect 127.0.0.1:1`,
+		`\conninfo`,
+		"",
+	}, "\n")
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"--store", t.TempDir(), "--catalog", "testdata/catalog.yaml", "--zk-root", hbasetest.Root(), "--timeout", "20s"}, env{stdin: strings.NewReader(script), stdout: &out, stderr: &errb})
+	if code == exitOK {
+		t.Fatalf("exit %d, want a failure for the unreachable quorum", code)
+	}
+	info := "HBase cluster at ZooKeeper " + q + " (root " + hbasetest.Root() + "), read-only"
+	if got := strings.Count(out.String(), info+"; catalog"); got != 2 {
+		t.Errorf("%d lines of %q, want 2 (the unreachable quorum keeps the cluster):\n%s", got, info, out.String())
+	}
+	if !strings.Contains(errb.String(), `\connect 127.0.0.1:1: `) || !strings.Contains(errb.String(), "the previous connection is kept") {
+		t.Errorf("stderr:\n%s", errb.String())
+	}
 }

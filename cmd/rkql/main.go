@@ -504,6 +504,8 @@ func newSession(o *options, e env, forImport bool) (*shell.Session, error) {
 	if !forImport {
 		cfg.StatementContext = interruptContext(e.term.stdin && len(o.scripts) == 0)
 	}
+	release := e.term.stdin && len(o.scripts) == 0 && !forImport
+	cfg.Connect = func(target string) (shell.Connection, error) { return connectTo(o, target, release) }
 	return shell.New(cfg), nil
 }
 

@@ -102,6 +102,11 @@ func storeDir(o *options) (string, error) {
 // connInfo says what a session uses: the store or cluster, the catalog
 // and the version.
 func connInfo(o *options) string {
+	return fmt.Sprintf("%s; catalog %s; rkql %s", connWhere(o), catalogName(o), versionString())
+}
+
+// connWhere says which store or cluster o reaches.
+func connWhere(o *options) string {
 	where := ""
 	switch {
 	case o.zk != "" && o.allowWrites:
@@ -119,7 +124,7 @@ func connInfo(o *options) string {
 			}
 		}
 	}
-	return fmt.Sprintf("%s; catalog %s; rkql %s", where, catalogName(o), versionString())
+	return where
 }
 
 // banner is what the REPL says first: where it is, and how to go on. A

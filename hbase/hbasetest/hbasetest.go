@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"net"
 	"os"
 	"strings"
@@ -143,13 +144,18 @@ func NoCoprocessor(t testing.TB, class string, err error) {
 const EnvMultiQuorum = "RKQL_HBASE_MULTI_ZK"
 
 // MultiQuorum returns $RKQL_HBASE_MULTI_ZK once it has checked that HBase
-// answers there. The test is skipped when the variable is unset, and
+// answers there. The test is skipped when the variable is unset (it fails
+// instead under RKQL_REQUIRE_HBASE=1, as make test starts that HBase), and
 // fails when it is set and HBase does not answer.
 func MultiQuorum(t testing.TB) string {
 	t.Helper()
 	q := os.Getenv(EnvMultiQuorum)
 	if q == "" {
-		t.Skipf("no multi-server HBase (set %s, e.g. after RKQL_HBASE_REGIONSERVERS=4 scripts/hbase/up)", EnvMultiQuorum)
+		msg := fmt.Sprintf("no multi-server HBase (set %s, e.g. after RKQL_HBASE_REGIONSERVERS=4 scripts/hbase/up)", EnvMultiQuorum)
+		if os.Getenv(EnvRequire) == "1" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
 	}
 	if err := probe(q, Root()); err != nil {
 		t.Fatalf("%s=%s but HBase is not reachable there: %v", EnvMultiQuorum, q, err)

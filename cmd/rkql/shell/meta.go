@@ -3,6 +3,7 @@ package shell
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/parser"
@@ -25,6 +26,8 @@ const (
 	intentVar                 // set (or with unset, remove) variable name to text
 	intentConnInfo            // say what the session is connected to
 	intentRows                // print rows cols in the output format
+	intentConnect             // switch to the cluster or store text names
+	intentWatch               // rerun the last statement every interval
 )
 
 // intent is a meta-command's result. Commands never act on the session
@@ -39,6 +42,7 @@ type intent struct {
 	set   func(*Settings)
 	cols  []column
 	rows  []catalog.Row
+	every time.Duration
 }
 
 // metaCall is what a meta-command is given: its arguments split at
@@ -70,6 +74,8 @@ var metaCmds = []metaCmd{
 	{name: `\conninfo`, group: "General", desc: "say which store or cluster, catalog and version the session uses", run: func(c metaCall) (intent, error) {
 		return intent{kind: intentConnInfo}, noArgs(`\conninfo`, c.args)
 	}},
+	{name: `\connect`, args: "TARGET", group: "General", desc: "use another cluster or store for the rest of the session: hbase QUORUM, embedded [DIR], or a quorum such as 127.0.0.1:2181 (\\c works too)", run: connectCmd(`\connect`)},
+	{name: `\watch`, args: "[SECONDS]", group: "General", desc: "rerun the last statement every SECONDS (default 2) until Ctrl-C", run: watchCmd},
 	{name: `\d`, args: "[TABLE]", group: "Informational", desc: "list every table (SHOW TABLES), or describe TABLE, a catalog table or an HBase ns:table (DESCRIBE)", run: describeCmd},
 	{name: `\d+`, args: "TABLE", group: "Informational", desc: "describe TABLE with its regions and a legend of the rowkey notation", run: describePlusCmd},
 	{name: `\dt`, group: "Informational", desc: "list the tables that are not index tables", run: listTablesCmd},
@@ -207,6 +213,9 @@ func parseMeta(line string, cat *catalog.Catalog) (intent, error) {
 		} else {
 			args[len(args)-1] = last
 		}
+	}
+	if name == `\c` {
+		name = `\connect`
 	}
 	for _, c := range metaCmds {
 		if c.name == name {

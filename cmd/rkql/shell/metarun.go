@@ -51,6 +51,10 @@ func (s *Session) meta(ctx context.Context, in IO, line string) bool {
 		s.edit(ctx, in)
 	case intentShell:
 		s.shellCommand(in, it.text)
+	case intentConnect:
+		s.connect(ctx, in, it.text)
+	case intentWatch:
+		s.watch(ctx, in, it.every)
 	case intentConnInfo:
 		info := s.cfg.ConnInfo
 		if info == "" {

@@ -135,6 +135,7 @@ func onOff(b bool) string {
 // block (source line and caret) under it.
 func (s *Session) fail(in IO, msg, context string) {
 	s.failed = true
+	s.failures++
 	flush(in.Stdout())
 	w := in.Stderr()
 	msg = strings.ReplaceAll(strings.TrimRight(msg, "\n"), "\n", " ")

@@ -113,6 +113,25 @@ type Config struct {
 	// PagerCommand is the pager's command line, run by sh; "" means
 	// less -SFX.
 	PagerCommand string
+	// Connect resolves the target of \connect (an HBase quorum or an
+	// embedded store) to a connection; nil refuses \connect.
+	Connect func(target string) (Connection, error)
+	// Sleep waits d for \watch, or until ctx ends, and reports whether
+	// it waited d; nil means a timer. Tests replace it.
+	Sleep func(ctx context.Context, d time.Duration) bool
+}
+
+// Connection is what \connect switches a session to: how to open the
+// store, and the settings that go with that store.
+type Connection struct {
+	Open, OpenRead engine.OpenFunc
+	CreateOnDemand bool
+	ReadOnly       bool
+	ReadOnlyHint   string
+	ReleaseStore   bool
+	// Name says which store or cluster it is, for "You are now connected
+	// to …"; Info is what \conninfo says of it.
+	Name, Info string
 }
 
 // Session reads statements and formats their results; an engine runs
@@ -122,6 +141,8 @@ type Session struct {
 	set    Settings
 	eng    *engine.Engine
 	failed bool
+	// failures counts the failures reported, for \watch to stop at one.
+	failures int
 	// outErr is set once writing results failed: the session stops.
 	outErr bool
 	// vars are the variables of \set.
@@ -149,13 +170,18 @@ func New(cfg Config) *Session {
 			return context.WithCancel(ctx)
 		}
 	}
-	eng := engine.New(engine.Config{
+	return &Session{cfg: cfg, set: cfg.Settings, eng: newEngine(cfg, cfg.Settings)}
+}
+
+// newEngine is the engine of a session with configuration cfg and
+// settings set.
+func newEngine(cfg Config, set Settings) *engine.Engine {
+	return engine.New(engine.Config{
 		Catalog: cfg.Catalog, CatalogSource: cfg.CatalogSource, CatalogFile: cfg.CatalogFile,
 		Open: cfg.Open, OpenRead: cfg.OpenRead, CreateOnDemand: cfg.CreateOnDemand, CatalogLockTimeout: cfg.CatalogLockTimeout,
 		ReadOnly: cfg.ReadOnly, ReadOnlyHint: cfg.ReadOnlyHint, Planner: cfg.Planner,
-		SortBudget: cfg.SortBudget, GroupBudget: cfg.GroupBudget, NoPushdown: cfg.Settings.NoPushdown, BlockCache: cfg.Settings.BlockCache, Clock: cfg.Clock, Strict: cfg.Strict,
+		SortBudget: cfg.SortBudget, GroupBudget: cfg.GroupBudget, NoPushdown: set.NoPushdown, BlockCache: set.BlockCache, Clock: cfg.Clock, Strict: cfg.Strict,
 	})
-	return &Session{cfg: cfg, set: cfg.Settings, eng: eng}
 }
 
 // Settings returns the current settings.
