@@ -169,3 +169,65 @@ func TestCreateTableFromPhoenix(t *testing.T) {
 		}
 	}
 }
+
+// TestPhoenixCellArrayReads: a table stored as
+// SINGLE_CELL_ARRAY_WITH_OFFSETS is imported with its storage, and read:
+// each family's one cell holds the columns by their encoded qualifier
+// numbers; a newer cell array hides an older one; writes are refused.
+func TestPhoenixCellArrayReads(t *testing.T) {
+	ctx := context.Background()
+	e := ddlEngine(t, t.TempDir(), []byte("tables: []\n"))
+	st, err := e.Store(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"SYSTEM.CATALOG", "CELLS"} {
+		if err := st.CreateTable(ctx, exec.TableSpec{Name: name, Families: []exec.FamilySpec{{Name: "0"}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sys := []exec.Mutation{
+		sysMutation(sysKey("", "", "CELLS"), map[string][]byte{
+			"TABLE_TYPE": []byte("u"), "IMMUTABLE_STORAGE_SCHEME": pInt(2, 1), "ENCODING_SCHEME": pInt(2, 1), "IMMUTABLE_ROWS": {1},
+		}),
+		phoenixColumn("", "CELLS", "K", "", 12, 1, 1, false, ""),
+		phoenixColumn("", "CELLS", "A", "0", 4, 2, 0, false, "\x80\x0B"),
+		phoenixColumn("", "CELLS", "B", "0", 12, 3, 0, false, "\x80\x0C"),
+		phoenixColumn("", "CELLS", "C", "0", 8, 4, 0, false, "\x80\x0D"),
+	}
+	if err := st.Mutate(ctx, "SYSTEM.CATALOG", sys); err != nil {
+		t.Fatal(err)
+	}
+	arr := func(elems ...[]byte) []byte {
+		b, err := catalog.EncodePhoenixCellArray(elems)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	row := func(k string, ts int64, v []byte) exec.Mutation {
+		return exec.Mutation{Key: []byte(k), Cells: []exec.Cell{{Family: "0", Qualifier: "1", Value: v, Timestamp: ts}}}
+	}
+	data := []exec.Mutation{
+		row("k1", 10, arr(pInt(5, 4), []byte("x"), []byte{0xBF, 0xF8, 0, 0, 0, 0, 0, 1})), // 5, 'x', 1.5
+		row("k2", 10, arr(nil, []byte("y"))),                                              // NULL, 'y', NULL
+		row("k3", 10, arr(pInt(1, 4), []byte("old"))),
+	}
+	if err := st.Mutate(ctx, "CELLS", data); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Mutate(ctx, "CELLS", []exec.Mutation{row("k3", 20, arr(pInt(-2, 4), nil))}); err != nil {
+		t.Fatal(err)
+	}
+	out := runText(t, e, "CREATE TABLE FROM PHOENIX 'CELLS';")
+	if !strings.Contains(out, "storage: single_cell_array_with_offsets") {
+		t.Fatalf("import:\n%s", out)
+	}
+	checkRows(t, e, "SELECT k, a, b, c FROM cells ALLOW FULL SCAN", "k1 5 x 1.5; k2 NULL y NULL; k3 -2 NULL NULL")
+	checkRows(t, e, "SELECT k FROM cells WHERE b = 'y' ALLOW FULL SCAN", "k2")
+	checkRows(t, e, "SELECT count(*), sum(a) FROM cells ALLOW FULL SCAN", "3 3")
+	checkRows(t, e, "SELECT b FROM cells WHERE k = 'k1'", "x")
+	if out := runText(t, e, "INSERT INTO cells (k, a) VALUES ('k9', 1);"); !strings.Contains(out, "does not write Phoenix's single_cell_array_with_offsets") {
+		t.Errorf("a write: %s", out)
+	}
+}

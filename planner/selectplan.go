@@ -7,7 +7,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/expr"
 	"github.com/rkql/rkql/parser"
 )
@@ -19,9 +18,6 @@ func (pl *Planner) selectPlan(ctx context.Context, s *parser.SelectStmt) (*Selec
 	t, err := pl.table(s.Table)
 	if err != nil {
 		return nil, err
-	}
-	if p := t.Phoenix; p != nil && p.Storage != catalog.PhoenixOneCellPerColumn {
-		return nil, errAt(s.Table.NamePos, "table %s: Phoenix's %s keeps each family's columns in one cell (%s), which rkql does not read yet: SELECT * FROM RAW '%s' shows its cells", t.Name, p.Name, p.Storage, t.Physical)
 	}
 	if s, err = qualify(s, t); err != nil {
 		return nil, err
