@@ -72,8 +72,9 @@ func pxCanon(kind string, v any) string {
 // TestPhoenixImportReads: Phoenix creates a salted table with a
 // descending TIMESTAMP and a nullable trailing VARCHAR key, encoded
 // qualifiers and two families, a covered global index of it, and an
-// unsalted table with plain qualifiers and a descending BIGINT key, and
-// UPSERTs random rows. CREATE TABLE … FROM PHOENIX imports all three from
+// unsalted table with plain qualifiers and a descending BIGINT key, and a
+// table stored as SINGLE_CELL_ARRAY_WITH_OFFSETS in two families, and
+// UPSERTs random rows. CREATE TABLE … FROM PHOENIX imports all four from
 // SYSTEM.CATALOG, and rkql's SELECTs return Phoenix's rows; a point
 // lookup in the salted table finds the row at Phoenix's own key, salt
 // byte included.
@@ -83,6 +84,7 @@ func TestPhoenixImportReads(t *testing.T) {
 		salted = "PHX_IMPORT.SALTED"
 		index  = "PHX_IMPORT.SALTED_BY_CPU"
 		plain  = "PHX_IMPORT.PLAIN"
+		cells  = "PHX_IMPORT.CELLS"
 	)
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
@@ -94,12 +96,14 @@ func TestPhoenixImportReads(t *testing.T) {
 		return s
 	}
 	stmts := []string{
-		"DROP TABLE IF EXISTS " + salted + " CASCADE", "DROP TABLE IF EXISTS " + plain,
+		"DROP TABLE IF EXISTS " + salted + " CASCADE", "DROP TABLE IF EXISTS " + plain, "DROP TABLE IF EXISTS " + cells,
 		"CREATE TABLE " + salted + " (HOST VARCHAR NOT NULL, TS TIMESTAMP NOT NULL, DOMAIN VARCHAR, CPU DOUBLE, N INTEGER, CODE CHAR(3), B.BYTES_IN UNSIGNED_LONG, " +
 			"CONSTRAINT PK PRIMARY KEY (HOST, TS DESC, DOMAIN)) SALT_BUCKETS = 4, UPDATE_CACHE_FREQUENCY = 60000",
 		"CREATE INDEX SALTED_BY_CPU ON " + salted + " (CPU) INCLUDE (CODE)",
 		"CREATE TABLE " + plain + " (ID BIGINT NOT NULL, K2 INTEGER NOT NULL, V VARCHAR, D DECIMAL(10, 2), F BOOLEAN, " +
 			"CONSTRAINT PK PRIMARY KEY (ID DESC, K2)) COLUMN_ENCODED_BYTES = 0, UPDATE_CACHE_FREQUENCY = 60000",
+		"CREATE IMMUTABLE TABLE " + cells + " (K VARCHAR NOT NULL PRIMARY KEY, A INTEGER, B VARCHAR, C DOUBLE, X.D BIGINT, X.E VARCHAR) " +
+			"IMMUTABLE_STORAGE_SCHEME = SINGLE_CELL_ARRAY_WITH_OFFSETS, UPDATE_CACHE_FREQUENCY = 60000",
 	}
 	var withDomain []string
 	for i := 0; i < 60; i++ {
@@ -116,11 +120,15 @@ func TestPhoenixImportReads(t *testing.T) {
 		stmts = append(stmts, fmt.Sprintf("UPSERT INTO %s (ID, K2, V, D, F) VALUES (%d, %d, %s, %s, %s)",
 			plain, r.Int64N(1<<40)-1<<39, r.IntN(100)-50, maybe(fmt.Sprintf("'v%d'", r.IntN(100))),
 			maybe(fmt.Sprintf("%d.%02d", r.IntN(20000)-10000, r.IntN(100))), maybe([]string{"TRUE", "FALSE"}[r.IntN(2)])))
+		stmts = append(stmts, fmt.Sprintf("UPSERT INTO %s (K, A, B, C, D, E) VALUES ('k%d', %s, %s, %s, %s, %s)",
+			cells, i, maybe(fmt.Sprint(r.IntN(2001)-1000)), maybe(fmt.Sprintf("'b%d'", r.IntN(100))),
+			maybe(fmt.Sprint(float64(r.IntN(2001)-1000)/4)), maybe(fmt.Sprint(r.Int64N(1<<50)-1<<49)), maybe(fmt.Sprintf("'e%d'", r.IntN(100)))))
 	}
 	stmts = append(stmts,
 		"SELECT HOST, TS, DOMAIN, CPU, N, CODE, BYTES_IN FROM "+salted,
 		"SELECT ID, K2, V, D, F FROM "+plain,
-		"SELECT /*+ INDEX("+salted+" SALTED_BY_CPU) */ CPU, HOST, TS, DOMAIN, CODE FROM "+salted)
+		"SELECT /*+ INDEX("+salted+" SALTED_BY_CPU) */ CPU, HOST, TS, DOMAIN, CODE FROM "+salted,
+		"SELECT K, A, B, C, D, E FROM "+cells)
 	got := phoenixSQL(t, sqlCmd, stmts)
 	nq := len(stmts)
 
@@ -148,6 +156,7 @@ func TestPhoenixImportReads(t *testing.T) {
 		"CREATE TABLE FROM PHOENIX '" + salted + "';",
 		"CREATE TABLE plain FROM PHOENIX '" + strings.ToLower(plain) + "';",
 		"CREATE TABLE by_cpu FROM PHOENIX '" + index + "';",
+		"CREATE TABLE FROM PHOENIX '" + cells + "';",
 	} {
 		out := runText(t, e, q)
 		if !strings.Contains(out, "# saved to") {
@@ -184,9 +193,10 @@ func TestPhoenixImportReads(t *testing.T) {
 			t.Logf("%s: rkql reads Phoenix's %d rows", name, len(ph))
 		}
 	}
-	compare(salted, "SELECT host, ts, domain, cpu, n, code, bytes_in FROM salted ALLOW FULL SCAN", "stsnnsn", got[nq-2])
-	compare(plain, "SELECT id, k2, v, d, f FROM plain ALLOW FULL SCAN", "nnsnb", got[nq-1])
-	compare(index, "SELECT cpu, host, ts, domain, code FROM by_cpu ALLOW FULL SCAN", "nstss", got[nq])
+	compare(salted, "SELECT host, ts, domain, cpu, n, code, bytes_in FROM salted ALLOW FULL SCAN", "stsnnsn", got[nq-3])
+	compare(plain, "SELECT id, k2, v, d, f FROM plain ALLOW FULL SCAN", "nnsnb", got[nq-2])
+	compare(index, "SELECT cpu, host, ts, domain, code FROM by_cpu ALLOW FULL SCAN", "nstss", got[nq-1])
+	compare(cells, "SELECT k, a, b, c, d, e FROM cells ALLOW FULL SCAN", "snsnns", got[nq])
 
 	// A point lookup: rkql's key, salt byte included, is Phoenix's.
 	keys := map[string]bool{}
