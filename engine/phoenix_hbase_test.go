@@ -1,13 +1,10 @@
 package engine_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	osexec "os/exec"
 	"sort"
 	"strings"
 	"testing"
@@ -17,63 +14,8 @@ import (
 	"github.com/rkql/rkql/exec"
 	"github.com/rkql/rkql/exec/hbasestore"
 	"github.com/rkql/rkql/hbase"
+	"github.com/rkql/rkql/internal/phoenixtest"
 )
-
-// phoenixServer returns the ZooKeeper quorum of a Phoenix-enabled HBase
-// ($RKQL_PHOENIX_ZK) and the command that runs SQL on it through Phoenix's
-// JDBC driver ($RKQL_PHOENIX_SQL), or skips the test; under
-// RKQL_REQUIRE_HBASE=1, where Java and Maven are present, it fails instead.
-func phoenixServer(t *testing.T) (zk, sqlCmd string) {
-	t.Helper()
-	zk, sqlCmd = os.Getenv("RKQL_PHOENIX_ZK"), os.Getenv("RKQL_PHOENIX_SQL")
-	if zk != "" && sqlCmd != "" {
-		return zk, sqlCmd
-	}
-	if os.Getenv("RKQL_REQUIRE_HBASE") == "1" {
-		_, jerr := osexec.LookPath("java")
-		_, merr := osexec.LookPath("mvn")
-		if jerr == nil && merr == nil {
-			t.Fatal("a Phoenix HBase is required (RKQL_REQUIRE_HBASE=1, Java and Maven present) but RKQL_PHOENIX_ZK or RKQL_PHOENIX_SQL is unset")
-		}
-	}
-	t.Skip("no Phoenix HBase: RKQL_PHOENIX_ZK and RKQL_PHOENIX_SQL are unset")
-	return "", ""
-}
-
-// phoenixSQL runs statements through Phoenix and returns the rows of each
-// query, by statement number, each value as JSON decodes it (numbers as
-// json.Number).
-func phoenixSQL(t *testing.T, cmd string, stmts []string) map[int][][]any {
-	t.Helper()
-	c := osexec.Command(cmd)
-	c.Stdin = strings.NewReader(strings.Join(stmts, ";\n") + ";\n")
-	var stderr bytes.Buffer
-	c.Stderr = &stderr
-	out, err := c.Output()
-	rows := map[int][][]any{}
-	dec := json.NewDecoder(bytes.NewReader(out))
-	dec.UseNumber()
-	for dec.More() {
-		var m struct {
-			Stmt  int
-			Row   []any
-			Error string
-		}
-		if err := dec.Decode(&m); err != nil {
-			t.Fatalf("phoenix-sql output: %v\n%s", err, out)
-		}
-		if m.Error != "" {
-			t.Fatalf("Phoenix, statement %d (%s): %s", m.Stmt, stmts[m.Stmt-1], m.Error)
-		}
-		if m.Row != nil {
-			rows[m.Stmt] = append(rows[m.Stmt], m.Row)
-		}
-	}
-	if err != nil {
-		t.Fatalf("phoenix-sql: %v\n%s", err, stderr.String())
-	}
-	return rows
-}
 
 // pxTable is a Phoenix table the write test creates through Phoenix and
 // describes to rkql by hand.
@@ -136,13 +78,13 @@ func (r pxRow) String() string {
 // SELECT through JDBC returns exactly the rows of the model, as does
 // rkql's.
 func TestPhoenixReadsRkqlWrites(t *testing.T) {
-	zk, sqlCmd := phoenixServer(t)
+	zk := phoenixtest.Require(t)
 	tables := pxTables()
 	var setup []string
 	for _, tb := range tables {
 		setup = append(setup, "DROP TABLE IF EXISTS "+tb.name, tb.ddl)
 	}
-	phoenixSQL(t, sqlCmd, setup)
+	phoenixtest.Exec(t, setup...)
 
 	src := "tables:\n"
 	for _, tb := range tables {
@@ -243,7 +185,7 @@ func TestPhoenixReadsRkqlWrites(t *testing.T) {
 		queries = append(queries, "SELECT K, N, D, S, B FROM "+tb.name)
 	}
 
-	got := phoenixSQL(t, sqlCmd, queries)
+	got := phoenixtest.Run(t, queries...)
 	for ti, tb := range tables {
 		var want []string
 		for _, row := range models[ti] {
@@ -251,7 +193,7 @@ func TestPhoenixReadsRkqlWrites(t *testing.T) {
 		}
 		sort.Strings(want)
 		var ph []string
-		for _, vs := range got[ti+1] {
+		for _, vs := range got[ti].Rows {
 			if len(vs) != 5 {
 				t.Fatalf("%s: Phoenix row %v", tb.name, vs)
 			}

@@ -19,6 +19,7 @@ import (
 	"github.com/rkql/rkql/exec"
 	"github.com/rkql/rkql/exec/hbasestore"
 	"github.com/rkql/rkql/hbase"
+	"github.com/rkql/rkql/internal/phoenixtest"
 )
 
 // pxCanon writes a value of a Phoenix row (as phoenixSQL decodes it) or
@@ -79,7 +80,7 @@ func pxCanon(kind string, v any) string {
 // lookup in the salted table finds the row at Phoenix's own key, salt
 // byte included.
 func TestPhoenixImportReads(t *testing.T) {
-	zk, sqlCmd := phoenixServer(t)
+	zk := phoenixtest.Require(t)
 	const (
 		salted = "PHX_IMPORT.SALTED"
 		index  = "PHX_IMPORT.SALTED_BY_CPU"
@@ -129,8 +130,8 @@ func TestPhoenixImportReads(t *testing.T) {
 		"SELECT ID, K2, V, D, F FROM "+plain,
 		"SELECT /*+ INDEX("+salted+" SALTED_BY_CPU) */ CPU, HOST, TS, DOMAIN, CODE FROM "+salted,
 		"SELECT K, A, B, C, D, E FROM "+cells)
-	got := phoenixSQL(t, sqlCmd, stmts)
-	nq := len(stmts)
+	res := phoenixtest.RunBatch(t, 100, stmts...)
+	got := func(i int) [][]any { return res[len(res)-4+i].Rows }
 
 	ctx := context.Background()
 	st, err := hbasestore.OpenWith(ctx, hbase.Config{ZKQuorum: zk}, hbasestore.Options{})
@@ -193,10 +194,10 @@ func TestPhoenixImportReads(t *testing.T) {
 			t.Logf("%s: rkql reads Phoenix's %d rows", name, len(ph))
 		}
 	}
-	compare(salted, "SELECT host, ts, domain, cpu, n, code, bytes_in FROM salted ALLOW FULL SCAN", "stsnnsn", got[nq-3])
-	compare(plain, "SELECT id, k2, v, d, f FROM plain ALLOW FULL SCAN", "nnsnb", got[nq-2])
-	compare(index, "SELECT cpu, host, ts, domain, code FROM by_cpu ALLOW FULL SCAN", "nstss", got[nq-1])
-	compare(cells, "SELECT k, a, b, c, d, e FROM cells ALLOW FULL SCAN", "snsnns", got[nq])
+	compare(salted, "SELECT host, ts, domain, cpu, n, code, bytes_in FROM salted ALLOW FULL SCAN", "stsnnsn", got(0))
+	compare(plain, "SELECT id, k2, v, d, f FROM plain ALLOW FULL SCAN", "nnsnb", got(1))
+	compare(index, "SELECT cpu, host, ts, domain, code FROM by_cpu ALLOW FULL SCAN", "nstss", got(2))
+	compare(cells, "SELECT k, a, b, c, d, e FROM cells ALLOW FULL SCAN", "snsnns", got(3))
 
 	// A point lookup: rkql's key, salt byte included, is Phoenix's.
 	keys := map[string]bool{}

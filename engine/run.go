@@ -79,6 +79,9 @@ func (e *Engine) RunPlan(ctx context.Context, p planner.Plan) (*Result, error) {
 		if err := exec.PhoenixWritable(p.Table); err != nil {
 			return nil, err
 		}
+		if p.Source != nil {
+			return e.insertSelect(ctx, p)
+		}
 		return e.insert(ctx, p)
 	case *planner.ShowTables:
 		return e.showTables(ctx)

@@ -58,6 +58,15 @@ func placeReads(p *placed.Plan, sel *planner.Select, pd Pushdown, on bool, bc Bl
 		}
 		return
 	}
+	if j, ok := planner.Find[*planner.Join](sel.Root); ok {
+		// Each side is placed as the plan it is; a lookup join places
+		// the read of each batch when it runs (see join.go).
+		placeReads(p, j.First, pd, on, bc)
+		for _, st := range j.Steps {
+			placeReads(p, st.Right, pd, on, bc)
+		}
+		return
+	}
 	acc := sel.Access
 	sc := &placed.Scan{Access: acc, Store: pd.StoreName(), Off: !on}
 	// AS OF is what the read means, and checkAsOf made sure the store

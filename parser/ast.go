@@ -142,12 +142,17 @@ type ExplainStmt struct {
 }
 
 // InsertStmt is (INSERT | UPSERT) INTO t (cols) VALUES (…), (…)
-// [TIMESTAMP expr] [ALLOW INDEX WRITE]. Both merge into an existing row.
+// [TIMESTAMP expr] [ALLOW INDEX WRITE], or (INSERT | UPSERT) INTO t
+// [(cols)] SELECT …, which writes the rows of the query. Both merge into
+// an existing row.
 type InsertStmt struct {
 	Insert  Pos
 	Table   Ident
 	Columns []Ident
 	Rows    [][]Expr
+	// Query is the SELECT whose rows are written, instead of Rows;
+	// without Columns they go to every column of t in order.
+	Query *SelectStmt
 	// Timestamp is the cell timestamp for every written cell; nil means now.
 	Timestamp Expr
 	// Upsert is true when the statement was written UPSERT.

@@ -14,6 +14,10 @@ import (
 type converter struct {
 	src  string
 	toks []lexer.Token // the statement's tokens, to recover positions
+	// inInsert is set while the query of INSERT … SELECT is converted,
+	// and queryIndexWrite says whether that query ended with ALLOW INDEX
+	// WRITE, which is the INSERT's.
+	inInsert, queryIndexWrite bool
 }
 
 func pos(p lexer.Position) Pos { return Pos(p.Offset) }
@@ -127,13 +131,25 @@ func (c *converter) explain(g *gExplain) (Stmt, *Error) {
 
 func (c *converter) selectStmt(g *gSelect) (Stmt, *Error) {
 	s := &SelectStmt{
-		Select:        pos(g.Pos),
-		Distinct:      g.Distinct,
-		Star:          g.Star || g.Raw,
-		Raw:           g.Raw,
-		Limit:         -1,
-		AllowFullScan: g.Allow,
+		Select:   pos(g.Pos),
+		Distinct: g.Distinct,
+		Star:     g.Star || g.Raw,
+		Raw:      g.Raw,
+		Limit:    -1,
 	}
+	fullScan, indexWrite, aerr := c.allows(g.Allows)
+	if aerr != nil {
+		return nil, aerr
+	}
+	if indexWrite && !c.inInsert {
+		for _, a := range g.Allows {
+			if a.IndexWrite {
+				return nil, c.errorf(a.Pos, "ALLOW INDEX WRITE does not apply to SELECT")
+			}
+		}
+	}
+	s.AllowFullScan = fullScan
+	c.queryIndexWrite = indexWrite
 	if g.RawFrom != nil {
 		s.FromRaw = true
 		s.Table = Ident{NamePos: pos(g.RawFrom.Pos) + Pos(len("RAW ")), Name: unquote(g.RawFrom.Name, '\'')}
@@ -262,6 +278,32 @@ func (c *converter) insert(g *gInsert) (Stmt, *Error) {
 	s.AllowIndexWrite = indexWrite
 	for _, col := range g.Columns {
 		s.Columns = append(s.Columns, ident(col))
+	}
+	if g.Query != nil {
+		c.inInsert = true
+		q, err := c.selectStmt(g.Query)
+		c.inInsert = false
+		if err != nil {
+			return nil, err
+		}
+		if c.queryIndexWrite {
+			// ALLOW INDEX WRITE after the query is the INSERT's.
+			if indexWrite {
+				return nil, c.errorf(g.Pos, "ALLOW clause given twice")
+			}
+			s.AllowIndexWrite = true
+		}
+		sel, ok := q.(*SelectStmt)
+		if !ok || sel.Raw || sel.FromRaw {
+			return nil, c.errorf(g.Query.Pos, "%s INTO … SELECT RAW is not supported: select the columns of a catalog table", strings.ToUpper(g.Verb))
+		}
+		s.Query = sel
+	} else if len(s.Columns) == 0 {
+		p := g.Rows[0].Pos
+		if i := strings.LastIndex(strings.ToUpper(c.src[:p.Offset]), "VALUES"); i >= 0 {
+			p.Offset = i
+		}
+		return nil, c.errorf(p, "%s … VALUES needs the list of columns before VALUES: %s INTO t (a, b) VALUES (…)", strings.ToUpper(g.Verb), strings.ToUpper(g.Verb))
 	}
 	for _, r := range g.Rows {
 		if len(r.Values) != len(s.Columns) {

@@ -70,6 +70,9 @@ func (d *dumper) stmt(depth int, label string, s Stmt) {
 				d.expr(depth+2, "", v)
 			}
 		}
+		if s.Query != nil {
+			d.selectStmt(depth+1, "query: ", s.Query)
+		}
 		if s.Timestamp != nil {
 			d.expr(depth+1, "timestamp: ", s.Timestamp)
 		}

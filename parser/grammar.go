@@ -126,7 +126,7 @@ type gSelect struct {
 	Limit    *gInt         `parser:"( 'LIMIT' @@ )?"`
 	Offset   *gInt         `parser:"( 'OFFSET' @@ )?"`
 	Versions *gInt         `parser:"( 'VERSIONS' @@ )?"`
-	Allow    bool          `parser:"@( 'ALLOW' 'FULL' 'SCAN' )?"`
+	Allows   []*gAllow     `parser:"( 'ALLOW' @@ )*"`
 }
 
 // gAsOf is AS OF TIMESTAMP '…', or FOR SYSTEM_TIME AS OF …, after the
@@ -220,8 +220,9 @@ type gInsert struct {
 	Pos     lexer.Position
 	Verb    string     `parser:"@( 'INSERT' | 'UPSERT' )"`
 	Table   *gTable    `parser:"'INTO' @@"`
-	Columns []*gColumn `parser:"'(' @@ ( ',' @@ )* ')'"`
-	Rows    []*gRow    `parser:"'VALUES' @@ ( ',' @@ )*"`
+	Columns []*gColumn `parser:"( '(' @@ ( ',' @@ )* ')' )?"`
+	Rows    []*gRow    `parser:"( 'VALUES' @@ ( ',' @@ )*"`
+	Query   *gSelect   `parser:"| @@ )"`
 	TS      *gExpr     `parser:"( 'TIMESTAMP' @@ )?"`
 	Allows  []*gAllow  `parser:"( 'ALLOW' @@ )*"`
 }

@@ -446,14 +446,22 @@ func (s *InsertStmt) String() string {
 	var b strings.Builder
 	b.WriteString(not(s.Upsert, "UPSERT INTO ", "INSERT INTO "))
 	b.WriteString(s.Table.String())
-	b.WriteString(" (")
-	for i, c := range s.Columns {
-		if i > 0 {
-			b.WriteString(", ")
+	if len(s.Columns) > 0 {
+		b.WriteString(" (")
+		for i, c := range s.Columns {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(c.String())
 		}
-		b.WriteString(c.String())
+		b.WriteString(")")
 	}
-	b.WriteString(") VALUES ")
+	if s.Query != nil {
+		b.WriteString(" ")
+		b.WriteString(s.Query.String())
+	} else {
+		b.WriteString(" VALUES ")
+	}
 	for i, row := range s.Rows {
 		if i > 0 {
 			b.WriteString(", ")

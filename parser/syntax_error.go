@@ -68,6 +68,9 @@ func syntaxError(src string, err error, g *gStmt, toks []lexer.Token) *Error {
 	var uerr *participle.UnexpectedTokenError
 	if errors.As(err, &uerr) {
 		tok := uerr.Unexpected
+		if subquery(tok, toks) {
+			return newError(src, Pos(tok.Pos.Offset), "subqueries are not supported yet (IN (SELECT …), EXISTS (SELECT …), a SELECT as a value): write the condition as a JOIN of the two tables")
+		}
 		msg := "unexpected " + describeToken(tok)
 		expected := expectedFromMessage(uerr.Message())
 		if expected == nil {
@@ -85,6 +88,25 @@ func syntaxError(src string, err error, g *gStmt, toks []lexer.Token) *Error {
 		return newError(src, Pos(perr.Position().Offset), perr.Message())
 	}
 	return newError(src, NoPos, err.Error())
+}
+
+// subquery reports whether tok is a SELECT right after an opening
+// parenthesis: a subquery, which the grammar does not take.
+func subquery(tok lexer.Token, toks []lexer.Token) bool {
+	if !strings.EqualFold(tok.Value, "SELECT") {
+		return false
+	}
+	for i, t := range toks {
+		if t.Pos.Offset == tok.Pos.Offset {
+			for j := i - 1; j >= 0; j-- {
+				if strings.TrimSpace(toks[j].Value) != "" {
+					return toks[j].Value == "("
+				}
+			}
+			return false
+		}
+	}
+	return false
 }
 
 // hint explains two common surprises: a reserved word where a name was
@@ -362,7 +384,7 @@ func selectFollow(s *gSelect) []string {
 	var next int
 	var out []string
 	switch {
-	case s.Allow:
+	case len(s.Allows) > 0:
 		next = len(selectClauses)
 	case s.Versions != nil:
 		next = 11

@@ -126,6 +126,9 @@ func (s *Select) ExplainPlaced(env ExplainEnv, an *Analysis, pl Placing) *Explai
 	if u, ok := Find[*Union](s.Root); ok {
 		return s.explainUnion(u, env, an, pl)
 	}
+	if j, ok := Find[*Join](s.Root); ok {
+		return s.explainJoin(j, env, an, pl)
+	}
 	for _, n := range Path(s.Root) {
 		e.Steps = append(e.Steps, explainNode(n, pl)...)
 	}

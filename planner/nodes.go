@@ -11,7 +11,7 @@ import (
 // each step the client applies to its rows.
 //
 // The set is sealed: Access, Union, MergeSort, IndexLookup, Filter,
-// Aggregate, Project, Distinct, Sort, Count and Limit.
+// Aggregate, Project, Distinct, Sort, Count, Limit and Join.
 type Node interface {
 	// Input is the node whose rows this one consumes; nil for a leaf.
 	Input() Node
@@ -30,6 +30,7 @@ var (
 	_ Node = (*Limit)(nil)
 	_ Node = (*Aggregate)(nil)
 	_ Node = (*Project)(nil)
+	_ Node = (*Join)(nil)
 )
 
 // NoLimit is a Limit that does not limit: the statement has no LIMIT.
@@ -227,12 +228,20 @@ func (*Count) node()       {}
 func (*Limit) node()       {}
 
 // Accesses lists the reads of a plan: its access, or those of its union's
-// branches.
+// branches, or of a join's sides (a lookup join's as EXPLAIN shows one
+// batch).
 func (s *Select) Accesses() []*Access {
 	if s.Access != nil {
 		return []*Access{s.Access}
 	}
 	var out []*Access
+	if j, ok := Find[*Join](s.Root); ok {
+		out = append(out, j.First.Accesses()...)
+		for _, st := range j.Steps {
+			out = append(out, st.Right.Accesses()...)
+		}
+		return out
+	}
 	if u, ok := Find[*Union](s.Root); ok {
 		for _, b := range u.Branches {
 			out = append(out, b.Accesses()...)

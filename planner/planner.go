@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/expr"
 	"github.com/rkql/rkql/parser"
 )
 
@@ -61,7 +62,14 @@ type Insert struct {
 	Timestamp int64
 	// Upsert says the statement was written UPSERT; it writes the same.
 	Upsert bool
+	// Source, instead of Rows, is the query of INSERT … SELECT: its
+	// output i is written to column Columns[i], InsertBatch rows a write.
+	Source *Select
 }
+
+// InsertBatch is how many rows of its query INSERT … SELECT writes at
+// once, as rkql import does.
+const InsertBatch = 5000
 
 // ShowTables lists the catalog's tables.
 type ShowTables struct{}
@@ -160,7 +168,7 @@ func (pl *Planner) plan(ctx context.Context, stmt parser.Stmt) (Plan, error) {
 			return &RawExplain{Read: r, Analyze: s.Analyze, JSON: strings.EqualFold(s.Format, "JSON")}, err
 		}
 		switch s.Stmt.(type) {
-		case *parser.DeleteStmt, *parser.UpdateStmt:
+		case *parser.DeleteStmt, *parser.UpdateStmt, *parser.InsertStmt:
 			return pl.explainWrite(ctx, s)
 		}
 		inner, ok := s.Stmt.(*parser.SelectStmt)
@@ -295,6 +303,12 @@ func (pl *Planner) insert(ctx context.Context, s *parser.InsertStmt) (*Insert, e
 	c := &compiler{ctx: ctx, t: t}
 	cols := make([]int, len(s.Columns))
 	seen := map[int]bool{}
+	if s.Query != nil && len(s.Columns) == 0 {
+		// INSERT INTO t SELECT …: every column of t, in order.
+		for i := range t.Columns {
+			cols, seen[i] = append(cols, i), true
+		}
+	}
 	for i, id := range s.Columns {
 		col, err := c.column(id.NamePos, id.Name)
 		if err != nil {
@@ -329,6 +343,11 @@ func (pl *Planner) insert(ctx context.Context, s *parser.InsertStmt) (*Insert, e
 		}
 	}
 	ins := &Insert{Table: t, Columns: cols, Upsert: s.Upsert}
+	if s.Query != nil {
+		if err := pl.insertSource(ctx, s, ins); err != nil {
+			return nil, err
+		}
+	}
 	for _, vals := range s.Rows {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -348,15 +367,8 @@ func (pl *Planner) insert(ctx context.Context, s *parser.InsertStmt) (*Insert, e
 			}
 			row[cols[i]] = v
 		}
-		if t.Wide != nil {
-			if row, err = t.Wide.Complete(row); err != nil {
-				return nil, errAt(vals[0].Pos(), "%v", err)
-			}
-			if err := wideCell(t, row); err != nil {
-				return nil, errAt(vals[0].Pos(), "%v", err)
-			}
-		}
-		if err := t.CheckStoredKeys(row); err != nil && !t.Collects() {
+		row, err := CompleteRow(t, row)
+		if err != nil {
 			return nil, errAt(vals[0].Pos(), "%v", err)
 		}
 		ins.Rows = append(ins.Rows, row)
@@ -372,6 +384,93 @@ func (pl *Planner) insert(ctx context.Context, s *parser.InsertStmt) (*Insert, e
 		ins.Timestamp = v.I
 	}
 	return ins, nil
+}
+
+// CompleteRow checks a row that INSERT writes to t, and completes the
+// columns a wide table derives from the others.
+func CompleteRow(t *catalog.Table, row catalog.Row) (catalog.Row, error) {
+	if t.Wide != nil {
+		var err error
+		if row, err = t.Wide.Complete(row); err != nil {
+			return nil, err
+		}
+		if err := wideCell(t, row); err != nil {
+			return nil, err
+		}
+	}
+	if err := t.CheckStoredKeys(row); err != nil && !t.Collects() {
+		return nil, err
+	}
+	return row, nil
+}
+
+// insertSource plans the query of INSERT … SELECT into ins.Source: one
+// output per written column, each of the column's type (an INT output
+// goes to a BIGINT column, and a BIGINT one to an INT column if each value
+// fits, checked as it is written).
+func (pl *Planner) insertSource(ctx context.Context, s *parser.InsertStmt, ins *Insert) error {
+	t := ins.Table
+	sel, err := pl.selectPlan(ctx, s.Query)
+	if err != nil {
+		return err
+	}
+	if sel.Raw {
+		return errAt(s.Query.Pos(), "%s INTO … SELECT RAW is not supported: select the columns of a catalog table", insertVerb(s))
+	}
+	if len(sel.Output) != len(ins.Columns) {
+		n := len(ins.Columns)
+		what := fmt.Sprintf("the %d %s listed", n, plural(n, "column", "columns"))
+		if len(s.Columns) == 0 {
+			what = fmt.Sprintf("the %d %s of %s", n, plural(n, "column", "columns"), t.Name)
+		}
+		return errAt(s.Query.Pos(), "the SELECT returns %d %s, for %s", len(sel.Output), plural(len(sel.Output), "column", "columns"), what)
+	}
+	for i, o := range sel.Output {
+		col := t.Columns[ins.Columns[i]]
+		if lit, ok := o.Expr.(*expr.Lit); ok && lit.V.Null {
+			continue // NULL goes to any column
+		}
+		if !assignable(o.Type, col.Type) {
+			return errAt(s.Query.Pos(), "output %d of the SELECT (%s) is %s, and column %s of %s is %s", i+1, o.Name, o.Type, col.Name, t.Name, col.Type)
+		}
+	}
+	if reads := sel.Table; reads != nil && (reads.Physical == t.Physical || readsIndexOf(sel, t)) {
+		return errAt(s.Query.Pos(), "%s INTO %s SELECT … FROM %s would read its own writes: copy through another table", insertVerb(s), t.Name, s.Query.Table.Name)
+	}
+	ins.Source = sel
+	return nil
+}
+
+// readsIndexOf reports whether sel reads an index table of t.
+func readsIndexOf(sel *Select, t *catalog.Table) bool {
+	for _, ix := range sel.IndexLookups() {
+		if ix.Index != nil && ix.Index.Table != nil && ix.Index.Table.Physical == t.Physical {
+			return true
+		}
+		for _, tix := range t.Indexes {
+			if ix.Index != nil && ix.Index.Table != nil && tix.Table != nil && ix.Index.Table.Physical == tix.Table.Physical {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// assignable reports whether a value of type from may be written to a
+// column of type to.
+func assignable(from, to catalog.Type) bool {
+	if from == to || from == catalog.TypeInvalid {
+		return true
+	}
+	ints := func(t catalog.Type) bool { return t == catalog.TypeInt || t == catalog.TypeBigint }
+	return ints(from) && ints(to)
+}
+
+func insertVerb(s *parser.InsertStmt) string {
+	if s.Upsert {
+		return "UPSERT"
+	}
+	return "INSERT"
 }
 
 func (pl *Planner) encodeKey(s *parser.EncodeKeyStmt) (*EncodeKey, error) {

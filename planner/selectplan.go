@@ -15,6 +15,9 @@ import (
 // key ranges and the table or index that reads them, make the access,
 // then build the tree of steps above it.
 func (pl *Planner) selectPlan(ctx context.Context, s *parser.SelectStmt) (*Select, error) {
+	if len(s.Joins) > 0 {
+		return pl.joinPlan(ctx, s)
+	}
 	t, err := pl.table(s.Table)
 	if err != nil {
 		return nil, err

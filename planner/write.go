@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/rkql/rkql/catalog"
@@ -108,6 +109,25 @@ func (pl *Planner) explainWrite(ctx context.Context, s *parser.ExplainStmt) (*Ex
 			ex.Write.Op, ex.Write.Title, ex.Atomic = "SERVER CHECK AND MUTATE", "SERVER CHECK AND MUTATE ROW OF "+u.Table.Name, true
 			ex.Write.Attrs = append(ex.Write.Attrs, Attr{Label: "IF", Value: u.Check.Source})
 		}
+	case *parser.InsertStmt:
+		ins, err := pl.insert(ctx, in)
+		if err != nil {
+			return nil, err
+		}
+		if ins.Source == nil {
+			return nil, errAt(s.Stmt.Pos(), "EXPLAIN takes a SELECT, DELETE, UPDATE or INSERT … SELECT")
+		}
+		verb := insertVerb(in)
+		ex.Select, ex.Write = ins.Source, writeStep(verb, ins.Table, nil)
+		ex.Write.Title = "CLIENT " + verb + " THE ROWS INTO " + ins.Table.Name
+		var cols []string
+		for _, c := range ins.Columns {
+			cols = append(cols, ins.Table.Columns[c].Name)
+		}
+		ex.Write.Attrs = append([]Attr{
+			{Label: "COLUMNS", Value: strings.Join(cols, ", ")},
+			{Label: "BATCHES", Value: fmt.Sprintf("%d rows a write, streamed as the query returns them; a row's key is encoded as an INSERT's", InsertBatch)},
+		}, ex.Write.Attrs...)
 	}
 	return ex, nil
 }

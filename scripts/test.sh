@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs the whole test suite. When Java and Maven are present it starts the
 # local HBase first, and beside it a Kerberos and TLS one for the secure
-# tests (stopping each afterwards if it started it), so the integration
-# tests run; with RKQL_REQUIRE_HBASE=1 a missing HBase fails.
+# tests and a Phoenix one for the Phoenix tests (stopping each afterwards
+# if it started it), so the integration tests run; with
+# RKQL_REQUIRE_HBASE=1 a missing HBase fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,13 +24,23 @@ multi() {
     RKQL_HBASE_RS_PORT="${RKQL_HBASE_MULTI_RS_PORT:-16420}" "$@"
 }
 
+# The Phoenix instance's ports: RKQL_HBASE_PHOENIX_{ZK,MASTER,RS}_PORT.
+phoenix() {
+  RKQL_HBASE_PHOENIX=1 \
+    RKQL_HBASE_ZK_PORT="${RKQL_HBASE_PHOENIX_ZK_PORT:-2185}" \
+    RKQL_HBASE_MASTER_PORT="${RKQL_HBASE_PHOENIX_MASTER_PORT:-16300}" \
+    RKQL_HBASE_RS_PORT="${RKQL_HBASE_PHOENIX_RS_PORT:-16320}" "$@"
+}
+
 started=0
 started_secure=0
 started_multi=0
+started_phoenix=0
 stop() {
   if [ "$started" = 1 ]; then scripts/hbase/down || true; fi
   if [ "$started_secure" = 1 ]; then secure scripts/hbase/down || true; fi
   if [ "$started_multi" = 1 ]; then multi scripts/hbase/down || true; fi
+  if [ "$started_phoenix" = 1 ]; then phoenix scripts/hbase/down || true; fi
 }
 trap stop EXIT
 # On Ctrl-C or SIGTERM, exit so that the EXIT trap stops what was started.
@@ -52,6 +63,14 @@ if command -v java >/dev/null 2>&1 && command -v mvn >/dev/null 2>&1; then
     multi scripts/hbase/up
   fi
   export RKQL_HBASE_MULTI_ZK="127.0.0.1:${RKQL_HBASE_MULTI_ZK_PORT:-2187}"
+  # Phoenix: up waits for the first Phoenix connection (SYSTEM.* tables).
+  if ! phoenix scripts/hbase/status >/dev/null 2>&1; then
+    started_phoenix=1
+    phoenix scripts/hbase/up
+  fi
+  export RKQL_PHOENIX_ZK="127.0.0.1:${RKQL_HBASE_PHOENIX_ZK_PORT:-2185}"
+  RKQL_PHOENIX_SQL="$(pwd)/scripts/phoenix/sql"
+  export RKQL_PHOENIX_SQL
 elif [ "${RKQL_REQUIRE_HBASE:-}" = 1 ]; then
   echo "test: RKQL_REQUIRE_HBASE=1 but java or mvn is missing" >&2
   exit 1

@@ -20,6 +20,8 @@ type Plan struct {
 	conds map[*planner.Filter]expr.Expr
 	// servers holds how the store computes a Count or an Aggregate.
 	servers map[planner.Node]string
+	// joins holds what the join steps measured (join.go).
+	joins joinRuns
 }
 
 var _ planner.Placing = (*Plan)(nil)

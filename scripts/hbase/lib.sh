@@ -34,7 +34,23 @@ if [[ -n "$REGIONSERVERS" ]]; then
     exit 2
   fi
 fi
-if [[ -n "$REGIONSERVERS" ]]; then
+# Phoenix mode: RKQL_HBASE_PHOENIX=1 runs an HBase with Apache Phoenix
+# 5.2.1's server jars and settings, on its own ports and run directory;
+# up also makes the first Phoenix JDBC connection (SYSTEM.* tables).
+PHOENIX="${RKQL_HBASE_PHOENIX:-}"
+case "$PHOENIX" in
+  "" | 0) PHOENIX="" ;;
+  1) ;;
+  *) printf 'hbase: RKQL_HBASE_PHOENIX=%s: want 1 or nothing\n' "$PHOENIX" >&2; exit 2 ;;
+esac
+if [[ -n "$PHOENIX" && ( -n "$SECURITY" || -n "$REGIONSERVERS" ) ]]; then
+  printf 'hbase: RKQL_HBASE_PHOENIX goes with neither RKQL_HBASE_SECURITY nor RKQL_HBASE_REGIONSERVERS\n' >&2
+  exit 2
+fi
+if [[ -n "$PHOENIX" ]]; then
+  DEFAULT_PORTS=(2185 16300 16320)
+  DEFAULT_RUN_DIR="$CACHE_DIR/run-phoenix"
+elif [[ -n "$REGIONSERVERS" ]]; then
   DEFAULT_PORTS=(2187 16400 16420)
   DEFAULT_RUN_DIR="$CACHE_DIR/run-multi"
 elif [[ -n "$SECURITY" ]]; then
@@ -59,6 +75,19 @@ LOG_FILE="$RUN_DIR/hbase.log"
 OUT_FILE="$RUN_DIR/hbase.out"
 PROBE_LOG="$RUN_DIR/probe.log"
 LOCK_FILE="$CACHE_DIR/lock"
+# Phoenix mode: the server's extra jars (scripts/phoenix/server/pom.xml),
+# the server classpath (HBase's jars, then those of Phoenix's that HBase
+# does not hold), the compiled PhoenixSQL client, and the mark that the
+# first Phoenix connection succeeded (in the data directory, so a fresh
+# start clears it).
+PHOENIX_POM_DIR="$REPO_ROOT/scripts/phoenix/server"
+PHOENIX_JARS_FILE="$CACHE_DIR/phoenix-jars.txt"
+PHOENIX_CLASSPATH_FILE="$CACHE_DIR/phoenix-classpath.txt"
+PHOENIX_SQL_DIR="$CACHE_DIR/phoenix-sql"
+PHOENIX_READY_FILE="$DATA_DIR/phoenix.ready"
+PHOENIX_TIMEOUT="${RKQL_HBASE_PHOENIX_TIMEOUT:-600}"
+SERVER_CLASSPATH_FILE="$CLASSPATH_FILE"
+[[ -z "$PHOENIX" ]] || SERVER_CLASSPATH_FILE="$PHOENIX_CLASSPATH_FILE"
 
 ZK_PORT="${RKQL_HBASE_ZK_PORT:-${DEFAULT_PORTS[0]}}"
 MASTER_PORT="${RKQL_HBASE_MASTER_PORT:-${DEFAULT_PORTS[1]}}"
@@ -244,7 +273,7 @@ marked_pids() {
     pid=${f#/proc/}
     pid=${pid%/cmdline}
     [[ "$pid" == "$$" ]] && continue
-    tr '\0' '\n' <"$f" 2>/dev/null | grep -qxF -- "$RUN_MARKER" && printf '%s\n' "$pid"
+    tr '\0' '\n' 2>/dev/null <"$f" | grep -qxF -- "$RUN_MARKER" && printf '%s\n' "$pid"
   done
   return 0
 }
@@ -288,4 +317,57 @@ stop_hbase() {
     while [[ -d "/proc/$pid" ]] && our_pid >/dev/null; do sleep 0.1; done
   fi
   rm -f "$PID_FILE"
+}
+
+# artifact_key prints a jar's artifact (the two directories above its
+# version directory in a Maven repository: group's last part/artifact).
+artifact_key() {
+  local d
+  d=$(dirname "$(dirname "$1")")
+  printf '%s/%s\n' "$(basename "$(dirname "$d")")" "$(basename "$d")"
+}
+
+# resolve_phoenix fills PHOENIX_CLASSPATH_FILE: HBase's classpath, then
+# every jar of Phoenix's server pom whose artifact HBase's does not hold,
+# so that HBase's version wins each conflict. Needs resolve_classpath first.
+resolve_phoenix() {
+  resolve_classpath "$PHOENIX_POM_DIR" "$PHOENIX_JARS_FILE"
+  if [[ -s "$PHOENIX_CLASSPATH_FILE" && "$PHOENIX_CLASSPATH_FILE" -nt "$PHOENIX_JARS_FILE" &&
+    "$PHOENIX_CLASSPATH_FILE" -nt "$CLASSPATH_FILE" ]]; then
+    return 0
+  fi
+  local jar cp
+  declare -A held=()
+  while IFS= read -r jar; do
+    [[ -n "$jar" ]] && held[$(artifact_key "$jar")]=1
+  done < <(tr ':' '\n' <"$CLASSPATH_FILE"; echo)
+  cp=$(tr -d '\n' <"$CLASSPATH_FILE")
+  while IFS= read -r jar; do
+    if [[ -n "$jar" && -z "${held[$(artifact_key "$jar")]:-}" ]]; then cp+=":$jar"; fi
+  done < <(tr ':' '\n' <"$PHOENIX_JARS_FILE"; echo)
+  printf '%s' "$cp" >"$PHOENIX_CLASSPATH_FILE.tmp"
+  mv "$PHOENIX_CLASSPATH_FILE.tmp" "$PHOENIX_CLASSPATH_FILE"
+}
+
+# build_phoenix_sql compiles scripts/phoenix/PhoenixSQL.java unless its
+# class file is current.
+build_phoenix_sql() {
+  local src="$REPO_ROOT/scripts/phoenix/PhoenixSQL.java" cls="$PHOENIX_SQL_DIR/PhoenixSQL.class"
+  if [[ -f "$cls" && "$cls" -nt "$src" && "$cls" -nt "$PHOENIX_CLASSPATH_FILE" ]]; then
+    return 0
+  fi
+  mkdir -p "$PHOENIX_SQL_DIR"
+  "$JAVAC" -nowarn -encoding UTF-8 -d "$PHOENIX_SQL_DIR" -cp "$(<"$PHOENIX_CLASSPATH_FILE")" "$src" ||
+    die "could not compile $src"
+}
+
+# phoenix_sql runs PhoenixSQL against this mode's ZooKeeper with the given
+# arguments; its log goes to $RUN_DIR/phoenix-sql.log.
+phoenix_sql() {
+  "$JAVA" -Xmx512m -XX:TieredStopAtLevel=1 -Xshare:auto \
+    -Djava.net.preferIPv4Stack=true \
+    -Dlog4j2.configurationFile="$HBASE_SCRIPT_DIR/log4j2.properties" \
+    -Drkql.hbase.logfile="$RUN_DIR/phoenix-sql.log" \
+    "${JDK17_FLAGS[@]}" \
+    -cp "$PHOENIX_SQL_DIR:$(<"$PHOENIX_CLASSPATH_FILE")" PhoenixSQL --url "jdbc:phoenix:127.0.0.1:$ZK_PORT" "$@"
 }

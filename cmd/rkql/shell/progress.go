@@ -127,6 +127,11 @@ func (s *Session) progressFor(in IO, st parser.Stmt) *progressLine {
 		msg = "building index: %d rows…"
 	case *parser.CheckIndexStmt:
 		msg = "checking index: %d entries and rows…"
+	case *parser.InsertStmt:
+		if st.(*parser.InsertStmt).Query == nil {
+			return nil
+		}
+		msg = "copying: %d rows written…"
 	default:
 		return nil
 	}

@@ -1,0 +1,320 @@
+package exec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/exec/placed"
+	"github.com/rkql/rkql/expr"
+	"github.com/rkql/rkql/planner"
+)
+
+// ErrJoinBudget is returned when the table a hash join holds in memory
+// has more rows than the budget.
+var ErrJoinBudget = errors.New("exec: hash join budget exceeded")
+
+// defaultJoinBudget is the rows a hash join holds when the executor's
+// SortBudget is 0, as a sort's.
+const defaultJoinBudget = 1_000_000
+
+// join opens a join: the first table's rows, then each step's.
+func (x *Executor) join(ctx context.Context, p *placed.Plan, j *planner.Join, stats *Stats) (rowIter, error) {
+	first, err := x.side(ctx, p, j.First, stats)
+	if err != nil {
+		return nil, err
+	}
+	var it rowIter = &spreadIter{in: first, cols: j.FirstCols, blank: j.Row}
+	for _, st := range j.Steps {
+		run := p.StartJoin(st)
+		switch st.Kind {
+		case planner.LookupJoin:
+			off := p.Scan(st.Right.Access).Off
+			it = &lookupJoinIter{x: x, st: st, in: it, stats: stats, run: run, opts: PlaceOptions{NoPushdown: off}}
+		default:
+			budget := x.SortBudget
+			if budget <= 0 {
+				budget = defaultJoinBudget
+			}
+			it = &hashJoinIter{x: x, p: p, st: st, in: it, stats: stats, run: run, budget: budget}
+		}
+	}
+	return it, nil
+}
+
+// side opens the rows of one table's plan, projected to its outputs.
+func (x *Executor) side(ctx context.Context, p *placed.Plan, sel *planner.Select, stats *Stats) (*project, error) {
+	it, err := x.build(ctx, p, p.Node(sel.Root), stats, planner.NoLimit)
+	if err != nil {
+		return nil, err
+	}
+	return &project{in: it, out: sel.Output}, nil
+}
+
+// spreadIter puts the first table's rows in their places in the joined
+// row.
+type spreadIter struct {
+	in    *project
+	cols  []int
+	blank catalog.Row
+}
+
+func (s *spreadIter) next(ctx context.Context) (*Row, error) {
+	r, err := s.in.Next(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := append(catalog.Row(nil), s.blank...)
+	for i, c := range s.cols {
+		out[c] = r[i]
+	}
+	return &Row{Vals: out}, nil
+}
+
+func (s *spreadIter) close() { s.in.Close() }
+
+// joinKey writes the values at cols of r as one map key, or reports
+// false when one is NULL, which equals nothing.
+func joinKey(b *strings.Builder, r catalog.Row, cols []int) bool {
+	b.Reset()
+	for _, c := range cols {
+		if r[c].Null {
+			return false
+		}
+		writeIdentity(b, r[c])
+	}
+	return true
+}
+
+// pair is the joined row of left and right (right's values at cols), or
+// nil when cond fails on it.
+func pair(left *Row, right catalog.Row, cols []int, cond expr.Expr) (*Row, error) {
+	out := append(catalog.Row(nil), left.Vals...)
+	for i, c := range cols {
+		out[c] = right[i]
+	}
+	if cond != nil {
+		ok, err := expr.Match(cond, out)
+		if err != nil || !ok {
+			return nil, err
+		}
+	}
+	return &Row{Vals: out}, nil
+}
+
+// lookupJoinIter reads its left rows a batch at a time and looks up the
+// batch's join values in the table by key: one planned read per batch.
+type lookupJoinIter struct {
+	x     *Executor
+	st    *planner.JoinStep
+	in    rowIter
+	stats *Stats
+	run   *planner.JoinRun
+	opts  PlaceOptions
+	out   []*Row
+	done  bool
+	buf   strings.Builder
+}
+
+func (l *lookupJoinIter) next(ctx context.Context) (*Row, error) {
+	for len(l.out) == 0 {
+		if l.done {
+			return nil, io.EOF
+		}
+		if err := l.batch(ctx); err != nil {
+			return nil, err
+		}
+	}
+	r := l.out[0]
+	l.out = l.out[1:]
+	l.run.Rows++
+	return r, nil
+}
+
+// batch reads up to Batch left rows, looks up their keys and queues the
+// joined rows.
+func (l *lookupJoinIter) batch(ctx context.Context) error {
+	var lefts []*Row
+	var keys [][]catalog.Value
+	seen := map[string]bool{}
+	for len(lefts) < l.st.Batch {
+		r, err := l.in.next(ctx)
+		if err == io.EOF {
+			l.done = true
+			break
+		}
+		if err != nil {
+			return err
+		}
+		lefts = append(lefts, r)
+		if !joinKey(&l.buf, r.Vals, l.st.LeftKeys) || seen[l.buf.String()] {
+			continue
+		}
+		seen[l.buf.String()] = true
+		k := make([]catalog.Value, len(l.st.LeftKeys))
+		for i, c := range l.st.LeftKeys {
+			k[i] = r.Vals[c]
+		}
+		keys = append(keys, k)
+	}
+	l.run.LeftRows += int64(len(lefts))
+	found := map[string][]catalog.Row{}
+	if len(keys) > 0 {
+		rows, err := l.lookup(ctx, keys)
+		if err != nil {
+			return err
+		}
+		for _, r := range rows {
+			if joinKey(&l.buf, r, l.st.RightKeys) {
+				found[l.buf.String()] = append(found[l.buf.String()], r)
+			}
+		}
+	}
+	for _, left := range lefts {
+		matched := false
+		if joinKey(&l.buf, left.Vals, l.st.LeftKeys) {
+			for _, right := range found[l.buf.String()] {
+				out, err := pair(left, right, l.st.Cols, l.st.Cond)
+				if err != nil {
+					return err
+				}
+				if out != nil {
+					matched = true
+					l.out = append(l.out, out)
+				}
+			}
+		}
+		if !matched && l.st.Outer {
+			l.out = append(l.out, left)
+		}
+	}
+	return nil
+}
+
+// lookup plans, places and runs the read of keys, and returns its rows.
+func (l *lookupJoinIter) lookup(ctx context.Context, keys [][]catalog.Value) ([]catalog.Row, error) {
+	sel, err := l.st.Lookup(ctx, keys)
+	if err != nil {
+		return nil, fmt.Errorf("lookup join of %s: %w", l.st.Name, err)
+	}
+	p, err := Place(ctx, l.x.Store, sel, l.opts)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := l.x.Run(ctx, p, l.stats)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []catalog.Row
+	for {
+		r, err := rows.Next(ctx)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	l.run.Batches++
+	l.run.Keys += int64(len(keys))
+	l.run.RightRows += int64(len(out))
+	return out, nil
+}
+
+func (l *lookupJoinIter) close() {
+	l.in.close()
+	l.done, l.out = true, nil
+}
+
+// hashJoinIter reads the table once, holds its rows by their join
+// values, and probes them with each left row.
+type hashJoinIter struct {
+	x      *Executor
+	p      *placed.Plan
+	st     *planner.JoinStep
+	in     rowIter
+	stats  *Stats
+	run    *planner.JoinRun
+	budget int
+	built  bool
+	table  map[string][]catalog.Row
+	out    []*Row
+	buf    strings.Builder
+}
+
+func (h *hashJoinIter) build(ctx context.Context) error {
+	rows, err := h.x.side(ctx, h.p, h.st.Right, h.stats)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	h.table = map[string][]catalog.Row{}
+	held := 0
+	for {
+		r, err := rows.Next(ctx)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		h.run.RightRows++
+		if !joinKey(&h.buf, r, h.st.RightKeys) {
+			continue // a NULL join value equals nothing
+		}
+		if held >= h.budget {
+			return fmt.Errorf("%w: the hash join of %s holds more than %d of its rows; bind its key in ON or WHERE so that it is read by key, or raise --sort-budget", ErrJoinBudget, h.st.Name, h.budget)
+		}
+		held++
+		k := h.buf.String()
+		h.table[k] = append(h.table[k], append(catalog.Row(nil), r...))
+	}
+	h.run.Batches = 1
+	h.built = true
+	return nil
+}
+
+func (h *hashJoinIter) next(ctx context.Context) (*Row, error) {
+	if !h.built {
+		if err := h.build(ctx); err != nil {
+			return nil, err
+		}
+	}
+	for len(h.out) == 0 {
+		left, err := h.in.next(ctx)
+		if err != nil {
+			return nil, err
+		}
+		h.run.LeftRows++
+		matched := false
+		if joinKey(&h.buf, left.Vals, h.st.LeftKeys) {
+			for _, right := range h.table[h.buf.String()] {
+				out, err := pair(left, right, h.st.Cols, h.st.Cond)
+				if err != nil {
+					return nil, err
+				}
+				if out != nil {
+					matched = true
+					h.out = append(h.out, out)
+				}
+			}
+		}
+		if !matched && h.st.Outer {
+			h.out = append(h.out, left)
+		}
+	}
+	r := h.out[0]
+	h.out = h.out[1:]
+	h.run.Rows++
+	return r, nil
+}
+
+func (h *hashJoinIter) close() {
+	h.in.close()
+	h.table, h.out = nil, nil
+}
