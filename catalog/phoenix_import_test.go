@@ -241,6 +241,22 @@ func TestImportPhoenixPlain(t *testing.T) {
 			t.Errorf("err %v, want %q", err, c.want)
 		}
 	}
+	// With Phoenix's namespace mapping the HBase table is SCHEMA:TABLE.
+	mapped := sysCatRows("S", "T", map[string][]byte{"TABLE_TYPE": []byte("u"), "IS_NAMESPACE_MAPPED": {1}},
+		[]sysCol{{name: "A", sqlType: 1, size: 2, keySeq: 1}, {name: "V", family: "0", sqlType: -3, ordinal: 2}})
+	imp, err = ImportPhoenix("", "S", "T", mapped, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = RenderTable(&imp.Spec)
+	for _, w := range []string{"hbase: 'S:T'", "{field: a, encoding: phoenix, phoenix: CHAR, width: 2}", "{name: v, type: BYTES, column: '0:V', encoding: phoenix, phoenix: VARBINARY}", "empty_column: '0:_0'"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("mapped entry lacks %s:\n%s", w, got)
+		}
+	}
+	if _, err := Parse([]byte("tables:\n" + indent(got, "  "))); err != nil {
+		t.Fatal(err)
+	}
 	// A local index of the table refuses the import: its rows are in the
 	// table's own HBase table.
 	data, _ := metricsCatalog()
