@@ -227,6 +227,13 @@ func TestPhoenixCellArrayReads(t *testing.T) {
 	checkRows(t, e, "SELECT k FROM cells WHERE b = 'y' ALLOW FULL SCAN", "k2")
 	checkRows(t, e, "SELECT count(*), sum(a) FROM cells ALLOW FULL SCAN", "3 3")
 	checkRows(t, e, "SELECT b FROM cells WHERE k = 'k1'", "x")
+	// The store sees one cell per family: value filters and projections
+	// are the client's.
+	plan := runText(t, e, "EXPLAIN SELECT k FROM cells WHERE b = 'y' ALLOW FULL SCAN;")
+	if strings.Contains(plan, "SERVER") || !strings.Contains(plan, "CLIENT") {
+		t.Errorf("EXPLAIN of a filter on a cell array's column:\n%s", plan)
+	}
+	t.Logf("%s", plan)
 	if out := runText(t, e, "INSERT INTO cells (k, a) VALUES ('k9', 1);"); !strings.Contains(out, "does not write Phoenix's single_cell_array_with_offsets") {
 		t.Errorf("a write: %s", out)
 	}
