@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/big"
 	"math/rand/v2"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/engine"
 	"github.com/rkql/rkql/exec"
+	"github.com/rkql/rkql/exec/exectest"
 	"github.com/rkql/rkql/exec/hbasestore"
 	"github.com/rkql/rkql/hbase"
 	"github.com/rkql/rkql/internal/phoenixtest"
@@ -478,12 +480,12 @@ func (g prGen) query(tb prTable, rows [][]prValue) prQuery {
 func TestPhoenixWritesRkqlReads(t *testing.T) {
 	zk := phoenixtest.Require(t)
 	tables := prTables()
-	nrows, nqueries := 200, 60
-	if testing.Short() {
-		nrows, nqueries = 60, 20
-	}
+	nrows, nqueries := exectest.Size(60, 200, 500), exectest.Size(20, 60, 150)
 	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	if s, err := strconv.ParseUint(os.Getenv("RKQL_DIFF_SEED"), 10, 64); err == nil && s > 0 {
+		seed = s
+	}
+	t.Logf("seed %d (RKQL_DIFF_SEED reruns it)", seed)
 	g := prGen{rand.New(rand.NewPCG(seed, 11))}
 
 	// Phoenix: create the tables and check the qualifiers the catalog

@@ -88,7 +88,7 @@ var Functions = []*Function{
 		Build: func(c Call) (Scalar, error) { return ModOf(c.T, c.Args[0], c.Args[1]), nil }},
 	{Name: "DATE_PART", Params: []Param{{Name: "unit", Type: ArgPartUnit, Literal: true}, {Name: "ts", Type: ArgTime}},
 		Result: Returns(catalog.TypeBigint), Arity: "2 arguments, a unit such as 'hour' and a TIMESTAMP",
-		Doc: "a field of ts in UTC: year, month, day, hour, minute, second (whole), millisecond, dow (0 for Sunday), doy (from 1) or epoch (whole seconds, rounded down)", Example: "DATE_PART('hour', ts)",
+		Doc: "a field of ts in UTC: year, month, day, hour, minute, second (whole), millisecond, dow (0 for Sunday), doy (from 1) or epoch (whole seconds, rounded down); EXTRACT(unit FROM ts), the standard SQL form, is the same call", Example: "DATE_PART('hour', ts)",
 		Build: func(c Call) (Scalar, error) {
 			f, err := DatePart(c.Args[0].(*Lit).V.S, c.Args[1])
 			if err != nil {

@@ -202,6 +202,8 @@ func (c *converter) neg(g *gNeg) (Expr, *Error) {
 		return c.call(g.Call)
 	case g.Cast != nil:
 		return c.cast(g.Cast)
+	case g.Extract != nil:
+		return c.extract(g.Extract)
 	case g.Case != nil:
 		return c.caseExpr(g.Case)
 	case g.Interval != nil:
@@ -302,6 +304,17 @@ func (c *converter) cast(g *gCast) (Expr, *Error) {
 		return nil, err
 	}
 	return &CastExpr{Cast: pos(g.Pos), X: x, Type: strings.ToUpper(g.Type)}, nil
+}
+
+// extract converts EXTRACT(unit FROM x) to DATE_PART('unit', x), which
+// checks the unit.
+func (c *converter) extract(g *gExtract) (Expr, *Error) {
+	x, err := c.expr(g.X)
+	if err != nil {
+		return nil, err
+	}
+	unit := &StringLit{ValuePos: pos(g.Pos) + Pos(len("EXTRACT(")), Val: strings.ToLower(g.Unit)}
+	return &CallExpr{NamePos: pos(g.Pos), Name: "DATE_PART", Args: []Expr{unit, x}}, nil
 }
 
 func (c *converter) caseExpr(g *gCase) (Expr, *Error) {

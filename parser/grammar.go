@@ -191,6 +191,13 @@ type gCast struct {
 	Type string `parser:"'AS' @( Ident | Typed | Func ) ')'"`
 }
 
+// gExtract is EXTRACT(unit FROM x), the standard form of DATE_PART.
+type gExtract struct {
+	Pos  lexer.Position
+	Unit string `parser:"'EXTRACT':Func '(' @( Ident | Typed | Func | Keyword )"`
+	X    *gExpr `parser:"'FROM' @@ ')'"`
+}
+
 // gCase is CASE [operand] WHEN … THEN … [ELSE …] END.
 type gCase struct {
 	Pos     lexer.Position
@@ -367,6 +374,7 @@ type gNeg struct {
 	Bool     string     `parser:"| @( 'TRUE' | 'FALSE' )"`
 	Null     bool       `parser:"| @'NULL'"`
 	Cast     *gCast     `parser:"| @@"`
+	Extract  *gExtract  `parser:"| @@"`
 	Call     *gCall     `parser:"| @@"`
 	Case     *gCase     `parser:"| @@"`
 	Interval *gInterval `parser:"| @@"`

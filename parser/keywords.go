@@ -32,7 +32,7 @@ var keywordTable = [...]Keyword{
 	{Word: "DESC", Starter: true}, {Word: "DESCRIBE", Starter: true},
 	{Word: "DISTINCT", Reserved: true}, {Word: "DROP", Starter: true}, {Word: "ELSE", Reserved: true},
 	{Word: "ENCODE", Starter: true}, {Word: "END", Reserved: true}, {Word: "ESCAPE"},
-	{Word: "EXPLAIN", Reserved: true, Starter: true}, {Word: "FALSE", Reserved: true},
+	{Word: "EXPLAIN", Reserved: true, Starter: true}, {Word: "EXTRACT"}, {Word: "FALSE", Reserved: true},
 	{Word: "FAMILIES", Layout: true}, {Word: "FAMILY", Layout: true}, {Word: "FOR"}, {Word: "FORMAT"},
 	{Word: "FROM", Reserved: true}, {Word: "FULL"}, {Word: "GROUP", Reserved: true},
 	{Word: "HAVING", Reserved: true}, {Word: "HBASE", Layout: true}, {Word: "HOUR"},

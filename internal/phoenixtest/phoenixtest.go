@@ -151,7 +151,8 @@ func run(t testing.TB, flags []string, stmts []string) []Result {
 		stmts[i] = strings.TrimRight(strings.TrimSpace(s), ";")
 	}
 	cmd := exec.Command(os.Getenv(EnvSQL), flags...)
-	cmd.Stdin = strings.NewReader(strings.Join(stmts, ";\n") + ";\n")
+	// Each ';' on a line of its own: a statement may end in a -- comment.
+	cmd.Stdin = strings.NewReader(strings.Join(stmts, "\n;\n") + "\n;\n")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

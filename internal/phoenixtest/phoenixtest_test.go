@@ -56,7 +56,7 @@ func TestRunParsesLines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w := "CREATE TABLE T (K VARCHAR PRIMARY KEY, V BIGINT);\nUPSERT INTO T VALUES ('a', 1);\nSELECT * FROM T;\n"; string(got) != w {
+	if w := "CREATE TABLE T (K VARCHAR PRIMARY KEY, V BIGINT)\n;\nUPSERT INTO T VALUES ('a', 1)\n;\nSELECT * FROM T\n;\n"; string(got) != w {
 		t.Errorf("stdin %q, want %q", got, w)
 	}
 }
