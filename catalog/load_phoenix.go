@@ -97,6 +97,8 @@ type yPhoenix struct {
 	Storage     string `yaml:"storage"`
 	// GlobalIndexes names the table's Phoenix global indexes.
 	GlobalIndexes []string `yaml:"global_indexes"`
+	// IndexOf names the data table of a table that is a Phoenix index.
+	IndexOf string `yaml:"index_of"`
 }
 
 // PhoenixSpec is the YAML shape of a table's phoenix: block.
@@ -104,7 +106,7 @@ type PhoenixSpec = yPhoenix
 
 // phoenixTable reads a table's phoenix: block.
 func (l *loader) phoenixTable(t *Table, y *yPhoenix, path []any) (*PhoenixTable, error) {
-	p := &PhoenixTable{Name: y.Table}
+	p := &PhoenixTable{Name: y.Table, IndexOf: y.IndexOf}
 	for i, ix := range y.GlobalIndexes {
 		if ix == "" {
 			return nil, l.errf(append(path, "global_indexes", i), "table %q: a global index's name is empty", t.Name)
@@ -118,7 +120,7 @@ func (l *loader) phoenixTable(t *Table, y *yPhoenix, path []any) (*PhoenixTable,
 	case "", "one_cell_per_column":
 		p.Storage = PhoenixOneCellPerColumn
 	case "single_cell_array_with_offsets":
-		return nil, l.errf(append(path, "storage"), "table %q: Phoenix's single_cell_array_with_offsets storage is not read yet", t.Name)
+		p.Storage = PhoenixSingleCellArray
 	default:
 		return nil, l.errf(append(path, "storage"), "table %q: unknown Phoenix storage scheme %q (want one_cell_per_column or single_cell_array_with_offsets)", t.Name, y.Storage)
 	}

@@ -475,6 +475,10 @@ type PhoenixTable struct {
 	// which Phoenix keeps in step on its own writes. rkql does not, so it
 	// refuses to write a table that has one.
 	GlobalIndexes []string
+	// IndexOf, when set, says the table is a Phoenix global index of the
+	// data table it names (SCHEMA.TABLE): Phoenix writes it, rkql only
+	// reads it.
+	IndexOf string
 }
 
 // PhoenixEmptyValue is the value of Phoenix's empty column, as Phoenix

@@ -20,8 +20,7 @@ import (
 // whose encoded qualifier number is i+10 (SYSTEM.CATALOG's
 // COLUMN_QUALIFIER \x80\x0B is element 1; each family counts its own). The
 // elements run to the family's last column, NULLs at the end included.
-// This file has the cell's codec only: the loader still refuses the
-// storage scheme, since reads and writes of it are not wired in yet.
+// Reads decode it (exec's decoder); writes of it are refused.
 
 // PhoenixCellArrayQualifier is the qualifier of the one cell per family.
 const PhoenixCellArrayQualifier = "1"
@@ -96,4 +95,44 @@ func DecodePhoenixCellArray(b []byte) ([][]byte, error) {
 		}
 	}
 	return out, nil
+}
+
+// PhoenixQualifierNumber is the number an encoded qualifier stands for,
+// in Phoenix's encodings of 1 to 4 bytes (QualifierEncodingScheme): one
+// or two bytes with the sign bit flipped, three or four as they are.
+func PhoenixQualifierNumber(q []byte) (int, bool) {
+	switch len(q) {
+	case 1:
+		return int(q[0] ^ 0x80), true
+	case 2:
+		return int(binary.BigEndian.Uint16(q) ^ 0x8000), true
+	case 3:
+		return int(q[0])<<16 | int(q[1])<<8 | int(q[2]), true
+	case 4:
+		return int(int32(binary.BigEndian.Uint32(q))), true
+	}
+	return 0, false
+}
+
+// PhoenixCellArrayElement is the element of a family's cell array that
+// holds the column of encoded qualifier q: 0 for the first of
+// DecodePhoenixCellArray's elements (qualifier number 11); ok is false for
+// a qualifier that no element holds.
+func PhoenixCellArrayElement(q string) (int, bool) {
+	n, ok := PhoenixQualifierNumber([]byte(q))
+	if !ok || n < phoenixFirstQualifier {
+		return 0, false
+	}
+	return n - phoenixFirstQualifier, true
+}
+
+// phoenixFirstQualifier is the number of a table's first encoded column
+// (QueryConstants.ENCODED_CQ_COUNTER_INITIAL_VALUE).
+const phoenixFirstQualifier = 11
+
+// PhoenixCellArray reports whether t is a Phoenix table stored as
+// SINGLE_CELL_ARRAY_WITH_OFFSETS: one cell per family, which the store
+// can neither project to columns nor filter by value.
+func PhoenixCellArray(t *Table) bool {
+	return t.Phoenix != nil && t.Phoenix.Storage == PhoenixSingleCellArray
 }

@@ -82,6 +82,9 @@ func RenderTable(spec *TableSpec) string {
 			}
 			kv = append(kv, "global_indexes", "["+strings.Join(names, ", ")+"]")
 		}
+		if p.IndexOf != "" {
+			kv = append(kv, "index_of", p.IndexOf)
+		}
 		b.WriteString("  phoenix: " + flowMap(kv) + "\n")
 	}
 	if len(spec.Indexes) > 0 {

@@ -131,6 +131,8 @@ func (e *Engine) RunPlan(ctx context.Context, p planner.Plan) (*Result, error) {
 		return e.alterTable(ctx, p)
 	case *planner.Infer:
 		return e.inferTable(ctx, p)
+	case *planner.ImportPhoenix:
+		return e.importPhoenix(ctx, p)
 	case *planner.ShowCatalog:
 		return e.showCatalog(p)
 

@@ -26,6 +26,9 @@ type decoder struct {
 	t *catalog.Table
 	// cols maps "family:qualifier" to the column index.
 	cols map[string]int
+	// arrays maps each family of a Phoenix table stored as cell arrays
+	// to the column of each element, -1 where none is read.
+	arrays map[string][]int
 	// index is set for an index table, whose rows hold a status cell;
 	// elsewhere a StatusQualifier cell is an ordinary column.
 	index bool
@@ -74,6 +77,9 @@ func newDecoder(t *catalog.Table, cols []int) *decoder {
 		if c.Family != "" {
 			d.cols[c.Family+":"+c.Qualifier] = i
 			d.stored = append(d.stored, storedCol{c.Family, c.Qualifier, i})
+			if catalog.PhoenixCellArray(t) {
+				d.arrayColumn(c.Family, c.Qualifier, i)
+			}
 		}
 		if c.MapFamily != "" {
 			d.maps = append(d.maps, i)
@@ -83,6 +89,43 @@ func newDecoder(t *catalog.Table, cols []int) *decoder {
 		d.stored = nil
 	}
 	return d
+}
+
+// arrayColumn notes that column i is an element of its family's cell
+// array.
+func (d *decoder) arrayColumn(family, qualifier string, i int) {
+	e, ok := catalog.PhoenixCellArrayElement(qualifier)
+	if !ok {
+		return
+	}
+	if d.arrays == nil {
+		d.arrays = map[string][]int{}
+	}
+	cols := d.arrays[family]
+	for len(cols) <= e {
+		cols = append(cols, -1)
+	}
+	cols[e] = i
+	d.arrays[family] = cols
+}
+
+// arrayCells sets the columns held in a family's cell array.
+func (d *decoder) arrayCells(r *Row, sr *StoreRow, c *Cell, cols []int, seen func(int) bool) error {
+	elems, err := catalog.DecodePhoenixCellArray(c.Value)
+	if err != nil {
+		return fmt.Errorf("table %s, row '%s', family %s: %w", d.t.Name, catalog.ToStringBinary(sr.Key), c.Family, err)
+	}
+	for e, i := range cols {
+		if i < 0 || seen(i) || e >= len(elems) || elems[e] == nil {
+			continue
+		}
+		v, err := d.t.Columns[i].DecodeCell(elems[e])
+		if err != nil {
+			return fmt.Errorf("table %s, row '%s': %w", d.t.Name, catalog.ToStringBinary(sr.Key), err)
+		}
+		r.Vals[i] = v
+	}
+	return nil
 }
 
 // column returns the index of the column held in family:qualifier.
@@ -184,6 +227,14 @@ func (d *decoder) cells(r *Row, sr *StoreRow, asOf int64) (int64, error) {
 		newest = max(newest, c.Timestamp)
 		if d.index && c.Qualifier == StatusQualifier {
 			r.Verified = len(c.Value) == 1 && c.Value[0] == statusVerified
+			continue
+		}
+		if cols, ok := d.arrays[c.Family]; ok && c.Qualifier == catalog.PhoenixCellArrayQualifier {
+			// Cells are newest first: the family's first array is its
+			// newest, and marks its columns seen.
+			if err := d.arrayCells(r, sr, &c, cols, seen); err != nil {
+				return 0, err
+			}
 			continue
 		}
 		i, ok := d.column(c.Family, c.Qualifier, &fq)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 
+	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/exec/placed"
 	"github.com/rkql/rkql/planner"
 )
@@ -88,10 +89,11 @@ func placeReads(p *placed.Plan, sel *planner.Select, pd Pushdown, on bool, bc Bl
 		}
 		return
 	}
-	if acc.Kind == planner.EmptyResult || acc.Table.Expands() {
+	if acc.Kind == planner.EmptyResult || acc.Table.Expands() || catalog.PhoenixCellArray(acc.Table) {
 		// A table whose stored rows give several logical rows (cells of
 		// wide rows, repetitions of a key group) is read whole and
-		// filtered, counted and limited in the client.
+		// filtered, counted and limited in the client; so is a Phoenix
+		// table whose columns are elements of one cell per family.
 		return
 	}
 	if acc.Columns != nil {

@@ -187,7 +187,7 @@ func directAccess(p *placed.Plan, n planner.Node) (*placed.Scan, bool) {
 		return nil, false
 	}
 	acc := p.Scan(a)
-	if acc.Off || acc.Table.Expands() {
+	if acc.Off || acc.Table.Expands() || catalog.PhoenixCellArray(acc.Table) {
 		return nil, false
 	}
 	switch acc.Kind {

@@ -112,6 +112,9 @@ func PhoenixWritable(t *catalog.Table) error {
 	if p == nil {
 		return nil
 	}
+	if p.IndexOf != "" {
+		return fmt.Errorf("table %s is Phoenix's index %s of %s, which Phoenix keeps in step: write %s through Phoenix", t.Name, p.Name, p.IndexOf, p.IndexOf)
+	}
 	if len(p.GlobalIndexes) > 0 {
 		return fmt.Errorf("table %s: Phoenix's %s has the global index %s, which rkql does not keep in step: write it through Phoenix", t.Name, p.Name, strings.Join(p.GlobalIndexes, ", "))
 	}

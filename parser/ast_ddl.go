@@ -97,13 +97,20 @@ type FamilyDef struct {
 	InMemory   bool
 }
 
-// CreateTableStmt is CREATE TABLE t [definition]. Without a definition it
-// creates the physical table of a catalog table; with one it adds the
-// table to the catalog.
+// CreateTableStmt is CREATE TABLE t [definition], or CREATE TABLE [t]
+// FROM PHOENIX 'SCHEMA.TABLE'. Without a definition it creates the
+// physical table of a catalog table; with one it adds the table to the
+// catalog; FROM PHOENIX adds the table that Phoenix's SYSTEM.CATALOG
+// describes, named t or, with no t (Table.Name ""), after the Phoenix
+// table.
 type CreateTableStmt struct {
 	Create Pos
 	Table  Ident
 	Def    *TableDef // nil for CREATE TABLE t
+	// Phoenix is the Phoenix table of FROM PHOENIX; PhoenixPos is where
+	// its name is written.
+	Phoenix    string
+	PhoenixPos Pos
 }
 
 // CreateIndexStmt is CREATE INDEX name ON t ROWKEY (…) [COVERING (…)]

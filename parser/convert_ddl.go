@@ -438,8 +438,19 @@ func (c *converter) ddlStmt(g *gStmt) (s Stmt, err *Error, ok bool) {
 	case g.Create != nil && g.Create.Index != nil:
 		s, err = c.createIndex(g.Create.Pos, g.Create.Index)
 	case g.Create != nil:
-		st := &CreateTableStmt{Create: pos(g.Create.Pos), Table: ident(g.Create.Table)}
-		if g.Create.Def != nil {
+		st := &CreateTableStmt{Create: pos(g.Create.Pos)}
+		if g.Create.Table != nil {
+			st.Table = ident(g.Create.Table)
+		}
+		switch {
+		case g.Create.Phoenix != nil:
+			st.Phoenix, st.PhoenixPos = unquote(g.Create.Phoenix.Name.Raw, '\''), pos(g.Create.Phoenix.Name.Pos)
+			if st.Phoenix == "" {
+				err = c.errorf(g.Create.Phoenix.Name.Pos, "FROM PHOENIX wants a Phoenix table's name, as 'SCHEMA.TABLE', not ''")
+			}
+		case g.Create.Table == nil:
+			err = c.errorf(g.Create.Pos, "CREATE TABLE wants a table's name, or FROM PHOENIX 'SCHEMA.TABLE'")
+		case g.Create.Def != nil:
 			st.Def, err = c.tableDef(g.Create.Def)
 		}
 		s = st

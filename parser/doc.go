@@ -61,6 +61,7 @@
 //	         | SHOW TABLES | SHOW REGIONS name | SHOW CATALOG [name]
 //	         | SHOW CREATE TABLE name | (DESCRIBE | DESC) name
 //	         | CREATE TABLE name [tabledef] | CREATE INDEX name ON name index
+//	         | CREATE TABLE [name] FROM PHOENIX string
 //	         | DROP TABLE name | DROP INDEX name | TRUNCATE TABLE name
 //	         | ALTER TABLE name (ADD [COLUMN] coldef | SET FAMILY family)
 //	         | ENCODE KEY name "(" name "=" expr {"," name "=" expr} ")"

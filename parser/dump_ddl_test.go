@@ -28,7 +28,12 @@ func (d *dumper) ddlStmt(depth int, label string, s Stmt) {
 	switch s := s.(type) {
 	case *CreateTableStmt:
 		d.line(depth, "%sCreateTableStmt %s", label, d.at(s.Create))
-		d.ident(depth+1, "table: ", s.Table)
+		if s.Table.Name != "" {
+			d.ident(depth+1, "table: ", s.Table)
+		}
+		if s.Phoenix != "" {
+			d.line(depth+1, "from phoenix: %q %s", s.Phoenix, d.at(s.PhoenixPos))
+		}
 		if s.Def == nil {
 			return
 		}

@@ -260,10 +260,17 @@ type gDescribe struct {
 }
 
 type gCreate struct {
-	Pos   lexer.Position
-	Table *gTable       `parser:"'CREATE' ( 'TABLE' @@"`
-	Def   *gTableDef    `parser:"            @@?"`
-	Index *gCreateIndex `parser:"          | 'INDEX' @@ )"`
+	Pos     lexer.Position
+	Table   *gTable       `parser:"'CREATE' ( 'TABLE' @@?"`
+	Def     *gTableDef    `parser:"            ( @@"`
+	Phoenix *gFromPhoenix `parser:"            | @@ )?"`
+	Index   *gCreateIndex `parser:"          | 'INDEX' @@ )"`
+}
+
+// gFromPhoenix is CREATE TABLE's FROM PHOENIX 'SCHEMA.TABLE'.
+type gFromPhoenix struct {
+	Pos  lexer.Position
+	Name *gStr `parser:"'FROM' 'PHOENIX' @@"`
 }
 
 type gEncode struct {

@@ -165,6 +165,13 @@ func (d *TableDef) String() string {
 }
 
 func (s *CreateTableStmt) String() string {
+	if s.Phoenix != "" {
+		name := ""
+		if s.Table.Name != "" {
+			name = s.Table.String() + " "
+		}
+		return "CREATE TABLE " + name + "FROM PHOENIX " + QuoteString(s.Phoenix)
+	}
 	if s.Def == nil {
 		return "CREATE TABLE " + s.Table.String()
 	}

@@ -18,7 +18,7 @@ import (
 func Layout(st parser.Stmt) bool {
 	switch s := st.(type) {
 	case *parser.CreateTableStmt:
-		return s.Def != nil
+		return s.Def != nil || s.Phoenix != ""
 	case *parser.CreateIndexStmt, *parser.DropTableStmt, *parser.DropIndexStmt, *parser.TruncateStmt,
 		*parser.AlterTableStmt, *parser.ShowCatalogStmt, *parser.InferStmt:
 		return true
@@ -98,28 +98,47 @@ type Infer struct {
 	Save bool
 }
 
-func (*DefineTable) plan()   {}
-func (*CreateIndex) plan()   {}
-func (*DropTable) plan()     {}
-func (*DropIndex) plan()     {}
-func (*Truncate) plan()      {}
-func (*AlterTable) plan()    {}
-func (*ShowCatalog) plan()   {}
-func (*Infer) plan()         {}
-func (*DefineTable) layout() {}
-func (*CreateIndex) layout() {}
-func (*DropTable) layout()   {}
-func (*DropIndex) layout()   {}
-func (*Truncate) layout()    {}
-func (*AlterTable) layout()  {}
-func (*ShowCatalog) layout() {}
-func (*Infer) layout()       {}
+// ImportPhoenix is CREATE TABLE … FROM PHOENIX: a new table of the
+// catalog, read from Phoenix's SYSTEM.CATALOG in the store.
+type ImportPhoenix struct {
+	// Name is the catalog's name for the table; "" derives it from the
+	// Phoenix table's. NamePos is where it is written.
+	Name    string
+	NamePos parser.Pos
+	// Phoenix is the Phoenix table, SCHEMA.TABLE or TABLE; PhoenixPos
+	// where it is written.
+	Phoenix    string
+	PhoenixPos parser.Pos
+}
+
+func (*ImportPhoenix) plan()   {}
+func (*ImportPhoenix) layout() {}
+func (*DefineTable) plan()     {}
+func (*CreateIndex) plan()     {}
+func (*DropTable) plan()       {}
+func (*DropIndex) plan()       {}
+func (*Truncate) plan()        {}
+func (*AlterTable) plan()      {}
+func (*ShowCatalog) plan()     {}
+func (*Infer) plan()           {}
+func (*DefineTable) layout()   {}
+func (*CreateIndex) layout()   {}
+func (*DropTable) layout()     {}
+func (*DropIndex) layout()     {}
+func (*Truncate) layout()      {}
+func (*AlterTable) layout()    {}
+func (*ShowCatalog) layout()   {}
+func (*Infer) layout()         {}
 
 // layoutPlan plans a layout statement; ok is false for any other
 // statement.
 func (pl *Planner) layoutPlan(stmt parser.Stmt) (p Plan, ok bool, err error) {
 	switch s := stmt.(type) {
 	case *parser.CreateTableStmt:
+		if s.Phoenix != "" {
+			p, err := pl.importPhoenix(s)
+			return p, true, err
+		}
 		if s.Def == nil {
 			return nil, false, nil
 		}
@@ -181,6 +200,15 @@ func (pl *Planner) defineTable(s *parser.CreateTableStmt) (*DefineTable, error) 
 		return nil, err
 	}
 	return &DefineTable{Spec: spec, Pos: s.Table.NamePos}, nil
+}
+
+func (pl *Planner) importPhoenix(s *parser.CreateTableStmt) (*ImportPhoenix, error) {
+	if s.Table.Name != "" {
+		if _, ok := pl.cat.Table(s.Table.Name); ok {
+			return nil, errAt(s.Table.NamePos, "table %s is already in the catalog", s.Table.Name)
+		}
+	}
+	return &ImportPhoenix{Name: s.Table.Name, NamePos: s.Table.NamePos, Phoenix: s.Phoenix, PhoenixPos: s.PhoenixPos}, nil
 }
 
 func (pl *Planner) createIndex(s *parser.CreateIndexStmt) (*CreateIndex, error) {

@@ -195,7 +195,7 @@ func (pl *Planner) plan(ctx context.Context, stmt parser.Stmt) (Plan, error) {
 		}
 		return &Describe{Table: t}, nil
 	case *parser.CreateTableStmt:
-		if s.Def != nil {
+		if s.Def != nil || s.Phoenix != "" {
 			break // a layout statement
 		}
 		t, err := pl.table(s.Table)
