@@ -121,6 +121,9 @@ var accessPaths = []string{
 	"SELECT * FROM user_calendar_record WHERE (uid, date, type) IN ((7, DATE '2024-01-02', 1), (8, DATE '2024-01-03', 2))",
 	"SELECT * FROM logs_by_host WHERE hostname LIKE 'web!_1%' ESCAPE '!'",
 	"SELECT seller, amount FROM orders WHERE status = 'paid' AND (buyer = 'b2' OR seller = 's3') ORDER BY amount LIMIT 2",
+	"SELECT b.order_id, o.amount FROM orders_by_buyer b JOIN orders o ON o.seller = b.seller AND o.ts = b.ts AND o.order_id = b.order_id WHERE b.buyer = 'b7' AND o.status = 'paid'",
+	"SELECT o.order_id, s.domain FROM orders o LEFT JOIN sites s ON s.owner = o.buyer WHERE o.seller = 's1' ORDER BY s.domain LIMIT 5",
+	"SELECT o.status, COUNT(*) FROM orders o JOIN orders p ON p.status = o.status AND p.amount > o.amount WHERE o.seller = 's1' AND p.seller = 's2' GROUP BY o.status",
 }
 
 // TestExplainTextAndJSONAgree renders every access path of every store

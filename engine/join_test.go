@@ -43,7 +43,7 @@ func TestLookupJoinBatches(t *testing.T) {
 		n /= 5
 	}
 	writeOrders(t, e, n, 1)
-	const where = "WHERE b.buyer IN ('b7', 'b8')"
+	const where = "WHERE b.buyer IN ('b7', 'b8', 'b9', 'b10', 'b11')"
 	join := "SELECT b.order_id, o.amount, o.status FROM orders_by_buyer b JOIN orders o ON o.seller = b.seller AND o.ts = b.ts AND o.order_id = b.order_id " + where
 	text, err := explain(t, e, "EXPLAIN "+join)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/exec/placed"
@@ -105,8 +106,15 @@ func pair(left *Row, right catalog.Row, cols []int, cond expr.Expr) (*Row, error
 	return &Row{Vals: out}, nil
 }
 
+// lookupDepth is how many batches' lookups a lookup join runs at once:
+// while the rows of one are matched, the next ones are read, so that on a
+// cluster their round trips overlap.
+const lookupDepth = 4
+
 // lookupJoinIter reads its left rows a batch at a time and looks up the
-// batch's join values in the table by key: one planned read per batch.
+// batch's join values in the table by key: one planned read per batch,
+// up to lookupDepth of them running at once, their rows passed on in the
+// order of the left rows.
 type lookupJoinIter struct {
 	x     *Executor
 	st    *planner.JoinStep
@@ -117,14 +125,37 @@ type lookupJoinIter struct {
 	out   []*Row
 	done  bool
 	buf   strings.Builder
+	// queue holds the batches read from in whose lookups run, oldest
+	// first; cancel ends them when the join is closed early.
+	queue  []*lookupBatch
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+}
+
+// lookupBatch is one batch of left rows and its lookup.
+type lookupBatch struct {
+	lefts []*Row
+	keys  int
+	done  chan struct{}
+	rows  []catalog.Row
+	err   error
 }
 
 func (l *lookupJoinIter) next(ctx context.Context) (*Row, error) {
 	for len(l.out) == 0 {
-		if l.done {
+		if err := l.fill(ctx); err != nil {
+			return nil, err
+		}
+		if len(l.queue) == 0 {
 			return nil, io.EOF
 		}
-		if err := l.batch(ctx); err != nil {
+		b := l.queue[0]
+		l.queue = l.queue[1:]
+		<-b.done
+		if b.err != nil {
+			return nil, b.err
+		}
+		if err := l.match(b); err != nil {
 			return nil, err
 		}
 	}
@@ -134,46 +165,72 @@ func (l *lookupJoinIter) next(ctx context.Context) (*Row, error) {
 	return r, nil
 }
 
-// batch reads up to Batch left rows, looks up their keys and queues the
-// joined rows.
-func (l *lookupJoinIter) batch(ctx context.Context) error {
-	var lefts []*Row
-	var keys [][]catalog.Value
-	seen := map[string]bool{}
-	for len(lefts) < l.st.Batch {
-		r, err := l.in.next(ctx)
-		if err == io.EOF {
-			l.done = true
+// fill reads batches of left rows and starts their lookups until
+// lookupDepth run or the left rows end.
+func (l *lookupJoinIter) fill(ctx context.Context) error {
+	if l.cancel == nil {
+		var lctx context.Context
+		lctx, l.cancel = context.WithCancel(ctx)
+		ctx = lctx
+	}
+	for !l.done && len(l.queue) < lookupDepth {
+		b := &lookupBatch{done: make(chan struct{})}
+		var keys [][]catalog.Value
+		seen := map[string]bool{}
+		for len(b.lefts) < l.st.Batch {
+			r, err := l.in.next(ctx)
+			if err == io.EOF {
+				l.done = true
+				break
+			}
+			if err != nil {
+				return err
+			}
+			b.lefts = append(b.lefts, r)
+			if !joinKey(&l.buf, r.Vals, l.st.LeftKeys) || seen[l.buf.String()] {
+				continue
+			}
+			seen[l.buf.String()] = true
+			k := make([]catalog.Value, len(l.st.LeftKeys))
+			for i, c := range l.st.LeftKeys {
+				k[i] = r.Vals[c]
+			}
+			keys = append(keys, k)
+		}
+		if len(b.lefts) == 0 {
 			break
 		}
-		if err != nil {
-			return err
-		}
-		lefts = append(lefts, r)
-		if !joinKey(&l.buf, r.Vals, l.st.LeftKeys) || seen[l.buf.String()] {
+		l.run.LeftRows += int64(len(b.lefts))
+		b.keys = len(keys)
+		l.queue = append(l.queue, b)
+		if len(keys) == 0 {
+			close(b.done)
 			continue
 		}
-		seen[l.buf.String()] = true
-		k := make([]catalog.Value, len(l.st.LeftKeys))
-		for i, c := range l.st.LeftKeys {
-			k[i] = r.Vals[c]
-		}
-		keys = append(keys, k)
+		l.wg.Add(1)
+		go func() {
+			defer l.wg.Done()
+			defer close(b.done)
+			b.rows, b.err = l.lookup(ctx, keys)
+		}()
 	}
-	l.run.LeftRows += int64(len(lefts))
+	return nil
+}
+
+// match queues the joined rows of a batch whose lookup is done.
+func (l *lookupJoinIter) match(b *lookupBatch) error {
+	if b.keys > 0 {
+		l.run.Batches++
+		l.run.Keys += int64(b.keys)
+		l.run.RightRows += int64(len(b.rows))
+	}
 	found := map[string][]catalog.Row{}
-	if len(keys) > 0 {
-		rows, err := l.lookup(ctx, keys)
-		if err != nil {
-			return err
-		}
-		for _, r := range rows {
-			if joinKey(&l.buf, r, l.st.RightKeys) {
-				found[l.buf.String()] = append(found[l.buf.String()], r)
-			}
+	for _, r := range b.rows {
+		if joinKey(&l.buf, r, l.st.RightKeys) {
+			found[l.buf.String()] = append(found[l.buf.String()], r)
 		}
 	}
-	for _, left := range lefts {
+	for _, left := range b.lefts {
 		matched := false
 		if joinKey(&l.buf, left.Vals, l.st.LeftKeys) {
 			for _, right := range found[l.buf.String()] {
@@ -195,6 +252,8 @@ func (l *lookupJoinIter) batch(ctx context.Context) error {
 }
 
 // lookup plans, places and runs the read of keys, and returns its rows.
+// It runs beside the join's own goroutine: it reads the store and the
+// statement's Stats (whose counts are atomic), nothing of the iterator.
 func (l *lookupJoinIter) lookup(ctx context.Context, keys [][]catalog.Value) ([]catalog.Row, error) {
 	sel, err := l.st.Lookup(ctx, keys)
 	if err != nil {
@@ -213,22 +272,22 @@ func (l *lookupJoinIter) lookup(ctx context.Context, keys [][]catalog.Value) ([]
 	for {
 		r, err := rows.Next(ctx)
 		if err == io.EOF {
-			break
+			return out, nil
 		}
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, r)
 	}
-	l.run.Batches++
-	l.run.Keys += int64(len(keys))
-	l.run.RightRows += int64(len(out))
-	return out, nil
 }
 
 func (l *lookupJoinIter) close() {
+	if l.cancel != nil {
+		l.cancel()
+	}
+	l.wg.Wait()
 	l.in.close()
-	l.done, l.out = true, nil
+	l.done, l.out, l.queue = true, nil, nil
 }
 
 // hashJoinIter reads the table once, holds its rows by their join

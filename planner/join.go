@@ -539,6 +539,14 @@ func (b *joinBuild) step(ctx context.Context, c *compiler, i int, side, on []par
 		tmpl, err := batch(ctx, [][]catalog.Value{probe})
 		if err == nil && b.narrows(ctx, tmpl, base) {
 			st.Kind, st.Right, st.lookup = LookupJoin, tmpl, batch
+			if direct := pointBatch(tmpl, keyCols); direct != nil {
+				st.lookup = func(ctx context.Context, keys [][]catalog.Value) (*Select, error) {
+					if sel, ok := direct(keys); ok {
+						return sel, nil
+					}
+					return batch(ctx, keys)
+				}
+			}
 			return st, nil
 		}
 		if err := ctx.Err(); err != nil {
@@ -552,6 +560,75 @@ func (b *joinBuild) step(ctx context.Context, c *compiler, i int, side, on []par
 	}
 	st.Right = right
 	return st, nil
+}
+
+// pointBatch returns, for a lookup whose plan of one key is a point
+// lookup of the data table that the join columns alone bind (every key
+// field, and no random component), a faster way to the plan of a batch:
+// the same plan over the batch's keys, encoded as the catalog writes
+// them, with no planning. It returns nil for any other plan, and its
+// function reports false for a batch it cannot encode, which is then
+// planned as usual.
+func pointBatch(tmpl *Select, keyCols []int) func(keys [][]catalog.Value) (*Select, bool) {
+	acc := tmpl.Access
+	if acc == nil || acc.Kind != PointLookup || acc.Union > 0 || tmpl.IndexLookup() != nil || len(acc.Ranges) != 1 {
+		return nil
+	}
+	t := acc.Table
+	for _, c := range t.Key.Components {
+		if c.Kind == catalog.KindRandom {
+			return nil
+		}
+	}
+	kc := t.KeyColumns()
+	if len(kc) != len(keyCols) {
+		return nil
+	}
+	for _, c := range kc {
+		if !slices.Contains(keyCols, c) {
+			return nil
+		}
+	}
+	path := Path(tmpl.Root)
+	for _, n := range path[1:] {
+		if _, ok := n.(*Filter); !ok {
+			return nil
+		}
+	}
+	return func(keys [][]catalog.Value) (*Select, bool) {
+		a := *acc
+		a.Ranges = nil
+		seen := map[string]bool{}
+		row := t.NewRow()
+		for _, k := range keys {
+			for i, c := range keyCols {
+				if k[i].Null || k[i].Type != t.Columns[c].Type {
+					return nil, false
+				}
+				row[c] = k[i]
+			}
+			key, err := t.EncodeKey(row, nil)
+			if err != nil || len(key) == 0 {
+				return nil, false
+			}
+			if seen[string(key)] {
+				continue
+			}
+			seen[string(key)] = true
+			a.Ranges = append(a.Ranges, KeyRange{Start: key, Point: true})
+		}
+		slices.SortFunc(a.Ranges, func(x, y KeyRange) int { return bytes.Compare(x.Start, y.Start) })
+		sel := *tmpl
+		sel.Access = &a
+		var root Node = &a
+		for _, n := range path[1:] {
+			f := *n.(*Filter)
+			f.In = root
+			root = &f
+		}
+		sel.Root = root
+		return &sel, true
+	}
 }
 
 // narrows reports whether the read of one join value, probe, reads the

@@ -117,7 +117,7 @@ func (st *JoinStep) step(runs JoinRuns) Step {
 		s = Step{Op: "CLIENT " + outer + "HASH JOIN", Title: fmt.Sprintf("CLIENT %sHASH JOIN %s", outer, as)}
 		s.Attrs = append(s.Attrs, Attr{Label: "BUILD", Value: fmt.Sprintf("every row %s reads, held in memory by its join values (within the sort budget), probed by each left row", st.Name)})
 	}
-	s.Attrs = append(s.Attrs, Attr{Label: "batch", Value: int64(st.Batch), Detail: true}, Attr{Label: "table", Value: st.Table.Name, Detail: true})
+	s.Attrs = append(s.Attrs, Attr{Label: "batch rows", Value: int64(st.Batch), Detail: true}, Attr{Label: "table", Value: st.Table.Name, Detail: true})
 	if len(st.On) > 0 {
 		s.Attrs = append(s.Attrs, Attr{Label: "ON", Value: strings.Join(st.On, " AND ")})
 	} else {

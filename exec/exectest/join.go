@@ -3,8 +3,10 @@ package exectest
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -28,8 +30,9 @@ var JoinTables = []string{"orders", "sites", "order_events"}
 // key or none, chains of three, with WHERE, ON conditions beyond the
 // equalities, GROUP BY, ORDER BY and LIMIT), each planned result with
 // pushdown on and off equal to ref.EvaluateJoin's nested loops over
-// every row of each table as ScanAll reads it. load writes rows; nil
-// means exec.Executor.Insert.
+// every row of each table as ScanAll reads it, and, for the queries that
+// are sqlite's SQL too, to sqlite3's answer over the same rows. o.Load
+// writes rows; nil means exec.Executor.Insert.
 func RunJoins(t *testing.T, st exec.Store, cat *catalog.Catalog, o Options) {
 	ctx := context.Background()
 	o.Rows = cmp.Or(o.Rows, 400)
@@ -106,11 +109,12 @@ func RunJoins(t *testing.T, st exec.Store, cat *catalog.Catalog, o Options) {
 		}
 	}
 	pl := planner.New(cat, o.Planner)
+	db := joinSQLite(t, sources)
 	g := &joinGen{r: r, orders: orders, cat: cat}
 	kinds := map[string]int{}
 	for i := 0; i < o.Queries; i++ {
 		q := g.query()
-		if err := checkJoin(ctx, x, pl, sources, q, kinds); err != nil {
+		if err := checkJoin(ctx, x, pl, sources, q, kinds, db); err != nil {
 			t.Errorf("join query %d: %s\n  %v", i, q, err)
 			if i > 20 {
 				return
@@ -118,6 +122,9 @@ func RunJoins(t *testing.T, st exec.Store, cat *catalog.Catalog, o Options) {
 		}
 	}
 	t.Logf("%d join queries, plans %v", o.Queries, kinds)
+	if db != nil && kinds["SQLITE"] == 0 {
+		t.Error("no join query was compared with sqlite")
+	}
 	for _, k := range []string{"LOOKUP", "HASH", "LEFT"} {
 		if kinds[k] == 0 {
 			t.Errorf("no join query was planned as %s", k)
@@ -127,7 +134,7 @@ func RunJoins(t *testing.T, st exec.Store, cat *catalog.Catalog, o Options) {
 
 // checkJoin runs q planned, with pushdown on and off, and compares each
 // result with the reference.
-func checkJoin(ctx context.Context, x *exec.Executor, pl *planner.Planner, sources map[string]ref.Source, q string, kinds map[string]int) error {
+func checkJoin(ctx context.Context, x *exec.Executor, pl *planner.Planner, sources map[string]ref.Source, q string, kinds map[string]int, db *SQLite) error {
 	s, err := parseSelect(q)
 	if err != nil {
 		return err
@@ -165,6 +172,68 @@ func checkJoin(ctx context.Context, x *exec.Executor, pl *planner.Planner, sourc
 		if err := ref.Compare(got, want); err != nil {
 			return fmt.Errorf("pushdown %v: %w\n%s", on, err, p.Explain(planner.ExplainEnv{}, nil).Text())
 		}
+		if on && db != nil {
+			if err := sqliteJoin(db, q, sel, got, kinds); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// joinSQLite loads every table of sources into sqlite3, or returns nil
+// when there is none (which fails under CI or RKQL_REQUIRE_HBASE=1).
+func joinSQLite(t *testing.T, sources map[string]ref.Source) *SQLite {
+	db, err := OpenSQLite()
+	if errors.Is(err, ErrNoSQLite) && os.Getenv("CI") == "" && os.Getenv("RKQL_REQUIRE_HBASE") != "1" {
+		t.Logf("no sqlite oracle: %v", err)
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	for _, src := range sources {
+		ins, err := insertSQL(src.Table, src.Rows)
+		if err == nil {
+			err = db.Exec(createSQL(src.Table) + "\n" + ins)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return db
+}
+
+// sqliteJoin compares got, the rows of q, with sqlite's answer to it, as
+// a multiset. The queries RunJoins writes are sqlite's SQL but for ALLOW
+// FULL SCAN; those with SELECT * (whose columns sqlite also gives each
+// table's _ts) or LIMIT (whose ties the orders may break apart) are left
+// out.
+func sqliteJoin(db *SQLite, q string, sel *planner.Select, got []catalog.Row, kinds map[string]int) error {
+	if strings.Contains(q, "SELECT *") || strings.Contains(q, " LIMIT ") {
+		return nil
+	}
+	rows, err := db.Query(strings.TrimSuffix(q, " ALLOW FULL SCAN") + ";")
+	if err != nil {
+		return fmt.Errorf("sqlite: %w", err)
+	}
+	var want []catalog.Row
+	for _, r := range rows {
+		if len(r) != len(sel.Output) {
+			return fmt.Errorf("sqlite gives %d columns, rkql %d", len(r), len(sel.Output))
+		}
+		row := make(catalog.Row, len(r))
+		for i, v := range r {
+			if row[i], err = fromSQL(v, sel.Output[i].Type); err != nil {
+				return err
+			}
+		}
+		want = append(want, row)
+	}
+	kinds["SQLITE"]++
+	if err := ref.Compare(got, &ref.Result{Groups: [][]catalog.Row{want}, Limit: -1}); err != nil {
+		return fmt.Errorf("against sqlite: %w", err)
 	}
 	return nil
 }
