@@ -14,10 +14,10 @@ import (
 // TestIntegrationLookupJoinTime reads 1,000 orders by number through the
 // index table and joins each to its row of orders, by its whole key: a
 // scan of orders_by_id and ten multi-gets of 100 keys, which must return
-// every one of them. Under RKQL_LONG=1, on a machine quiet enough to time
-// it, the join must also take at most 5 times the read of the same 1,000
-// rows from the index table alone (best of 3 runs each); otherwise the
-// times are only logged.
+// every one of them. It logs the join's time against the read of the same
+// 1,000 rows from the index table alone (best of 3 runs each, measured in
+// the same run); the time is a figure to read (go test -v), not a pass or
+// fail, since a shared machine's load swings it.
 func TestIntegrationLookupJoinTime(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -53,8 +53,5 @@ func TestIntegrationLookupJoinTime(t *testing.T) {
 	t.Logf("1 table: %d rows in %v; joined: %d rows in %v (%.1fx)", n1, one, n2, join, float64(join)/float64(one))
 	if n1 != 1000 || n2 != 1000 {
 		t.Fatalf("got %d rows alone and %d joined, want 1,000 each", n1, n2)
-	}
-	if exectest.Long() && join > 5*one {
-		t.Errorf("the join took %v, more than 5 times the %v of one table's read", join, one)
 	}
 }
