@@ -160,13 +160,22 @@ func parallelConsumer(p *placed.Plan, sel *planner.Select) (unordered, ok bool) 
 		return false, false
 	}
 	// The first node above the read but its client filters and
-	// projections decides whether the rows need key order.
-	for _, n := range path[1:] {
+	// projections decides whether the rows need key order. A DISTINCT
+	// keeps the order of its rows, which an ORDER BY may take from the
+	// read's: it takes them as they come only below a sort.
+	for i, n := range path[1:] {
 		switch n := n.(type) {
 		case *planner.Filter, *planner.Project:
 			continue
-		case *planner.Count, *planner.Sort, *planner.Distinct:
+		case *planner.Count, *planner.Sort:
 			return true, true
+		case *planner.Distinct:
+			for _, m := range path[i+2:] {
+				if _, ok := m.(*planner.Sort); ok {
+					return true, true
+				}
+			}
+			return false, true
 		case *planner.Aggregate:
 			return n.Strategy != planner.StreamAggregate, true
 		}

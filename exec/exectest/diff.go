@@ -336,19 +336,29 @@ func (c *checker) checkPlanned(ctx context.Context, q string, want *ref.Result) 
 // with want.
 func (c *checker) runPlanned(ctx context.Context, q string, want *ref.Result) error {
 	// Each query runs with pushdown on and off: what the store evaluates
-	// and what the client evaluates must both agree with the reference.
-	for _, on := range []bool{true, false} {
+	// and what the client evaluates must both agree with the reference;
+	// with Options.Parallel, once more with parallel region reads.
+	type run struct {
+		on       bool
+		parallel int
+	}
+	runs := []run{{true, 0}, {false, 0}}
+	if c.parallel > 1 {
+		runs = append(runs, run{true, c.parallel}, run{false, c.parallel})
+	}
+	for _, r := range runs {
+		on := r.on
 		sel, err := Plan(c.pl, q)
 		if err != nil {
 			return fmt.Errorf("plan: %w", err)
 		}
-		p, err := exec.Place(ctx, c.x.Store, sel, exec.PlaceOptions{NoPushdown: !on, Parallel: c.parallel})
+		p, err := exec.Place(ctx, c.x.Store, sel, exec.PlaceOptions{NoPushdown: !on, Parallel: r.parallel})
 		if err != nil {
-			return fmt.Errorf("place (pushdown %v): %w", on, err)
+			return fmt.Errorf("place (pushdown %v, parallel %d): %w", on, r.parallel, err)
 		}
 		got, err := DrainPlaced(ctx, c.x, p, nil)
 		if err != nil {
-			return fmt.Errorf("run (pushdown %v): %w\n%s", on, err, p.Explain(planner.ExplainEnv{}, nil).Text())
+			return fmt.Errorf("run (pushdown %v, parallel %d): %w\n%s", on, r.parallel, err, p.Explain(planner.ExplainEnv{}, nil).Text())
 		}
 		if err := ref.Compare(got, want); err != nil {
 			// A difference in a query of a shape KnownDivergences lists
@@ -359,7 +369,7 @@ func (c *checker) runPlanned(ctx context.Context, q string, want *ref.Result) er
 					return nil
 				}
 			}
-			return fmt.Errorf("pushdown %v: %w\n%s", on, err, p.Explain(planner.ExplainEnv{}, nil).Text())
+			return fmt.Errorf("pushdown %v, parallel %d: %w\n%s", on, r.parallel, err, p.Explain(planner.ExplainEnv{}, nil).Text())
 		}
 	}
 	return nil
