@@ -14,8 +14,8 @@ import (
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/exec"
-	"github.com/rkql/rkql/exec/placed"
 	"github.com/rkql/rkql/exec/exectest/ref"
+	"github.com/rkql/rkql/exec/placed"
 	"github.com/rkql/rkql/expr"
 	"github.com/rkql/rkql/parser"
 	"github.com/rkql/rkql/planner"
