@@ -100,6 +100,9 @@ type Config struct {
 	// BlockCache starts the engine with this choice of which reads skip
 	// the region servers' block cache (see SetBlockCache).
 	BlockCache exec.BlockCache
+	// Parallel starts the engine with this choice of parallel region
+	// reads (see SetParallel); the zero value is auto.
+	Parallel Parallel
 	// Strict makes a row whose key or cells do not fit its layout an
 	// error (ErrMalformed); without it the row is skipped with a warning.
 	Strict bool
@@ -119,6 +122,7 @@ type Engine struct {
 	reading    bool
 	pushdown   bool
 	blockCache exec.BlockCache
+	parallel   Parallel
 	// progress, when set, is told the rows done so far by a long
 	// statement (BUILD INDEX, CHECK INDEX).
 	progress func(rows int64)
@@ -173,7 +177,7 @@ func New(cfg Config) *Engine {
 	if cfg.Planner.Now == nil {
 		cfg.Planner.Now = cfg.Clock
 	}
-	e := &Engine{pushdown: !cfg.NoPushdown, blockCache: cfg.BlockCache, ensured: map[string]bool{}}
+	e := &Engine{pushdown: !cfg.NoPushdown, blockCache: cfg.BlockCache, parallel: cfg.Parallel, ensured: map[string]bool{}}
 	if cfg.Planner.UIDs == nil {
 		cfg.Planner.UIDs = engineUIDs{e}
 	}

@@ -115,3 +115,25 @@ func drain(e *engine.Engine, stmt parser.Stmt) (int, error) {
 		n++
 	}
 }
+
+// A join under parallel reads (the default, auto) returns what it returns
+// read serially: a join reads its tables in its own batches.
+func TestJoinUnderParallelReads(t *testing.T) {
+	st := tempStore(t)
+	open := func(context.Context) (exec.Store, error) { return st, nil }
+	serial := exampleEngine(t, engine.Config{Open: open, Parallel: 1})
+	auto := exampleEngine(t, engine.Config{Open: open})
+	writeOrders(t, serial, 3000, 1)
+	q := "SELECT i.order_id, o.seller, o.amount FROM orders_by_id i JOIN orders o ON o.seller = i.seller AND o.ts = i.ts AND o.order_id = i.order_id WHERE i.order_id BETWEEN 1000 AND 50000000 ORDER BY i.order_id"
+	want, _, err := serial.Exec(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := auto.Exec(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want) < 100 || rowsText(got) != rowsText(want) {
+		t.Fatalf("parallel: %d rows, serial: %d rows, or they differ", len(got), len(want))
+	}
+}

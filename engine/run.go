@@ -192,7 +192,7 @@ func (e *Engine) prepare(ctx context.Context, sel *planner.Select) (*exec.Execut
 	if err != nil {
 		return nil, nil, err
 	}
-	opts := exec.PlaceOptions{NoPushdown: !e.pushdown, BlockCache: e.blockCache}
+	opts := exec.PlaceOptions{NoPushdown: !e.pushdown, BlockCache: e.blockCache, Parallel: e.parallel.placeParallel()}
 	if missing, err := e.neverCreated(ctx, x, sel.Table); err != nil || missing {
 		if err != nil {
 			return x, nil, err
@@ -416,6 +416,10 @@ func (e *Engine) measure(ctx context.Context, start func(*exec.Stats) (exec.Rows
 		Dangling:     stats.Dangling.Load(),
 		Malformed:    stats.Malformed.Load(),
 		Millis:       float64(e.cfg.Clock().Sub(begin).Microseconds()) / 1000,
+		Parts:        stats.Parts.Load(),
+		// The parts' times are measured by the wall clock, whatever
+		// clock the engine reads.
+		SlowestPartMillis: float64(stats.SlowestPart.Load()/1000) / 1000,
 	}, nil
 }
 

@@ -35,14 +35,14 @@ type AggState struct {
 	SumF float64
 	// Best is MIN's or MAX's value so far; NULL before any.
 	Best catalog.Value
-	// seen holds the values counted by DISTINCT, by groupKey.
-	seen map[string]bool
+	// seen holds the values counted by DISTINCT, by appendKey.
+	seen map[string]catalog.Value
 }
 
 func newAggState(call *planner.AggCall) *AggState {
 	s := &AggState{call: call, Best: catalog.Null(call.Type)}
 	if call.Distinct {
-		s.seen = map[string]bool{}
+		s.seen = map[string]catalog.Value{}
 	}
 	return s
 }
@@ -54,11 +54,16 @@ func (s *AggState) Add(v catalog.Value) {
 	}
 	if s.seen != nil {
 		k := string(appendKey(nil, v))
-		if s.seen[k] {
+		if _, dup := s.seen[k]; dup {
 			return
 		}
-		s.seen[k] = true
+		s.seen[k] = v
 	}
+	s.add(v)
+}
+
+// add adds a value DISTINCT has let through.
+func (s *AggState) add(v catalog.Value) {
 	s.Count++
 	switch s.call.Func {
 	case planner.AggSum, planner.AggAvg:
@@ -72,11 +77,20 @@ func (s *AggState) Add(v catalog.Value) {
 	}
 }
 
-// Merge adds another state over other rows of the same group. DISTINCT
-// aggregates do not merge: their values must meet in one place.
+// Merge adds another state over other rows of the same group. A DISTINCT
+// aggregate merges its values: each one o holds that s does not is added.
 func (s *AggState) Merge(o *AggState) error {
-	if s.seen != nil {
+	if (s.seen == nil) != (o.seen == nil) {
 		return fmt.Errorf("exec: %s cannot merge partial states", s.call.Text)
+	}
+	if s.seen != nil {
+		for k, v := range o.seen {
+			if _, dup := s.seen[k]; !dup {
+				s.seen[k] = v
+				s.add(v)
+			}
+		}
+		return nil
 	}
 	if o.Count == 0 {
 		return nil
@@ -337,10 +351,7 @@ func (a *aggIter) fillStream(ctx context.Context) error {
 }
 
 func (a *aggIter) fillHash(ctx context.Context) error {
-	groups := map[string]*group{}
-	var order []*group
-	var key []byte
-	held := 0 // groups and distinct values held
+	h := a.newHashed()
 	for {
 		r, err := a.in.next(ctx)
 		if err == io.EOF {
@@ -349,34 +360,87 @@ func (a *aggIter) fillHash(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		vals, k, err := a.groupOf(r.Vals, key[:0])
-		if err != nil {
+		if err := h.add(r.Vals); err != nil {
 			return err
 		}
-		key = k
-		g, ok := groups[string(k)]
-		if !ok {
-			if held >= a.budget {
-				return a.overBudget()
-			}
-			held++
-			g = a.newGroup(vals)
-			groups[string(k)] = g
-			order = append(order, g)
-		}
-		before := distinctHeld(g)
-		if err := a.add(g, r.Vals); err != nil {
-			return err
-		}
-		if held += distinctHeld(g) - before; held > a.budget {
+		if h.held > a.budget {
 			return a.overBudget()
 		}
 	}
+	return a.emitAll(h)
+}
+
+// emitAll hands out the groups of h, in the order they came.
+func (a *aggIter) emitAll(h *hashed) error {
 	a.done = true
-	for _, g := range order {
+	if a.n.Strategy == planner.OneGroup && len(h.order) == 0 {
+		// One group over no rows is still one row.
+		h.order = append(h.order, a.newGroup(nil))
+	}
+	for _, g := range h.order {
 		if err := a.emit(g); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// hashed is the partial state of a hash aggregation (or of one group)
+// over some rows: its groups by key, in the order they came, and the
+// groups and DISTINCT values it holds. Two over other rows merge.
+type hashed struct {
+	a      *aggIter
+	groups map[string]*group
+	order  []*group
+	held   int
+	key    []byte
+}
+
+func (a *aggIter) newHashed() *hashed { return &hashed{a: a, groups: map[string]*group{}} }
+
+// add adds one row to its group.
+func (h *hashed) add(r catalog.Row) error {
+	vals, k, err := h.a.groupOf(r, h.key[:0])
+	if err != nil {
+		return err
+	}
+	h.key = k
+	g, ok := h.groups[string(k)]
+	if !ok {
+		h.held++
+		g = h.a.newGroup(vals)
+		h.groups[string(k)] = g
+		h.order = append(h.order, g)
+	}
+	before := distinctHeld(g)
+	if err := h.a.add(g, r); err != nil {
+		return err
+	}
+	h.held += distinctHeld(g) - before
+	return nil
+}
+
+// merge adds o's groups, over other rows, to h.
+func (h *hashed) merge(o *hashed) error {
+	for _, og := range o.order {
+		h.key = h.key[:0]
+		for _, v := range og.vals {
+			h.key = appendKey(h.key, v)
+		}
+		g, ok := h.groups[string(h.key)]
+		if !ok {
+			h.groups[string(h.key)] = og
+			h.order = append(h.order, og)
+			h.held += 1 + distinctHeld(og)
+			continue
+		}
+		before := distinctHeld(g)
+		for i, s := range g.states {
+			if err := s.Merge(og.states[i]); err != nil {
+				return err
+			}
+		}
+		h.held += distinctHeld(g) - before
 	}
 	return nil
 }

@@ -28,6 +28,18 @@ func (x *Executor) build(ctx context.Context, p *placed.Plan, n planner.Node, st
 		if cond == nil {
 			return x.build(ctx, p, p.Input(n), stats, want)
 		}
+		if acc, ok := p.Input(n).(*planner.Access); ok && len(p.Scan(acc).Parts) > 0 {
+			// A parallel read filters in its workers.
+			pr := &partRead{x: x, acc: p.Scan(acc), stats: stats, cond: cond}
+			var it rowIter = &orderedIter{pr: pr}
+			if pr.acc.Unordered {
+				it = &unorderedIter{pr: pr}
+			}
+			if acc.KeyText {
+				it = &keyTextIter{in: it}
+			}
+			return it, nil
+		}
 		if acc, ok := p.Input(n).(*planner.Access); ok && acc.Loose > 0 {
 			// A loose scan must skip a prefix only once a row of it has
 			// passed the filter.
@@ -100,6 +112,10 @@ func (x *Executor) buildCount(ctx context.Context, p *placed.Plan, n *planner.Co
 		}
 		p.SetServer(n, "") // the store cannot count after all: read the keys
 	}
+	if pr := x.partsInput(p, n, stats); pr != nil {
+		pr.keysOnly = pr.cond == nil && countsKeys(pr.acc)
+		return &partialAggIter{pr: pr}, nil
+	}
 	if acc := p.Scan(a); direct && countsKeys(acc) {
 		if ks, ok := x.Store.(KeyScanner); ok && acc.Limit == 0 && !acc.MultiRange {
 			return &keyCountIter{ks: ks, acc: acc, stats: stats}, nil
@@ -124,9 +140,28 @@ func (x *Executor) buildAggregate(ctx context.Context, p *placed.Plan, n *planne
 		}
 		p.SetServer(n, "") // the store cannot compute them after all: read the rows
 	}
+	if pr := x.partsInput(p, n, stats); pr != nil && n.Strategy != planner.StreamAggregate {
+		return &partialAggIter{pr: pr, agg: x.aggregate(nil, n)}, nil
+	}
 	in, err := x.build(ctx, p, p.Input(n), stats, planner.NoLimit)
 	if err != nil {
 		return nil, err
 	}
 	return x.aggregate(in, n), nil
+}
+
+// partsInput is the parallel read n consumes directly, or through a
+// client filter, which its workers then apply; nil when n reads no
+// parallel read.
+func (x *Executor) partsInput(p *placed.Plan, n planner.Node, stats *Stats) *partRead {
+	in := p.Input(n)
+	var cond expr.Expr
+	if f, ok := in.(*planner.Filter); ok {
+		cond, in = p.Cond(f), p.Input(f)
+	}
+	a, ok := in.(*planner.Access)
+	if !ok || len(p.Scan(a).Parts) == 0 || a.KeyText {
+		return nil
+	}
+	return &partRead{x: x, acc: p.Scan(a), stats: stats, cond: cond}
 }

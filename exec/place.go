@@ -20,6 +20,10 @@ type PlaceOptions struct {
 	// BlockCache says which reads skip the region servers' block cache,
 	// on a store with Features.BlockCache, while pushdown is on.
 	BlockCache BlockCache
+	// Parallel is the most scanners a read over several regions runs
+	// side by side (see placeParallel): 0 or 1 reads serially,
+	// ParallelAuto one per region server.
+	Parallel int
 }
 
 // Place returns sel placed on st: what the store takes of the plan's
@@ -42,6 +46,9 @@ func Place(ctx context.Context, st Store, sel *planner.Select, opts PlaceOptions
 	p := placed.New(sel)
 	placeReads(p, sel, st.Pushdown(), !opts.NoPushdown, opts.BlockCache)
 	if err := placeAggregate(ctx, p, st, !opts.NoPushdown); err != nil {
+		return nil, err
+	}
+	if err := placeParallel(ctx, p, st, sel, opts.Parallel); err != nil {
 		return nil, err
 	}
 	return p, nil

@@ -98,6 +98,9 @@ func (x *Executor) access(ctx context.Context, acc *placed.Scan, stats *Stats) (
 		}
 		return &sliceIter{rows: rows}, nil
 	}
+	if len(acc.Parts) > 0 {
+		return x.parallelAccess(acc, stats), nil
+	}
 	dec := x.decoder(ctx, acc.Table, acc.Columns)
 	if acc.MultiRange {
 		return x.multiRange(ctx, acc, stats, dec)
@@ -152,6 +155,9 @@ type rangeIter struct {
 	// keysOnly checks each key against the layout and yields one shared
 	// empty row per good key: for a count.
 	keysOnly bool
+	// order is, for a part of a parallel read, its place in key order
+	// from 1; 0 for a serial read.
+	order int
 }
 
 // keyRow is what a keys-only rangeIter yields for every good key.
@@ -189,13 +195,13 @@ func (ri *rangeIter) next(ctx context.Context) (*Row, error) {
 		ri.stats.received(sr)
 		if ri.keysOnly {
 			if err := ri.dec.checkKey(sr.Key); err != nil {
-				ri.stats.malformed(err)
+				ri.stats.malformedIn(err, ri.order)
 				continue
 			}
 			ri.good++
 			return keyRow, nil
 		}
-		if ri.pending, err = ri.dec.decodeVersions(sr, ri.versions); !ri.stats.decoded(err) {
+		if ri.pending, err = ri.dec.decodeVersions(sr, ri.versions); !ri.stats.decodedAt(err, ri.order) {
 			// A row that does not fit the layout is skipped and counted,
 			// so that one bad row does not stop a scan.
 			ri.pending = nil

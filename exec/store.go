@@ -394,14 +394,59 @@ type Stats struct {
 	// Malformed counts rows skipped because their key or cells do not fit
 	// the table's layout (written by something else, or corrupt).
 	Malformed atomic.Int64
-	// firstMalformed holds the error of the first such row.
+	// Parts counts the parts of a parallel read (see Parter) read to
+	// their end or stopped; SlowestPart is the longest one took, in
+	// nanoseconds, from its scanner's opening to its last row.
+	Parts       atomic.Int64
+	SlowestPart atomic.Int64
+	// firstMalformed holds the error of the first such row; malOrder
+	// the order, in key order of parts, of the read that found it (0
+	// for a serial read).
 	firstMalformed atomic.Pointer[error]
+	malOrder       atomic.Pointer[orderedErr]
+}
+
+// orderedErr is a malformed row's error and the key order of its part.
+type orderedErr struct {
+	err   error
+	order int
+}
+
+// partDone records that a part of a parallel read took d nanoseconds.
+func (s *Stats) partDone(d int64) {
+	s.Parts.Add(1)
+	for {
+		cur := s.SlowestPart.Load()
+		if d <= cur || s.SlowestPart.CompareAndSwap(cur, d) {
+			return
+		}
+	}
+}
+
+// malformedAt counts a row that cannot be decoded, found by the part
+// order of a parallel read: the first malformed row reported is the one
+// of the part first in key order, as a serial read would report it.
+func (s *Stats) malformedAt(err error, order int) {
+	s.Malformed.Add(1)
+	e := &orderedErr{err: err, order: order}
+	for {
+		cur := s.malOrder.Load()
+		if cur != nil && cur.order <= order {
+			return
+		}
+		if s.malOrder.CompareAndSwap(cur, e) {
+			return
+		}
+	}
 }
 
 // FirstMalformed returns why the first malformed row was skipped, or nil.
 func (s *Stats) FirstMalformed() error {
 	if p := s.firstMalformed.Load(); p != nil {
 		return *p
+	}
+	if p := s.malOrder.Load(); p != nil {
+		return p.err
 	}
 	return nil
 }

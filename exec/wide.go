@@ -21,19 +21,33 @@ func (e *cellsSkipped) Error() string {
 // decoded counts in s what decodeVersions skipped and says whether its
 // rows are to be used: a row that does not fit is skipped whole, a wide
 // row's cells that do not fit one by one.
-func (s *Stats) decoded(err error) bool {
+func (s *Stats) decoded(err error) bool { return s.decodedAt(err, 0) }
+
+// decodedAt is decoded for the part of a parallel read that is order
+// (from 1) in key order; 0 is a serial read.
+func (s *Stats) decodedAt(err error, order int) bool {
 	var cs *cellsSkipped
 	if errors.As(err, &cs) {
 		for _, e := range cs.errs {
-			s.malformed(e)
+			s.malformedIn(e, order)
 		}
 		return true
 	}
 	if err != nil {
-		s.malformed(err)
+		s.malformedIn(err, order)
 		return false
 	}
 	return true
+}
+
+// malformedIn counts a malformed row of a serial read (order 0) or of a
+// part of a parallel one.
+func (s *Stats) malformedIn(err error, order int) {
+	if order == 0 {
+		s.malformed(err)
+		return
+	}
+	s.malformedAt(err, order)
 }
 
 // widePoint is one point of a wide row and the timestamp of its cell.

@@ -64,6 +64,10 @@ type Analysis struct {
 	// Malformed counts rows skipped because they do not fit the layout.
 	Malformed int64
 	Millis    float64
+	// Parts counts the parts (regions) a parallel read read side by
+	// side; SlowestPartMillis is the time the slowest one took.
+	Parts             int64
+	SlowestPartMillis float64
 }
 
 // ExplainEnv is what EXPLAIN knows of the store beyond the plan.
@@ -348,6 +352,10 @@ func analysisAttrs(an *Analysis, index bool) []Attr {
 	if index {
 		out = append(out, Attr{Label: "INDEX", Value: fmt.Sprintf("data-table reads %d, dangling index entries %d", an.DataReads, an.Dangling)},
 			Attr{Label: "data reads", Value: an.DataReads, Detail: true}, Attr{Label: "dangling", Value: an.Dangling, Detail: true})
+	}
+	if an.Parts > 0 {
+		out = append(out, Attr{Label: "PARALLEL", Value: fmt.Sprintf("%d parts read side by side, the slowest in %.1f ms", an.Parts, an.SlowestPartMillis)},
+			Attr{Label: "parts", Value: an.Parts, Detail: true}, Attr{Label: "slowest part millis", Value: an.SlowestPartMillis, Detail: true})
 	}
 	if an.Malformed > 0 {
 		out = append(out, Attr{Label: "SKIPPED", Value: fmt.Sprintf("%d rows that do not fit the layout", an.Malformed)},

@@ -21,6 +21,7 @@ import (
 
 	"github.com/rkql/rkql/cmd/rkql/shell"
 	"github.com/rkql/rkql/design"
+	"github.com/rkql/rkql/engine"
 	"github.com/rkql/rkql/exec"
 	"github.com/rkql/rkql/planner"
 )
@@ -50,6 +51,7 @@ type options struct {
 	groupBudget    int
 	noPushdown     bool
 	blockCache     exec.BlockCache
+	parallel       engine.Parallel
 	yes            bool
 	strict         bool
 	quiet          bool
@@ -253,6 +255,7 @@ func registerShellFlags(fs *flag.FlagSet, o *options) {
 	fs.IntVar(&o.groupBudget, "group-budget", 0, "most `groups` a hash aggregation may hold (default 1000000)")
 	fs.BoolVar(&o.strict, "strict", false, "fail (exit 1) on a row whose key or cells do not fit the table's layout, instead of skipping it with a warning")
 	fs.BoolVar(&o.noPushdown, "no-pushdown", false, "keep every filter, projection and limit in the client instead of handing them to the store, but a LIMIT that bounds a read of the whole table (\\pushdown in the REPL)")
+	fs.Var(parallelFlag{o: o}, "parallel", "how many regions a read over several reads side by side, one scanner each: `n` from 1 (one after another) to 64, or auto, one per region server (\\parallel in the REPL)")
 	fs.Var(blockCacheFlag{o: o}, "block-cache", "whether HBase reads fill the region servers' block cache: `mode` auto skips it for a whole-table or open-ended scan, on and off hold for every read (\\blockcache in the REPL)")
 	fs.BoolVar(&o.quiet, "q", false, "quiet: leave out command tags such as INSERT 3")
 	fs.Var(historyFlag{o: o}, "history", "REPL history `file` ('' for none; default $XDG_STATE_HOME/rkql/history, else ~/.local/state/rkql/history)")
@@ -459,7 +462,7 @@ func newSession(o *options, e env, forImport bool) (*shell.Session, error) {
 			fmt.Fprintf(e.stderr, "rkql: warning: %s\n", w)
 		}
 	}
-	set := shell.Settings{Format: shell.FormatTSV, Caret: e.term.stderr, Progress: e.term.stderr, Quiet: o.quiet, Timeout: o.timeout, StopOnError: o.stopOnError, NoPushdown: o.noPushdown, BlockCache: o.blockCache, Yes: o.yes}
+	set := shell.Settings{Format: shell.FormatTSV, Caret: e.term.stderr, Progress: e.term.stderr, Quiet: o.quiet, Timeout: o.timeout, StopOnError: o.stopOnError, NoPushdown: o.noPushdown, BlockCache: o.blockCache, Parallel: o.parallel, Yes: o.yes}
 	if e.term.stdout {
 		set.Format, set.Footer = shell.FormatTable, true
 	}

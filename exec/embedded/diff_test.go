@@ -38,6 +38,17 @@ func TestDifferential(t *testing.T) {
 	exectest.Run(t, st, cat, o)
 }
 
+// TestDifferentialParallel runs the suite with parallel reads of four
+// scanners: a read over several regions (or, in a table without splits,
+// slices) of the embedded store runs the code a cluster runs, and must
+// still equal the reference.
+func TestDifferentialParallel(t *testing.T) {
+	t.Parallel()
+	cat, st := openCatalog(t, "../../examples/catalog.yaml")
+	o := exectest.Options{Rows: exectest.Size(2000, 3000, 10_000), Queries: exectest.Size(100, 300, 500), Seed: 5, Parallel: 4}
+	exectest.Run(t, st, cat, o)
+}
+
 // TestDifferentialLayouts runs the suite over layouts the example catalog
 // lacks: a Phoenix salt, murmur3, descending text, left padding, a text
 // bucket, and BOOLEAN, DATE and BYTES key fields.

@@ -48,6 +48,29 @@ func TestSQLiteOracle(t *testing.T) {
 	}
 }
 
+// TestSQLiteOracleParallel is TestSQLiteOracle for one seed with
+// pushdown on and parallel reads of four scanners.
+func TestSQLiteOracleParallel(t *testing.T) {
+	db := exectest.OpenSQLiteT(t)
+	o := exectest.SQLiteOptions{Seed: 2, Parallel: 4}
+	if testing.Short() {
+		o.Rows, o.Queries = 300, 50
+	}
+	for _, file := range []string{"../../examples/catalog.yaml", "testdata/layouts.yaml"} {
+		cat, err := catalog.LoadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := embedded.Open(t.TempDir(), embedded.Options{NoSync: true, Clock: func() time.Time { return exectest.SQLiteClock }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := exectest.RunSQLite(t, st, db, cat, o)
+		st.Close()
+		t.Logf("%s: %s", file, s.Summary())
+	}
+}
+
 // sqliteSeeds are the seeds 1 to 3, or $RKQL_DIFF_SEED alone.
 func sqliteSeeds(t *testing.T) []uint64 {
 	env := os.Getenv("RKQL_DIFF_SEED")

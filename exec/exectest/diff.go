@@ -74,6 +74,9 @@ type Options struct {
 	NoNaN bool
 	// Load writes the rows; nil means exec.Executor.Insert.
 	Load func(ctx context.Context, t *catalog.Table, rows []catalog.Row) error
+	// Parallel places every planned query with this many parallel
+	// region scanners (exec.PlaceOptions.Parallel); 0 reads serially.
+	Parallel int
 }
 
 // Run runs the differential suite over st.
@@ -170,7 +173,7 @@ func runTable(t *testing.T, st exec.Store, cat *catalog.Catalog, tb *catalog.Tab
 		t.Fatalf("no rows loaded into %s", tb.Name)
 	}
 	g := &queryGen{t: tb, r: rand.New(rand.NewPCG(o.Seed, 7)), rows: all}
-	c := &checker{x: x, pl: pl, t: tb, all: all, kinds: map[string]int{}, known: map[string]int{}}
+	c := &checker{x: x, pl: pl, t: tb, all: all, kinds: map[string]int{}, known: map[string]int{}, parallel: o.Parallel}
 	for _, q := range fixedQueries[tb.Name] {
 		if err := c.checkNonEmpty(ctx, q); err != nil {
 			t.Errorf("%s\n  %v", q, err)
@@ -247,6 +250,8 @@ type checker struct {
 	kinds map[string]int
 	// known counts the differences excused by KnownDivergences.
 	known map[string]int
+	// parallel is PlaceOptions.Parallel of the planned queries.
+	parallel int
 }
 
 // check runs q planned and compares it with the reference.
@@ -314,6 +319,16 @@ func (c *checker) checkPlanned(ctx context.Context, q string, want *ref.Result) 
 	if _, ok := planner.Find[*planner.Distinct](sel.Root); ok {
 		c.kinds["DISTINCT"]++
 	}
+	if c.parallel > 1 {
+		if p, err := exec.Place(ctx, c.x.Store, sel, exec.PlaceOptions{Parallel: c.parallel}); err == nil {
+			if sc := p.Scan(sel.Access); len(sc.Parts) > 0 {
+				c.kinds["PARALLEL"]++
+				if sc.Unordered {
+					c.kinds["PARALLEL UNORDERED"]++
+				}
+			}
+		}
+	}
 	return c.runPlanned(ctx, q, want)
 }
 
@@ -321,19 +336,29 @@ func (c *checker) checkPlanned(ctx context.Context, q string, want *ref.Result) 
 // with want.
 func (c *checker) runPlanned(ctx context.Context, q string, want *ref.Result) error {
 	// Each query runs with pushdown on and off: what the store evaluates
-	// and what the client evaluates must both agree with the reference.
-	for _, on := range []bool{true, false} {
+	// and what the client evaluates must both agree with the reference;
+	// with Options.Parallel, once more with parallel region reads.
+	type run struct {
+		on       bool
+		parallel int
+	}
+	runs := []run{{true, 0}, {false, 0}}
+	if c.parallel > 1 {
+		runs = append(runs, run{true, c.parallel}, run{false, c.parallel})
+	}
+	for _, r := range runs {
+		on := r.on
 		sel, err := Plan(c.pl, q)
 		if err != nil {
 			return fmt.Errorf("plan: %w", err)
 		}
-		p, err := exec.Place(ctx, c.x.Store, sel, exec.PlaceOptions{NoPushdown: !on})
+		p, err := exec.Place(ctx, c.x.Store, sel, exec.PlaceOptions{NoPushdown: !on, Parallel: r.parallel})
 		if err != nil {
-			return fmt.Errorf("place (pushdown %v): %w", on, err)
+			return fmt.Errorf("place (pushdown %v, parallel %d): %w", on, r.parallel, err)
 		}
 		got, err := DrainPlaced(ctx, c.x, p, nil)
 		if err != nil {
-			return fmt.Errorf("run (pushdown %v): %w\n%s", on, err, p.Explain(planner.ExplainEnv{}, nil).Text())
+			return fmt.Errorf("run (pushdown %v, parallel %d): %w\n%s", on, r.parallel, err, p.Explain(planner.ExplainEnv{}, nil).Text())
 		}
 		if err := ref.Compare(got, want); err != nil {
 			// A difference in a query of a shape KnownDivergences lists
@@ -344,7 +369,7 @@ func (c *checker) runPlanned(ctx context.Context, q string, want *ref.Result) er
 					return nil
 				}
 			}
-			return fmt.Errorf("pushdown %v: %w\n%s", on, err, p.Explain(planner.ExplainEnv{}, nil).Text())
+			return fmt.Errorf("pushdown %v, parallel %d: %w\n%s", on, r.parallel, err, p.Explain(planner.ExplainEnv{}, nil).Text())
 		}
 	}
 	return nil

@@ -15,6 +15,7 @@ import (
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/exec"
 	"github.com/rkql/rkql/exec/exectest/ref"
+	"github.com/rkql/rkql/exec/placed"
 	"github.com/rkql/rkql/expr"
 	"github.com/rkql/rkql/parser"
 	"github.com/rkql/rkql/planner"
@@ -38,6 +39,10 @@ type SQLiteOptions struct {
 	// Tamper, when set, changes the store behind sqlite's back once both
 	// hold the rows: the test that shows the oracle sees a difference.
 	Tamper func(ctx context.Context, x *exec.Executor, t *catalog.Table, rows []catalog.Row) error
+	// Parallel, above 1, places rkql's SELECTs with pushdown on and this
+	// many parallel region scanners (exec.PlaceOptions.Parallel); 0
+	// runs them as planned, every filter in the client.
+	Parallel int
 }
 
 // SQLiteStats count a run's statements.
@@ -176,7 +181,7 @@ func SQLiteTable(ctx context.Context, st exec.Store, db *SQLite, cat *catalog.Ca
 			return s, err
 		}
 	}
-	c := &sqliteChecker{x: x, db: db, pl: planner.New(cat, o.Planner), t: tb, tr: newSQLTr(tb, rows), rows: rows, s: &s}
+	c := &sqliteChecker{x: x, db: db, pl: planner.New(cat, o.Planner), t: tb, tr: newSQLTr(tb, rows), rows: rows, s: &s, parallel: o.Parallel}
 	c.check(ctx, "SELECT *, _ts FROM "+tb.Name+" ALLOW FULL SCAN")
 	for _, q := range edgeQueries(tb, rows, rand.New(rand.NewPCG(o.Seed, 37))) {
 		c.check(ctx, q)
@@ -226,6 +231,8 @@ type sqliteChecker struct {
 	sess Session
 	// nonEmpty says the statement being checked returned rows.
 	nonEmpty bool
+	// parallel is SQLiteOptions.Parallel.
+	parallel int
 }
 
 // check runs q on both and records the outcome.
@@ -331,7 +338,13 @@ func (c *sqliteChecker) run(ctx context.Context, q string) ([]catalog.Row, []cat
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	got, err := Drain(ctx, c.x, sel, nil)
+	p := placed.New(sel)
+	if c.parallel > 1 {
+		if p, err = exec.Place(ctx, c.x.Store, sel, exec.PlaceOptions{Parallel: c.parallel}); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	got, err := DrainPlaced(ctx, c.x, p, nil)
 	if err != nil {
 		return nil, nil, nil, err
 	}

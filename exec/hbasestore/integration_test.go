@@ -159,7 +159,7 @@ func TestIntegration(t *testing.T) {
 	}
 	begin = time.Now()
 	t.Run("differential", func(t *testing.T) {
-		exectest.Run(t, e.hb, e.cat, exectest.Options{Rows: 3000, Queries: exectest.Size(80, 120, 200), Load: e.load})
+		exectest.Run(t, e.hb, e.cat, exectest.Options{Rows: 3000, Queries: exectest.Size(80, 120, 200), Load: e.load, Parallel: 4})
 	})
 	t.Logf("load and differential suite: %v", time.Since(begin).Round(time.Millisecond))
 	begin = time.Now()

@@ -24,6 +24,18 @@ func TestSQLiteOracleHBase(t *testing.T) {
 	t.Logf("%s\n%s", s.Summary(), s.Reasons())
 }
 
+// TestSQLiteOracleHBaseParallel is TestSQLiteOracleHBase with another
+// seed and parallel reads of four scanners over the tables' regions.
+func TestSQLiteOracleHBaseParallel(t *testing.T) {
+	st := openStore(t, hbasestore.Options{CompressionFallback: true})
+	db := exectest.OpenSQLiteT(t)
+	cat, names := scratchCatalog(t)
+	dropAtEnd(t, st, names)
+	o := exectest.SQLiteOptions{Rows: 300, Queries: 60, Seed: 2, Now: time.Now().UnixMilli(), Parallel: 4}
+	s := exectest.RunSQLite(t, st, db, cat, o)
+	t.Logf("%s\n%s", s.Summary(), s.Reasons())
+}
+
 // TestSQLiteWritesHBase runs random INSERTs, UPDATEs and DELETEs over the
 // example catalog's indexed tables on HBase, which keeps delete markers,
 // and in sqlite3, and compares the whole table, without an index and

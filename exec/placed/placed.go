@@ -80,6 +80,18 @@ type Scan struct {
 	// becomes.
 	Qualifiers   bool
 	QualifierHow []string
+	// Parts, when set, are the key ranges, in key order, that the
+	// client reads side by side, one scanner each, on Workers
+	// goroutines: the access's ranges cut at the store's region
+	// boundaries (PartsOf names what they are cut along, "REGIONS").
+	Parts   []planner.KeyRange
+	PartsOf string
+	Workers int
+	// Unordered is set when the rows above the read need no key order
+	// (a count, a hash aggregate, a sort, a DISTINCT): the parts' rows
+	// are taken as they come. Otherwise they are handed on part after
+	// part, in key order, the next parts read ahead.
+	Unordered bool
 }
 
 // Scan returns how the store reads a, one of the plan's accesses: a Scan
@@ -190,6 +202,13 @@ func (p *Plan) ScanAttrs(a *planner.Access) []planner.Attr {
 	}
 	if len(s.Client) > 0 {
 		add("CLIENT BECAUSE", s.Client)
+	}
+	if len(s.Parts) > 0 {
+		how := "in key order, the next parts read ahead"
+		if s.Unordered {
+			how = "rows taken as they come"
+		}
+		add("CLIENT PARALLEL {}", fmt.Sprintf("%d-WAY OVER %s, %d WORKERS (one scanner per part; %s)", len(s.Parts), s.PartsOf, s.Workers, how))
 	}
 	if s.BlockCacheWhy != "" {
 		add("SERVER BLOCK CACHE", fmt.Sprintf("%s (%s)", onOff(!s.NoBlockCache), s.BlockCacheWhy))

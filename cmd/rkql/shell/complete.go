@@ -259,6 +259,9 @@ func (c *completer) meta(before, word string) *suggestions {
 		if fields[0] == `\x` || fields[0] == `\blockcache` {
 			l.add("auto", "auto", "")
 		}
+	case arg == 1 && fields[0] == `\parallel`:
+		l.add("auto", "auto", "one scanner per region server")
+		l.add("1", "1", "read regions one after another")
 	}
 	return l
 }

@@ -110,6 +110,7 @@ var metaCmds = []metaCmd{
 	{name: `\timing`, args: "[on|off]", group: "Settings", desc: "toggle printing how long each statement took", run: timingCmd},
 	{name: `\pushdown`, args: "[on|off]", group: "Settings", desc: "toggle handing the store the filters, projections and limits it can evaluate (off: all in the client but a LIMIT that bounds a full read)", run: pushdownCmd},
 	{name: `\blockcache`, args: "[MODE]", group: "Settings", desc: "whether HBase reads fill the region servers' block cache: auto (not for a whole-table or open-ended scan that may return over 10,000 rows), on or off", run: blockCacheCmd},
+	{name: `\parallel`, args: "[auto|N]", group: "Settings", desc: "how many regions a read over several reads side by side, one scanner each: auto (one per region server), 1 (one after another) or N", run: parallelCmd},
 	{name: `\format`, args: "FORMAT", group: "Settings", desc: "set the output format: " + strings.ReplaceAll(FormatNames(), "|", ", "), run: formatCmd},
 }
 

@@ -79,6 +79,9 @@ func (s *Session) applySetting(in IO, it intent) {
 	case "blockcache":
 		s.eng.SetBlockCache(s.set.BlockCache)
 		fmt.Fprintf(out, "Block cache is %s.\n", blockCacheText(s.set.BlockCache))
+	case "parallel":
+		s.eng.SetParallel(s.set.Parallel)
+		fmt.Fprintf(out, "Parallel reads are %s.\n", parallelText(s.set.Parallel))
 	case "expanded":
 		fmt.Fprintf(out, "Expanded display is %s.\n", s.set.Expanded)
 	case "pager":

@@ -40,6 +40,9 @@ type Settings struct {
 	// BlockCache says which reads skip the region servers' block cache
 	// (\blockcache, --block-cache).
 	BlockCache engine.BlockCache
+	// Parallel is how many regions a read reads side by side
+	// (\parallel, --parallel); the zero value is auto.
+	Parallel engine.Parallel
 	// Yes answers yes to the questions a DELETE, TRUNCATE TABLE or DROP
 	// TABLE asks before removing rows or tables (--yes); without it a
 	// script is answered no.
@@ -180,7 +183,7 @@ func newEngine(cfg Config, set Settings) *engine.Engine {
 		Catalog: cfg.Catalog, CatalogSource: cfg.CatalogSource, CatalogFile: cfg.CatalogFile,
 		Open: cfg.Open, OpenRead: cfg.OpenRead, CreateOnDemand: cfg.CreateOnDemand, CatalogLockTimeout: cfg.CatalogLockTimeout,
 		ReadOnly: cfg.ReadOnly, ReadOnlyHint: cfg.ReadOnlyHint, Planner: cfg.Planner,
-		SortBudget: cfg.SortBudget, GroupBudget: cfg.GroupBudget, NoPushdown: set.NoPushdown, BlockCache: set.BlockCache, Clock: cfg.Clock, Strict: cfg.Strict,
+		SortBudget: cfg.SortBudget, GroupBudget: cfg.GroupBudget, NoPushdown: set.NoPushdown, BlockCache: set.BlockCache, Parallel: set.Parallel, Clock: cfg.Clock, Strict: cfg.Strict,
 	})
 }
 
