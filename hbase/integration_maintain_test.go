@@ -1,0 +1,111 @@
+package hbase_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/rkql/rkql/hbase"
+)
+
+// TestFlushAndCompact flushes twice, so that a region's family holds two
+// store files, then major-compacts them into one.
+func TestFlushAndCompact(t *testing.T) {
+	e := newEnv(t)
+	ctx := ctxT(t)
+	a := e.c.Admin()
+	count := func() (files, most int) {
+		t.Helper()
+		n, m, err := a.StoreFiles(ctx, e.table)
+		if err != nil {
+			t.Fatalf("store files: %v", err)
+		}
+		for name, k := range n {
+			files += k
+			most = max(most, m[name])
+		}
+		return files, most
+	}
+	if files, _ := count(); files != 0 {
+		t.Fatalf("a new table has %d store files", files)
+	}
+	for round := range 2 {
+		for i := range 10 {
+			mustPut(t, e, fmt.Appendf(nil, "r%03d", i*10), cell("cf", "q", fmt.Sprint(round)))
+		}
+		if err := a.Flush(ctx, e.table); err != nil {
+			t.Fatalf("flush: %v", err)
+		}
+		// Keys r000…r090 fall in all 5 regions, in family cf only.
+		if files, most := count(); files != 5*(round+1) || most != round+1 {
+			t.Fatalf("after flush %d: %d store files, at most %d in a family; want %d and %d", round+1, files, most, 5*(round+1), round+1)
+		}
+	}
+	var reports []string
+	if err := a.Compact(ctx, e.table, true, func(done, total int) { reports = append(reports, fmt.Sprintf("%d/%d", done, total)) }); err != nil {
+		t.Fatalf("major compact: %v", err)
+	}
+	if files, most := count(); files != 5 || most != 1 {
+		t.Errorf("after the major compaction: %d store files, at most %d in a family; want 5 and 1", files, most)
+	}
+	if len(reports) == 0 || reports[len(reports)-1] != "5/5" {
+		t.Errorf("progress reports %v, want the last to be 5/5", reports)
+	}
+	if err := a.Compact(ctx, e.table, false, nil); err != nil {
+		t.Errorf("minor compact: %v", err)
+	}
+}
+
+// TestMergeRegions merges the first two regions of a table into one.
+func TestMergeRegions(t *testing.T) {
+	e := newEnv(t)
+	ctx := ctxT(t)
+	a := e.c.Admin()
+	regions, err := a.Regions(ctx, e.table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Merge(ctx, e.table, regions[0].Name, regions[1].Name); err != nil {
+		t.Fatalf("merge: %v", err)
+	}
+	after, err := a.Regions(ctx, e.table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var starts []string
+	for _, r := range after {
+		starts = append(starts, string(r.StartKey))
+	}
+	if got := strings.Join(starts, " "); got != " r040 r060 r080" {
+		t.Errorf("region starts after the merge: %q", got)
+	}
+	if err := a.Merge(ctx, e.table, after[0].Name); err == nil {
+		t.Error("a merge of one region was accepted")
+	}
+}
+
+// TestBalancerSwitch turns the balancer to the other state and back.
+func TestBalancerSwitch(t *testing.T) {
+	c := newClient(t, hbase.Config{})
+	ctx := ctxT(t)
+	a := c.Admin()
+	was, err := a.BalancerEnabled(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if _, err := a.SetBalancer(ctxT(t), was); err != nil {
+			t.Errorf("restoring the balancer: %v", err)
+		}
+	})
+	prev, err := a.SetBalancer(ctx, !was)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if prev != was {
+		t.Errorf("SetBalancer reports the state before as %v, IsBalancerEnabled said %v", prev, was)
+	}
+	if now, err := a.BalancerEnabled(ctx); err != nil || now == was {
+		t.Errorf("after switching: enabled %v (%v), want %v", now, err, !was)
+	}
+}
