@@ -26,6 +26,9 @@ func (c *converter) stmt(g *gStmt) (Stmt, *Error) {
 	if s, err, ok := c.ddlStmt(g); ok {
 		return s, err
 	}
+	if s, err, ok := c.maintStmt(g); ok {
+		return s, err
+	}
 	switch {
 	case g.Explain != nil:
 		return c.explain(g.Explain)

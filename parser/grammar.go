@@ -61,6 +61,11 @@ type gStmt struct {
 	Truncate *gTruncate `parser:"| @@"`
 	Alter    *gAlter    `parser:"| @@"`
 	Infer    *gInfer    `parser:"| @@"`
+	Flush    *gFlush    `parser:"| @@"`
+	Compact  *gCompact  `parser:"| @@"`
+	Split    *gSplit    `parser:"| @@"`
+	Merge    *gMerge    `parser:"| @@"`
+	Balancer *gBalancer `parser:"| @@"`
 }
 
 // gExplainable lists the statements EXPLAIN accepts.

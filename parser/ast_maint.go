@@ -1,0 +1,120 @@
+package parser
+
+import "strings"
+
+// The maintenance statements act on a table's regions and the cluster's
+// balancer; the store runs them.
+
+// FlushStmt is FLUSH t.
+type FlushStmt struct {
+	Flush Pos
+	Table Ident
+}
+
+// CompactStmt is COMPACT t or MAJOR COMPACT t.
+type CompactStmt struct {
+	Compact Pos
+	Major   bool
+	Table   Ident
+}
+
+// SplitStmt is SPLIT t AT (field = value, …), the key computed from the
+// layout, or SPLIT t AT 'key' | x'…', the key as given.
+type SplitStmt struct {
+	Split  Pos
+	Table  Ident
+	Fields []Assignment
+	Key    Expr // *StringLit or *BytesLit when Fields is empty
+}
+
+// MergeStmt is MERGE REGIONS t key, key…: the regions starting at the
+// keys (each a *StringLit or *BytesLit; ” is the first region).
+type MergeStmt struct {
+	Merge Pos
+	Table Ident
+	Keys  []Expr
+}
+
+// BalancerStmt is BALANCER ON, BALANCER OFF, or BALANCER, which shows
+// the balancer's state.
+type BalancerStmt struct {
+	Balancer Pos
+	// Switch is "ON", "OFF", or "" to show the state.
+	Switch string
+}
+
+var (
+	_ Stmt = (*FlushStmt)(nil)
+	_ Stmt = (*CompactStmt)(nil)
+	_ Stmt = (*SplitStmt)(nil)
+	_ Stmt = (*MergeStmt)(nil)
+	_ Stmt = (*BalancerStmt)(nil)
+)
+
+func (s *FlushStmt) Pos() Pos    { return s.Flush }
+func (s *CompactStmt) Pos() Pos  { return s.Compact }
+func (s *SplitStmt) Pos() Pos    { return s.Split }
+func (s *MergeStmt) Pos() Pos    { return s.Merge }
+func (s *BalancerStmt) Pos() Pos { return s.Balancer }
+
+func (*FlushStmt) node()    {}
+func (*CompactStmt) node()  {}
+func (*SplitStmt) node()    {}
+func (*MergeStmt) node()    {}
+func (*BalancerStmt) node() {}
+
+func (*FlushStmt) stmt()    {}
+func (*CompactStmt) stmt()  {}
+func (*SplitStmt) stmt()    {}
+func (*MergeStmt) stmt()    {}
+func (*BalancerStmt) stmt() {}
+
+func (s *FlushStmt) String() string { return "FLUSH " + s.Table.String() }
+
+func (s *CompactStmt) String() string {
+	if s.Major {
+		return "MAJOR COMPACT " + s.Table.String()
+	}
+	return "COMPACT " + s.Table.String()
+}
+
+func (s *SplitStmt) String() string {
+	var b strings.Builder
+	b.WriteString("SPLIT ")
+	b.WriteString(s.Table.String())
+	b.WriteString(" AT ")
+	if len(s.Fields) == 0 {
+		b.WriteString(exprString(s.Key))
+		return b.String()
+	}
+	b.WriteByte('(')
+	for i, f := range s.Fields {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(f.String())
+	}
+	b.WriteByte(')')
+	return b.String()
+}
+
+func (s *MergeStmt) String() string {
+	var b strings.Builder
+	b.WriteString("MERGE REGIONS ")
+	b.WriteString(s.Table.String())
+	for i, k := range s.Keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte(' ')
+		b.WriteString(exprString(k))
+	}
+	return b.String()
+}
+
+func (s *BalancerStmt) String() string {
+	if s.Switch == "" {
+		return "BALANCER"
+	}
+	return "BALANCER " + s.Switch
+}
