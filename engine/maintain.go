@@ -1,0 +1,204 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/exec"
+	"github.com/rkql/rkql/planner"
+)
+
+// The maintenance statements run on a store that is an exec.Maintainer
+// (HBase). Each waits for its work to be done and answers with the
+// table's regions after it, its outcome in the notes. The embedded store
+// has no memstore and no store files: FLUSH and COMPACT say so and do
+// nothing; SPLIT, MERGE REGIONS and BALANCER are refused.
+
+// maintStatement names a maintenance plan that changes the cluster, or
+// returns "".
+func maintStatement(p planner.Plan) string {
+	switch p := p.(type) {
+	case *planner.Flush:
+		return "FLUSH"
+	case *planner.Compact:
+		if p.Major {
+			return "MAJOR COMPACT"
+		}
+		return "COMPACT"
+	case *planner.Split:
+		return "SPLIT"
+	case *planner.Merge:
+		return "MERGE REGIONS"
+	case *planner.Balancer:
+		if p.Switch != "" {
+			return "BALANCER " + p.Switch
+		}
+	}
+	return ""
+}
+
+// maintainer returns the store as an exec.Maintainer, or ok false.
+func (e *Engine) maintainer(ctx context.Context) (exec.Maintainer, bool, error) {
+	x, err := e.executor(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	m, ok := x.Store.(exec.Maintainer)
+	return m, ok, nil
+}
+
+func (e *Engine) maintain(ctx context.Context, p planner.Plan) (*Result, error) {
+	m, ok, err := e.maintainer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	what := maintStatement(p)
+	if what == "" {
+		what = "BALANCER"
+	}
+	if !ok {
+		switch p := p.(type) {
+		case *planner.Flush, *planner.Compact:
+			res, err := e.showRegions(ctx, maintTable(p))
+			if err == nil {
+				res.Notes = append([]string{what + ": nothing to do: this store writes each change to its file at once, and keeps no memstore or store files"}, res.Notes...)
+			}
+			return res, err
+		case *planner.Split, *planner.Merge:
+			return nil, fmt.Errorf("%s needs an HBase cluster: this store's regions are the catalog's split points", what)
+		}
+		return nil, fmt.Errorf("%s needs an HBase cluster: this store has no balancer", what)
+	}
+	switch p := p.(type) {
+	case *planner.Flush:
+		return e.flushOrCompact(ctx, m, p.Table, what, func() error { return m.Flush(ctx, p.Table.Physical) })
+	case *planner.Compact:
+		if p.Major {
+			yes, err := e.ask(ctx, fmt.Sprintf("major compact %s: every store file of every region is rewritten", p.Table.Physical))
+			if err != nil {
+				return nil, err
+			}
+			if !yes {
+				return nil, notConfirmed(what)
+			}
+		}
+		progress := func(done, total int) {
+			if e.progress != nil {
+				e.progress(int64(done))
+			}
+		}
+		return e.flushOrCompact(ctx, m, p.Table, what, func() error { return m.Compact(ctx, p.Table.Physical, p.Major, progress) })
+	case *planner.Split:
+		return e.split(ctx, m, p)
+	case *planner.Merge:
+		return e.merge(ctx, m, p)
+	case *planner.Balancer:
+		return e.balancer(ctx, m, p)
+	}
+	return nil, fmt.Errorf("%T is not a maintenance plan", p)
+}
+
+func maintTable(p planner.Plan) *catalog.Table {
+	switch p := p.(type) {
+	case *planner.Flush:
+		return p.Table
+	case *planner.Compact:
+		return p.Table
+	}
+	return nil
+}
+
+func notConfirmed(what string) error {
+	return fmt.Errorf("%s not confirmed: nothing was done (in a script, --yes confirms)", what)
+}
+
+// flushOrCompact runs do and reports the table's store files before and
+// after it, then its regions.
+func (e *Engine) flushOrCompact(ctx context.Context, m exec.Maintainer, t *catalog.Table, what string, do func() error) (*Result, error) {
+	before, err := m.StoreFiles(ctx, t.Physical)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", what, t.Physical, err)
+	}
+	if err := do(); err != nil {
+		return nil, fmt.Errorf("%s %s: %w", what, t.Physical, err)
+	}
+	after, err := m.StoreFiles(ctx, t.Physical)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: done, but counting its store files failed: %w", what, t.Physical, err)
+	}
+	return e.regionsAfter(ctx, t, fmt.Sprintf("%s %s: done; store files %d before, %d after", what, t.Physical, before, after))
+}
+
+// regionsAfter is SHOW REGIONS t with the outcome first in its notes.
+func (e *Engine) regionsAfter(ctx context.Context, t *catalog.Table, outcome string) (*Result, error) {
+	res, err := e.showRegions(ctx, t)
+	if err != nil {
+		return nil, fmt.Errorf("%s, but listing the regions failed: %w", outcome, err)
+	}
+	res.Notes = append([]string{outcome}, res.Notes...)
+	return res, nil
+}
+
+func (e *Engine) split(ctx context.Context, m exec.Maintainer, p *planner.Split) (*Result, error) {
+	t := p.Table
+	key := "'" + catalog.ToStringBinary(p.Key) + "'"
+	if p.Fields != "" {
+		key += " (" + p.Fields + ")"
+	}
+	yes, err := e.ask(ctx, fmt.Sprintf("split %s at %s", t.Physical, key))
+	if err != nil {
+		return nil, err
+	}
+	if !yes {
+		return nil, notConfirmed("SPLIT")
+	}
+	if err := m.Split(ctx, t.Physical, p.Key); err != nil {
+		return nil, fmt.Errorf("SPLIT %s at %s: %w", t.Physical, key, err)
+	}
+	return e.regionsAfter(ctx, t, fmt.Sprintf("SPLIT %s at %s: done", t.Physical, key))
+}
+
+func (e *Engine) merge(ctx context.Context, m exec.Maintainer, p *planner.Merge) (*Result, error) {
+	t := p.Table
+	var keys string
+	for i, k := range p.Starts {
+		if i > 0 {
+			keys += ", "
+		}
+		keys += "'" + catalog.ToStringBinary(k) + "'"
+	}
+	yes, err := e.ask(ctx, fmt.Sprintf("merge the regions of %s starting at %s into one", t.Physical, keys))
+	if err != nil {
+		return nil, err
+	}
+	if !yes {
+		return nil, notConfirmed("MERGE REGIONS")
+	}
+	if err := m.Merge(ctx, t.Physical, p.Starts); err != nil {
+		return nil, fmt.Errorf("MERGE REGIONS %s %s: %w", t.Physical, keys, err)
+	}
+	return e.regionsAfter(ctx, t, fmt.Sprintf("MERGE REGIONS %s %s: done", t.Physical, keys))
+}
+
+func (e *Engine) balancer(ctx context.Context, m exec.Maintainer, p *planner.Balancer) (*Result, error) {
+	state := func(on bool) string {
+		if on {
+			return "on"
+		}
+		return "off"
+	}
+	if p.Switch == "" {
+		on, err := m.BalancerEnabled(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return &Result{Text: "the balancer is " + state(on) + "\n"}, nil
+	}
+	on := p.Switch == "ON"
+	was, err := m.SetBalancer(ctx, on)
+	if err != nil {
+		return nil, fmt.Errorf("BALANCER %s: %w", p.Switch, err)
+	}
+	return tagWithNote("BALANCER "+p.Switch, fmt.Sprintf("the balancer is %s (it was %s)", state(on), state(was))), nil
+}

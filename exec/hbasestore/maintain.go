@@ -1,0 +1,77 @@
+package hbasestore
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/exec"
+)
+
+var _ exec.Maintainer = (*Store)(nil)
+
+// Flush implements exec.Maintainer.
+func (s *Store) Flush(ctx context.Context, table string) error {
+	return s.c.Admin().Flush(ctx, table)
+}
+
+// Compact implements exec.Maintainer.
+func (s *Store) Compact(ctx context.Context, table string, major bool, progress func(done, total int)) error {
+	return s.c.Admin().Compact(ctx, table, major, progress)
+}
+
+// Split implements exec.Maintainer.
+func (s *Store) Split(ctx context.Context, table string, key []byte) error {
+	return s.c.Admin().Split(ctx, table, key)
+}
+
+// Merge implements exec.Maintainer: the regions are found by their start
+// keys in hbase:meta.
+func (s *Store) Merge(ctx context.Context, table string, starts [][]byte) error {
+	a := s.c.Admin()
+	regions, err := a.Regions(ctx, table)
+	if err != nil {
+		return err
+	}
+	var names [][]byte
+	for _, k := range starts {
+		found := false
+		for _, r := range regions {
+			if bytes.Equal(r.StartKey, k) {
+				names = append(names, r.Name)
+				found = true
+				break
+			}
+		}
+		if !found {
+			var have []string
+			for _, r := range regions {
+				have = append(have, "'"+catalog.ToStringBinary(r.StartKey)+"'")
+			}
+			return fmt.Errorf("no region of %s starts at '%s' (regions start at %s)", table, catalog.ToStringBinary(k), strings.Join(have, ", "))
+		}
+	}
+	return a.Merge(ctx, table, names...)
+}
+
+// StoreFiles implements exec.Maintainer.
+func (s *Store) StoreFiles(ctx context.Context, table string) (int, error) {
+	files, _, err := s.c.Admin().StoreFiles(ctx, table)
+	n := 0
+	for _, k := range files {
+		n += k
+	}
+	return n, err
+}
+
+// SetBalancer implements exec.Maintainer.
+func (s *Store) SetBalancer(ctx context.Context, on bool) (bool, error) {
+	return s.c.Admin().SetBalancer(ctx, on)
+}
+
+// BalancerEnabled implements exec.Maintainer.
+func (s *Store) BalancerEnabled(ctx context.Context) (bool, error) {
+	return s.c.Admin().BalancerEnabled(ctx)
+}
