@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/rkql/rkql/catalog"
 	"github.com/rkql/rkql/exec"
@@ -176,7 +177,11 @@ func (e *Engine) merge(ctx context.Context, m exec.Maintainer, p *planner.Merge)
 		return nil, notConfirmed("MERGE REGIONS")
 	}
 	if err := m.Merge(ctx, t.Physical, p.Starts); err != nil {
-		return nil, fmt.Errorf("MERGE REGIONS %s %s: %w", t.Physical, keys, err)
+		hint := ""
+		if strings.Contains(err.Error(), "not mergeable") {
+			hint = " (a region just split keeps references to its parent's files until it is compacted: MAJOR COMPACT first)"
+		}
+		return nil, fmt.Errorf("MERGE REGIONS %s %s: %w%s", t.Physical, keys, err, hint)
 	}
 	return e.regionsAfter(ctx, t, fmt.Sprintf("MERGE REGIONS %s %s: done", t.Physical, keys))
 }
