@@ -115,7 +115,7 @@ func TestComplete(t *testing.T) {
 		{in: "EXPLAIN s|", want: []string{"scan", "second", "select", "system_time"}, word: "s"},
 		{in: "EXPLAIN SELECT * FROM logs WHERE host = 'a' s|", want: []string{"scan", "second", "system_time"}, word: "s"},
 		// the statement is the one the cursor is in
-		{in: "SELECT * FROM logs; SELECT * FROM orders WHERE O|", want: []string{"order_id", "OF", "OFFSET", "ON", "OR", "ORDER"}, word: "O"},
+		{in: "SELECT * FROM logs; SELECT * FROM orders WHERE O|", want: []string{"order_id", "OF", "OFF", "OFFSET", "ON", "OR", "ORDER", "OUTER"}, word: "O"},
 		{in: "SELECT * FROM orders WHERE st|; SELECT 1 FROM logs;", want: []string{"status"}, word: "st"},
 		{in: "SELECT * FROM logs; s|", want: []string{"select", "show", "simulate"}, word: "s"},
 		// nothing inside strings and comments

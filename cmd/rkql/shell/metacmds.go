@@ -207,6 +207,12 @@ var syntaxes = []struct{ name, syntax, desc string }{
 	{"SIMULATE", "SIMULATE WRITES t ROWS n [WITH field = sequence | now | uniform(k) | uniform(lo, hi) | zipf(k), …] [COMPARE t2]", "how a write stream spreads over the table's regions; nothing is written"},
 	{"ADVISE", "ADVISE 'workload.sql'", "rank the key designs for a file of weighted queries, and recommend one"},
 	{"INFER", "INFER TABLE 'ns:t' [SAMPLE n] [AS name] [SAVE]", "propose a catalog entry from a sample of a table's keys and cells, with the evidence for each part; SAVE writes it to the catalog"},
+	{"FLUSH", "FLUSH t", "write the memstores of t's regions out to store files (HBase); the store files before and after, and the regions"},
+	{"COMPACT", "COMPACT t | MAJOR COMPACT t", "compact t's regions and wait until none is compacting; MAJOR rewrites each family's files into one, dropping deleted and expired cells, once confirmed"},
+	{"MAJOR", "MAJOR COMPACT t", "see COMPACT"},
+	{"SPLIT", "SPLIT t AT (field = v [, …]) | SPLIT t AT 'key' | SPLIT t AT x'hex'", "a new region boundary: at the key of the leading key fields given, computed as an INSERT computes it, or at the bytes given; the key is shown and confirmed first"},
+	{"MERGE", "MERGE REGIONS t 'start' , 'start' [, …]", "merge the adjacent regions starting at those keys (as SHOW REGIONS prints them; '' is the first) into one, once confirmed"},
+	{"BALANCER", "BALANCER [ON | OFF]", "show the HBase balancer's state, or turn it on or off"},
 }
 
 func syntaxCmd(c metaCall) (intent, error) {
