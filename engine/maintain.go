@@ -63,7 +63,8 @@ func (e *Engine) maintain(ctx context.Context, p planner.Plan) (*Result, error) 
 		case *planner.Flush, *planner.Compact:
 			res, err := e.showRegions(ctx, maintTable(p))
 			if err == nil {
-				res.Notes = append([]string{what + ": nothing to do: this store writes each change to its file at once, and keeps no memstore or store files"}, res.Notes...)
+				note := what + ": nothing to do: this store writes each change to its file at once, and keeps no memstore or store files"
+				res.Warnings = func() []string { return []string{note} }
 			}
 			return res, err
 		case *planner.Split, *planner.Merge:
@@ -179,7 +180,7 @@ func (e *Engine) merge(ctx context.Context, m exec.Maintainer, p *planner.Merge)
 	if err := m.Merge(ctx, t.Physical, p.Starts); err != nil {
 		hint := ""
 		if strings.Contains(err.Error(), "not mergeable") {
-			hint = " (a region just split keeps references to its parent's files until it is compacted: MAJOR COMPACT first)"
+			hint = " (a region just split keeps references to its parent's files until it is compacted and the compacted files are archived: MAJOR COMPACT first, then wait a few minutes)"
 		}
 		return nil, fmt.Errorf("MERGE REGIONS %s %s: %w%s", t.Physical, keys, err, hint)
 	}
