@@ -208,3 +208,51 @@ func (e *Engine) balancer(ctx context.Context, m exec.Maintainer, p *planner.Bal
 	}
 	return tagWithNote("BALANCER "+p.Switch, fmt.Sprintf("the balancer is %s (it was %s)", state(on), state(was))), nil
 }
+
+// showStatus is SHOW CLUSTER: a row per live region server, then the
+// master, the dead servers, the regions in transition and the balancer in
+// the notes.
+func (e *Engine) showStatus(ctx context.Context) (*Result, error) {
+	x, err := e.executor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	sr, ok := x.Store.(exec.StatusReporter)
+	if !ok {
+		return nil, fmt.Errorf("SHOW CLUSTER needs an HBase cluster: this store has no servers")
+	}
+	cs, err := sr.ClusterStatus(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cols := []Column{{Name: "server", Type: catalog.TypeString}, {Name: "regions", Type: catalog.TypeBigint},
+		{Name: "requests_per_sec", Type: catalog.TypeBigint}, {Name: "requests", Type: catalog.TypeBigint},
+		{Name: "storefiles", Type: catalog.TypeBigint}, {Name: "storefile_mb", Type: catalog.TypeBigint},
+		{Name: "memstore_mb", Type: catalog.TypeBigint}, {Name: "heap_mb", Type: catalog.TypeString}}
+	var rows []catalog.Row
+	for _, s := range cs.Servers {
+		rows = append(rows, catalog.Row{catalog.String(s.Server), catalog.Bigint(int64(s.Regions)),
+			catalog.Bigint(int64(s.RequestsPerSecond)), catalog.Bigint(int64(s.Requests)),
+			catalog.Bigint(int64(s.StoreFiles)), catalog.Bigint(int64(s.StoreFileMB)), catalog.Bigint(int64(s.MemStoreMB)),
+			catalog.String(fmt.Sprintf("%d / %d", s.UsedHeapMB, s.MaxHeapMB))})
+	}
+	res := rowsResult(cols, rows)
+	state := "off"
+	if cs.BalancerOn {
+		state = "on"
+	}
+	dead := "none"
+	if len(cs.Dead) > 0 {
+		dead = strings.Join(cs.Dead, ", ")
+	}
+	res.Notes = []string{
+		fmt.Sprintf("master %s; %d live region servers; dead: %s; balancer %s", cs.Master, len(cs.Servers), dead, state),
+		fmt.Sprintf("regions in transition: %d", len(cs.InTransition)),
+	}
+	for _, r := range cs.InTransition {
+		res.Notes = append(res.Notes, "  "+r)
+	}
+	res.Notes = append(res.Notes, "figures are what each server last reported (every few seconds)")
+	res.NoFooter = true
+	return res, nil
+}

@@ -267,6 +267,9 @@ func TestMaintenanceHBaseJava(t *testing.T) {
 	expect("BALANCER", "the balancer is "+was)
 	expect("BALANCER "+sw, "the balancer is "+other+" (it was "+was+")")
 	javaSees(other, "balancer", host, port)
+
+	servers := strings.TrimSpace(check.Ask("servers", host, port))
+	expect("SHOW CLUSTER", "; "+servers+" live region servers; ", "balancer "+other, "regions in transition: ")
 }
 
 // TestMaintenanceReadOnly: the maintenance verbs that change the cluster

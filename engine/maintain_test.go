@@ -29,6 +29,7 @@ func TestMaintenanceEmbedded(t *testing.T) {
 		{"MERGE REGIONS morders '', x'10'", "MERGE REGIONS needs an HBase cluster"},
 		{"BALANCER OFF", "no balancer"},
 		{"BALANCER", "no balancer"},
+		{"SHOW CLUSTER", "SHOW CLUSTER needs an HBase cluster"},
 		{"SPLIT morders AT (order_id = 5)", "give the fields before it too"},
 		{"SPLIT morders AT (amount = 5)", "not a key field"},
 		{"SPLIT morders AT ''", "cannot be empty"},

@@ -111,6 +111,8 @@ func (e *Engine) RunPlan(ctx context.Context, p planner.Plan) (*Result, error) {
 		return e.checkIndex(ctx, p)
 	case *planner.Flush, *planner.Compact, *planner.Split, *planner.Merge, *planner.Balancer:
 		return e.maintain(ctx, p)
+	case *planner.ShowStatus:
+		return e.showStatus(ctx)
 
 	// The layout statements edit or show the catalog file (ddl.go).
 	case *planner.DefineTable:

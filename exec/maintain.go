@@ -26,3 +26,30 @@ type Maintainer interface {
 	// BalancerEnabled reports whether the balancer is on.
 	BalancerEnabled(ctx context.Context) (bool, error)
 }
+
+// StatusReporter is an optional Store contract: the cluster's health at a
+// glance.
+type StatusReporter interface {
+	ClusterStatus(ctx context.Context) (*ClusterStatus, error)
+}
+
+// ClusterStatus is a cluster's servers, regions in transition and
+// balancer state, as its master reports them.
+type ClusterStatus struct {
+	Master     string
+	BalancerOn bool
+	Servers    []ServerStatus
+	// Dead are the region servers the master holds dead.
+	Dead []string
+	// InTransition are "region state" lines of the regions in transition.
+	InTransition []string
+}
+
+// ServerStatus is what a live region server last reported.
+type ServerStatus struct {
+	Server                              string
+	Regions                             int
+	RequestsPerSecond, Requests         uint64
+	StoreFiles, StoreFileMB, MemStoreMB uint64
+	UsedHeapMB, MaxHeapMB               uint32
+}

@@ -109,3 +109,33 @@ func TestBalancerSwitch(t *testing.T) {
 		t.Errorf("after switching: enabled %v (%v), want %v", now, err, !was)
 	}
 }
+
+// TestClusterStatus: the local cluster has a live region server holding
+// the regions of a new table, and a master.
+func TestClusterStatus(t *testing.T) {
+	e := newEnv(t)
+	ctx := ctxT(t)
+	st, err := e.c.Admin().ClusterStatus(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Master == "" || len(st.Live) == 0 {
+		t.Fatalf("status %+v: want a master and a live server", st)
+	}
+	regions := 0
+	for _, s := range st.Live {
+		regions += s.Regions
+		if !strings.Contains(s.Server, ":") || s.MaxHeapMB == 0 {
+			t.Errorf("server %+v: want host:port and a heap size", s)
+		}
+	}
+	// hbase:meta at least; a new table's regions once reported, seconds
+	// later.
+	if regions < 1 {
+		t.Errorf("servers report %d regions, want hbase:meta's at least", regions)
+	}
+	on, err := e.c.Admin().BalancerEnabled(ctx)
+	if err != nil || on != st.BalancerOn {
+		t.Errorf("status says balancer %v, IsBalancerEnabled %v (%v)", st.BalancerOn, on, err)
+	}
+}

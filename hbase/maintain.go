@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/rkql/rkql/hbase/internal/pb"
@@ -234,4 +236,82 @@ func encodedName(name []byte) []byte {
 		return name
 	}
 	return name[i+1 : len(name)-1]
+}
+
+// ClusterStatus is the master's view of the cluster.
+type ClusterStatus struct {
+	// Master is the active master's host:port.
+	Master string
+	// Live are the live region servers, sorted by name.
+	Live []ServerStatus
+	// Dead are the region servers the master holds dead, host:port.
+	Dead []string
+	// InTransition are the regions moving between states.
+	InTransition []RegionTransition
+	BalancerOn   bool
+}
+
+// ServerStatus is what a live region server last reported (every few
+// seconds).
+type ServerStatus struct {
+	Server            string
+	Regions           int
+	RequestsPerSecond uint64
+	TotalRequests     uint64
+	StoreFiles        uint64
+	StoreFileMB       uint64
+	MemStoreMB        uint64
+	UsedHeapMB        uint32
+	MaxHeapMB         uint32
+}
+
+// RegionTransition is a region in transition and its state.
+type RegionTransition struct {
+	Region string
+	State  string
+	Since  time.Time
+}
+
+// ClusterStatus asks the master for the cluster's servers, regions in
+// transition and balancer state.
+func (a *Admin) ClusterStatus(ctx context.Context) (*ClusterStatus, error) {
+	req := &pb.GetClusterStatusRequest{Options: []pb.ClusterStatusOption{
+		pb.ClusterStatusOption_LIVE_SERVERS, pb.ClusterStatusOption_DEAD_SERVERS, pb.ClusterStatusOption_MASTER,
+		pb.ClusterStatusOption_REGIONS_IN_TRANSITION, pb.ClusterStatusOption_BALANCER_ON,
+	}}
+	var resp pb.GetClusterStatusResponse
+	if err := a.callMaster(ctx, "read cluster status", "GetClusterStatus", req, &resp); err != nil {
+		return nil, err
+	}
+	cs := resp.GetClusterStatus()
+	hostPort := func(s *pb.ServerName) string { return fmt.Sprintf("%s:%d", s.GetHostName(), s.GetPort()) }
+	out := &ClusterStatus{BalancerOn: cs.GetBalancerOn()}
+	if m := cs.GetMaster(); m != nil {
+		out.Master = hostPort(m)
+	}
+	for _, s := range cs.GetLiveServers() {
+		l := s.GetServerLoad()
+		st := ServerStatus{Server: hostPort(s.GetServer()), Regions: len(l.GetRegionLoads()),
+			RequestsPerSecond: l.GetNumberOfRequests(), TotalRequests: l.GetTotalNumberOfRequests(),
+			UsedHeapMB: l.GetUsedHeap_MB(), MaxHeapMB: l.GetMaxHeap_MB()}
+		for _, r := range l.GetRegionLoads() {
+			st.StoreFiles += uint64(r.GetStorefiles())
+			st.StoreFileMB += uint64(r.GetStorefileSize_MB())
+			st.MemStoreMB += uint64(r.GetMemStoreSize_MB())
+		}
+		out.Live = append(out.Live, st)
+	}
+	slices.SortFunc(out.Live, func(x, y ServerStatus) int { return strings.Compare(x.Server, y.Server) })
+	for _, s := range cs.GetDeadServers() {
+		out.Dead = append(out.Dead, hostPort(s))
+	}
+	slices.Sort(out.Dead)
+	for _, r := range cs.GetRegionsInTransition() {
+		rs := r.GetRegionState()
+		out.InTransition = append(out.InTransition, RegionTransition{
+			Region: string(r.GetSpec().GetValue()), State: rs.GetState().String(),
+			Since: time.UnixMilli(int64(rs.GetStamp())),
+		})
+	}
+	return out, nil
 }

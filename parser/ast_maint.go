@@ -43,7 +43,16 @@ type BalancerStmt struct {
 	Switch string
 }
 
+// ShowStatusStmt is SHOW CLUSTER: the cluster's health.
+type ShowStatusStmt struct{ Show Pos }
+
+func (s *ShowStatusStmt) Pos() Pos     { return s.Show }
+func (*ShowStatusStmt) node()          {}
+func (*ShowStatusStmt) stmt()          {}
+func (*ShowStatusStmt) String() string { return "SHOW CLUSTER" }
+
 var (
+	_ Stmt = (*ShowStatusStmt)(nil)
 	_ Stmt = (*FlushStmt)(nil)
 	_ Stmt = (*CompactStmt)(nil)
 	_ Stmt = (*SplitStmt)(nil)

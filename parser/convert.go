@@ -42,6 +42,9 @@ func (c *converter) stmt(g *gStmt) (Stmt, *Error) {
 		if g.Show.Tables {
 			return &ShowTablesStmt{Show: pos(g.Show.Pos)}, nil
 		}
+		if g.Show.Status {
+			return &ShowStatusStmt{Show: pos(g.Show.Pos)}, nil
+		}
 		if g.Show.Create != nil {
 			return &ShowCreateStmt{Show: pos(g.Show.Pos), Table: ident(g.Show.Create)}, nil
 		}

@@ -246,6 +246,7 @@ type gDelete struct {
 type gShow struct {
 	Pos     lexer.Position
 	Tables  bool          `parser:"'SHOW' ( @'TABLES'"`
+	Status  bool          `parser:"       | @'CLUSTER'"`
 	Regions *gTable       `parser:"       | 'REGIONS' @@"`
 	Create  *gTable       `parser:"       | 'CREATE' 'TABLE' @@"`
 	Catalog *gShowCatalog `parser:"       | @@ )"`

@@ -19,6 +19,7 @@ func TestMaintenanceStatements(t *testing.T) {
 		{"BALANCER on", "BALANCER ON"},
 		{"balancer OFF", "BALANCER OFF"},
 		{"BALANCER", "BALANCER"},
+		{"show cluster", "SHOW CLUSTER"},
 	}
 	var stmts []Stmt
 	for _, c := range cases {

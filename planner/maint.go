@@ -36,6 +36,11 @@ type Merge struct {
 	Starts [][]byte
 }
 
+// ShowStatus is SHOW CLUSTER.
+type ShowStatus struct{}
+
+func (*ShowStatus) plan() {}
+
 // Balancer is BALANCER ON|OFF, or BALANCER (Switch "") to show its state.
 type Balancer struct{ Switch string }
 
@@ -76,6 +81,8 @@ func (pl *Planner) maintPlan(stmt parser.Stmt) (p Plan, ok bool, err error) {
 		return m, true, nil
 	case *parser.BalancerStmt:
 		return &Balancer{Switch: s.Switch}, true, nil
+	case *parser.ShowStatusStmt:
+		return &ShowStatus{}, true, nil
 	}
 	return nil, false, nil
 }

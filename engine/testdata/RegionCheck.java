@@ -23,6 +23,8 @@ import org.apache.hadoop.hbase.util.Bytes;
  *   each region's start key in hex, one a line ("-" for the first)
  * RegionCheck balancer HOST PORT
  *   "on" or "off"
+ * RegionCheck servers HOST PORT
+ *   the number of live region servers
  * RegionCheck serve
  *   reads such commands a line each from standard input, and prints "--"
  *   after each answer
@@ -104,6 +106,8 @@ public final class RegionCheck {
       }
       case "balancer":
         return admin.isBalancerEnabled() ? "on" : "off";
+      case "servers":
+        return Integer.toString(admin.getClusterMetrics().getLiveServerMetrics().size());
       default:
         System.err.println("usage: RegionCheck [until WANT SECONDS] storefiles|starts|balancer HOST PORT [TABLE]");
         System.exit(2);

@@ -75,3 +75,21 @@ func (s *Store) SetBalancer(ctx context.Context, on bool) (bool, error) {
 func (s *Store) BalancerEnabled(ctx context.Context) (bool, error) {
 	return s.c.Admin().BalancerEnabled(ctx)
 }
+
+// ClusterStatus implements exec.StatusReporter.
+func (s *Store) ClusterStatus(ctx context.Context) (*exec.ClusterStatus, error) {
+	cs, err := s.c.Admin().ClusterStatus(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := &exec.ClusterStatus{Master: cs.Master, BalancerOn: cs.BalancerOn, Dead: cs.Dead}
+	for _, v := range cs.Live {
+		out.Servers = append(out.Servers, exec.ServerStatus{Server: v.Server, Regions: v.Regions,
+			RequestsPerSecond: v.RequestsPerSecond, Requests: v.TotalRequests, StoreFiles: v.StoreFiles,
+			StoreFileMB: v.StoreFileMB, MemStoreMB: v.MemStoreMB, UsedHeapMB: v.UsedHeapMB, MaxHeapMB: v.MaxHeapMB})
+	}
+	for _, r := range cs.InTransition {
+		out.InTransition = append(out.InTransition, fmt.Sprintf("%s %s since %s", r.Region, r.State, r.Since.UTC().Format("2006-01-02 15:04:05")))
+	}
+	return out, nil
+}

@@ -70,7 +70,7 @@ func TestComplete(t *testing.T) {
 		{in: "  d|", want: []string{"decode", "delete", "desc", "describe", "drop"}, word: "d"},
 		{in: "select|", want: nil, word: "select"},
 		// meta-commands and their arguments
-		{in: `\|`, want: []string{`\q`, `\?`, `\h`, `\conninfo`, `\d`, `\d+`, `\dt`, `\di`, `\i`, `\o`, `\e`, `\echo`, `\!`, `\set`, `\unset`, `\x`, `\pset`, `\pager`, `\timing`, `\pushdown`, `\blockcache`, `\format`}, word: `\`},
+		{in: `\|`, want: []string{`\q`, `\?`, `\h`, `\conninfo`, `\d`, `\d+`, `\dt`, `\di`, `\status`, `\i`, `\o`, `\e`, `\echo`, `\!`, `\set`, `\unset`, `\x`, `\pset`, `\pager`, `\timing`, `\pushdown`, `\blockcache`, `\format`}, word: `\`},
 		{in: `\x |`, want: []string{"on", "off", "auto"}, word: ""},
 		{in: `\blockcache |`, want: []string{"on", "off", "auto"}, word: ""},
 		{in: `\t|`, want: []string{`\timing`}, word: `\t`},
