@@ -139,3 +139,45 @@ func TestClusterStatus(t *testing.T) {
 		t.Errorf("status says balancer %v, IsBalancerEnabled %v (%v)", st.BalancerOn, on, err)
 	}
 }
+
+// TestSnapshots takes a snapshot of a table, finds it in the list, and
+// deletes it.
+func TestSnapshots(t *testing.T) {
+	e := newEnv(t)
+	ctx := ctxT(t)
+	a := e.c.Admin()
+	mustPut(t, e, []byte("r001"), cell("cf", "q", "v"))
+	name := e.table + "_snap"
+	if err := a.TakeSnapshot(ctx, e.table, name); err != nil {
+		t.Fatalf("snapshot: %v", err)
+	}
+	t.Cleanup(func() { _ = a.DeleteSnapshot(ctxT(t), name) })
+	has := func() bool {
+		t.Helper()
+		list, err := a.Snapshots(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range list {
+			if s.Name == name {
+				if s.Table != e.table || s.Created.IsZero() {
+					t.Errorf("snapshot %+v: want table %s and a time", s, e.table)
+				}
+				return true
+			}
+		}
+		return false
+	}
+	if !has() {
+		t.Fatalf("snapshot %s is not listed", name)
+	}
+	if err := a.TakeSnapshot(ctx, e.table, name); err == nil {
+		t.Error("a second snapshot of the same name was taken")
+	}
+	if err := a.DeleteSnapshot(ctx, name); err != nil {
+		t.Fatalf("delete: %v", err)
+	}
+	if has() {
+		t.Errorf("snapshot %s is listed after its deletion", name)
+	}
+}
