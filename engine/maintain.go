@@ -35,6 +35,10 @@ func maintStatement(p planner.Plan) string {
 		if p.Switch != "" {
 			return "BALANCER " + p.Switch
 		}
+	case *planner.Snapshot:
+		return "SNAPSHOT"
+	case *planner.DropSnapshot:
+		return "DROP SNAPSHOT"
 	}
 	return ""
 }
@@ -255,4 +259,67 @@ func (e *Engine) showStatus(ctx context.Context) (*Result, error) {
 	res.Notes = append(res.Notes, "figures are what each server last reported (every few seconds)")
 	res.NoFooter = true
 	return res, nil
+}
+
+func (e *Engine) snapshotter(ctx context.Context, what string) (exec.Snapshotter, error) {
+	x, err := e.executor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	sn, ok := x.Store.(exec.Snapshotter)
+	if !ok {
+		return nil, fmt.Errorf("%s needs an HBase cluster: this store keeps no snapshots", what)
+	}
+	return sn, nil
+}
+
+// snapshots runs SNAPSHOT, SHOW SNAPSHOTS and DROP SNAPSHOT.
+func (e *Engine) snapshots(ctx context.Context, p planner.Plan) (*Result, error) {
+	switch p := p.(type) {
+	case *planner.Snapshot:
+		sn, err := e.snapshotter(ctx, "SNAPSHOT")
+		if err != nil {
+			return nil, err
+		}
+		if err := sn.TakeSnapshot(ctx, p.Table.Physical, p.Name); err != nil {
+			return nil, fmt.Errorf("SNAPSHOT %s AS %s: %w", p.Table.Physical, p.Name, err)
+		}
+		return tagWithNote("SNAPSHOT", fmt.Sprintf("snapshot %s of %s taken", p.Name, p.Table.Physical)), nil
+	case *planner.DropSnapshot:
+		sn, err := e.snapshotter(ctx, "DROP SNAPSHOT")
+		if err != nil {
+			return nil, err
+		}
+		yes, err := e.ask(ctx, "drop snapshot "+p.Name)
+		if err != nil {
+			return nil, err
+		}
+		if !yes {
+			return nil, notConfirmed("DROP SNAPSHOT")
+		}
+		if err := sn.DeleteSnapshot(ctx, p.Name); err != nil {
+			return nil, fmt.Errorf("DROP SNAPSHOT %s: %w", p.Name, err)
+		}
+		return &Result{Tag: "DROP SNAPSHOT"}, nil
+	}
+	sn, err := e.snapshotter(ctx, "SHOW SNAPSHOTS")
+	if err != nil {
+		return nil, err
+	}
+	list, err := sn.Snapshots(ctx)
+	if err != nil {
+		return nil, err
+	}
+	// The catalog table each snapshot's HBase table is, where one is.
+	byPhysical := map[string]string{}
+	for _, t := range e.cfg.Catalog.Tables {
+		byPhysical[t.Physical] = t.Name
+	}
+	var rows []catalog.Row
+	for _, s := range list {
+		rows = append(rows, catalog.Row{catalog.String(s.Name), catalog.String(s.Table),
+			catalog.String(byPhysical[s.Table]), catalog.Timestamp(s.Created)})
+	}
+	return rowsResult([]Column{{Name: "snapshot", Type: catalog.TypeString}, {Name: "hbase_table", Type: catalog.TypeString},
+		{Name: "table", Type: catalog.TypeString}, {Name: "created", Type: catalog.TypeTimestamp}}, rows), nil
 }

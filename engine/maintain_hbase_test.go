@@ -268,6 +268,21 @@ func TestMaintenanceHBaseJava(t *testing.T) {
 	expect("BALANCER "+sw, "the balancer is "+other+" (it was "+was+")")
 	javaSees(other, "balancer", host, port)
 
+	snap := name + "_snap"
+	t.Cleanup(func() { _, _ = runNotes(t, e, "DROP SNAPSHOT "+snap) })
+	expect("SNAPSHOT morders AS "+snap, "SNAPSHOT", "snapshot "+snap+" of "+name+" taken")
+	javaSees(snap, "snapshots", host, port, name)
+	expect("SHOW SNAPSHOTS", "'"+snap+"' | '"+name+"' | 'morders' | ")
+	asked = nil
+	expect("DROP SNAPSHOT "+snap, "DROP SNAPSHOT")
+	if len(asked) != 1 || asked[0] != "drop snapshot "+snap {
+		t.Errorf("DROP SNAPSHOT asked %q", asked)
+	}
+	javaSees("-", "snapshots", host, port, name)
+	if _, err := runNotes(t, e, "DROP SNAPSHOT "+snap); err == nil {
+		t.Error("a snapshot dropped twice")
+	}
+
 	servers := strings.TrimSpace(check.Ask("servers", host, port))
 	expect("SHOW CLUSTER", "; "+servers+" live region servers; ", "balancer "+other, "regions in transition: ")
 }
@@ -282,7 +297,7 @@ func TestMaintenanceReadOnly(t *testing.T) {
 	}
 	e := engine.New(engine.Config{Catalog: cat, CatalogSource: []byte(src), ReadOnly: true, ReadOnlyHint: "writes need --allow-writes",
 		Open: func(context.Context) (exec.Store, error) { return nil, fmt.Errorf("no store in this test") }})
-	for _, sql := range []string{"FLUSH morders", "COMPACT morders", "MAJOR COMPACT morders", "SPLIT morders AT x'10'", "MERGE REGIONS morders '', x'10'", "BALANCER OFF"} {
+	for _, sql := range []string{"FLUSH morders", "COMPACT morders", "MAJOR COMPACT morders", "SPLIT morders AT x'10'", "MERGE REGIONS morders '', x'10'", "BALANCER OFF", "SNAPSHOT morders AS s1", "DROP SNAPSHOT s1"} {
 		if _, err := runNotes(t, e, sql); err == nil || !strings.Contains(err.Error(), "--allow-writes") {
 			t.Errorf("%s in a read-only session: %v", sql, err)
 		}

@@ -113,6 +113,8 @@ func (e *Engine) RunPlan(ctx context.Context, p planner.Plan) (*Result, error) {
 		return e.maintain(ctx, p)
 	case *planner.ShowStatus:
 		return e.showStatus(ctx)
+	case *planner.Snapshot, *planner.ShowSnapshots, *planner.DropSnapshot:
+		return e.snapshots(ctx, p)
 
 	// The layout statements edit or show the catalog file (ddl.go).
 	case *planner.DefineTable:

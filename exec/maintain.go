@@ -1,6 +1,9 @@
 package exec
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // Maintainer is an optional Store contract: the cluster's maintenance
 // verbs on a physical table's regions, and the balancer switch. Each call
@@ -52,4 +55,21 @@ type ServerStatus struct {
 	RequestsPerSecond, Requests         uint64
 	StoreFiles, StoreFileMB, MemStoreMB uint64
 	UsedHeapMB, MaxHeapMB               uint32
+}
+
+// Snapshotter is an optional Store contract: snapshots of physical
+// tables.
+type Snapshotter interface {
+	// TakeSnapshot snapshots table as name and returns once it is done.
+	TakeSnapshot(ctx context.Context, table, name string) error
+	// Snapshots lists the completed snapshots by name.
+	Snapshots(ctx context.Context) ([]Snapshot, error)
+	// DeleteSnapshot deletes the snapshot name.
+	DeleteSnapshot(ctx context.Context, name string) error
+}
+
+// Snapshot is a completed snapshot.
+type Snapshot struct {
+	Name, Table string
+	Created     time.Time
 }

@@ -148,10 +148,10 @@ func TestSnapshots(t *testing.T) {
 	a := e.c.Admin()
 	mustPut(t, e, []byte("r001"), cell("cf", "q", "v"))
 	name := e.table + "_snap"
+	t.Cleanup(func() { _ = a.DeleteSnapshot(ctxT(t), name) })
 	if err := a.TakeSnapshot(ctx, e.table, name); err != nil {
 		t.Fatalf("snapshot: %v", err)
 	}
-	t.Cleanup(func() { _ = a.DeleteSnapshot(ctxT(t), name) })
 	has := func() bool {
 		t.Helper()
 		list, err := a.Snapshots(ctx)

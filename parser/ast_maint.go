@@ -51,7 +51,42 @@ func (*ShowStatusStmt) node()          {}
 func (*ShowStatusStmt) stmt()          {}
 func (*ShowStatusStmt) String() string { return "SHOW CLUSTER" }
 
+// SnapshotStmt is SNAPSHOT t AS name.
+type SnapshotStmt struct {
+	Snapshot Pos
+	Table    Ident
+	Name     Ident
+}
+
+// ShowSnapshotsStmt is SHOW SNAPSHOTS.
+type ShowSnapshotsStmt struct{ Show Pos }
+
+// DropSnapshotStmt is DROP SNAPSHOT name.
+type DropSnapshotStmt struct {
+	Drop Pos
+	Name Ident
+}
+
+func (s *SnapshotStmt) Pos() Pos      { return s.Snapshot }
+func (s *ShowSnapshotsStmt) Pos() Pos { return s.Show }
+func (s *DropSnapshotStmt) Pos() Pos  { return s.Drop }
+func (*SnapshotStmt) node()           {}
+func (*ShowSnapshotsStmt) node()      {}
+func (*DropSnapshotStmt) node()       {}
+func (*SnapshotStmt) stmt()           {}
+func (*ShowSnapshotsStmt) stmt()      {}
+func (*DropSnapshotStmt) stmt()       {}
+
+func (s *SnapshotStmt) String() string {
+	return "SNAPSHOT " + s.Table.String() + " AS " + s.Name.String()
+}
+func (*ShowSnapshotsStmt) String() string  { return "SHOW SNAPSHOTS" }
+func (s *DropSnapshotStmt) String() string { return "DROP SNAPSHOT " + s.Name.String() }
+
 var (
+	_ Stmt = (*SnapshotStmt)(nil)
+	_ Stmt = (*ShowSnapshotsStmt)(nil)
+	_ Stmt = (*DropSnapshotStmt)(nil)
 	_ Stmt = (*ShowStatusStmt)(nil)
 	_ Stmt = (*FlushStmt)(nil)
 	_ Stmt = (*CompactStmt)(nil)

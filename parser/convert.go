@@ -45,6 +45,9 @@ func (c *converter) stmt(g *gStmt) (Stmt, *Error) {
 		if g.Show.Status {
 			return &ShowStatusStmt{Show: pos(g.Show.Pos)}, nil
 		}
+		if g.Show.Snaps {
+			return &ShowSnapshotsStmt{Show: pos(g.Show.Pos)}, nil
+		}
 		if g.Show.Create != nil {
 			return &ShowCreateStmt{Show: pos(g.Show.Pos), Table: ident(g.Show.Create)}, nil
 		}

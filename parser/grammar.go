@@ -66,6 +66,7 @@ type gStmt struct {
 	Split    *gSplit    `parser:"| @@"`
 	Merge    *gMerge    `parser:"| @@"`
 	Balancer *gBalancer `parser:"| @@"`
+	Snapshot *gSnapshot `parser:"| @@"`
 }
 
 // gExplainable lists the statements EXPLAIN accepts.
@@ -247,6 +248,7 @@ type gShow struct {
 	Pos     lexer.Position
 	Tables  bool          `parser:"'SHOW' ( @'TABLES'"`
 	Status  bool          `parser:"       | @'CLUSTER'"`
+	Snaps   bool          `parser:"       | @'SNAPSHOTS'"`
 	Regions *gTable       `parser:"       | 'REGIONS' @@"`
 	Create  *gTable       `parser:"       | 'CREATE' 'TABLE' @@"`
 	Catalog *gShowCatalog `parser:"       | @@ )"`

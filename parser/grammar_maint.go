@@ -32,6 +32,13 @@ type gMerge struct {
 	Keys  []*gKey `parser:"@@ ( ',' @@ )+"`
 }
 
+// gSnapshot is SNAPSHOT t AS name.
+type gSnapshot struct {
+	Pos   lexer.Position
+	Table *gTable `parser:"'SNAPSHOT' @@"`
+	Name  *gIdent `parser:"'AS' @@"`
+}
+
 type gBalancer struct {
 	Pos    lexer.Position
 	Switch string `parser:"'BALANCER' @( 'ON' | 'OFF' )?"`

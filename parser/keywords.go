@@ -46,7 +46,7 @@ var keywordTable = [...]Keyword{
 	{Word: "PAD", Layout: true}, {Word: "RAW"}, {Word: "REGIONS"}, {Word: "REPAIR"}, {Word: "REVERSE", Layout: true},
 	{Word: "RIGHT", Layout: true}, {Word: "ROWKEY", Layout: true}, {Word: "ROWS"}, {Word: "SAMPLE", Layout: true}, {Word: "SAVE", Layout: true}, {Word: "SCAN"},
 	{Word: "SECOND"}, {Word: "SELECT", Reserved: true, Starter: true}, {Word: "SET", Layout: true},
-	{Word: "SHOW", Starter: true}, {Word: "SIMULATE", Starter: true}, {Word: "SORTABLE", Layout: true}, {Word: "SPLIT", Starter: true, Layout: true},
+	{Word: "SHOW", Starter: true}, {Word: "SIMULATE", Starter: true}, {Word: "SNAPSHOT", Starter: true}, {Word: "SNAPSHOTS"}, {Word: "SORTABLE", Layout: true}, {Word: "SPLIT", Starter: true, Layout: true},
 	{Word: "SPLITS", Layout: true}, {Word: "SYSTEM_TIME"}, {Word: "TABLE"}, {Word: "TABLES"}, {Word: "TEXT"},
 	{Word: "THEN", Reserved: true}, {Word: "TIMESTAMP"}, {Word: "TRUE", Reserved: true},
 	{Word: "TRUNCATE", Starter: true}, {Word: "TTL", Layout: true}, {Word: "UNIQUE", Layout: true},

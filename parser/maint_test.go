@@ -20,6 +20,9 @@ func TestMaintenanceStatements(t *testing.T) {
 		{"balancer OFF", "BALANCER OFF"},
 		{"BALANCER", "BALANCER"},
 		{"show cluster", "SHOW CLUSTER"},
+		{"snapshot orders as orders_1", "SNAPSHOT orders AS orders_1"},
+		{"SHOW SNAPSHOTS", "SHOW SNAPSHOTS"},
+		{"drop snapshot orders_1", "DROP SNAPSHOT orders_1"},
 	}
 	var stmts []Stmt
 	for _, c := range cases {

@@ -36,6 +36,22 @@ type Merge struct {
 	Starts [][]byte
 }
 
+// Snapshot is SNAPSHOT t AS name.
+type Snapshot struct {
+	Table *catalog.Table
+	Name  string
+}
+
+// ShowSnapshots is SHOW SNAPSHOTS.
+type ShowSnapshots struct{}
+
+// DropSnapshot is DROP SNAPSHOT name.
+type DropSnapshot struct{ Name string }
+
+func (*Snapshot) plan()      {}
+func (*ShowSnapshots) plan() {}
+func (*DropSnapshot) plan()  {}
+
 // ShowStatus is SHOW CLUSTER.
 type ShowStatus struct{}
 
@@ -83,6 +99,13 @@ func (pl *Planner) maintPlan(stmt parser.Stmt) (p Plan, ok bool, err error) {
 		return &Balancer{Switch: s.Switch}, true, nil
 	case *parser.ShowStatusStmt:
 		return &ShowStatus{}, true, nil
+	case *parser.SnapshotStmt:
+		t, err := pl.table(s.Table)
+		return &Snapshot{Table: t, Name: s.Name.Name}, true, err
+	case *parser.ShowSnapshotsStmt:
+		return &ShowSnapshots{}, true, nil
+	case *parser.DropSnapshotStmt:
+		return &DropSnapshot{Name: s.Name.Name}, true, nil
 	}
 	return nil, false, nil
 }

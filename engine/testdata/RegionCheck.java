@@ -23,6 +23,8 @@ import org.apache.hadoop.hbase.util.Bytes;
  *   each region's start key in hex, one a line ("-" for the first)
  * RegionCheck balancer HOST PORT
  *   "on" or "off"
+ * RegionCheck snapshots HOST PORT TABLE
+ *   the names of the table's snapshots, comma-separated ("-" for none)
  * RegionCheck servers HOST PORT
  *   the number of live region servers
  * RegionCheck serve
@@ -106,6 +108,15 @@ public final class RegionCheck {
       }
       case "balancer":
         return admin.isBalancerEnabled() ? "on" : "off";
+      case "snapshots": {
+        StringBuilder b = new StringBuilder();
+        for (org.apache.hadoop.hbase.client.SnapshotDescription d : admin.listSnapshots()) {
+          if (d.getTableNameAsString().equals(args[3])) {
+            b.append(b.length() > 0 ? "," : "").append(d.getName());
+          }
+        }
+        return b.length() == 0 ? "-" : b.toString();
+      }
       case "servers":
         return Integer.toString(admin.getClusterMetrics().getLiveServerMetrics().size());
       default:

@@ -93,3 +93,23 @@ func (s *Store) ClusterStatus(ctx context.Context) (*exec.ClusterStatus, error) 
 	}
 	return out, nil
 }
+
+// TakeSnapshot implements exec.Snapshotter.
+func (s *Store) TakeSnapshot(ctx context.Context, table, name string) error {
+	return s.c.Admin().TakeSnapshot(ctx, table, name)
+}
+
+// Snapshots implements exec.Snapshotter.
+func (s *Store) Snapshots(ctx context.Context) ([]exec.Snapshot, error) {
+	list, err := s.c.Admin().Snapshots(ctx)
+	var out []exec.Snapshot
+	for _, x := range list {
+		out = append(out, exec.Snapshot{Name: x.Name, Table: x.Table, Created: x.Created})
+	}
+	return out, err
+}
+
+// DeleteSnapshot implements exec.Snapshotter.
+func (s *Store) DeleteSnapshot(ctx context.Context, name string) error {
+	return s.c.Admin().DeleteSnapshot(ctx, name)
+}
