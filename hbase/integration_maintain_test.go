@@ -174,6 +174,17 @@ func TestSnapshots(t *testing.T) {
 	if err := a.TakeSnapshot(ctx, e.table, name); err == nil {
 		t.Error("a second snapshot of the same name was taken")
 	}
+	mustPut(t, e, []byte("r002"), cell("cf", "q", "later"))
+	if err := a.RestoreSnapshot(ctx, e.table, name); err != nil {
+		t.Fatalf("restore: %v", err)
+	}
+	for key, want := range map[string]int{"r001": 1, "r002": 0} {
+		g, _ := hbase.NewGet(e.table, []byte(key))
+		res, err := e.c.Get(ctx, g)
+		if err != nil || len(res.Cells) != want {
+			t.Errorf("after the restore, %s has %v cells (%v), want %d", key, res, err, want)
+		}
+	}
 	if err := a.DeleteSnapshot(ctx, name); err != nil {
 		t.Fatalf("delete: %v", err)
 	}

@@ -72,3 +72,26 @@ func (a *Admin) DeleteSnapshot(ctx context.Context, name string) error {
 	var resp pb.DeleteSnapshotResponse
 	return a.callMaster(ctx, "delete snapshot "+name, "DeleteSnapshot", &pb.DeleteSnapshotRequest{Snapshot: &pb.SnapshotDescription{Name: proto.String(name)}}, &resp)
 }
+
+// RestoreSnapshot puts table back as snapshot name holds it: the table is
+// disabled, restored by the master's procedure, and enabled again (also
+// when the restore fails).
+func (a *Admin) RestoreSnapshot(ctx context.Context, table, name string) (err error) {
+	what := fmt.Sprintf("restore %s from snapshot %s", table, name)
+	if err := a.DisableTable(ctx, table); err != nil {
+		return err
+	}
+	defer func() {
+		if enErr := a.EnableTable(ctx, table); enErr != nil && err == nil {
+			err = enErr
+		}
+	}()
+	g, n := a.nonces()
+	req := &pb.RestoreSnapshotRequest{Snapshot: &pb.SnapshotDescription{Name: proto.String(name), Table: proto.String(table)}, NonceGroup: g, Nonce: n}
+	var resp pb.RestoreSnapshotResponse
+	if err := a.callMaster(ctx, what, "RestoreSnapshot", req, &resp); err != nil {
+		return err
+	}
+	a.c.cache.removeTable(table)
+	return a.waitProcedure(ctx, what, resp.GetProcId())
+}

@@ -561,6 +561,127 @@ func (*DeleteSnapshotResponse) Descriptor() ([]byte, []int) {
 	return file_snapshot_proto_rawDescGZIP(), []int{8}
 }
 
+// RestoreSnapshotRequest restores the snapshot's table, which must be
+// disabled, or clones the snapshot to a new table of the name given.
+type RestoreSnapshotRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Snapshot      *SnapshotDescription   `protobuf:"bytes,1,req,name=snapshot" json:"snapshot,omitempty"`
+	NonceGroup    *uint64                `protobuf:"varint,2,opt,name=nonce_group,json=nonceGroup,def=0" json:"nonce_group,omitempty"`
+	Nonce         *uint64                `protobuf:"varint,3,opt,name=nonce,def=0" json:"nonce,omitempty"`
+	RestoreACL    *bool                  `protobuf:"varint,4,opt,name=restoreACL,def=0" json:"restoreACL,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+// Default values for RestoreSnapshotRequest fields.
+const (
+	Default_RestoreSnapshotRequest_NonceGroup = uint64(0)
+	Default_RestoreSnapshotRequest_Nonce      = uint64(0)
+	Default_RestoreSnapshotRequest_RestoreACL = bool(false)
+)
+
+func (x *RestoreSnapshotRequest) Reset() {
+	*x = RestoreSnapshotRequest{}
+	mi := &file_snapshot_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RestoreSnapshotRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RestoreSnapshotRequest) ProtoMessage() {}
+
+func (x *RestoreSnapshotRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_snapshot_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RestoreSnapshotRequest.ProtoReflect.Descriptor instead.
+func (*RestoreSnapshotRequest) Descriptor() ([]byte, []int) {
+	return file_snapshot_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *RestoreSnapshotRequest) GetSnapshot() *SnapshotDescription {
+	if x != nil {
+		return x.Snapshot
+	}
+	return nil
+}
+
+func (x *RestoreSnapshotRequest) GetNonceGroup() uint64 {
+	if x != nil && x.NonceGroup != nil {
+		return *x.NonceGroup
+	}
+	return Default_RestoreSnapshotRequest_NonceGroup
+}
+
+func (x *RestoreSnapshotRequest) GetNonce() uint64 {
+	if x != nil && x.Nonce != nil {
+		return *x.Nonce
+	}
+	return Default_RestoreSnapshotRequest_Nonce
+}
+
+func (x *RestoreSnapshotRequest) GetRestoreACL() bool {
+	if x != nil && x.RestoreACL != nil {
+		return *x.RestoreACL
+	}
+	return Default_RestoreSnapshotRequest_RestoreACL
+}
+
+type RestoreSnapshotResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	ProcId        *uint64                `protobuf:"varint,1,req,name=proc_id,json=procId" json:"proc_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RestoreSnapshotResponse) Reset() {
+	*x = RestoreSnapshotResponse{}
+	mi := &file_snapshot_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RestoreSnapshotResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RestoreSnapshotResponse) ProtoMessage() {}
+
+func (x *RestoreSnapshotResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_snapshot_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RestoreSnapshotResponse.ProtoReflect.Descriptor instead.
+func (*RestoreSnapshotResponse) Descriptor() ([]byte, []int) {
+	return file_snapshot_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *RestoreSnapshotResponse) GetProcId() uint64 {
+	if x != nil && x.ProcId != nil {
+		return *x.ProcId
+	}
+	return 0
+}
+
 var File_snapshot_proto protoreflect.FileDescriptor
 
 const file_snapshot_proto_rawDesc = "" +
@@ -596,7 +717,17 @@ const file_snapshot_proto_rawDesc = "" +
 	"\tsnapshots\x18\x01 \x03(\v2\".rkql.hbase.pb.SnapshotDescriptionR\tsnapshots\"W\n" +
 	"\x15DeleteSnapshotRequest\x12>\n" +
 	"\bsnapshot\x18\x01 \x02(\v2\".rkql.hbase.pb.SnapshotDescriptionR\bsnapshot\"\x18\n" +
-	"\x16DeleteSnapshotResponseB(Z&github.com/rkql/rkql/hbase/internal/pb"
+	"\x16DeleteSnapshotResponse\"\xbc\x01\n" +
+	"\x16RestoreSnapshotRequest\x12>\n" +
+	"\bsnapshot\x18\x01 \x02(\v2\".rkql.hbase.pb.SnapshotDescriptionR\bsnapshot\x12\"\n" +
+	"\vnonce_group\x18\x02 \x01(\x04:\x010R\n" +
+	"nonceGroup\x12\x17\n" +
+	"\x05nonce\x18\x03 \x01(\x04:\x010R\x05nonce\x12%\n" +
+	"\n" +
+	"restoreACL\x18\x04 \x01(\b:\x05falseR\n" +
+	"restoreACL\"2\n" +
+	"\x17RestoreSnapshotResponse\x12\x17\n" +
+	"\aproc_id\x18\x01 \x02(\x04R\x06procIdB(Z&github.com/rkql/rkql/hbase/internal/pb"
 
 var (
 	file_snapshot_proto_rawDescOnce sync.Once
@@ -611,7 +742,7 @@ func file_snapshot_proto_rawDescGZIP() []byte {
 }
 
 var file_snapshot_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_snapshot_proto_msgTypes = make([]protoimpl.MessageInfo, 9)
+var file_snapshot_proto_msgTypes = make([]protoimpl.MessageInfo, 11)
 var file_snapshot_proto_goTypes = []any{
 	(SnapshotDescription_Type)(0),         // 0: rkql.hbase.pb.SnapshotDescription.Type
 	(*SnapshotDescription)(nil),           // 1: rkql.hbase.pb.SnapshotDescription
@@ -623,6 +754,8 @@ var file_snapshot_proto_goTypes = []any{
 	(*GetCompletedSnapshotsResponse)(nil), // 7: rkql.hbase.pb.GetCompletedSnapshotsResponse
 	(*DeleteSnapshotRequest)(nil),         // 8: rkql.hbase.pb.DeleteSnapshotRequest
 	(*DeleteSnapshotResponse)(nil),        // 9: rkql.hbase.pb.DeleteSnapshotResponse
+	(*RestoreSnapshotRequest)(nil),        // 10: rkql.hbase.pb.RestoreSnapshotRequest
+	(*RestoreSnapshotResponse)(nil),       // 11: rkql.hbase.pb.RestoreSnapshotResponse
 }
 var file_snapshot_proto_depIdxs = []int32{
 	0, // 0: rkql.hbase.pb.SnapshotDescription.type:type_name -> rkql.hbase.pb.SnapshotDescription.Type
@@ -631,11 +764,12 @@ var file_snapshot_proto_depIdxs = []int32{
 	1, // 3: rkql.hbase.pb.IsSnapshotDoneResponse.snapshot:type_name -> rkql.hbase.pb.SnapshotDescription
 	1, // 4: rkql.hbase.pb.GetCompletedSnapshotsResponse.snapshots:type_name -> rkql.hbase.pb.SnapshotDescription
 	1, // 5: rkql.hbase.pb.DeleteSnapshotRequest.snapshot:type_name -> rkql.hbase.pb.SnapshotDescription
-	6, // [6:6] is the sub-list for method output_type
-	6, // [6:6] is the sub-list for method input_type
-	6, // [6:6] is the sub-list for extension type_name
-	6, // [6:6] is the sub-list for extension extendee
-	0, // [0:6] is the sub-list for field type_name
+	1, // 6: rkql.hbase.pb.RestoreSnapshotRequest.snapshot:type_name -> rkql.hbase.pb.SnapshotDescription
+	7, // [7:7] is the sub-list for method output_type
+	7, // [7:7] is the sub-list for method input_type
+	7, // [7:7] is the sub-list for extension type_name
+	7, // [7:7] is the sub-list for extension extendee
+	0, // [0:7] is the sub-list for field type_name
 }
 
 func init() { file_snapshot_proto_init() }
@@ -649,7 +783,7 @@ func file_snapshot_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_snapshot_proto_rawDesc), len(file_snapshot_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   9,
+			NumMessages:   11,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
