@@ -39,6 +39,8 @@ func maintStatement(p planner.Plan) string {
 		return "SNAPSHOT"
 	case *planner.DropSnapshot:
 		return "DROP SNAPSHOT"
+	case *planner.RestoreSnapshot:
+		return "RESTORE SNAPSHOT"
 	}
 	return ""
 }
@@ -285,6 +287,8 @@ func (e *Engine) snapshots(ctx context.Context, p planner.Plan) (*Result, error)
 			return nil, fmt.Errorf("SNAPSHOT %s AS %s: %w", p.Table.Physical, p.Name, err)
 		}
 		return tagWithNote("SNAPSHOT", fmt.Sprintf("snapshot %s of %s taken", p.Name, p.Table.Physical)), nil
+	case *planner.RestoreSnapshot:
+		return e.restoreSnapshot(ctx, p)
 	case *planner.DropSnapshot:
 		sn, err := e.snapshotter(ctx, "DROP SNAPSHOT")
 		if err != nil {
@@ -322,4 +326,37 @@ func (e *Engine) snapshots(ctx context.Context, p planner.Plan) (*Result, error)
 	}
 	return rowsResult([]Column{{Name: "snapshot", Type: catalog.TypeString}, {Name: "hbase_table", Type: catalog.TypeString},
 		{Name: "table", Type: catalog.TypeString}, {Name: "created", Type: catalog.TypeTimestamp}}, rows), nil
+}
+
+// restoreSnapshot runs RESTORE SNAPSHOT: the snapshot's table, disabled
+// while the master restores it, once confirmed.
+func (e *Engine) restoreSnapshot(ctx context.Context, p *planner.RestoreSnapshot) (*Result, error) {
+	sn, err := e.snapshotter(ctx, "RESTORE SNAPSHOT")
+	if err != nil {
+		return nil, err
+	}
+	list, err := sn.Snapshots(ctx)
+	if err != nil {
+		return nil, err
+	}
+	table := ""
+	for _, s := range list {
+		if s.Name == p.Name {
+			table = s.Table
+		}
+	}
+	if table == "" {
+		return nil, fmt.Errorf("RESTORE SNAPSHOT: there is no snapshot %s (SHOW SNAPSHOTS lists them)", p.Name)
+	}
+	yes, err := e.ask(ctx, fmt.Sprintf("restore HBase table %s from snapshot %s: it is disabled meanwhile, and what was written since the snapshot is lost", table, p.Name))
+	if err != nil {
+		return nil, err
+	}
+	if !yes {
+		return nil, notConfirmed("RESTORE SNAPSHOT")
+	}
+	if err := sn.RestoreSnapshot(ctx, table, p.Name); err != nil {
+		return nil, fmt.Errorf("RESTORE SNAPSHOT %s: %w", p.Name, err)
+	}
+	return tagWithNote("RESTORE SNAPSHOT", fmt.Sprintf("HBase table %s restored from snapshot %s", table, p.Name)), nil
 }

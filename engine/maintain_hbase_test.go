@@ -273,6 +273,21 @@ func TestMaintenanceHBaseJava(t *testing.T) {
 	expect("SNAPSHOT morders AS "+snap, "SNAPSHOT", "snapshot "+snap+" of "+name+" taken")
 	javaSees(snap, "snapshots", host, port, name)
 	expect("SHOW SNAPSHOTS", "'"+snap+"' | '"+name+"' | 'morders' | ")
+	before := must("SELECT seller, order_id, amount FROM morders ALLOW FULL SCAN")
+	insert(2)
+	must("DELETE FROM morders WHERE seller = 's1'")
+	if must("SELECT seller, order_id, amount FROM morders ALLOW FULL SCAN") == before {
+		t.Fatal("the writes after the snapshot changed nothing")
+	}
+	asked = nil
+	expect("RESTORE SNAPSHOT "+snap, "RESTORE SNAPSHOT", "HBase table "+name+" restored from snapshot "+snap)
+	if len(asked) != 1 || !strings.Contains(asked[0], "restore HBase table "+name) {
+		t.Errorf("RESTORE SNAPSHOT asked %q", asked)
+	}
+	if after := must("SELECT seller, order_id, amount FROM morders ALLOW FULL SCAN"); after != before {
+		t.Errorf("after RESTORE SNAPSHOT the rows are\n%s\nwant those of the snapshot\n%s", after, before)
+	}
+	javaSees("20", "rows", host, port, name)
 	asked = nil
 	expect("DROP SNAPSHOT "+snap, "DROP SNAPSHOT")
 	if len(asked) != 1 || asked[0] != "drop snapshot "+snap {
@@ -297,7 +312,7 @@ func TestMaintenanceReadOnly(t *testing.T) {
 	}
 	e := engine.New(engine.Config{Catalog: cat, CatalogSource: []byte(src), ReadOnly: true, ReadOnlyHint: "writes need --allow-writes",
 		Open: func(context.Context) (exec.Store, error) { return nil, fmt.Errorf("no store in this test") }})
-	for _, sql := range []string{"FLUSH morders", "COMPACT morders", "MAJOR COMPACT morders", "SPLIT morders AT x'10'", "MERGE REGIONS morders '', x'10'", "BALANCER OFF", "SNAPSHOT morders AS s1", "DROP SNAPSHOT s1"} {
+	for _, sql := range []string{"FLUSH morders", "COMPACT morders", "MAJOR COMPACT morders", "SPLIT morders AT x'10'", "MERGE REGIONS morders '', x'10'", "BALANCER OFF", "SNAPSHOT morders AS s1", "DROP SNAPSHOT s1", "RESTORE SNAPSHOT s1"} {
 		if _, err := runNotes(t, e, sql); err == nil || !strings.Contains(err.Error(), "--allow-writes") {
 			t.Errorf("%s in a read-only session: %v", sql, err)
 		}

@@ -33,6 +33,7 @@ func TestMaintenanceEmbedded(t *testing.T) {
 		{"SNAPSHOT morders AS s1", "SNAPSHOT needs an HBase cluster"},
 		{"SHOW SNAPSHOTS", "SHOW SNAPSHOTS needs an HBase cluster"},
 		{"DROP SNAPSHOT s1", "DROP SNAPSHOT needs an HBase cluster"},
+		{"RESTORE SNAPSHOT s1", "RESTORE SNAPSHOT needs an HBase cluster"},
 		{"SPLIT morders AT (order_id = 5)", "give the fields before it too"},
 		{"SPLIT morders AT (amount = 5)", "not a key field"},
 		{"SPLIT morders AT ''", "cannot be empty"},

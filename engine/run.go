@@ -113,7 +113,7 @@ func (e *Engine) RunPlan(ctx context.Context, p planner.Plan) (*Result, error) {
 		return e.maintain(ctx, p)
 	case *planner.ShowStatus:
 		return e.showStatus(ctx)
-	case *planner.Snapshot, *planner.ShowSnapshots, *planner.DropSnapshot:
+	case *planner.Snapshot, *planner.ShowSnapshots, *planner.DropSnapshot, *planner.RestoreSnapshot:
 		return e.snapshots(ctx, p)
 
 	// The layout statements edit or show the catalog file (ddl.go).

@@ -64,6 +64,8 @@ type Snapshotter interface {
 	TakeSnapshot(ctx context.Context, table, name string) error
 	// Snapshots lists the completed snapshots by name.
 	Snapshots(ctx context.Context) ([]Snapshot, error)
+	// RestoreSnapshot puts table back as snapshot name holds it.
+	RestoreSnapshot(ctx context.Context, table, name string) error
 	// DeleteSnapshot deletes the snapshot name.
 	DeleteSnapshot(ctx context.Context, name string) error
 }

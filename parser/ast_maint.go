@@ -58,6 +58,19 @@ type SnapshotStmt struct {
 	Name     Ident
 }
 
+// RestoreSnapshotStmt is RESTORE SNAPSHOT name.
+type RestoreSnapshotStmt struct {
+	Restore Pos
+	Name    Ident
+}
+
+func (s *RestoreSnapshotStmt) Pos() Pos { return s.Restore }
+func (*RestoreSnapshotStmt) node()      {}
+func (*RestoreSnapshotStmt) stmt()      {}
+func (s *RestoreSnapshotStmt) String() string {
+	return "RESTORE SNAPSHOT " + s.Name.String()
+}
+
 // ShowSnapshotsStmt is SHOW SNAPSHOTS.
 type ShowSnapshotsStmt struct{ Show Pos }
 
@@ -85,6 +98,7 @@ func (s *DropSnapshotStmt) String() string { return "DROP SNAPSHOT " + s.Name.St
 
 var (
 	_ Stmt = (*SnapshotStmt)(nil)
+	_ Stmt = (*RestoreSnapshotStmt)(nil)
 	_ Stmt = (*ShowSnapshotsStmt)(nil)
 	_ Stmt = (*DropSnapshotStmt)(nil)
 	_ Stmt = (*ShowStatusStmt)(nil)

@@ -25,6 +25,8 @@ func (c *converter) maintStmt(g *gStmt) (s Stmt, err *Error, ok bool) {
 		return st, nil, true
 	case g.Snapshot != nil:
 		return &SnapshotStmt{Snapshot: pos(g.Snapshot.Pos), Table: ident(g.Snapshot.Table), Name: ident((*gAlias)(g.Snapshot.Name))}, nil, true
+	case g.Restore != nil:
+		return &RestoreSnapshotStmt{Restore: pos(g.Restore.Pos), Name: ident((*gAlias)(g.Restore.Name))}, nil, true
 	case g.Balancer != nil:
 		return &BalancerStmt{Balancer: pos(g.Balancer.Pos), Switch: strings.ToUpper(g.Balancer.Switch)}, nil, true
 	}

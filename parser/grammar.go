@@ -67,6 +67,7 @@ type gStmt struct {
 	Merge    *gMerge    `parser:"| @@"`
 	Balancer *gBalancer `parser:"| @@"`
 	Snapshot *gSnapshot `parser:"| @@"`
+	Restore  *gRestore  `parser:"| @@"`
 }
 
 // gExplainable lists the statements EXPLAIN accepts.

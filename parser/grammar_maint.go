@@ -39,6 +39,12 @@ type gSnapshot struct {
 	Name  *gIdent `parser:"'AS' @@"`
 }
 
+// gRestore is RESTORE SNAPSHOT name.
+type gRestore struct {
+	Pos  lexer.Position
+	Name *gIdent `parser:"'RESTORE' 'SNAPSHOT' @@"`
+}
+
 type gBalancer struct {
 	Pos    lexer.Position
 	Switch string `parser:"'BALANCER' @( 'ON' | 'OFF' )?"`

@@ -43,7 +43,7 @@ var keywordTable = [...]Keyword{
 	{Word: "LINT", Starter: true}, {Word: "MAJOR", Starter: true}, {Word: "MERGE", Starter: true}, {Word: "MINUTE"}, {Word: "MOD", Layout: true}, {Word: "NO"},
 	{Word: "NOT", Reserved: true}, {Word: "NULL", Reserved: true}, {Word: "OF"}, {Word: "OFF"}, {Word: "OFFSET"},
 	{Word: "ON"}, {Word: "OR", Reserved: true}, {Word: "ORDER", Reserved: true}, {Word: "OUTER"},
-	{Word: "PAD", Layout: true}, {Word: "RAW"}, {Word: "REGIONS"}, {Word: "REPAIR"}, {Word: "REVERSE", Layout: true},
+	{Word: "PAD", Layout: true}, {Word: "RAW"}, {Word: "REGIONS"}, {Word: "REPAIR"}, {Word: "RESTORE", Starter: true}, {Word: "REVERSE", Layout: true},
 	{Word: "RIGHT", Layout: true}, {Word: "ROWKEY", Layout: true}, {Word: "ROWS"}, {Word: "SAMPLE", Layout: true}, {Word: "SAVE", Layout: true}, {Word: "SCAN"},
 	{Word: "SECOND"}, {Word: "SELECT", Reserved: true, Starter: true}, {Word: "SET", Layout: true},
 	{Word: "SHOW", Starter: true}, {Word: "SIMULATE", Starter: true}, {Word: "SNAPSHOT", Starter: true}, {Word: "SNAPSHOTS"}, {Word: "SORTABLE", Layout: true}, {Word: "SPLIT", Starter: true, Layout: true},

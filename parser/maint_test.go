@@ -23,6 +23,7 @@ func TestMaintenanceStatements(t *testing.T) {
 		{"snapshot orders as orders_1", "SNAPSHOT orders AS orders_1"},
 		{"SHOW SNAPSHOTS", "SHOW SNAPSHOTS"},
 		{"drop snapshot orders_1", "DROP SNAPSHOT orders_1"},
+		{"restore snapshot orders_1", "RESTORE SNAPSHOT orders_1"},
 	}
 	var stmts []Stmt
 	for _, c := range cases {

@@ -45,6 +45,11 @@ type Snapshot struct {
 // ShowSnapshots is SHOW SNAPSHOTS.
 type ShowSnapshots struct{}
 
+// RestoreSnapshot is RESTORE SNAPSHOT name.
+type RestoreSnapshot struct{ Name string }
+
+func (*RestoreSnapshot) plan() {}
+
 // DropSnapshot is DROP SNAPSHOT name.
 type DropSnapshot struct{ Name string }
 
@@ -104,6 +109,8 @@ func (pl *Planner) maintPlan(stmt parser.Stmt) (p Plan, ok bool, err error) {
 		return &Snapshot{Table: t, Name: s.Name.Name}, true, err
 	case *parser.ShowSnapshotsStmt:
 		return &ShowSnapshots{}, true, nil
+	case *parser.RestoreSnapshotStmt:
+		return &RestoreSnapshot{Name: s.Name.Name}, true, nil
 	case *parser.DropSnapshotStmt:
 		return &DropSnapshot{Name: s.Name.Name}, true, nil
 	}

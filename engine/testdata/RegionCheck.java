@@ -25,6 +25,8 @@ import org.apache.hadoop.hbase.util.Bytes;
  *   "on" or "off"
  * RegionCheck snapshots HOST PORT TABLE
  *   the names of the table's snapshots, comma-separated ("-" for none)
+ * RegionCheck rows HOST PORT TABLE
+ *   the number of rows a full scan of the table returns
  * RegionCheck servers HOST PORT
  *   the number of live region servers
  * RegionCheck serve
@@ -116,6 +118,16 @@ public final class RegionCheck {
           }
         }
         return b.length() == 0 ? "-" : b.toString();
+      }
+      case "rows": {
+        long n = 0;
+        try (org.apache.hadoop.hbase.client.Table t = conn.getTable(TableName.valueOf(args[3]));
+            org.apache.hadoop.hbase.client.ResultScanner rs = t.getScanner(new org.apache.hadoop.hbase.client.Scan())) {
+          for (org.apache.hadoop.hbase.client.Result r : rs) {
+            n++;
+          }
+        }
+        return Long.toString(n);
       }
       case "servers":
         return Integer.toString(admin.getClusterMetrics().getLiveServerMetrics().size());

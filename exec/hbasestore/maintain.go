@@ -113,3 +113,8 @@ func (s *Store) Snapshots(ctx context.Context) ([]exec.Snapshot, error) {
 func (s *Store) DeleteSnapshot(ctx context.Context, name string) error {
 	return s.c.Admin().DeleteSnapshot(ctx, name)
 }
+
+// RestoreSnapshot implements exec.Snapshotter.
+func (s *Store) RestoreSnapshot(ctx context.Context, table, name string) error {
+	return s.c.Admin().RestoreSnapshot(ctx, table, name)
+}

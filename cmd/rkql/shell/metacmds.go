@@ -212,7 +212,8 @@ var syntaxes = []struct{ name, syntax, desc string }{
 	{"MAJOR", "MAJOR COMPACT t", "see COMPACT"},
 	{"SPLIT", "SPLIT t AT (field = v [, …]) | SPLIT t AT 'key' | SPLIT t AT x'hex'", "a new region boundary: at the key of the leading key fields given, computed as an INSERT computes it, or at the bytes given; the key is shown and confirmed first"},
 	{"MERGE", "MERGE REGIONS t 'start' , 'start' [, …]", "merge the adjacent regions starting at those keys (as SHOW REGIONS prints them; '' is the first) into one, once confirmed"},
-	{"SNAPSHOT", "SNAPSHOT t AS name | SHOW SNAPSHOTS | DROP SNAPSHOT name", "take a snapshot of t's HBase table (HBase); list the snapshots with their tables; drop one, once confirmed"},
+	{"SNAPSHOT", "SNAPSHOT t AS name | SHOW SNAPSHOTS | RESTORE SNAPSHOT name | DROP SNAPSHOT name", "take a snapshot of t's HBase table (HBase); list the snapshots with their tables; put a table back as its snapshot holds it, or drop a snapshot, once confirmed"},
+	{"RESTORE", "RESTORE SNAPSHOT name", "see SNAPSHOT"},
 	{"BALANCER", "BALANCER [ON | OFF]", "show the HBase balancer's state, or turn it on or off"},
 }
 
