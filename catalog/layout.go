@@ -386,3 +386,60 @@ func (t *Table) KeyColumns() []int {
 	}
 	return out
 }
+
+// EncodeKeyPrefix writes the leading components of row's key that row
+// holds every field of, each as EncodeKey writes it, so that the prefix
+// begins the key of every row with those field values: the split point
+// before them. It stops at the first component that needs a field row
+// leaves NULL, or a random number. used are the columns the prefix holds
+// (the inputs of a hash or bucket included). A salted key needs every key
+// field: its salt byte is computed from the whole key.
+func (t *Table) EncodeKeyPrefix(row Row) (key []byte, used []int, err error) {
+	comps := t.Key.Components
+	if len(comps) > 0 && comps[0].Kind == KindSalt {
+		for _, c := range t.KeyColumns() {
+			if row[c].Null {
+				return nil, nil, &KeyError{Msg: fmt.Sprintf("the salt byte of %s is computed from every key field: %s is missing", t.Name, t.Columns[c].Name)}
+			}
+		}
+		key, err := t.EncodeKey(row, func(int64) int64 { return 0 })
+		return key, t.KeyColumns(), err
+	}
+	have := func(cols ...int) bool {
+		for _, c := range cols {
+			if row[c].Null {
+				return false
+			}
+		}
+		return true
+	}
+	for i := range comps {
+		c := &comps[i]
+		var ins []int
+		switch c.Kind {
+		case KindLiteral:
+		case KindField:
+			ins = []int{c.col}
+		case KindGroup:
+			for j := range c.Group {
+				ins = append(ins, c.Group[j].col)
+			}
+		case KindRandom:
+			return key, used, nil
+		default:
+			ins = c.InputColumns()
+		}
+		if !have(ins...) {
+			return key, used, nil
+		}
+		if key, err = t.appendComponent(key, c, row, nil); err != nil {
+			return nil, nil, err
+		}
+		for _, in := range ins {
+			if !slices.Contains(used, in) {
+				used = append(used, in)
+			}
+		}
+	}
+	return key, used, nil
+}

@@ -112,6 +112,12 @@ func (e *Engine) RunPlan(ctx context.Context, p planner.Plan) (*Result, error) {
 		return e.buildIndex(ctx, p)
 	case *planner.CheckIndex:
 		return e.checkIndex(ctx, p)
+	case *planner.Flush, *planner.Compact, *planner.Split, *planner.Merge, *planner.Balancer:
+		return e.maintain(ctx, p)
+	case *planner.ShowStatus:
+		return e.showStatus(ctx)
+	case *planner.Snapshot, *planner.ShowSnapshots, *planner.DropSnapshot, *planner.RestoreSnapshot:
+		return e.snapshots(ctx, p)
 
 	// The layout statements edit or show the catalog file (ddl.go).
 	case *planner.DefineTable:
@@ -180,7 +186,7 @@ func writeStatement(p planner.Plan) string {
 			return "CHECK INDEX … REPAIR"
 		}
 	}
-	return ""
+	return maintStatement(p)
 }
 
 // prepare opens the store a SELECT reads and places the plan on it. A

@@ -30,6 +30,9 @@ func (c *converter) stmt(g *gStmt) (Stmt, *Error) {
 	if s, err, ok := c.ddlStmt(g); ok {
 		return s, err
 	}
+	if s, err, ok := c.maintStmt(g); ok {
+		return s, err
+	}
 	switch {
 	case g.Explain != nil:
 		return c.explain(g.Explain)
@@ -42,6 +45,12 @@ func (c *converter) stmt(g *gStmt) (Stmt, *Error) {
 	case g.Show != nil:
 		if g.Show.Tables {
 			return &ShowTablesStmt{Show: pos(g.Show.Pos)}, nil
+		}
+		if g.Show.Status {
+			return &ShowStatusStmt{Show: pos(g.Show.Pos)}, nil
+		}
+		if g.Show.Snaps {
+			return &ShowSnapshotsStmt{Show: pos(g.Show.Pos)}, nil
 		}
 		if g.Show.Create != nil {
 			return &ShowCreateStmt{Show: pos(g.Show.Pos), Table: ident(g.Show.Create)}, nil

@@ -461,6 +461,8 @@ func (c *converter) ddlStmt(g *gStmt) (s Stmt, err *Error, ok bool) {
 			st.Table = &id
 		}
 		s = st
+	case g.Drop != nil && g.Drop.Snap != nil:
+		s = &DropSnapshotStmt{Drop: pos(g.Drop.Pos), Name: ident((*gAlias)(g.Drop.Snap))}
 	case g.Drop != nil && g.Drop.Table != nil:
 		s = &DropTableStmt{Drop: pos(g.Drop.Pos), Table: ident(g.Drop.Table)}
 	case g.Drop != nil:

@@ -61,6 +61,13 @@ type gStmt struct {
 	Truncate *gTruncate `parser:"| @@"`
 	Alter    *gAlter    `parser:"| @@"`
 	Infer    *gInfer    `parser:"| @@"`
+	Flush    *gFlush    `parser:"| @@"`
+	Compact  *gCompact  `parser:"| @@"`
+	Split    *gSplit    `parser:"| @@"`
+	Merge    *gMerge    `parser:"| @@"`
+	Balancer *gBalancer `parser:"| @@"`
+	Snapshot *gSnapshot `parser:"| @@"`
+	Restore  *gRestore  `parser:"| @@"`
 }
 
 // gExplainable lists the statements EXPLAIN accepts.
@@ -249,6 +256,8 @@ type gDelete struct {
 type gShow struct {
 	Pos     lexer.Position
 	Tables  bool          `parser:"'SHOW' ( @'TABLES'"`
+	Status  bool          `parser:"       | @'CLUSTER'"`
+	Snaps   bool          `parser:"       | @'SNAPSHOTS'"`
 	Regions *gTable       `parser:"       | 'REGIONS' @@"`
 	Create  *gTable       `parser:"       | 'CREATE' 'TABLE' @@"`
 	Catalog *gShowCatalog `parser:"       | @@ )"`

@@ -96,7 +96,8 @@ type gShowCatalog struct {
 type gDrop struct {
 	Pos   lexer.Position
 	Table *gTable `parser:"'DROP' ( 'TABLE' @@"`
-	Index *gIndex `parser:"       | 'INDEX' @@ )"`
+	Index *gIndex `parser:"       | 'INDEX' @@"`
+	Snap  *gIdent `parser:"       | 'SNAPSHOT' @@ )"`
 }
 
 type gTruncate struct {

@@ -148,7 +148,7 @@ func commonFlags(fs *flag.FlagSet, o *options) {
 	fs.StringVar(&o.zkRoot, "zk-root", "/hbase", "HBase's root `znode`")
 	fs.DurationVar(&o.lockTimeout, "lock-timeout", 10*time.Second, "how long to wait for another rkql process to release the embedded store, or to finish its edit of the catalog (0: not at all)")
 	connFlags(fs, o)
-	fs.BoolVar(&o.allowWrites, "allow-writes", false, "with --zk, allow statements that write or change tables (CREATE TABLE/INDEX, INSERT, UPDATE, DELETE, TRUNCATE, BUILD INDEX, CHECK INDEX … REPAIR, import, dropping HBase tables)")
+	fs.BoolVar(&o.allowWrites, "allow-writes", false, "with --zk, allow statements that write or change tables (CREATE TABLE/INDEX, INSERT, UPDATE, DELETE, TRUNCATE, BUILD INDEX, CHECK INDEX … REPAIR, import, dropping HBase tables) and that change the cluster (FLUSH, COMPACT, SPLIT, MERGE REGIONS, BALANCER ON|OFF, SNAPSHOT, RESTORE SNAPSHOT, DROP SNAPSHOT)")
 }
 
 // checkCommon refuses common flags set to nothing, such as --zk "$UNSET":
@@ -259,7 +259,7 @@ func registerShellFlags(fs *flag.FlagSet, o *options) {
 	fs.Var(blockCacheFlag{o: o}, "block-cache", "whether HBase reads fill the region servers' block cache: `mode` auto skips it for a whole-table or open-ended scan, on and off hold for every read (\\blockcache in the REPL)")
 	fs.BoolVar(&o.quiet, "q", false, "quiet: leave out command tags such as INSERT 3")
 	fs.Var(historyFlag{o: o}, "history", "REPL history `file` ('' for none; default $XDG_STATE_HOME/rkql/history, else ~/.local/state/rkql/history)")
-	fs.BoolVar(&o.yes, "yes", false, "answer yes to the questions DELETE, TRUNCATE TABLE, DROP TABLE and DROP INDEX ask before removing rows or tables (a script is otherwise answered no, and the statement fails)")
+	fs.BoolVar(&o.yes, "yes", false, "answer yes to the questions DELETE, TRUNCATE TABLE, DROP TABLE, DROP INDEX, MAJOR COMPACT, SPLIT, MERGE REGIONS, RESTORE SNAPSHOT and DROP SNAPSHOT ask before acting (a script is otherwise answered no, and the statement fails)")
 	fs.BoolVar(&o.stopOnError, "stop-on-error", false, "stop a -f script or stdin at the first failed statement")
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 }

@@ -64,13 +64,13 @@ func TestComplete(t *testing.T) {
 	}{
 		// statement starts: starters only, in the case typed
 		{in: "|", want: nil},
-		{in: "s|", want: []string{"select", "show", "simulate"}, word: "s"},
+		{in: "s|", want: []string{"select", "show", "simulate", "snapshot"}, word: "s"},
 		{in: "se|", want: []string{"select"}, word: "se"},
 		{in: "SH|", want: []string{"SHOW"}, word: "SH"},
 		{in: "  d|", want: []string{"decode", "delete", "desc", "describe", "drop"}, word: "d"},
 		{in: "select|", want: nil, word: "select"},
 		// meta-commands and their arguments
-		{in: `\|`, want: []string{`\q`, `\?`, `\h`, `\conninfo`, `\connect`, `\watch`, `\d`, `\d+`, `\dt`, `\di`, `\i`, `\o`, `\e`, `\echo`, `\!`, `\set`, `\unset`, `\x`, `\pset`, `\pager`, `\timing`, `\pushdown`, `\blockcache`, `\parallel`, `\format`}, word: `\`},
+		{in: `\|`, want: []string{`\q`, `\?`, `\h`, `\conninfo`, `\connect`, `\watch`, `\d`, `\d+`, `\dt`, `\di`, `\status`, `\i`, `\o`, `\e`, `\echo`, `\!`, `\set`, `\unset`, `\x`, `\pset`, `\pager`, `\timing`, `\pushdown`, `\blockcache`, `\parallel`, `\format`}, word: `\`},
 		{in: `\x |`, want: []string{"on", "off", "auto"}, word: ""},
 		{in: `\blockcache |`, want: []string{"on", "off", "auto"}, word: ""},
 		{in: `\t|`, want: []string{`\timing`}, word: `\t`},
@@ -97,7 +97,7 @@ func TestComplete(t *testing.T) {
 		{in: "SELECT * FROM logs USE INDEX (|", want: nil},
 		// columns of the statement's table, with the keywords that match
 		{in: "SELECT * FROM orders WHERE |", want: []string{"seller", "order_id", "status", `"limit"`}},
-		{in: "SELECT * FROM orders WHERE s|", want: []string{"seller", "status", "scan", "second", "system_time"}, word: "s"},
+		{in: "SELECT * FROM orders WHERE s|", want: []string{"seller", "status", "scan", "second", "snapshots", "system_time"}, word: "s"},
 		{in: "SELECT * FROM orders WHERE seller = 'x' AND |", want: []string{"seller", "order_id", "status", `"limit"`}},
 		{in: "SELECT * FROM orders WHERE seller = 'x' |", want: nil},
 		{in: "SELECT * FROM orders WHERE seller = 'x' L|", want: []string{`"limit"`, "LIKE", "LIMIT"}, word: "L"},
@@ -112,12 +112,12 @@ func TestComplete(t *testing.T) {
 		{in: "INSERT INTO logs (ts, host) VALUES (|", want: nil},
 		{in: "INSERT INTO logs (ts, host) VALUES (1, 'a') T|", want: []string{"TABLE", "TABLES", "TEXT", "THEN", "TIMESTAMP", "TRUE"}, word: "T"},
 		// EXPLAIN takes a statement after it
-		{in: "EXPLAIN s|", want: []string{"scan", "second", "select", "system_time"}, word: "s"},
-		{in: "EXPLAIN SELECT * FROM logs WHERE host = 'a' s|", want: []string{"scan", "second", "system_time"}, word: "s"},
+		{in: "EXPLAIN s|", want: []string{"scan", "second", "select", "snapshots", "system_time"}, word: "s"},
+		{in: "EXPLAIN SELECT * FROM logs WHERE host = 'a' s|", want: []string{"scan", "second", "snapshots", "system_time"}, word: "s"},
 		// the statement is the one the cursor is in
-		{in: "SELECT * FROM logs; SELECT * FROM orders WHERE O|", want: []string{"order_id", "OF", "OFFSET", "ON", "OR", "ORDER", "OUTER"}, word: "O"},
+		{in: "SELECT * FROM logs; SELECT * FROM orders WHERE O|", want: []string{"order_id", "OF", "OFF", "OFFSET", "ON", "OR", "ORDER", "OUTER"}, word: "O"},
 		{in: "SELECT * FROM orders WHERE st|; SELECT 1 FROM logs;", want: []string{"status"}, word: "st"},
-		{in: "SELECT * FROM logs; s|", want: []string{"select", "show", "simulate"}, word: "s"},
+		{in: "SELECT * FROM logs; s|", want: []string{"select", "show", "simulate", "snapshot"}, word: "s"},
 		// nothing inside strings and comments
 		{in: "SELECT * FROM orders WHERE seller = 's|", want: nil, word: "s"},
 		{in: "SELECT * FROM orders -- s|", want: nil, word: "s"},

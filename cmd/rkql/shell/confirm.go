@@ -19,6 +19,10 @@ func (s *Session) confirmer(in IO) func(ctx context.Context, question string) (b
 		if !in.Interactive() {
 			return false, nil
 		}
+		if p := s.progress; p != nil {
+			p.pause()
+			defer p.resume()
+		}
 		flushOut(in.Stdout())
 		line, err := in.ReadLine(question + "? [y/N] ")
 		if errors.Is(err, io.EOF) {

@@ -80,6 +80,9 @@ var metaCmds = []metaCmd{
 	{name: `\d+`, args: "TABLE", group: "Informational", desc: "describe TABLE with its regions and a legend of the rowkey notation", run: describePlusCmd},
 	{name: `\dt`, group: "Informational", desc: "list the tables that are not index tables", run: listTablesCmd},
 	{name: `\di`, args: "[TABLE]", group: "Informational", desc: "list the index tables, or those of TABLE", run: listIndexesCmd},
+	{name: `\status`, group: "Informational", desc: "the cluster's region servers, their regions and load, dead servers, regions in transition and the balancer (SHOW CLUSTER)", run: func(c metaCall) (intent, error) {
+		return intent{kind: intentExec, sql: "SHOW CLUSTER;"}, noArgs(`\status`, c.args)
+	}},
 	{name: `\i`, args: "FILE", group: "Input/Output", desc: "run the statements of FILE", run: func(c metaCall) (intent, error) {
 		return fileArg(`\i`, intentInclude, c, false)
 	}},

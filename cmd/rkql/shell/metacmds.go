@@ -193,10 +193,10 @@ var syntaxes = []struct{ name, syntax, desc string }{
 	{"UPSERT", "UPSERT INTO t (col [, …]) VALUES (v [, …]) [, (…)] [TIMESTAMP ts]", "the documented name of INSERT: an existing row keeps the columns not listed"},
 	{"UPDATE", "UPDATE t SET col = value [, …] WHERE cond [ALLOW FULL SCAN]", "set columns of the rows found, moving their index entries; a key field cannot be set"},
 	{"DELETE", "DELETE FROM t WHERE cond [ALLOW FULL SCAN]", "delete the rows that match; the REPL asks first, a script needs --yes"},
-	{"SHOW", "SHOW TABLES | SHOW REGIONS t | SHOW CATALOG [t] | SHOW CREATE TABLE t", "tables and index tables; a table's regions (with their load on HBase); the catalog YAML; the CREATE TABLE and CREATE INDEX statements that make t, then as -- comments the HBase shell create statements of its HBase tables"},
+	{"SHOW", "SHOW TABLES | SHOW REGIONS t | SHOW CLUSTER | SHOW SNAPSHOTS | SHOW CATALOG [t] | SHOW CREATE TABLE t", "tables and index tables; a table's regions (with their load on HBase); the cluster's servers, regions in transition and balancer (HBase); the snapshots (HBase); the catalog YAML; the CREATE TABLE and CREATE INDEX statements that make t, then as -- comments the HBase shell create statements of its HBase tables"},
 	{"DESCRIBE", "DESCRIBE t", "a table's columns, rowkey, families, splits and indexes"},
 	{"CREATE", "CREATE TABLE t [(col TYPE, …) ROWKEY (component, …) [FAMILIES (…)] [SPLITS (…) | SPLIT BY … INTO n REGIONS]]\n  | CREATE INDEX i ON t ROWKEY (component, …) [COVERING (col, …)] [UNIQUE]", "add a table or index to the catalog and create its HBase table"},
-	{"DROP", "DROP TABLE t | DROP INDEX i", "remove a table or index from the catalog with its HBase tables, once confirmed (read-only: the catalog entry only); DROP TABLE also drops an HBase table no catalog table describes"},
+	{"DROP", "DROP TABLE t | DROP INDEX i | DROP SNAPSHOT name", "remove a table or index from the catalog with its HBase tables, once confirmed (read-only: the catalog entry only); DROP TABLE also drops an HBase table no catalog table describes"},
 	{"ALTER", "ALTER TABLE t ADD COLUMN col TYPE [AS 'f:q'] | ALTER TABLE t SET FAMILY f TTL …", "add a column, or change a family's settings"},
 	{"TRUNCATE", "TRUNCATE TABLE t", "empty a table and its indexes, keeping their region boundaries"},
 	{"ENCODE", "ENCODE KEY t (col = v [, …])", "the rowkey bytes of the key values"},
@@ -207,6 +207,14 @@ var syntaxes = []struct{ name, syntax, desc string }{
 	{"SIMULATE", "SIMULATE WRITES t ROWS n [WITH field = sequence | now | uniform(k) | uniform(lo, hi) | zipf(k), …] [COMPARE t2]", "how a write stream spreads over the table's regions; nothing is written"},
 	{"ADVISE", "ADVISE 'workload.sql'", "rank the key designs for a file of weighted queries, and recommend one"},
 	{"INFER", "INFER TABLE 'ns:t' [SAMPLE n] [AS name] [SAVE]", "propose a catalog entry from a sample of a table's keys and cells, with the evidence for each part; SAVE writes it to the catalog"},
+	{"FLUSH", "FLUSH t", "write the memstores of t's regions out to store files (HBase); the store files before and after, and the regions"},
+	{"COMPACT", "COMPACT t | MAJOR COMPACT t", "compact t's regions and wait until none is compacting; MAJOR rewrites each family's files into one, dropping deleted and expired cells, once confirmed"},
+	{"MAJOR", "MAJOR COMPACT t", "see COMPACT"},
+	{"SPLIT", "SPLIT t AT (field = v [, …]) | SPLIT t AT 'key' | SPLIT t AT x'hex'", "a new region boundary: at the key of the leading key fields given, computed as an INSERT computes it, or at the bytes given; the key is shown and confirmed first"},
+	{"MERGE", "MERGE REGIONS t 'start' , 'start' [, …]", "merge the adjacent regions starting at those keys (as SHOW REGIONS prints them; '' is the first) into one, once confirmed"},
+	{"SNAPSHOT", "SNAPSHOT t AS name | SHOW SNAPSHOTS | RESTORE SNAPSHOT name | DROP SNAPSHOT name", "take a snapshot of t's HBase table (HBase); list the snapshots with their tables; put a table back as its snapshot holds it, or drop a snapshot, once confirmed"},
+	{"RESTORE", "RESTORE SNAPSHOT name", "see SNAPSHOT"},
+	{"BALANCER", "BALANCER [ON | OFF]", "show the HBase balancer's state, or turn it on or off"},
 }
 
 func syntaxCmd(c metaCall) (intent, error) {

@@ -29,6 +29,7 @@ type progressLine struct {
 		last    time.Time
 		width   int
 		stopped bool
+		paused  bool // while a question waits for its answer
 	}
 }
 
@@ -52,7 +53,7 @@ func (p *progressLine) tick(every time.Duration) {
 			return
 		case <-t.C:
 			p.mu.Lock()
-			if !p.mu.stopped && time.Since(p.mu.last) >= p.every {
+			if !p.mu.stopped && !p.mu.paused && time.Since(p.mu.last) >= p.every {
 				p.draw()
 			}
 			p.mu.Unlock()
@@ -65,15 +66,36 @@ func (p *progressLine) report(n int64) {
 	p.n.Store(n)
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if !p.mu.stopped && time.Since(p.mu.last) >= p.every {
+	if !p.mu.stopped && !p.mu.paused && time.Since(p.mu.last) >= p.every {
 		p.draw()
 	}
+}
+
+// pause erases the line and draws none until resume: a question is
+// being asked on the terminal.
+func (p *progressLine) pause() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.mu.paused = true
+	p.erase()
+}
+
+// resume draws again, an interval from now.
+func (p *progressLine) resume() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.mu.paused = false
+	p.mu.last = time.Now()
 }
 
 // draw writes the line; p.mu is held.
 func (p *progressLine) draw() {
 	p.mu.last = time.Now()
-	msg := fmt.Sprintf(p.msg, p.n.Load()) + fmt.Sprintf(" %s (Ctrl-C cancels)", time.Since(p.begin).Round(100*time.Millisecond))
+	msg := p.msg
+	if strings.Contains(msg, "%d") {
+		msg = fmt.Sprintf(msg, p.n.Load())
+	}
+	msg += fmt.Sprintf(" %s (Ctrl-C cancels)", time.Since(p.begin).Round(100*time.Millisecond))
 	pad := ""
 	if len(msg) < p.mu.width {
 		pad = strings.Repeat(" ", p.mu.width-len(msg))
@@ -92,6 +114,11 @@ func (p *progressLine) stop() {
 	}
 	p.mu.stopped = true
 	close(p.done)
+	p.erase()
+}
+
+// erase clears the line drawn, if any; p.mu is held.
+func (p *progressLine) erase() {
 	if p.mu.width > 0 {
 		// Erase to the end of the line: a ^C the terminal echoed too.
 		fmt.Fprint(p.w, "\r\x1b[K")
@@ -132,6 +159,14 @@ func (s *Session) progressFor(in IO, st parser.Stmt) *progressLine {
 			return nil
 		}
 		msg = "copying: %d rows written…"
+	case *parser.CompactStmt:
+		msg = "compacting: %d regions done…"
+	case *parser.FlushStmt:
+		msg = "flushing…"
+	case *parser.SplitStmt:
+		msg = "splitting: waiting for the master…"
+	case *parser.MergeStmt:
+		msg = "merging: waiting for the master…"
 	default:
 		return nil
 	}

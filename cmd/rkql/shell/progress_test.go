@@ -147,3 +147,37 @@ func (w *firstWrite) String() string {
 	defer w.mu.Unlock()
 	return w.buf.String()
 }
+
+// TestProgressPause: a paused line is erased and not drawn, whatever is
+// reported, until it resumes; a message without a count is drawn as it is.
+func TestProgressPause(t *testing.T) {
+	w := &firstWrite{drawn: make(chan struct{})}
+	p := newProgressLine(w, "splitting: waiting for the master…", time.Hour)
+	p.report(1) // an hour has not passed: nothing is drawn
+	p.mu.Lock()
+	p.mu.last = time.Time{} // as if the interval had passed
+	p.mu.Unlock()
+	p.report(2)
+	<-w.drawn
+	p.pause()
+	drawn := w.String()
+	if !regexp.MustCompile(`^\rsplitting: waiting for the master… \S+ \(Ctrl-C cancels\)\r\x1b\[K$`).MatchString(drawn) {
+		t.Fatalf("stderr %q: want the line, then erased by pause", drawn)
+	}
+	p.mu.Lock()
+	p.mu.last = time.Time{}
+	p.mu.Unlock()
+	p.report(3)
+	if w.String() != drawn {
+		t.Errorf("a paused line was drawn: %q", w.String())
+	}
+	p.resume()
+	p.mu.Lock()
+	p.mu.last = time.Time{}
+	p.mu.Unlock()
+	p.report(4)
+	p.stop()
+	if after := strings.TrimPrefix(w.String(), drawn); !strings.HasPrefix(after, "\rsplitting: waiting") {
+		t.Errorf("after resume, stderr %q: want the line drawn again", after)
+	}
+}

@@ -27,16 +27,28 @@ const (
 type ClusterStatusOption int32
 
 const (
-	ClusterStatusOption_LIVE_SERVERS ClusterStatusOption = 2
+	ClusterStatusOption_LIVE_SERVERS          ClusterStatusOption = 2
+	ClusterStatusOption_DEAD_SERVERS          ClusterStatusOption = 3
+	ClusterStatusOption_MASTER                ClusterStatusOption = 4
+	ClusterStatusOption_REGIONS_IN_TRANSITION ClusterStatusOption = 7
+	ClusterStatusOption_BALANCER_ON           ClusterStatusOption = 8
 )
 
 // Enum value maps for ClusterStatusOption.
 var (
 	ClusterStatusOption_name = map[int32]string{
 		2: "LIVE_SERVERS",
+		3: "DEAD_SERVERS",
+		4: "MASTER",
+		7: "REGIONS_IN_TRANSITION",
+		8: "BALANCER_ON",
 	}
 	ClusterStatusOption_value = map[string]int32{
-		"LIVE_SERVERS": 2,
+		"LIVE_SERVERS":          2,
+		"DEAD_SERVERS":          3,
+		"MASTER":                4,
+		"REGIONS_IN_TRANSITION": 7,
+		"BALANCER_ON":           8,
 	}
 )
 
@@ -75,6 +87,104 @@ func (x *ClusterStatusOption) UnmarshalJSON(b []byte) error {
 // Deprecated: Use ClusterStatusOption.Descriptor instead.
 func (ClusterStatusOption) EnumDescriptor() ([]byte, []int) {
 	return file_cluster_proto_rawDescGZIP(), []int{0}
+}
+
+type RegionTransitionState_State int32
+
+const (
+	RegionTransitionState_OFFLINE           RegionTransitionState_State = 0
+	RegionTransitionState_PENDING_OPEN      RegionTransitionState_State = 1
+	RegionTransitionState_OPENING           RegionTransitionState_State = 2
+	RegionTransitionState_OPEN              RegionTransitionState_State = 3
+	RegionTransitionState_PENDING_CLOSE     RegionTransitionState_State = 4
+	RegionTransitionState_CLOSING           RegionTransitionState_State = 5
+	RegionTransitionState_CLOSED            RegionTransitionState_State = 6
+	RegionTransitionState_SPLITTING         RegionTransitionState_State = 7
+	RegionTransitionState_SPLIT             RegionTransitionState_State = 8
+	RegionTransitionState_FAILED_OPEN       RegionTransitionState_State = 9
+	RegionTransitionState_FAILED_CLOSE      RegionTransitionState_State = 10
+	RegionTransitionState_MERGING           RegionTransitionState_State = 11
+	RegionTransitionState_MERGED            RegionTransitionState_State = 12
+	RegionTransitionState_SPLITTING_NEW     RegionTransitionState_State = 13
+	RegionTransitionState_MERGING_NEW       RegionTransitionState_State = 14
+	RegionTransitionState_ABNORMALLY_CLOSED RegionTransitionState_State = 15
+)
+
+// Enum value maps for RegionTransitionState_State.
+var (
+	RegionTransitionState_State_name = map[int32]string{
+		0:  "OFFLINE",
+		1:  "PENDING_OPEN",
+		2:  "OPENING",
+		3:  "OPEN",
+		4:  "PENDING_CLOSE",
+		5:  "CLOSING",
+		6:  "CLOSED",
+		7:  "SPLITTING",
+		8:  "SPLIT",
+		9:  "FAILED_OPEN",
+		10: "FAILED_CLOSE",
+		11: "MERGING",
+		12: "MERGED",
+		13: "SPLITTING_NEW",
+		14: "MERGING_NEW",
+		15: "ABNORMALLY_CLOSED",
+	}
+	RegionTransitionState_State_value = map[string]int32{
+		"OFFLINE":           0,
+		"PENDING_OPEN":      1,
+		"OPENING":           2,
+		"OPEN":              3,
+		"PENDING_CLOSE":     4,
+		"CLOSING":           5,
+		"CLOSED":            6,
+		"SPLITTING":         7,
+		"SPLIT":             8,
+		"FAILED_OPEN":       9,
+		"FAILED_CLOSE":      10,
+		"MERGING":           11,
+		"MERGED":            12,
+		"SPLITTING_NEW":     13,
+		"MERGING_NEW":       14,
+		"ABNORMALLY_CLOSED": 15,
+	}
+)
+
+func (x RegionTransitionState_State) Enum() *RegionTransitionState_State {
+	p := new(RegionTransitionState_State)
+	*p = x
+	return p
+}
+
+func (x RegionTransitionState_State) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (RegionTransitionState_State) Descriptor() protoreflect.EnumDescriptor {
+	return file_cluster_proto_enumTypes[1].Descriptor()
+}
+
+func (RegionTransitionState_State) Type() protoreflect.EnumType {
+	return &file_cluster_proto_enumTypes[1]
+}
+
+func (x RegionTransitionState_State) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Do not use.
+func (x *RegionTransitionState_State) UnmarshalJSON(b []byte) error {
+	num, err := protoimpl.X.UnmarshalJSONEnum(x.Descriptor(), b)
+	if err != nil {
+		return err
+	}
+	*x = RegionTransitionState_State(num)
+	return nil
+}
+
+// Deprecated: Use RegionTransitionState_State.Descriptor instead.
+func (RegionTransitionState_State) EnumDescriptor() ([]byte, []int) {
+	return file_cluster_proto_rawDescGZIP(), []int{4, 0}
 }
 
 type GetClusterStatusRequest struct {
@@ -166,10 +276,14 @@ func (x *GetClusterStatusResponse) GetClusterStatus() *ClusterStatus {
 }
 
 type ClusterStatus struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	LiveServers   []*LiveServerInfo      `protobuf:"bytes,2,rep,name=live_servers,json=liveServers" json:"live_servers,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	state               protoimpl.MessageState `protogen:"open.v1"`
+	LiveServers         []*LiveServerInfo      `protobuf:"bytes,2,rep,name=live_servers,json=liveServers" json:"live_servers,omitempty"`
+	DeadServers         []*ServerName          `protobuf:"bytes,3,rep,name=dead_servers,json=deadServers" json:"dead_servers,omitempty"`
+	RegionsInTransition []*RegionInTransition  `protobuf:"bytes,4,rep,name=regions_in_transition,json=regionsInTransition" json:"regions_in_transition,omitempty"`
+	Master              *ServerName            `protobuf:"bytes,7,opt,name=master" json:"master,omitempty"`
+	BalancerOn          *bool                  `protobuf:"varint,9,opt,name=balancer_on,json=balancerOn" json:"balancer_on,omitempty"`
+	unknownFields       protoimpl.UnknownFields
+	sizeCache           protoimpl.SizeCache
 }
 
 func (x *ClusterStatus) Reset() {
@@ -209,6 +323,148 @@ func (x *ClusterStatus) GetLiveServers() []*LiveServerInfo {
 	return nil
 }
 
+func (x *ClusterStatus) GetDeadServers() []*ServerName {
+	if x != nil {
+		return x.DeadServers
+	}
+	return nil
+}
+
+func (x *ClusterStatus) GetRegionsInTransition() []*RegionInTransition {
+	if x != nil {
+		return x.RegionsInTransition
+	}
+	return nil
+}
+
+func (x *ClusterStatus) GetMaster() *ServerName {
+	if x != nil {
+		return x.Master
+	}
+	return nil
+}
+
+func (x *ClusterStatus) GetBalancerOn() bool {
+	if x != nil && x.BalancerOn != nil {
+		return *x.BalancerOn
+	}
+	return false
+}
+
+type RegionInTransition struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Spec          *RegionSpecifier       `protobuf:"bytes,1,req,name=spec" json:"spec,omitempty"`
+	RegionState   *RegionTransitionState `protobuf:"bytes,2,req,name=region_state,json=regionState" json:"region_state,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RegionInTransition) Reset() {
+	*x = RegionInTransition{}
+	mi := &file_cluster_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RegionInTransition) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RegionInTransition) ProtoMessage() {}
+
+func (x *RegionInTransition) ProtoReflect() protoreflect.Message {
+	mi := &file_cluster_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RegionInTransition.ProtoReflect.Descriptor instead.
+func (*RegionInTransition) Descriptor() ([]byte, []int) {
+	return file_cluster_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *RegionInTransition) GetSpec() *RegionSpecifier {
+	if x != nil {
+		return x.Spec
+	}
+	return nil
+}
+
+func (x *RegionInTransition) GetRegionState() *RegionTransitionState {
+	if x != nil {
+		return x.RegionState
+	}
+	return nil
+}
+
+// RegionTransitionState is a region's state in the master's assignment
+// manager.
+type RegionTransitionState struct {
+	state         protoimpl.MessageState       `protogen:"open.v1"`
+	RegionInfo    *RegionInfo                  `protobuf:"bytes,1,req,name=region_info,json=regionInfo" json:"region_info,omitempty"`
+	State         *RegionTransitionState_State `protobuf:"varint,2,req,name=state,enum=rkql.hbase.pb.RegionTransitionState_State" json:"state,omitempty"`
+	Stamp         *uint64                      `protobuf:"varint,3,opt,name=stamp" json:"stamp,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RegionTransitionState) Reset() {
+	*x = RegionTransitionState{}
+	mi := &file_cluster_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RegionTransitionState) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RegionTransitionState) ProtoMessage() {}
+
+func (x *RegionTransitionState) ProtoReflect() protoreflect.Message {
+	mi := &file_cluster_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RegionTransitionState.ProtoReflect.Descriptor instead.
+func (*RegionTransitionState) Descriptor() ([]byte, []int) {
+	return file_cluster_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *RegionTransitionState) GetRegionInfo() *RegionInfo {
+	if x != nil {
+		return x.RegionInfo
+	}
+	return nil
+}
+
+func (x *RegionTransitionState) GetState() RegionTransitionState_State {
+	if x != nil && x.State != nil {
+		return *x.State
+	}
+	return RegionTransitionState_OFFLINE
+}
+
+func (x *RegionTransitionState) GetStamp() uint64 {
+	if x != nil && x.Stamp != nil {
+		return *x.Stamp
+	}
+	return 0
+}
+
 type LiveServerInfo struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Server        *ServerName            `protobuf:"bytes,1,req,name=server" json:"server,omitempty"`
@@ -219,7 +475,7 @@ type LiveServerInfo struct {
 
 func (x *LiveServerInfo) Reset() {
 	*x = LiveServerInfo{}
-	mi := &file_cluster_proto_msgTypes[3]
+	mi := &file_cluster_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -231,7 +487,7 @@ func (x *LiveServerInfo) String() string {
 func (*LiveServerInfo) ProtoMessage() {}
 
 func (x *LiveServerInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_cluster_proto_msgTypes[3]
+	mi := &file_cluster_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -244,7 +500,7 @@ func (x *LiveServerInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LiveServerInfo.ProtoReflect.Descriptor instead.
 func (*LiveServerInfo) Descriptor() ([]byte, []int) {
-	return file_cluster_proto_rawDescGZIP(), []int{3}
+	return file_cluster_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *LiveServerInfo) GetServer() *ServerName {
@@ -262,15 +518,21 @@ func (x *LiveServerInfo) GetServerLoad() *ServerLoad {
 }
 
 type ServerLoad struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	RegionLoads   []*RegionLoad          `protobuf:"bytes,5,rep,name=region_loads,json=regionLoads" json:"region_loads,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	state                 protoimpl.MessageState `protogen:"open.v1"`
+	NumberOfRequests      *uint64                `protobuf:"varint,1,opt,name=number_of_requests,json=numberOfRequests" json:"number_of_requests,omitempty"`
+	TotalNumberOfRequests *uint64                `protobuf:"varint,2,opt,name=total_number_of_requests,json=totalNumberOfRequests" json:"total_number_of_requests,omitempty"`
+	UsedHeap_MB           *uint32                `protobuf:"varint,3,opt,name=used_heap_MB,json=usedHeapMB" json:"used_heap_MB,omitempty"`
+	MaxHeap_MB            *uint32                `protobuf:"varint,4,opt,name=max_heap_MB,json=maxHeapMB" json:"max_heap_MB,omitempty"`
+	RegionLoads           []*RegionLoad          `protobuf:"bytes,5,rep,name=region_loads,json=regionLoads" json:"region_loads,omitempty"`
+	ReportStartTime       *uint64                `protobuf:"varint,7,opt,name=report_start_time,json=reportStartTime" json:"report_start_time,omitempty"`
+	ReportEndTime         *uint64                `protobuf:"varint,8,opt,name=report_end_time,json=reportEndTime" json:"report_end_time,omitempty"`
+	unknownFields         protoimpl.UnknownFields
+	sizeCache             protoimpl.SizeCache
 }
 
 func (x *ServerLoad) Reset() {
 	*x = ServerLoad{}
-	mi := &file_cluster_proto_msgTypes[4]
+	mi := &file_cluster_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -282,7 +544,7 @@ func (x *ServerLoad) String() string {
 func (*ServerLoad) ProtoMessage() {}
 
 func (x *ServerLoad) ProtoReflect() protoreflect.Message {
-	mi := &file_cluster_proto_msgTypes[4]
+	mi := &file_cluster_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -295,7 +557,35 @@ func (x *ServerLoad) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ServerLoad.ProtoReflect.Descriptor instead.
 func (*ServerLoad) Descriptor() ([]byte, []int) {
-	return file_cluster_proto_rawDescGZIP(), []int{4}
+	return file_cluster_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *ServerLoad) GetNumberOfRequests() uint64 {
+	if x != nil && x.NumberOfRequests != nil {
+		return *x.NumberOfRequests
+	}
+	return 0
+}
+
+func (x *ServerLoad) GetTotalNumberOfRequests() uint64 {
+	if x != nil && x.TotalNumberOfRequests != nil {
+		return *x.TotalNumberOfRequests
+	}
+	return 0
+}
+
+func (x *ServerLoad) GetUsedHeap_MB() uint32 {
+	if x != nil && x.UsedHeap_MB != nil {
+		return *x.UsedHeap_MB
+	}
+	return 0
+}
+
+func (x *ServerLoad) GetMaxHeap_MB() uint32 {
+	if x != nil && x.MaxHeap_MB != nil {
+		return *x.MaxHeap_MB
+	}
+	return 0
 }
 
 func (x *ServerLoad) GetRegionLoads() []*RegionLoad {
@@ -303,6 +593,20 @@ func (x *ServerLoad) GetRegionLoads() []*RegionLoad {
 		return x.RegionLoads
 	}
 	return nil
+}
+
+func (x *ServerLoad) GetReportStartTime() uint64 {
+	if x != nil && x.ReportStartTime != nil {
+		return *x.ReportStartTime
+	}
+	return 0
+}
+
+func (x *ServerLoad) GetReportEndTime() uint64 {
+	if x != nil && x.ReportEndTime != nil {
+		return *x.ReportEndTime
+	}
+	return 0
 }
 
 type RegionLoad struct {
@@ -321,7 +625,7 @@ type RegionLoad struct {
 
 func (x *RegionLoad) Reset() {
 	*x = RegionLoad{}
-	mi := &file_cluster_proto_msgTypes[5]
+	mi := &file_cluster_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -333,7 +637,7 @@ func (x *RegionLoad) String() string {
 func (*RegionLoad) ProtoMessage() {}
 
 func (x *RegionLoad) ProtoReflect() protoreflect.Message {
-	mi := &file_cluster_proto_msgTypes[5]
+	mi := &file_cluster_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -346,7 +650,7 @@ func (x *RegionLoad) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RegionLoad.ProtoReflect.Descriptor instead.
 func (*RegionLoad) Descriptor() ([]byte, []int) {
-	return file_cluster_proto_rawDescGZIP(), []int{5}
+	return file_cluster_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *RegionLoad) GetRegionSpecifier() *RegionSpecifier {
@@ -413,16 +717,56 @@ const file_cluster_proto_rawDesc = "" +
 	"\x17GetClusterStatusRequest\x12<\n" +
 	"\aoptions\x18\x01 \x03(\x0e2\".rkql.hbase.pb.ClusterStatusOptionR\aoptions\"_\n" +
 	"\x18GetClusterStatusResponse\x12C\n" +
-	"\x0ecluster_status\x18\x01 \x02(\v2\x1c.rkql.hbase.pb.ClusterStatusR\rclusterStatus\"Q\n" +
+	"\x0ecluster_status\x18\x01 \x02(\v2\x1c.rkql.hbase.pb.ClusterStatusR\rclusterStatus\"\xba\x02\n" +
 	"\rClusterStatus\x12@\n" +
-	"\flive_servers\x18\x02 \x03(\v2\x1d.rkql.hbase.pb.LiveServerInfoR\vliveServers\"\x7f\n" +
+	"\flive_servers\x18\x02 \x03(\v2\x1d.rkql.hbase.pb.LiveServerInfoR\vliveServers\x12<\n" +
+	"\fdead_servers\x18\x03 \x03(\v2\x19.rkql.hbase.pb.ServerNameR\vdeadServers\x12U\n" +
+	"\x15regions_in_transition\x18\x04 \x03(\v2!.rkql.hbase.pb.RegionInTransitionR\x13regionsInTransition\x121\n" +
+	"\x06master\x18\a \x01(\v2\x19.rkql.hbase.pb.ServerNameR\x06master\x12\x1f\n" +
+	"\vbalancer_on\x18\t \x01(\bR\n" +
+	"balancerOn\"\x91\x01\n" +
+	"\x12RegionInTransition\x122\n" +
+	"\x04spec\x18\x01 \x02(\v2\x1e.rkql.hbase.pb.RegionSpecifierR\x04spec\x12G\n" +
+	"\fregion_state\x18\x02 \x02(\v2$.rkql.hbase.pb.RegionTransitionStateR\vregionState\"\xa8\x03\n" +
+	"\x15RegionTransitionState\x12:\n" +
+	"\vregion_info\x18\x01 \x02(\v2\x19.rkql.hbase.pb.RegionInfoR\n" +
+	"regionInfo\x12@\n" +
+	"\x05state\x18\x02 \x02(\x0e2*.rkql.hbase.pb.RegionTransitionState.StateR\x05state\x12\x14\n" +
+	"\x05stamp\x18\x03 \x01(\x04R\x05stamp\"\xfa\x01\n" +
+	"\x05State\x12\v\n" +
+	"\aOFFLINE\x10\x00\x12\x10\n" +
+	"\fPENDING_OPEN\x10\x01\x12\v\n" +
+	"\aOPENING\x10\x02\x12\b\n" +
+	"\x04OPEN\x10\x03\x12\x11\n" +
+	"\rPENDING_CLOSE\x10\x04\x12\v\n" +
+	"\aCLOSING\x10\x05\x12\n" +
+	"\n" +
+	"\x06CLOSED\x10\x06\x12\r\n" +
+	"\tSPLITTING\x10\a\x12\t\n" +
+	"\x05SPLIT\x10\b\x12\x0f\n" +
+	"\vFAILED_OPEN\x10\t\x12\x10\n" +
+	"\fFAILED_CLOSE\x10\n" +
+	"\x12\v\n" +
+	"\aMERGING\x10\v\x12\n" +
+	"\n" +
+	"\x06MERGED\x10\f\x12\x11\n" +
+	"\rSPLITTING_NEW\x10\r\x12\x0f\n" +
+	"\vMERGING_NEW\x10\x0e\x12\x15\n" +
+	"\x11ABNORMALLY_CLOSED\x10\x0f\"\x7f\n" +
 	"\x0eLiveServerInfo\x121\n" +
 	"\x06server\x18\x01 \x02(\v2\x19.rkql.hbase.pb.ServerNameR\x06server\x12:\n" +
 	"\vserver_load\x18\x02 \x02(\v2\x19.rkql.hbase.pb.ServerLoadR\n" +
-	"serverLoad\"J\n" +
+	"serverLoad\"\xc7\x02\n" +
 	"\n" +
-	"ServerLoad\x12<\n" +
-	"\fregion_loads\x18\x05 \x03(\v2\x19.rkql.hbase.pb.RegionLoadR\vregionLoads\"\x89\x03\n" +
+	"ServerLoad\x12,\n" +
+	"\x12number_of_requests\x18\x01 \x01(\x04R\x10numberOfRequests\x127\n" +
+	"\x18total_number_of_requests\x18\x02 \x01(\x04R\x15totalNumberOfRequests\x12 \n" +
+	"\fused_heap_MB\x18\x03 \x01(\rR\n" +
+	"usedHeapMB\x12\x1e\n" +
+	"\vmax_heap_MB\x18\x04 \x01(\rR\tmaxHeapMB\x12<\n" +
+	"\fregion_loads\x18\x05 \x03(\v2\x19.rkql.hbase.pb.RegionLoadR\vregionLoads\x12*\n" +
+	"\x11report_start_time\x18\a \x01(\x04R\x0freportStartTime\x12&\n" +
+	"\x0freport_end_time\x18\b \x01(\x04R\rreportEndTime\"\x89\x03\n" +
 	"\n" +
 	"RegionLoad\x12I\n" +
 	"\x10region_specifier\x18\x01 \x02(\v2\x1e.rkql.hbase.pb.RegionSpecifierR\x0fregionSpecifier\x12\x16\n" +
@@ -434,9 +778,14 @@ const file_cluster_proto_rawDesc = "" +
 	"\x11mem_store_size_MB\x18\x06 \x01(\rR\x0ememStoreSizeMB\x12.\n" +
 	"\x13read_requests_count\x18\b \x01(\x04R\x11readRequestsCount\x120\n" +
 	"\x14write_requests_count\x18\t \x01(\x04R\x12writeRequestsCount\x12?\n" +
-	"\x1cfiltered_read_requests_count\x18\x13 \x01(\x04R\x19filteredReadRequestsCount*'\n" +
+	"\x1cfiltered_read_requests_count\x18\x13 \x01(\x04R\x19filteredReadRequestsCount*q\n" +
 	"\x13ClusterStatusOption\x12\x10\n" +
-	"\fLIVE_SERVERS\x10\x02B(Z&github.com/rkql/rkql/hbase/internal/pb"
+	"\fLIVE_SERVERS\x10\x02\x12\x10\n" +
+	"\fDEAD_SERVERS\x10\x03\x12\n" +
+	"\n" +
+	"\x06MASTER\x10\x04\x12\x19\n" +
+	"\x15REGIONS_IN_TRANSITION\x10\a\x12\x0f\n" +
+	"\vBALANCER_ON\x10\bB(Z&github.com/rkql/rkql/hbase/internal/pb"
 
 var (
 	file_cluster_proto_rawDescOnce sync.Once
@@ -450,32 +799,43 @@ func file_cluster_proto_rawDescGZIP() []byte {
 	return file_cluster_proto_rawDescData
 }
 
-var file_cluster_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_cluster_proto_msgTypes = make([]protoimpl.MessageInfo, 6)
+var file_cluster_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
+var file_cluster_proto_msgTypes = make([]protoimpl.MessageInfo, 8)
 var file_cluster_proto_goTypes = []any{
 	(ClusterStatusOption)(0),         // 0: rkql.hbase.pb.ClusterStatusOption
-	(*GetClusterStatusRequest)(nil),  // 1: rkql.hbase.pb.GetClusterStatusRequest
-	(*GetClusterStatusResponse)(nil), // 2: rkql.hbase.pb.GetClusterStatusResponse
-	(*ClusterStatus)(nil),            // 3: rkql.hbase.pb.ClusterStatus
-	(*LiveServerInfo)(nil),           // 4: rkql.hbase.pb.LiveServerInfo
-	(*ServerLoad)(nil),               // 5: rkql.hbase.pb.ServerLoad
-	(*RegionLoad)(nil),               // 6: rkql.hbase.pb.RegionLoad
-	(*ServerName)(nil),               // 7: rkql.hbase.pb.ServerName
-	(*RegionSpecifier)(nil),          // 8: rkql.hbase.pb.RegionSpecifier
+	(RegionTransitionState_State)(0), // 1: rkql.hbase.pb.RegionTransitionState.State
+	(*GetClusterStatusRequest)(nil),  // 2: rkql.hbase.pb.GetClusterStatusRequest
+	(*GetClusterStatusResponse)(nil), // 3: rkql.hbase.pb.GetClusterStatusResponse
+	(*ClusterStatus)(nil),            // 4: rkql.hbase.pb.ClusterStatus
+	(*RegionInTransition)(nil),       // 5: rkql.hbase.pb.RegionInTransition
+	(*RegionTransitionState)(nil),    // 6: rkql.hbase.pb.RegionTransitionState
+	(*LiveServerInfo)(nil),           // 7: rkql.hbase.pb.LiveServerInfo
+	(*ServerLoad)(nil),               // 8: rkql.hbase.pb.ServerLoad
+	(*RegionLoad)(nil),               // 9: rkql.hbase.pb.RegionLoad
+	(*ServerName)(nil),               // 10: rkql.hbase.pb.ServerName
+	(*RegionSpecifier)(nil),          // 11: rkql.hbase.pb.RegionSpecifier
+	(*RegionInfo)(nil),               // 12: rkql.hbase.pb.RegionInfo
 }
 var file_cluster_proto_depIdxs = []int32{
-	0, // 0: rkql.hbase.pb.GetClusterStatusRequest.options:type_name -> rkql.hbase.pb.ClusterStatusOption
-	3, // 1: rkql.hbase.pb.GetClusterStatusResponse.cluster_status:type_name -> rkql.hbase.pb.ClusterStatus
-	4, // 2: rkql.hbase.pb.ClusterStatus.live_servers:type_name -> rkql.hbase.pb.LiveServerInfo
-	7, // 3: rkql.hbase.pb.LiveServerInfo.server:type_name -> rkql.hbase.pb.ServerName
-	5, // 4: rkql.hbase.pb.LiveServerInfo.server_load:type_name -> rkql.hbase.pb.ServerLoad
-	6, // 5: rkql.hbase.pb.ServerLoad.region_loads:type_name -> rkql.hbase.pb.RegionLoad
-	8, // 6: rkql.hbase.pb.RegionLoad.region_specifier:type_name -> rkql.hbase.pb.RegionSpecifier
-	7, // [7:7] is the sub-list for method output_type
-	7, // [7:7] is the sub-list for method input_type
-	7, // [7:7] is the sub-list for extension type_name
-	7, // [7:7] is the sub-list for extension extendee
-	0, // [0:7] is the sub-list for field type_name
+	0,  // 0: rkql.hbase.pb.GetClusterStatusRequest.options:type_name -> rkql.hbase.pb.ClusterStatusOption
+	4,  // 1: rkql.hbase.pb.GetClusterStatusResponse.cluster_status:type_name -> rkql.hbase.pb.ClusterStatus
+	7,  // 2: rkql.hbase.pb.ClusterStatus.live_servers:type_name -> rkql.hbase.pb.LiveServerInfo
+	10, // 3: rkql.hbase.pb.ClusterStatus.dead_servers:type_name -> rkql.hbase.pb.ServerName
+	5,  // 4: rkql.hbase.pb.ClusterStatus.regions_in_transition:type_name -> rkql.hbase.pb.RegionInTransition
+	10, // 5: rkql.hbase.pb.ClusterStatus.master:type_name -> rkql.hbase.pb.ServerName
+	11, // 6: rkql.hbase.pb.RegionInTransition.spec:type_name -> rkql.hbase.pb.RegionSpecifier
+	6,  // 7: rkql.hbase.pb.RegionInTransition.region_state:type_name -> rkql.hbase.pb.RegionTransitionState
+	12, // 8: rkql.hbase.pb.RegionTransitionState.region_info:type_name -> rkql.hbase.pb.RegionInfo
+	1,  // 9: rkql.hbase.pb.RegionTransitionState.state:type_name -> rkql.hbase.pb.RegionTransitionState.State
+	10, // 10: rkql.hbase.pb.LiveServerInfo.server:type_name -> rkql.hbase.pb.ServerName
+	8,  // 11: rkql.hbase.pb.LiveServerInfo.server_load:type_name -> rkql.hbase.pb.ServerLoad
+	9,  // 12: rkql.hbase.pb.ServerLoad.region_loads:type_name -> rkql.hbase.pb.RegionLoad
+	11, // 13: rkql.hbase.pb.RegionLoad.region_specifier:type_name -> rkql.hbase.pb.RegionSpecifier
+	14, // [14:14] is the sub-list for method output_type
+	14, // [14:14] is the sub-list for method input_type
+	14, // [14:14] is the sub-list for extension type_name
+	14, // [14:14] is the sub-list for extension extendee
+	0,  // [0:14] is the sub-list for field type_name
 }
 
 func init() { file_cluster_proto_init() }
@@ -489,8 +849,8 @@ func file_cluster_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_cluster_proto_rawDesc), len(file_cluster_proto_rawDesc)),
-			NumEnums:      1,
-			NumMessages:   6,
+			NumEnums:      2,
+			NumMessages:   8,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

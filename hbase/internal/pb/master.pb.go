@@ -1097,6 +1097,304 @@ func (x *ModifyColumnResponse) GetProcId() uint64 {
 	return 0
 }
 
+// Merge adjacent regions of a table into one; the master runs it as a
+// procedure whose id comes back.
+type MergeTableRegionsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Region        []*RegionSpecifier     `protobuf:"bytes,1,rep,name=region" json:"region,omitempty"`
+	Forcible      *bool                  `protobuf:"varint,3,opt,name=forcible,def=0" json:"forcible,omitempty"`
+	NonceGroup    *uint64                `protobuf:"varint,4,opt,name=nonce_group,json=nonceGroup,def=0" json:"nonce_group,omitempty"`
+	Nonce         *uint64                `protobuf:"varint,5,opt,name=nonce,def=0" json:"nonce,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+// Default values for MergeTableRegionsRequest fields.
+const (
+	Default_MergeTableRegionsRequest_Forcible   = bool(false)
+	Default_MergeTableRegionsRequest_NonceGroup = uint64(0)
+	Default_MergeTableRegionsRequest_Nonce      = uint64(0)
+)
+
+func (x *MergeTableRegionsRequest) Reset() {
+	*x = MergeTableRegionsRequest{}
+	mi := &file_master_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MergeTableRegionsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MergeTableRegionsRequest) ProtoMessage() {}
+
+func (x *MergeTableRegionsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_master_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MergeTableRegionsRequest.ProtoReflect.Descriptor instead.
+func (*MergeTableRegionsRequest) Descriptor() ([]byte, []int) {
+	return file_master_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *MergeTableRegionsRequest) GetRegion() []*RegionSpecifier {
+	if x != nil {
+		return x.Region
+	}
+	return nil
+}
+
+func (x *MergeTableRegionsRequest) GetForcible() bool {
+	if x != nil && x.Forcible != nil {
+		return *x.Forcible
+	}
+	return Default_MergeTableRegionsRequest_Forcible
+}
+
+func (x *MergeTableRegionsRequest) GetNonceGroup() uint64 {
+	if x != nil && x.NonceGroup != nil {
+		return *x.NonceGroup
+	}
+	return Default_MergeTableRegionsRequest_NonceGroup
+}
+
+func (x *MergeTableRegionsRequest) GetNonce() uint64 {
+	if x != nil && x.Nonce != nil {
+		return *x.Nonce
+	}
+	return Default_MergeTableRegionsRequest_Nonce
+}
+
+type MergeTableRegionsResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	ProcId        *uint64                `protobuf:"varint,1,opt,name=proc_id,json=procId" json:"proc_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MergeTableRegionsResponse) Reset() {
+	*x = MergeTableRegionsResponse{}
+	mi := &file_master_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MergeTableRegionsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MergeTableRegionsResponse) ProtoMessage() {}
+
+func (x *MergeTableRegionsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_master_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MergeTableRegionsResponse.ProtoReflect.Descriptor instead.
+func (*MergeTableRegionsResponse) Descriptor() ([]byte, []int) {
+	return file_master_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *MergeTableRegionsResponse) GetProcId() uint64 {
+	if x != nil && x.ProcId != nil {
+		return *x.ProcId
+	}
+	return 0
+}
+
+// Turn the balancer on or off; the previous state comes back.
+type SetBalancerRunningRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	On            *bool                  `protobuf:"varint,1,req,name=on" json:"on,omitempty"`
+	Synchronous   *bool                  `protobuf:"varint,2,opt,name=synchronous" json:"synchronous,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SetBalancerRunningRequest) Reset() {
+	*x = SetBalancerRunningRequest{}
+	mi := &file_master_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SetBalancerRunningRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SetBalancerRunningRequest) ProtoMessage() {}
+
+func (x *SetBalancerRunningRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_master_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SetBalancerRunningRequest.ProtoReflect.Descriptor instead.
+func (*SetBalancerRunningRequest) Descriptor() ([]byte, []int) {
+	return file_master_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *SetBalancerRunningRequest) GetOn() bool {
+	if x != nil && x.On != nil {
+		return *x.On
+	}
+	return false
+}
+
+func (x *SetBalancerRunningRequest) GetSynchronous() bool {
+	if x != nil && x.Synchronous != nil {
+		return *x.Synchronous
+	}
+	return false
+}
+
+type SetBalancerRunningResponse struct {
+	state            protoimpl.MessageState `protogen:"open.v1"`
+	PrevBalanceValue *bool                  `protobuf:"varint,1,opt,name=prev_balance_value,json=prevBalanceValue" json:"prev_balance_value,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
+}
+
+func (x *SetBalancerRunningResponse) Reset() {
+	*x = SetBalancerRunningResponse{}
+	mi := &file_master_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SetBalancerRunningResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SetBalancerRunningResponse) ProtoMessage() {}
+
+func (x *SetBalancerRunningResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_master_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SetBalancerRunningResponse.ProtoReflect.Descriptor instead.
+func (*SetBalancerRunningResponse) Descriptor() ([]byte, []int) {
+	return file_master_proto_rawDescGZIP(), []int{21}
+}
+
+func (x *SetBalancerRunningResponse) GetPrevBalanceValue() bool {
+	if x != nil && x.PrevBalanceValue != nil {
+		return *x.PrevBalanceValue
+	}
+	return false
+}
+
+type IsBalancerEnabledRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *IsBalancerEnabledRequest) Reset() {
+	*x = IsBalancerEnabledRequest{}
+	mi := &file_master_proto_msgTypes[22]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *IsBalancerEnabledRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*IsBalancerEnabledRequest) ProtoMessage() {}
+
+func (x *IsBalancerEnabledRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_master_proto_msgTypes[22]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use IsBalancerEnabledRequest.ProtoReflect.Descriptor instead.
+func (*IsBalancerEnabledRequest) Descriptor() ([]byte, []int) {
+	return file_master_proto_rawDescGZIP(), []int{22}
+}
+
+type IsBalancerEnabledResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Enabled       *bool                  `protobuf:"varint,1,req,name=enabled" json:"enabled,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *IsBalancerEnabledResponse) Reset() {
+	*x = IsBalancerEnabledResponse{}
+	mi := &file_master_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *IsBalancerEnabledResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*IsBalancerEnabledResponse) ProtoMessage() {}
+
+func (x *IsBalancerEnabledResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_master_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use IsBalancerEnabledResponse.ProtoReflect.Descriptor instead.
+func (*IsBalancerEnabledResponse) Descriptor() ([]byte, []int) {
+	return file_master_proto_rawDescGZIP(), []int{23}
+}
+
+func (x *IsBalancerEnabledResponse) GetEnabled() bool {
+	if x != nil && x.Enabled != nil {
+		return *x.Enabled
+	}
+	return false
+}
+
 var File_master_proto protoreflect.FileDescriptor
 
 const file_master_proto_rawDesc = "" +
@@ -1179,7 +1477,23 @@ const file_master_proto_rawDesc = "" +
 	"nonceGroup\x12\x17\n" +
 	"\x05nonce\x18\x04 \x01(\x04:\x010R\x05nonce\"/\n" +
 	"\x14ModifyColumnResponse\x12\x17\n" +
-	"\aproc_id\x18\x01 \x01(\x04R\x06procIdB(Z&github.com/rkql/rkql/hbase/internal/pb"
+	"\aproc_id\x18\x01 \x01(\x04R\x06procId\"\xb2\x01\n" +
+	"\x18MergeTableRegionsRequest\x126\n" +
+	"\x06region\x18\x01 \x03(\v2\x1e.rkql.hbase.pb.RegionSpecifierR\x06region\x12!\n" +
+	"\bforcible\x18\x03 \x01(\b:\x05falseR\bforcible\x12\"\n" +
+	"\vnonce_group\x18\x04 \x01(\x04:\x010R\n" +
+	"nonceGroup\x12\x17\n" +
+	"\x05nonce\x18\x05 \x01(\x04:\x010R\x05nonce\"4\n" +
+	"\x19MergeTableRegionsResponse\x12\x17\n" +
+	"\aproc_id\x18\x01 \x01(\x04R\x06procId\"M\n" +
+	"\x19SetBalancerRunningRequest\x12\x0e\n" +
+	"\x02on\x18\x01 \x02(\bR\x02on\x12 \n" +
+	"\vsynchronous\x18\x02 \x01(\bR\vsynchronous\"J\n" +
+	"\x1aSetBalancerRunningResponse\x12,\n" +
+	"\x12prev_balance_value\x18\x01 \x01(\bR\x10prevBalanceValue\"\x1a\n" +
+	"\x18IsBalancerEnabledRequest\"5\n" +
+	"\x19IsBalancerEnabledResponse\x12\x18\n" +
+	"\aenabled\x18\x01 \x02(\bR\aenabledB(Z&github.com/rkql/rkql/hbase/internal/pb"
 
 var (
 	file_master_proto_rawDescOnce sync.Once
@@ -1194,7 +1508,7 @@ func file_master_proto_rawDescGZIP() []byte {
 }
 
 var file_master_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_master_proto_msgTypes = make([]protoimpl.MessageInfo, 18)
+var file_master_proto_msgTypes = make([]protoimpl.MessageInfo, 24)
 var file_master_proto_goTypes = []any{
 	(GetProcedureResultResponse_State)(0), // 0: rkql.hbase.pb.GetProcedureResultResponse.State
 	(*CreateTableRequest)(nil),            // 1: rkql.hbase.pb.CreateTableRequest
@@ -1215,31 +1529,39 @@ var file_master_proto_goTypes = []any{
 	(*SplitTableRegionResponse)(nil),      // 16: rkql.hbase.pb.SplitTableRegionResponse
 	(*ModifyColumnRequest)(nil),           // 17: rkql.hbase.pb.ModifyColumnRequest
 	(*ModifyColumnResponse)(nil),          // 18: rkql.hbase.pb.ModifyColumnResponse
-	(*TableSchema)(nil),                   // 19: rkql.hbase.pb.TableSchema
-	(*TableName)(nil),                     // 20: rkql.hbase.pb.TableName
-	(*TableState)(nil),                    // 21: rkql.hbase.pb.TableState
-	(*RegionInfo)(nil),                    // 22: rkql.hbase.pb.RegionInfo
-	(*ColumnFamilySchema)(nil),            // 23: rkql.hbase.pb.ColumnFamilySchema
+	(*MergeTableRegionsRequest)(nil),      // 19: rkql.hbase.pb.MergeTableRegionsRequest
+	(*MergeTableRegionsResponse)(nil),     // 20: rkql.hbase.pb.MergeTableRegionsResponse
+	(*SetBalancerRunningRequest)(nil),     // 21: rkql.hbase.pb.SetBalancerRunningRequest
+	(*SetBalancerRunningResponse)(nil),    // 22: rkql.hbase.pb.SetBalancerRunningResponse
+	(*IsBalancerEnabledRequest)(nil),      // 23: rkql.hbase.pb.IsBalancerEnabledRequest
+	(*IsBalancerEnabledResponse)(nil),     // 24: rkql.hbase.pb.IsBalancerEnabledResponse
+	(*TableSchema)(nil),                   // 25: rkql.hbase.pb.TableSchema
+	(*TableName)(nil),                     // 26: rkql.hbase.pb.TableName
+	(*TableState)(nil),                    // 27: rkql.hbase.pb.TableState
+	(*RegionInfo)(nil),                    // 28: rkql.hbase.pb.RegionInfo
+	(*ColumnFamilySchema)(nil),            // 29: rkql.hbase.pb.ColumnFamilySchema
+	(*RegionSpecifier)(nil),               // 30: rkql.hbase.pb.RegionSpecifier
 }
 var file_master_proto_depIdxs = []int32{
-	19, // 0: rkql.hbase.pb.CreateTableRequest.table_schema:type_name -> rkql.hbase.pb.TableSchema
-	20, // 1: rkql.hbase.pb.TableRequest.table_name:type_name -> rkql.hbase.pb.TableName
-	20, // 2: rkql.hbase.pb.GetTableNamesResponse.table_names:type_name -> rkql.hbase.pb.TableName
-	20, // 3: rkql.hbase.pb.GetTableDescriptorsRequest.table_names:type_name -> rkql.hbase.pb.TableName
-	19, // 4: rkql.hbase.pb.GetTableDescriptorsResponse.table_schema:type_name -> rkql.hbase.pb.TableSchema
-	20, // 5: rkql.hbase.pb.GetTableStateRequest.table_name:type_name -> rkql.hbase.pb.TableName
-	21, // 6: rkql.hbase.pb.GetTableStateResponse.table_state:type_name -> rkql.hbase.pb.TableState
+	25, // 0: rkql.hbase.pb.CreateTableRequest.table_schema:type_name -> rkql.hbase.pb.TableSchema
+	26, // 1: rkql.hbase.pb.TableRequest.table_name:type_name -> rkql.hbase.pb.TableName
+	26, // 2: rkql.hbase.pb.GetTableNamesResponse.table_names:type_name -> rkql.hbase.pb.TableName
+	26, // 3: rkql.hbase.pb.GetTableDescriptorsRequest.table_names:type_name -> rkql.hbase.pb.TableName
+	25, // 4: rkql.hbase.pb.GetTableDescriptorsResponse.table_schema:type_name -> rkql.hbase.pb.TableSchema
+	26, // 5: rkql.hbase.pb.GetTableStateRequest.table_name:type_name -> rkql.hbase.pb.TableName
+	27, // 6: rkql.hbase.pb.GetTableStateResponse.table_state:type_name -> rkql.hbase.pb.TableState
 	12, // 7: rkql.hbase.pb.ForeignExceptionMessage.generic_exception:type_name -> rkql.hbase.pb.GenericExceptionMessage
 	0,  // 8: rkql.hbase.pb.GetProcedureResultResponse.state:type_name -> rkql.hbase.pb.GetProcedureResultResponse.State
 	13, // 9: rkql.hbase.pb.GetProcedureResultResponse.exception:type_name -> rkql.hbase.pb.ForeignExceptionMessage
-	22, // 10: rkql.hbase.pb.SplitTableRegionRequest.region_info:type_name -> rkql.hbase.pb.RegionInfo
-	20, // 11: rkql.hbase.pb.ModifyColumnRequest.table_name:type_name -> rkql.hbase.pb.TableName
-	23, // 12: rkql.hbase.pb.ModifyColumnRequest.column_families:type_name -> rkql.hbase.pb.ColumnFamilySchema
-	13, // [13:13] is the sub-list for method output_type
-	13, // [13:13] is the sub-list for method input_type
-	13, // [13:13] is the sub-list for extension type_name
-	13, // [13:13] is the sub-list for extension extendee
-	0,  // [0:13] is the sub-list for field type_name
+	28, // 10: rkql.hbase.pb.SplitTableRegionRequest.region_info:type_name -> rkql.hbase.pb.RegionInfo
+	26, // 11: rkql.hbase.pb.ModifyColumnRequest.table_name:type_name -> rkql.hbase.pb.TableName
+	29, // 12: rkql.hbase.pb.ModifyColumnRequest.column_families:type_name -> rkql.hbase.pb.ColumnFamilySchema
+	30, // 13: rkql.hbase.pb.MergeTableRegionsRequest.region:type_name -> rkql.hbase.pb.RegionSpecifier
+	14, // [14:14] is the sub-list for method output_type
+	14, // [14:14] is the sub-list for method input_type
+	14, // [14:14] is the sub-list for extension type_name
+	14, // [14:14] is the sub-list for extension extendee
+	0,  // [0:14] is the sub-list for field type_name
 }
 
 func init() { file_master_proto_init() }
@@ -1254,7 +1576,7 @@ func file_master_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_master_proto_rawDesc), len(file_master_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   18,
+			NumMessages:   24,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

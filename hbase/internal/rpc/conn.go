@@ -23,6 +23,9 @@ import (
 const (
 	ClientService = "ClientService"
 	MasterService = "MasterService"
+	// AdminService is a region server's administration service: flushes
+	// and compactions of its regions.
+	AdminService = "AdminService"
 )
 
 // codecClass asks the server to send cells as KeyValue cellblocks.
