@@ -102,6 +102,8 @@ type (
 	gColumn gIdent
 	gIndex  gIdent
 	gAlias  gIdent
+	// gNamespace is a namespace's name (see ast_ns.go).
+	gNamespace gIdent
 )
 
 type gInt struct {
@@ -247,6 +249,7 @@ type gShow struct {
 	Pos     lexer.Position
 	Tables  bool          `parser:"'SHOW' ( @'TABLES'"`
 	Status  bool          `parser:"       | @'CLUSTER'"`
+	Spaces  bool          `parser:"       | @'NAMESPACES'"`
 	Regions *gTable       `parser:"       | 'REGIONS' @@"`
 	Create  *gTable       `parser:"       | 'CREATE' 'TABLE' @@"`
 	Catalog *gShowCatalog `parser:"       | @@ )"`
@@ -258,10 +261,11 @@ type gDescribe struct {
 }
 
 type gCreate struct {
-	Pos   lexer.Position
-	Table *gTable       `parser:"'CREATE' ( 'TABLE' @@"`
-	Def   *gTableDef    `parser:"            @@?"`
-	Index *gCreateIndex `parser:"          | 'INDEX' @@ )"`
+	Pos       lexer.Position
+	Table     *gTable       `parser:"'CREATE' ( 'TABLE' @@"`
+	Def       *gTableDef    `parser:"            @@?"`
+	Index     *gCreateIndex `parser:"          | 'INDEX' @@"`
+	Namespace *gNamespace   `parser:"          | 'NAMESPACE' @@ )"`
 }
 
 type gEncode struct {

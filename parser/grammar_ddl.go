@@ -94,9 +94,10 @@ type gShowCatalog struct {
 }
 
 type gDrop struct {
-	Pos   lexer.Position
-	Table *gTable `parser:"'DROP' ( 'TABLE' @@"`
-	Index *gIndex `parser:"       | 'INDEX' @@ )"`
+	Pos       lexer.Position
+	Table     *gTable     `parser:"'DROP' ( 'TABLE' @@"`
+	Index     *gIndex     `parser:"       | 'INDEX' @@"`
+	Namespace *gNamespace `parser:"       | 'NAMESPACE' @@ )"`
 }
 
 type gTruncate struct {
