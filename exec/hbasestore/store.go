@@ -141,6 +141,10 @@ func (s *Store) CreateTable(ctx context.Context, spec exec.TableSpec) error {
 			s.mu.Unlock()
 		}
 	}
+	if errors.Is(err, hbase.ErrNamespaceNotFound) {
+		ns, _, _ := strings.Cut(spec.Name, ":")
+		return fmt.Errorf("create HBase table %s: namespace %s does not exist (CREATE NAMESPACE %s creates it): %w", spec.Name, ns, ns, mapErr(err))
+	}
 	if err != nil {
 		return fmt.Errorf("create HBase table %s: %w", spec.Name, mapErr(err))
 	}
@@ -263,6 +267,10 @@ func mapErr(err error) error {
 		return &storeError{err: err, sentinel: exec.ErrTableNotFound}
 	case errors.Is(err, hbase.ErrTableExists):
 		return &storeError{err: err, sentinel: exec.ErrTableExists}
+	case errors.Is(err, hbase.ErrNamespaceNotFound):
+		return &storeError{err: err, sentinel: exec.ErrNamespaceNotFound}
+	case errors.Is(err, hbase.ErrNamespaceExists):
+		return &storeError{err: err, sentinel: exec.ErrNamespaceExists}
 	}
 	return err
 }
