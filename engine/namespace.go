@@ -49,7 +49,7 @@ func (e *Engine) namespace(ctx context.Context, p planner.Plan) (*Result, error)
 		if err != nil {
 			return nil, fmt.Errorf("CREATE NAMESPACE %s: %w", p.Name, err)
 		}
-		return tagWithNote(what, fmt.Sprintf("namespace %s created: a table's hbase name '%s:t' places it there", p.Name, p.Name)), nil
+		return &Result{Tag: what}, nil
 	case *planner.DropNamespace:
 		return e.dropNamespace(ctx, ns, p)
 	case *planner.ShowNamespaces:
