@@ -103,6 +103,9 @@ func TestNamespacesHBaseJava(t *testing.T) {
 	javaSays("absent", "namespace", ns)
 
 	refused(create, "namespace "+ns+" does not exist", "CREATE NAMESPACE "+ns)
+	if _, err := runNotes(t, e, create); !errors.Is(err, exec.ErrNamespaceNotFound) {
+		t.Errorf("CREATE TABLE in a namespace that does not exist: %v, want it to match exec.ErrNamespaceNotFound", err)
+	}
 	if out := must("SHOW CATALOG"); strings.Contains(out, "items") {
 		t.Fatalf("a CREATE TABLE that failed left the table in the catalog:\n%s", out)
 	}

@@ -143,7 +143,9 @@ func (s *Store) CreateTable(ctx context.Context, spec exec.TableSpec) error {
 	}
 	if errors.Is(err, hbase.ErrNamespaceNotFound) {
 		ns, _, _ := strings.Cut(spec.Name, ":")
-		return fmt.Errorf("create HBase table %s: namespace %s does not exist (CREATE NAMESPACE %s creates it): %w", spec.Name, ns, ns, mapErr(err))
+		// The server's message says no more: the error says only this, and
+		// still matches the sentinels.
+		return &storeError{err: fmt.Errorf("create HBase table %s: namespace %s does not exist: CREATE NAMESPACE %s creates it", spec.Name, ns, ns), sentinel: mapErr(err)}
 	}
 	if err != nil {
 		return fmt.Errorf("create HBase table %s: %w", spec.Name, mapErr(err))
