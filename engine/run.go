@@ -118,6 +118,8 @@ func (e *Engine) RunPlan(ctx context.Context, p planner.Plan) (*Result, error) {
 		return e.showStatus(ctx)
 	case *planner.Snapshot, *planner.ShowSnapshots, *planner.DropSnapshot, *planner.RestoreSnapshot:
 		return e.snapshots(ctx, p)
+	case *planner.CreateNamespace, *planner.DropNamespace, *planner.ShowNamespaces:
+		return e.namespace(ctx, p)
 
 	// The layout statements edit or show the catalog file (ddl.go).
 	case *planner.DefineTable:
@@ -185,6 +187,9 @@ func writeStatement(p planner.Plan) string {
 		if p.Repair {
 			return "CHECK INDEX … REPAIR"
 		}
+	}
+	if w := namespaceStatement(p); w != "" {
+		return w
 	}
 	return maintStatement(p)
 }

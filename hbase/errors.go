@@ -22,6 +22,10 @@ var (
 	ErrTableNotEnabled  = errors.New("hbase: table not enabled")
 	ErrTableNotDisabled = errors.New("hbase: table not disabled")
 	ErrClosed           = errors.New("hbase: client closed")
+	// ErrNamespaceNotFound and ErrNamespaceExists are HBase's
+	// NamespaceNotFoundException and NamespaceExistException.
+	ErrNamespaceNotFound = errors.New("hbase: namespace not found")
+	ErrNamespaceExists   = errors.New("hbase: namespace already exists")
 	// ErrPermissionDenied is HBase's AccessDeniedException: the user
 	// lacks a permission, or the cluster wants another authentication.
 	ErrPermissionDenied = errors.New("hbase: permission denied")
@@ -85,6 +89,8 @@ var sentinels = map[string]error{
 	pkgHBase + "TableNotDisabledException":                ErrTableNotDisabled,
 	clsUnknownProtocol:                                    ErrNoEndpoint,
 	clsAccessDenied:                                       ErrPermissionDenied,
+	pkgHBase + "NamespaceNotFoundException":               ErrNamespaceNotFound,
+	pkgHBase + "NamespaceExistException":                  ErrNamespaceExists,
 }
 
 // retryLater lists exceptions that say "same place, a little later".

@@ -27,6 +27,9 @@ func (c *converter) errorf(p lexer.Position, format string, args ...any) *Error 
 }
 
 func (c *converter) stmt(g *gStmt) (Stmt, *Error) {
+	if s, ok := c.namespaceStmt(g); ok {
+		return s, nil
+	}
 	if s, err, ok := c.ddlStmt(g); ok {
 		return s, err
 	}
@@ -81,10 +84,11 @@ func (c *converter) stmt(g *gStmt) (Stmt, *Error) {
 // namer is any of the name types of the grammar.
 type namer interface{ gIdent() *gIdent }
 
-func (t *gTable) gIdent() *gIdent  { return (*gIdent)(t) }
-func (t *gColumn) gIdent() *gIdent { return (*gIdent)(t) }
-func (t *gIndex) gIdent() *gIdent  { return (*gIdent)(t) }
-func (t *gAlias) gIdent() *gIdent  { return (*gIdent)(t) }
+func (t *gTable) gIdent() *gIdent     { return (*gIdent)(t) }
+func (t *gColumn) gIdent() *gIdent    { return (*gIdent)(t) }
+func (t *gIndex) gIdent() *gIdent     { return (*gIdent)(t) }
+func (t *gAlias) gIdent() *gIdent     { return (*gIdent)(t) }
+func (t *gNamespace) gIdent() *gIdent { return (*gIdent)(t) }
 
 func ident(n namer) Ident {
 	g := n.gIdent()

@@ -104,6 +104,8 @@ type (
 	gColumn gIdent
 	gIndex  gIdent
 	gAlias  gIdent
+	// gNamespace is a namespace's name (see ast_ns.go).
+	gNamespace gIdent
 )
 
 type gInt struct {
@@ -258,6 +260,7 @@ type gShow struct {
 	Tables  bool          `parser:"'SHOW' ( @'TABLES'"`
 	Status  bool          `parser:"       | @'CLUSTER'"`
 	Snaps   bool          `parser:"       | @'SNAPSHOTS'"`
+	Spaces  bool          `parser:"       | @'NAMESPACES'"`
 	Regions *gTable       `parser:"       | 'REGIONS' @@"`
 	Create  *gTable       `parser:"       | 'CREATE' 'TABLE' @@"`
 	Catalog *gShowCatalog `parser:"       | @@ )"`
@@ -269,11 +272,12 @@ type gDescribe struct {
 }
 
 type gCreate struct {
-	Pos     lexer.Position
-	Table   *gTable       `parser:"'CREATE' ( 'TABLE' @@?"`
-	Def     *gTableDef    `parser:"            ( @@"`
-	Phoenix *gFromPhoenix `parser:"            | @@ )?"`
-	Index   *gCreateIndex `parser:"          | 'INDEX' @@ )"`
+	Pos       lexer.Position
+	Table     *gTable       `parser:"'CREATE' ( 'TABLE' @@?"`
+	Def       *gTableDef    `parser:"            ( @@"`
+	Phoenix   *gFromPhoenix `parser:"            | @@ )?"`
+	Index     *gCreateIndex `parser:"          | 'INDEX' @@"`
+	Namespace *gNamespace   `parser:"          | 'NAMESPACE' @@ )"`
 }
 
 // gFromPhoenix is CREATE TABLE's FROM PHOENIX 'SCHEMA.TABLE'.

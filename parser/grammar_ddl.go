@@ -94,10 +94,11 @@ type gShowCatalog struct {
 }
 
 type gDrop struct {
-	Pos   lexer.Position
-	Table *gTable `parser:"'DROP' ( 'TABLE' @@"`
-	Index *gIndex `parser:"       | 'INDEX' @@"`
-	Snap  *gIdent `parser:"       | 'SNAPSHOT' @@ )"`
+	Pos       lexer.Position
+	Table     *gTable     `parser:"'DROP' ( 'TABLE' @@"`
+	Index     *gIndex     `parser:"       | 'INDEX' @@"`
+	Snap      *gIdent     `parser:"       | 'SNAPSHOT' @@"`
+	Namespace *gNamespace `parser:"       | 'NAMESPACE' @@ )"`
 }
 
 type gTruncate struct {

@@ -61,3 +61,47 @@ func TestMaintenanceStatements(t *testing.T) {
 		}
 	}
 }
+
+func TestNamespaceStatements(t *testing.T) {
+	cases := []struct{ src, want string }{
+		{"create namespace sales", "CREATE NAMESPACE sales"},
+		{"DROP NAMESPACE \"sales\"", "DROP NAMESPACE sales"},
+		{"CREATE NAMESPACE \"two words\"", `CREATE NAMESPACE "two words"`},
+		{"show namespaces", "SHOW NAMESPACES"},
+	}
+	var stmts []Stmt
+	for _, c := range cases {
+		s, err := ParseOne(c.src)
+		if err != nil {
+			t.Fatalf("%s: %v", c.src, err)
+		}
+		if got := s.String(); got != c.want {
+			t.Errorf("%s: String() = %q, want %q", c.src, got, c.want)
+		}
+		stmts = append(stmts, s)
+	}
+	checkRoundTrip(t, stmts)
+	if s, _ := ParseOne("DROP NAMESPACE sales"); s.(*DropNamespaceStmt).Name.Name != "sales" {
+		t.Errorf("DROP NAMESPACE sales names %q", s.(*DropNamespaceStmt).Name.Name)
+	}
+	for _, c := range []struct{ src, want string }{
+		{"CREATE NAMESPACE", "namespace name"},
+		{"DROP NAMESPACE a b", ""},
+		{"SHOW NAMESPACE", ""},
+	} {
+		_, err := ParseOne(c.src)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one saying %s", c.src, err, c.want)
+		}
+	}
+	// The new words stay names where the grammar wants a name.
+	for _, src := range []string{
+		"SELECT namespace, namespaces FROM t",
+		"CREATE TABLE namespace (namespaces STRING) ROWKEY (namespaces)",
+		"DROP TABLE namespace",
+	} {
+		if _, err := ParseOne(src); err != nil {
+			t.Errorf("%s: %v", src, err)
+		}
+	}
+}

@@ -32,6 +32,7 @@ var productionLabels = map[string][]string{
 	"GColumn":      {"column name"},
 	"GIndex":       {"index name"},
 	"GAlias":       {"alias"},
+	"GNamespace":   {"namespace name"},
 	"GInt":         {"integer"},
 	"GItem":        {"expression"},
 	"GOrder":       {"expression"},

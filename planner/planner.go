@@ -225,6 +225,9 @@ func (pl *Planner) plan(ctx context.Context, stmt parser.Stmt) (Plan, error) {
 	if p, ok, err := pl.maintPlan(stmt); ok {
 		return p, err
 	}
+	if p, ok, err := pl.namespacePlan(stmt); ok {
+		return p, err
+	}
 	if p, ok, err := pl.designPlan(stmt); ok {
 		return p, err
 	}

@@ -141,6 +141,12 @@ func (s *Store) CreateTable(ctx context.Context, spec exec.TableSpec) error {
 			s.mu.Unlock()
 		}
 	}
+	if errors.Is(err, hbase.ErrNamespaceNotFound) {
+		ns, _, _ := strings.Cut(spec.Name, ":")
+		// The server's message says no more: the error says only this, and
+		// still matches the sentinels.
+		return &storeError{err: fmt.Errorf("create HBase table %s: namespace %s does not exist: CREATE NAMESPACE %s creates it", spec.Name, ns, ns), sentinel: mapErr(err)}
+	}
 	if err != nil {
 		return fmt.Errorf("create HBase table %s: %w", spec.Name, mapErr(err))
 	}
@@ -263,6 +269,10 @@ func mapErr(err error) error {
 		return &storeError{err: err, sentinel: exec.ErrTableNotFound}
 	case errors.Is(err, hbase.ErrTableExists):
 		return &storeError{err: err, sentinel: exec.ErrTableExists}
+	case errors.Is(err, hbase.ErrNamespaceNotFound):
+		return &storeError{err: err, sentinel: exec.ErrNamespaceNotFound}
+	case errors.Is(err, hbase.ErrNamespaceExists):
+		return &storeError{err: err, sentinel: exec.ErrNamespaceExists}
 	}
 	return err
 }
