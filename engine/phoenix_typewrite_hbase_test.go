@@ -21,7 +21,8 @@ import (
 // TestPhoenixReadsRkqlWritesOfEveryType: the four tables of the read test
 // (fourteen Phoenix types; plain and encoded qualifiers, salted and not,
 // ascending and descending key columns of seven types, nullable trailing
-// VARCHAR keys, ascending and descending) are created by Phoenix, which
+// VARCHAR keys, ascending and descending), and a salted one stored as
+// SINGLE_CELL_ARRAY_WITH_OFFSETS, are created by Phoenix, which
 // UPSERTs some rows; rkql, through the same hand-written catalog entries,
 // INSERTs whole rows, UPSERTs some columns (NULLs among them), UPDATEs and
 // DELETEs, Phoenix's rows and its own; Phoenix's SELECT then returns
@@ -40,6 +41,22 @@ func TestPhoenixReadsRkqlWritesOfEveryType(t *testing.T) {
 		tb.name = strings.Replace(tb.name, "PHX_READ.", "PHX_TWRITE.", 1)
 		tb.rk += "_w"
 		tables = append(tables, tb)
+	}
+	// And one stored as SINGLE_CELL_ARRAY_WITH_OFFSETS, salted.
+	cells := prTable{name: "PHX_TWRITE.CELLS", rk: "pr_cells_w", encoded: true, salt: 3,
+		key: []prCol{{name: "KT", kind: prTimestamp, desc: true}, {name: "K", kind: prVarchar, null: true}}}
+	tables = append(tables, cells)
+	ddl := func(tb prTable) string {
+		if tb.name != cells.name {
+			return tb.ddl()
+		}
+		return strings.Replace(tb.ddl(), "CREATE TABLE", "CREATE IMMUTABLE TABLE", 1) + ", IMMUTABLE_STORAGE_SCHEME=SINGLE_CELL_ARRAY_WITH_OFFSETS"
+	}
+	yaml := func(tb prTable) string {
+		if tb.name != cells.name {
+			return tb.yaml()
+		}
+		return strings.Replace(tb.yaml(), `empty_column: "0:\x00\x00\x00\x00"}`, `empty_column: "0:\x00\x00\x00\x00", storage: single_cell_array_with_offsets}`, 1)
 	}
 	keyOf := func(tb prTable, row []prValue) string {
 		var key []string
@@ -80,7 +97,7 @@ func TestPhoenixReadsRkqlWritesOfEveryType(t *testing.T) {
 	var setup, upserts []string
 	models := make([]map[string][]prValue, len(tables))
 	for ti, tb := range tables {
-		setup = append(setup, "DROP TABLE IF EXISTS "+tb.name, tb.ddl())
+		setup = append(setup, "DROP TABLE IF EXISTS "+tb.name, ddl(tb))
 		models[ti] = map[string][]prValue{}
 		var names []string
 		for _, c := range tb.cols() {
@@ -103,7 +120,7 @@ func TestPhoenixReadsRkqlWritesOfEveryType(t *testing.T) {
 
 	src := "tables:\n"
 	for _, tb := range tables {
-		src += tb.yaml()
+		src += yaml(tb)
 	}
 	cat, err := catalog.Parse([]byte(src))
 	if err != nil {
