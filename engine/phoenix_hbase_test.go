@@ -201,7 +201,10 @@ func TestPhoenixReadsRkqlWrites(t *testing.T) {
 		if tb.nullKey && nullKeys == 0 {
 			t.Fatalf("%s: no row with a NULL key", tb.name)
 		}
-		t.Logf("%s: rkql wrote %d INSERTs, %d UPDATEs, %d DELETEs; %d rows left, %d with a NULL key", tb.name, inserts, updates, deletes, len(model), nullKeys)
+		t.Logf("%s: rkql wrote %d INSERTs, %d UPDATEs, %d DELETEs; %d rows left", tb.name, inserts, updates, deletes, len(model))
+		if tb.nullKey {
+			t.Logf("%s: %d of the rows have a NULL key field", tb.name, nullKeys)
+		}
 		models[ti] = model
 		queries = append(queries, "SELECT K, N, D, S, B FROM "+tb.name)
 	}
