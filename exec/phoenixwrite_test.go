@@ -92,4 +92,12 @@ func TestPhoenixCellArrayMutation(t *testing.T) {
 	if _, err := RowMutation(cat.Tables[0], row, 7, nil, nil); err == nil || !strings.Contains(err.Error(), "not an encoded column number") {
 		t.Errorf("a column that is no element: %v", err)
 	}
+	// A global index is refused here as in every Phoenix table.
+	indexed := strings.Replace(cellArrayYAML, "storage: single_cell_array_with_offsets", "storage: single_cell_array_with_offsets, global_indexes: [CELLS_IDX]", 1)
+	if cat, err = catalog.Parse([]byte(indexed)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := RowMutation(cat.Tables[0], row, 7, nil, nil); err == nil || !strings.Contains(err.Error(), "global index CELLS_IDX") {
+		t.Errorf("a cell-array table with a global index: %v", err)
+	}
 }
