@@ -342,7 +342,7 @@ func ImportPhoenix(name, schema, table string, rows []PhoenixCatalogRow, index f
 		imp.Notes = append(imp.Notes, fmt.Sprintf("%s is a Phoenix index of %s, which Phoenix keeps in step: rkql reads it and does not write it", full, of))
 	}
 	if ph.Storage != "" {
-		imp.Notes = append(imp.Notes, fmt.Sprintf("%s keeps each family's columns in one cell (SINGLE_CELL_ARRAY_WITH_OFFSETS): rkql reads it and does not write it", full))
+		imp.Notes = append(imp.Notes, fmt.Sprintf("%s keeps each family's columns in one cell (SINGLE_CELL_ARRAY_WITH_OFFSETS): each rkql write of a row reads its cells and writes them whole", full))
 	}
 	spec.Phoenix = ph
 	return imp, nil

@@ -21,11 +21,18 @@ import (
 // describes to rkql by hand.
 type pxTable struct {
 	name, ddl, yaml string
+	// nullKey: the key is (N, K) with K nullable, the last field.
+	nullKey bool
 }
 
 func pxTables() []pxTable {
 	const cols = "K VARCHAR NOT NULL, N INTEGER NOT NULL, D DOUBLE, S VARCHAR, B BIGINT, CONSTRAINT PK PRIMARY KEY (K, N DESC)"
-	yaml := func(name, phys string, salt int, d, s, b, empty string) string {
+	const keyKN = "      - {field: k, encoding: phoenix}\n      - {field: n, encoding: phoenix, order: desc}\n"
+	yaml := func(name, phys string, salt int, d, s, b, empty string, key ...string) string {
+		keys := keyKN
+		if len(key) > 0 {
+			keys = key[0]
+		}
 		salted := ""
 		if salt > 0 {
 			salted = fmt.Sprintf("      - {salt: %d}\n", salt)
@@ -40,18 +47,19 @@ func pxTables() []pxTable {
       - {name: s, type: STRING, column: "0:%s", encoding: phoenix}
       - {name: b, type: BIGINT, column: "0:%s", encoding: phoenix}
     rowkey:
-%s      - {field: k, encoding: phoenix}
-      - {field: n, encoding: phoenix, order: desc}
-    phoenix: {table: %s, empty_column: "0:%s"}
-`, name, phys, d, s, b, salted, phys, empty)
+%s%s    phoenix: {table: %s, empty_column: "0:%s"}
+`, name, phys, d, s, b, salted, keys, phys, empty)
 	}
 	return []pxTable{
 		{"PHX_WRITE.PLAIN", "CREATE TABLE PHX_WRITE.PLAIN (" + cols + ") COLUMN_ENCODED_BYTES=0, SALT_BUCKETS=4",
-			yaml("px_plain", "PHX_WRITE.PLAIN", 4, "D", "S", "B", "_0")},
+			yaml("px_plain", "PHX_WRITE.PLAIN", 4, "D", "S", "B", "_0"), false},
 		{"PHX_WRITE.ENC", "CREATE TABLE PHX_WRITE.ENC (" + cols + ")",
-			yaml("px_enc", "PHX_WRITE.ENC", 0, `\x80\x0B`, `\x80\x0C`, `\x80\x0D`, `\x00\x00\x00\x00`)},
+			yaml("px_enc", "PHX_WRITE.ENC", 0, `\x80\x0B`, `\x80\x0C`, `\x80\x0D`, `\x00\x00\x00\x00`), false},
 		{"PHX_WRITE.ENC_SALTED", "CREATE TABLE PHX_WRITE.ENC_SALTED (" + cols + ") SALT_BUCKETS=3",
-			yaml("px_enc_salted", "PHX_WRITE.ENC_SALTED", 3, `\x80\x0B`, `\x80\x0C`, `\x80\x0D`, `\x00\x00\x00\x00`)},
+			yaml("px_enc_salted", "PHX_WRITE.ENC_SALTED", 3, `\x80\x0B`, `\x80\x0C`, `\x80\x0D`, `\x00\x00\x00\x00`), false},
+		{"PHX_WRITE.NULL_KEY", "CREATE TABLE PHX_WRITE.NULL_KEY (N INTEGER NOT NULL, K VARCHAR, D DOUBLE, S VARCHAR, B BIGINT, CONSTRAINT PK PRIMARY KEY (N, K)) SALT_BUCKETS=2",
+			yaml("px_null_key", "PHX_WRITE.NULL_KEY", 2, `\x80\x0B`, `\x80\x0C`, `\x80\x0D`, `\x00\x00\x00\x00`,
+				"      - {field: n, encoding: phoenix}\n      - {field: k, encoding: phoenix}\n"), true},
 	}
 }
 
@@ -69,11 +77,12 @@ func (r pxRow) String() string {
 		}
 		return v
 	}
-	return fmt.Sprintf("%s %d %s %s %s", r.k, r.n, or(r.d), or(r.s), or(r.b))
+	return fmt.Sprintf("%s %d %s %s %s", or(r.k), r.n, or(r.d), or(r.s), or(r.b))
 }
 
 // TestPhoenixReadsRkqlWrites: Phoenix creates tables (plain and encoded
-// qualifiers, salted and not, a descending key field); rkql INSERTs,
+// qualifiers, salted and not, a descending key field, a nullable
+// trailing VARCHAR key field with an ascending INTEGER before it); rkql INSERTs,
 // UPDATEs (some columns to NULL) and DELETEs random rows; then Phoenix's
 // SELECT through JDBC returns exactly the rows of the model, as does
 // rkql's.
@@ -138,6 +147,9 @@ func TestPhoenixReadsRkqlWrites(t *testing.T) {
 		inserts, updates, deletes := 0, 0, 0
 		for len(model) < 150 {
 			row := pxRow{k: fmt.Sprintf("k%d", r.IntN(40)), n: r.IntN(101) - 50, d: val(genD), s: val(genS), b: val(genB)}
+			if tb.nullKey && r.IntN(4) == 0 {
+				row.k = ""
+			}
 			if deleted[id(row.k, row.n)] {
 				continue
 			}
@@ -146,8 +158,8 @@ func TestPhoenixReadsRkqlWrites(t *testing.T) {
 			}
 			model[id(row.k, row.n)] = row
 			inserts++
-			fmt.Fprintf(&script, "INSERT INTO %s (k, n, d, s, b) VALUES ('%s', %d, %s, %s, %s);\n",
-				name, row.k, row.n, lit(row.d, false), lit(row.s, true), lit(row.b, false))
+			fmt.Fprintf(&script, "INSERT INTO %s (k, n, d, s, b) VALUES (%s, %d, %s, %s, %s);\n",
+				name, lit(row.k, true), row.n, lit(row.d, false), lit(row.s, true), lit(row.b, false))
 		}
 		// Each row is updated or deleted at most once, so that no two
 		// writes of a cell share a millisecond with a delete of it.
@@ -157,7 +169,7 @@ func TestPhoenixReadsRkqlWrites(t *testing.T) {
 			if i < 30 {
 				delete(model, key)
 				deletes++
-				fmt.Fprintf(&script, "DELETE FROM %s WHERE k = '%s' AND n = %d;\n", name, row.k, row.n)
+				fmt.Fprintf(&script, "DELETE FROM %s WHERE %s AND n = %d;\n", name, keyIs(row.k), row.n)
 				continue
 			}
 			var sets []string
@@ -175,12 +187,24 @@ func TestPhoenixReadsRkqlWrites(t *testing.T) {
 			}
 			model[key] = row
 			updates++
-			fmt.Fprintf(&script, "UPDATE %s SET %s WHERE k = '%s' AND n = %d;\n", name, strings.Join(sets, ", "), row.k, row.n)
+			fmt.Fprintf(&script, "UPDATE %s SET %s WHERE %s AND n = %d;\n", name, strings.Join(sets, ", "), keyIs(row.k), row.n)
 		}
 		if out := runText(t, e, script.String()); strings.Contains(out, "error") {
 			t.Fatalf("%s: %s", name, out)
 		}
+		nullKeys := 0
+		for _, row := range model {
+			if row.k == "" {
+				nullKeys++
+			}
+		}
+		if tb.nullKey && nullKeys == 0 {
+			t.Fatalf("%s: no row with a NULL key", tb.name)
+		}
 		t.Logf("%s: rkql wrote %d INSERTs, %d UPDATEs, %d DELETEs; %d rows left", tb.name, inserts, updates, deletes, len(model))
+		if tb.nullKey {
+			t.Logf("%s: %d of the rows have a NULL key field", tb.name, nullKeys)
+		}
 		models[ti] = model
 		queries = append(queries, "SELECT K, N, D, S, B FROM "+tb.name)
 	}
@@ -239,6 +263,14 @@ func TestPhoenixReadsRkqlWrites(t *testing.T) {
 			t.Errorf("%s: rkql reads %d rows, the model holds %d:\n%s", tb.name, len(rk), len(want), diffLines(rk, want))
 		}
 	}
+}
+
+// keyIs is the condition that k is v ("": NULL).
+func keyIs(v string) string {
+	if v == "" {
+		return "k IS NULL"
+	}
+	return "k = '" + v + "'"
 }
 
 // diffLines lists the lines only one of got and want holds.

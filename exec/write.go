@@ -20,7 +20,22 @@ const EmptyQualifier = "_0"
 // time of the write), or, when NULL, a delete of that column's versions at
 // or before ts, so that a newer version stays. A wide row's point is
 // completed first (catalog.Wide.Complete: OpenTSDB's base from the time).
+//
+// A table stored as Phoenix's SINGLE_CELL_ARRAY_WITH_OFFSETS is written a
+// whole row at a time here (cols nil): a write of some columns keeps the
+// others only when it merges over the row's stored cells, which
+// InsertColumns reads first.
 func RowMutation(t *catalog.Table, row catalog.Row, ts int64, rnd func(int64) int64, cols []int) (Mutation, error) {
+	if cols != nil && catalog.PhoenixCellArray(t) {
+		return Mutation{}, fmt.Errorf("table %s: Phoenix's %s keeps a row's columns in one cell per family: a write of some of its columns reads the row first (INSERT, UPSERT, UPDATE)", t.Name, t.Phoenix.Name)
+	}
+	return rowMutation(t, row, ts, rnd, cols, nil)
+}
+
+// rowMutation is RowMutation; arrays, for a Phoenix cell-array table,
+// holds the stored elements of rows by key, which the write merges over
+// and which it then updates to what it writes.
+func rowMutation(t *catalog.Table, row catalog.Row, ts int64, rnd func(int64) int64, cols []int, arrays map[string]cellArrays) (Mutation, error) {
 	if rnd == nil {
 		rnd = rand.Int64N
 	}
@@ -48,9 +63,21 @@ func RowMutation(t *catalog.Table, row catalog.Row, ts int64, rnd func(int64) in
 		}
 	}
 	var werr error
+	var elems cellArrays
+	if catalog.PhoenixCellArray(t) {
+		elems = phoenixElements(t, arrays[string(key)])
+	}
 	write := func(i int) {
 		c := &t.Columns[i]
 		switch {
+		case elems != nil && c.Family != "":
+			// PhoenixWritable checked the qualifier. A NULL is an element
+			// with no bytes.
+			e, _ := catalog.PhoenixCellArrayElement(c.Qualifier)
+			elems[c.Family][e] = nil
+			if !row[i].Null {
+				elems[c.Family][e] = c.EncodeCell(row[i])
+			}
 		case c.MapFamily != "":
 			if err := mapEntries(&m, c, row[i], ts); err != nil && werr == nil {
 				werr = fmt.Errorf("table %s: %w", t.Name, err)
@@ -93,6 +120,23 @@ func RowMutation(t *catalog.Table, row catalog.Row, ts int64, rnd func(int64) in
 	if werr != nil {
 		return Mutation{}, werr
 	}
+	if elems != nil {
+		// As Phoenix does, each write puts every family's whole cell.
+		for _, f := range t.Families {
+			es, ok := elems[f.Name]
+			if !ok {
+				continue
+			}
+			v, err := catalog.EncodePhoenixCellArray(es)
+			if err != nil {
+				return Mutation{}, fmt.Errorf("table %s: %w", t.Name, err)
+			}
+			m.Cells = append(m.Cells, Cell{Family: f.Name, Qualifier: catalog.PhoenixCellArrayQualifier, Timestamp: ts, Value: v})
+		}
+		if arrays != nil {
+			arrays[string(key)] = elems
+		}
+	}
 	if len(m.Cells) == 0 {
 		switch fam := emptyFamily(t); {
 		case fam != "":
@@ -118,10 +162,92 @@ func PhoenixWritable(t *catalog.Table) error {
 	if len(p.GlobalIndexes) > 0 {
 		return fmt.Errorf("table %s: Phoenix's %s has the global index %s, which rkql does not keep in step: write it through Phoenix", t.Name, p.Name, strings.Join(p.GlobalIndexes, ", "))
 	}
-	if p.Storage != catalog.PhoenixOneCellPerColumn {
-		return fmt.Errorf("table %s: rkql does not write Phoenix's %s storage", t.Name, p.Storage)
+	if p.Storage == catalog.PhoenixSingleCellArray {
+		for _, c := range t.Columns {
+			if c.MapFamily != "" {
+				return fmt.Errorf("table %s: column %s is a MAP of family %s, which Phoenix's %s storage keeps in one cell: rkql does not write it", t.Name, c.Name, c.MapFamily, p.Storage)
+			}
+			if c.Family == "" {
+				continue
+			}
+			if _, ok := catalog.PhoenixCellArrayElement(c.Qualifier); !ok {
+				return fmt.Errorf("table %s: column %s's qualifier '%s' is not an encoded column number (\\x80\\x0B and up), so it is no element of Phoenix's %s cell: rkql does not write it", t.Name, c.Name, catalog.ToStringBinary([]byte(c.Qualifier)), p.Storage)
+			}
+		}
 	}
 	return nil
+}
+
+// cellArrays holds a row's Phoenix cell arrays: each family's elements
+// 1… (nil: NULL), as catalog.DecodePhoenixCellArray returns them.
+type cellArrays map[string][][]byte
+
+// phoenixElements returns the elements a write of a row of the Phoenix
+// cell-array table t starts from: a copy of those stored (nil: none), in
+// each family that holds a column, long enough for every column of it.
+// Elements of columns the catalog does not name are kept as stored.
+func phoenixElements(t *catalog.Table, stored cellArrays) cellArrays {
+	out := cellArrays{}
+	for _, c := range t.Columns {
+		e, ok := catalog.PhoenixCellArrayElement(c.Qualifier)
+		if c.Family == "" || !ok {
+			continue
+		}
+		es, seen := out[c.Family]
+		if !seen {
+			es = slices.Clone(stored[c.Family])
+		}
+		for len(es) <= e {
+			es = append(es, nil)
+		}
+		out[c.Family] = es
+	}
+	return out
+}
+
+// storedArrays reads the cell arrays of the rows of the Phoenix
+// cell-array table t that rows will write, by key: those written at or
+// before ts (0: the newest).
+func (x *Executor) storedArrays(ctx context.Context, t *catalog.Table, rows []catalog.Row, ts int64) (map[string]cellArrays, error) {
+	keys := make([][]byte, 0, len(rows))
+	for _, r := range rows {
+		k, err := t.EncodeRowKey(r, rand.Int64N)
+		if err != nil {
+			return nil, err
+		}
+		keys = append(keys, k)
+	}
+	var fams []string
+	for _, f := range t.Families {
+		fams = append(fams, f.Name)
+	}
+	opts := ReadOptions{Cells: &CellSelect{Families: fams, Qualifiers: []string{catalog.PhoenixCellArrayQualifier}}}
+	if ts > 0 {
+		opts.TimeRange = &TimeRange{From: 0, To: ts + 1}
+	}
+	srs, err := x.Store.Get(ctx, t.Physical, keys, opts)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]cellArrays{}
+	for _, sr := range srs {
+		got := cellArrays{}
+		for _, c := range sr.Cells { // newest first
+			if c.Qualifier != catalog.PhoenixCellArrayQualifier {
+				continue
+			}
+			if _, ok := got[c.Family]; ok {
+				continue
+			}
+			es, err := catalog.DecodePhoenixCellArray(c.Value)
+			if err != nil {
+				return nil, fmt.Errorf("table %s, row '%s', family %s: %w", t.Name, catalog.ToStringBinary(sr.Key), c.Family, err)
+			}
+			got[c.Family] = es
+		}
+		out[string(sr.Key)] = got
+	}
+	return out, nil
 }
 
 // mapEntries adds the write of a MAP column that holds a whole family:
@@ -188,6 +314,17 @@ func (x *Executor) InsertColumns(ctx context.Context, t *catalog.Table, cols []i
 	}
 	for start := 0; start < len(rows); start += batch {
 		chunk := rows[start:min(start+batch, len(rows))]
+		var arrays map[string]cellArrays
+		if catalog.PhoenixCellArray(t) {
+			// Each row's cells are read, to be merged over.
+			if err := PhoenixWritable(t); err != nil {
+				return err
+			}
+			var err error
+			if arrays, err = x.storedArrays(ctx, t, chunk, ts); err != nil {
+				return err
+			}
+		}
 		muts := make([]Mutation, 0, len(chunk))
 		keep := make([]catalog.Row, 0, len(chunk))
 		at := map[string]int{}
@@ -201,19 +338,25 @@ func (x *Executor) InsertColumns(ctx context.Context, t *catalog.Table, cols []i
 			}
 			var m Mutation
 			var err error
-			if t.Collects() {
+			switch {
+			case t.Collects():
 				m, err = x.tsdbMutation(ctx, t, r, ts, cols)
-			} else {
+			case arrays != nil:
+				m, err = rowMutation(t, r, ts, nil, cols, arrays)
+			default:
 				m, err = RowMutation(t, r, ts, nil, cols)
 			}
 			if err != nil {
 				return err
 			}
-			// With indexes, the batch holds one write per key: a later
-			// row with the same key is merged over the earlier one.
-			if i, dup := at[string(m.Key)]; dup && len(t.Indexes) > 0 {
+			// With indexes, and in a Phoenix cell array, the batch holds
+			// one write per key: a later row with the same key is merged
+			// over the earlier one (the cell array's write already is).
+			if i, dup := at[string(m.Key)]; dup && (len(t.Indexes) > 0 || arrays != nil) {
 				merged := mergeRow(keep[i], r, cols)
-				if muts[i], err = RowMutation(t, merged, ts, nil, cols); err != nil {
+				if arrays != nil {
+					muts[i] = m
+				} else if muts[i], err = RowMutation(t, merged, ts, nil, cols); err != nil {
 					return err
 				}
 				keep[i] = merged
