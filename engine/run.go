@@ -41,6 +41,10 @@ func (e *Engine) Run(ctx context.Context, st parser.Stmt) (*Result, error) {
 			return nil, err
 		}
 	}
+	st, runs, err := e.subqueriesFirst(ctx, st)
+	if err != nil {
+		return nil, err
+	}
 	// Planning is linear in the statement's size, but a statement may be
 	// huge: Ctrl-C and the timeout stop it through ctx.
 	p, err := e.pl.Plan(ctx, st)
@@ -49,6 +53,9 @@ func (e *Engine) Run(ctx context.Context, st parser.Stmt) (*Result, error) {
 			return nil, fmt.Errorf("planning: %w", err)
 		}
 		return nil, err
+	}
+	if ex, ok := p.(*planner.Explain); ok && len(runs) > 0 {
+		ex.First = subquerySteps(runs, ex.Analyze)
 	}
 	return e.RunPlan(ctx, p)
 }
@@ -314,6 +321,9 @@ func (e *Engine) explain(ctx context.Context, ex *planner.Explain) (*Result, err
 	}
 	if ex.Write != nil {
 		model.Steps = append(model.Steps, *ex.Write)
+	}
+	if len(ex.First) > 0 {
+		model.Steps = append(slices.Clip(ex.First), model.Steps...)
 	}
 	if ex.NoRead {
 		model = noReadModel(model)

@@ -69,7 +69,7 @@ func syntaxError(src string, err error, g *gStmt, toks []lexer.Token) *Error {
 	if errors.As(err, &uerr) {
 		tok := uerr.Unexpected
 		if subquery(tok, toks) {
-			return newError(src, Pos(tok.Pos.Offset), "subqueries are not supported yet (IN (SELECT …), EXISTS (SELECT …), a SELECT as a value): write the condition as a JOIN of the two tables")
+			return newError(src, Pos(tok.Pos.Offset), "a subquery is not supported here: a derived table in FROM is not supported yet, and a subquery is IN (SELECT …), EXISTS (SELECT …) or (SELECT …) as a value in a WHERE")
 		}
 		msg := "unexpected " + describeToken(tok)
 		expected := expectedFromMessage(uerr.Message())
@@ -91,8 +91,21 @@ func syntaxError(src string, err error, g *gStmt, toks []lexer.Token) *Error {
 }
 
 // subquery reports whether tok is a SELECT right after an opening
-// parenthesis: a subquery, which the grammar does not take.
+// parenthesis: a subquery where the grammar takes none (FROM (SELECT …)).
 func subquery(tok lexer.Token, toks []lexer.Token) bool {
+	if tok.Value == "(" {
+		// FROM (SELECT …): the "(" is the unexpected token.
+		for i, t := range toks {
+			if t.Pos.Offset == tok.Pos.Offset {
+				for j := i + 1; j < len(toks); j++ {
+					if strings.TrimSpace(toks[j].Value) != "" {
+						return strings.EqualFold(toks[j].Value, "SELECT")
+					}
+				}
+			}
+		}
+		return false
+	}
 	if !strings.EqualFold(tok.Value, "SELECT") {
 		return false
 	}

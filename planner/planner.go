@@ -49,6 +49,9 @@ type Explain struct {
 	// one key: the store tests that the row exists as it increments),
 	// so EXPLAIN shows Write alone.
 	NoRead bool
+	// First are the steps run before Select was planned: the subqueries
+	// the engine answered first and put in its WHERE as constants.
+	First []Step
 }
 
 // Insert writes rows.
@@ -154,6 +157,9 @@ func (pl *Planner) Plan(ctx context.Context, stmt parser.Stmt) (Plan, error) {
 
 func (pl *Planner) plan(ctx context.Context, stmt parser.Stmt) (Plan, error) {
 	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := refuseSubqueries(stmt); err != nil {
 		return nil, err
 	}
 	switch s := stmt.(type) {
