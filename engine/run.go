@@ -55,7 +55,9 @@ func (e *Engine) Run(ctx context.Context, st parser.Stmt) (*Result, error) {
 		return nil, err
 	}
 	if ex, ok := p.(*planner.Explain); ok && len(runs) > 0 {
-		ex.First = subquerySteps(runs, ex.Analyze)
+		e.reading = true
+		defer func() { e.reading = false }()
+		return e.explainAfter(ctx, ex, subquerySteps(runs, ex.Analyze))
 	}
 	return e.RunPlan(ctx, p)
 }
@@ -292,6 +294,12 @@ func (e *Engine) query(ctx context.Context, sel *planner.Select) (*Result, error
 }
 
 func (e *Engine) explain(ctx context.Context, ex *planner.Explain) (*Result, error) {
+	return e.explainAfter(ctx, ex, nil)
+}
+
+// explainAfter is explain with the steps first run before the plan (the
+// subqueries answered first) shown before its own.
+func (e *Engine) explainAfter(ctx context.Context, ex *planner.Explain, first []planner.Step) (*Result, error) {
 	sel := ex.Select
 	x, p, err := e.prepare(ctx, sel)
 	if errors.Is(err, errNeverCreated) && !ex.Analyze {
@@ -322,8 +330,8 @@ func (e *Engine) explain(ctx context.Context, ex *planner.Explain) (*Result, err
 	if ex.Write != nil {
 		model.Steps = append(model.Steps, *ex.Write)
 	}
-	if len(ex.First) > 0 {
-		model.Steps = append(slices.Clip(ex.First), model.Steps...)
+	if len(first) > 0 {
+		model.Steps = append(slices.Clip(first), model.Steps...)
 	}
 	if ex.NoRead {
 		model = noReadModel(model)

@@ -519,15 +519,15 @@ func subquerySteps(runs []subqueryRun, analyze bool) []planner.Step {
 	var out []planner.Step
 	for _, r := range runs {
 		title := r.op + " (SUBQUERY RUN FIRST, ITS ROWS AS CONSTANTS): " + r.what
-		st := planner.Step{Op: r.op, Title: title, Attrs: []planner.Attr{
+		attrs := []planner.Attr{
 			{Label: "SUBQUERY", Value: r.query},
 			{Label: "ROWS", Value: int64(r.rows)},
 			{Label: "DISTINCT VALUES", Value: int64(r.vals)},
-		}}
-		if analyze {
-			st.Attrs = append(st.Attrs, planner.Attr{Label: "TIME", Value: r.took.Round(time.Microsecond).String()})
 		}
-		out = append(out, st)
+		if analyze {
+			attrs = append(attrs, planner.Attr{Label: "TIME", Value: r.took.Round(time.Microsecond).String()})
+		}
+		out = append(out, planner.Step{Op: r.op, Title: title, Attrs: attrs})
 	}
 	return out
 }

@@ -49,9 +49,6 @@ type Explain struct {
 	// one key: the store tests that the row exists as it increments),
 	// so EXPLAIN shows Write alone.
 	NoRead bool
-	// First are the steps run before Select was planned: the subqueries
-	// the engine answered first and put in its WHERE as constants.
-	First []Step
 }
 
 // Insert writes rows.

@@ -25,8 +25,7 @@ func subqueryHere(e parser.Expr) error {
 // refuses them all.
 func refuseSubqueries(stmt parser.Stmt) error {
 	var exprs []parser.Expr
-	var sel func(s *parser.SelectStmt)
-	sel = func(s *parser.SelectStmt) {
+	sel := func(s *parser.SelectStmt) {
 		if s == nil {
 			return
 		}
