@@ -89,9 +89,9 @@ func (e *Engine) resolveSubqueries(ctx context.Context, s *parser.SelectStmt) (*
 			}
 			y, run, err = e.inSubquery(ctx, x, outer)
 		case *parser.ExistsExpr:
-			y, run, err = e.existsSubquery(ctx, x, outer)
+			y, run, err = e.existsSubquery(ctx, x, outer, s)
 			if anti[x] {
-				run.op, run.what = "CLIENT ANTI JOIN", "NOT "+run.what
+				run.op, run.what = strings.Replace(run.op, "SEMI", "ANTI", 1), "NOT "+run.what
 			}
 		case *parser.SubqueryExpr:
 			y, run, err = e.scalarSubquery(ctx, x, outer)
@@ -386,7 +386,7 @@ func (e *Engine) scalarSubquery(ctx context.Context, x *parser.SubqueryExpr, out
 	return y, subqueryRun{op: "CLIENT SCALAR SUBQUERY", what: x.String(), query: sub.String(), rows: len(rows), vals: len(rows), took: time.Since(start)}, nil
 }
 
-func (e *Engine) existsSubquery(ctx context.Context, x *parser.ExistsExpr, outer []member) (parser.Expr, subqueryRun, error) {
+func (e *Engine) existsSubquery(ctx context.Context, x *parser.ExistsExpr, outer []member, s *parser.SelectStmt) (parser.Expr, subqueryRun, error) {
 	sub := *x.Select
 	inner := e.members(&sub)
 	// Split the WHERE into the equalities that correlate it and the rest.
@@ -425,6 +425,9 @@ func (e *Engine) existsSubquery(ctx context.Context, x *parser.ExistsExpr, outer
 		}
 		return &parser.BoolLit{ValuePos: parser.NoPos, Val: len(rows) > 0},
 			subqueryRun{op: "CLIENT SEMI JOIN", what: x.String(), query: sub.String(), rows: len(rows), vals: len(rows), took: time.Since(start)}, nil
+	}
+	if y, run, ok, err := e.lookupSemiJoin(ctx, x, &sub, innerSide, outerSide, s); err != nil || ok {
+		return y, run, err
 	}
 	// Correlated by equalities: the inner sides of the rows that pass
 	// the rest, without NULLs (which equal nothing).
@@ -530,4 +533,98 @@ func subquerySteps(runs []subqueryRun, analyze bool) []planner.Step {
 		out = append(out, planner.Step{Op: r.op, Title: title, Attrs: attrs})
 	}
 	return out
+}
+
+// lookupSemiJoin answers a correlated [NOT] EXISTS that is a conjunct of
+// s's WHERE by the keys of both tables, when the subquery alone would
+// read its whole table but the outer conditions bind the outer read:
+// the outer rows' distinct correlated values are read first (s's other
+// conjuncts), then the subquery's rows for just those values (its
+// equalities bound to them, which its planner plans by its key or an
+// index: a multi-get or prefix scans), and the condition becomes
+// (outer…) IN (the values found) as in the hash form. ok is false when
+// the plan does not apply; the hash form then runs.
+func (e *Engine) lookupSemiJoin(ctx context.Context, x *parser.ExistsExpr, sub *parser.SelectStmt, innerSide, outerSide []parser.Expr, s *parser.SelectStmt) (parser.Expr, subqueryRun, bool, error) {
+	none := subqueryRun{}
+	if len(s.Joins) > 0 || len(x.Select.GroupBy) > 0 || x.Select.Having != nil || x.Select.Limit >= 0 || x.Select.Offset > 0 {
+		return nil, none, false, nil
+	}
+	var others []parser.Expr
+	mine := false
+	for _, t := range conjuncts(s.Where) {
+		if t == parser.Expr(x) {
+			mine = true
+			continue
+		}
+		if u, ok := t.(*parser.UnaryExpr); ok && u.Op == parser.OpNot && u.X == parser.Expr(x) {
+			mine = true
+			continue
+		}
+		if parser.FirstSubquery(t) != nil {
+			return nil, none, false, nil
+		}
+		others = append(others, t)
+	}
+	if !mine || len(others) == 0 {
+		return nil, none, false, nil
+	}
+	notNull := func(xs []parser.Expr) []parser.Expr {
+		var out []parser.Expr
+		for _, x := range xs {
+			out = append(out, &parser.IsNullExpr{X: x, Not: true})
+		}
+		return out
+	}
+	inner := func(extra ...parser.Expr) *parser.SelectStmt {
+		q := *sub
+		q.Star, q.Items, q.Distinct, q.AllowFullScan = false, nil, true, false
+		q.GroupBy, q.Having, q.Order, q.Limit, q.Offset = nil, nil, nil, -1, 0
+		for _, in := range innerSide {
+			q.Items = append(q.Items, parser.SelectItem{Expr: in})
+		}
+		var conds []parser.Expr
+		if sub.Where != nil {
+			conds = append(conds, sub.Where)
+		}
+		q.Where = andAll(append(append(conds, notNull(innerSide)...), extra...))
+		return &q
+	}
+	// Only when the subquery alone would read its whole table.
+	if _, err := e.pl.Plan(ctx, inner()); err == nil || !errors.Is(err, planner.ErrFullScan) {
+		return nil, none, false, nil
+	}
+	first := &parser.SelectStmt{Select: s.Select, Distinct: true, Table: s.Table, Alias: s.Alias, AsOf: s.AsOf, AsOfPos: s.AsOfPos,
+		Hint: s.Hint, Where: andAll(append(others, notNull(outerSide)...)), Limit: -1}
+	for _, o := range outerSide {
+		first.Items = append(first.Items, parser.SelectItem{Expr: o})
+	}
+	if _, err := e.pl.Plan(ctx, first); err != nil {
+		return nil, none, false, nil
+	}
+	start := time.Now()
+	keys, err := e.runSubquery(ctx, first)
+	if err != nil {
+		return nil, none, true, err
+	}
+	var lhs, ilhs parser.Expr = outerSide[0], innerSide[0]
+	if len(outerSide) > 1 {
+		lhs = &parser.TupleExpr{Lparen: parser.NoPos, Elems: outerSide}
+		ilhs = &parser.TupleExpr{Lparen: parser.NoPos, Elems: innerSide}
+	}
+	probe := distinctList(keys, len(outerSide))
+	var found []catalog.Row
+	q := inner(&parser.InExpr{X: ilhs, List: probe})
+	if len(probe) > 0 {
+		if _, err := e.pl.Plan(ctx, q); err != nil {
+			return nil, none, false, nil // not bound by the values either
+		}
+		if found, err = e.runSubquery(ctx, q); err != nil {
+			return nil, none, true, err
+		}
+	}
+	list := distinctList(found, len(outerSide))
+	terms := append([]parser.Expr{inList(lhs, list, false)}, notNull(outerSide)...)
+	shown := inner(&parser.InExpr{X: ilhs, List: []parser.Expr{&parser.ColumnRef{NamePos: parser.NoPos, Name: fmt.Sprintf("<%d outer values>", len(probe))}}})
+	return andAll(terms), subqueryRun{op: "CLIENT LOOKUP SEMI JOIN", what: x.String(),
+		query: first.String() + "; then " + shown.String(), rows: len(found), vals: len(list), took: time.Since(start)}, true, nil
 }

@@ -85,6 +85,20 @@ func TestSubqueryKeyList(t *testing.T) {
 	if !strings.Contains(anti, "CLIENT ANTI JOIN (SUBQUERY RUN FIRST, ITS ROWS AS CONSTANTS): NOT EXISTS") {
 		t.Errorf("NOT EXISTS is not an anti-join:\n%s", anti)
 	}
+	// Correlated by an index key of the inner table, with the outer rows
+	// bound by their own: the outer keys first, then a lookup of them.
+	for q, want := range map[string]string{
+		"EXPLAIN SELECT order_id FROM orders o WHERE o.seller = 's1' AND EXISTS (SELECT 1 FROM sites s WHERE s.owner = o.buyer)":     "CLIENT LOOKUP SEMI JOIN",
+		"EXPLAIN SELECT order_id FROM orders o WHERE o.seller = 's1' AND NOT EXISTS (SELECT 1 FROM sites s WHERE s.owner = o.buyer)": "CLIENT LOOKUP ANTI JOIN",
+	} {
+		text, err := explain(t, e, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(text, want) || !strings.Contains(text, "SELECT DISTINCT o.buyer FROM orders AS o WHERE o.seller = 's1'") || !strings.Contains(text, "ROWS   0") {
+			t.Errorf("%s: not a %s of the outer keys:\n%s", q, want, text)
+		}
+	}
 }
 
 func TestSubqueryErrors(t *testing.T) {

@@ -53,7 +53,7 @@ func RunSubqueries(t *testing.T, st exec.Store, cat *catalog.Catalog, o Options,
 		kinds[kind]++
 	}
 	t.Logf("%d subqueries, kinds %v", o.Queries, kinds)
-	for _, k := range []string{"IN", "NOT IN", "EXISTS", "NOT EXISTS", "SCALAR", "ROW IN"} {
+	for _, k := range []string{"IN", "NOT IN", "EXISTS", "NOT EXISTS", "SCALAR", "ROW IN", "LOOKUP EXISTS", "LOOKUP NOT EXISTS"} {
 		if kinds[k] == 0 {
 			t.Errorf("no %s subquery was run", k)
 		}
@@ -117,7 +117,15 @@ func (g *joinGen) subquery() (string, string) {
 	neg := map[bool]string{true: "NOT ", false: ""}[not]
 	kind := ""
 	var outer, cond string
-	switch g.r.IntN(7) {
+	switch g.r.IntN(8) {
+	case 7: // correlated EXISTS by the inner table's index key, outer rows bound by theirs: a lookup
+		outer = "orders o"
+		inner := ""
+		if g.r.IntN(2) == 0 {
+			inner = " AND s.visits > " + g.lit("sites", "visits")
+		}
+		cond = fmt.Sprintf("o.seller = %s AND %sEXISTS (SELECT 1 FROM sites s WHERE s.owner = o.buyer%s)", g.lit("orders", "seller"), neg, inner)
+		kind = "LOOKUP " + neg + "EXISTS"
 	case 0: // sellers that own a site: orders by its key
 		outer = "orders o"
 		inner := pick("s.visits > "+g.lit("sites", "visits"), "s.domain LIKE 'www.%'", "s.owner IS NULL", "s.visits < "+g.lit("sites", "visits"))
@@ -156,7 +164,11 @@ func (g *joinGen) subquery() (string, string) {
 			extra = append(extra, pick("s.visits > "+g.lit("sites", "visits"), "s.owner IS NULL"))
 		}
 	}
-	where := strings.Join(append([]string{cond}, extra...), pick(" AND ", " AND ", " OR "))
+	op := pick(" AND ", " AND ", " OR ")
+	if strings.HasPrefix(kind, "LOOKUP") {
+		op = " AND "
+	}
+	where := strings.Join(append([]string{cond}, extra...), op)
 	cols := "o.order_id, o.seller, o.amount"
 	if outer == "sites s" {
 		cols = "s.domain, s.owner, s.visits"
