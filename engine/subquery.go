@@ -226,7 +226,11 @@ func (e *Engine) runSubquery(ctx context.Context, sub *parser.SelectStmt) ([]cat
 	if !ok || sel.Raw {
 		return nil, &parser.Error{Pos: sub.Select, Msg: "a subquery must be a SELECT of catalog columns"}
 	}
+	// A subquery only reads: the store it opens first is opened to read.
+	prev := e.reading
+	e.reading = true
 	res, err := e.query(ctx, sel)
+	e.reading = prev
 	if err != nil {
 		return nil, err
 	}
