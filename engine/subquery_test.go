@@ -43,6 +43,8 @@ func TestSubqueryResults(t *testing.T) {
 		{"SELECT order_id FROM orders WHERE NOT EXISTS (SELECT 1 FROM sites WHERE domain = 'a.com') AND seller = 's2'", ""},
 		{"SELECT order_id FROM orders WHERE amount > (SELECT AVG(amount) FROM orders ALLOW FULL SCAN) ORDER BY order_id ALLOW FULL SCAN", "2; 4"},
 		{"SELECT order_id FROM orders WHERE amount = (SELECT amount FROM orders WHERE seller = 's9') ALLOW FULL SCAN", ""},
+		{"SELECT o.order_id, s.domain FROM orders o JOIN sites s ON s.owner = o.seller WHERE s.visits IN (SELECT visits FROM sites WHERE domain IN ('a.com', 'b.com')) ORDER BY o.order_id, s.domain ALLOW FULL SCAN", "1 a.com; 2 a.com; 3 b.com"},
+		{"SELECT o.order_id FROM orders o JOIN sites s ON s.owner = o.seller WHERE NOT EXISTS (SELECT 1 FROM orders p WHERE p.seller = s.owner AND p.order_id = o.order_id AND p.status = 'paid' ALLOW FULL SCAN) ORDER BY o.order_id ALLOW FULL SCAN", "1; 1; 3"},
 		{"SELECT domain FROM sites WHERE owner IN (SELECT seller FROM orders WHERE buyer IN (SELECT buyer FROM orders WHERE order_id = 3)) ORDER BY domain ALLOW FULL SCAN", "a.com; b.com; c.com"},
 	} {
 		if got := readAll(t, e, c.q); got != c.want {
@@ -77,6 +79,10 @@ func TestSubqueryKeyList(t *testing.T) {
 	}
 	if !strings.Contains(text, "TIME") || !strings.Contains(text, "ANALYZE rows read") {
 		t.Errorf("EXPLAIN ANALYZE lacks the subquery's time or the read's figures:\n%s", text)
+	}
+	js, err := explain(t, e, "EXPLAIN (FORMAT JSON) SELECT visits FROM sites WHERE domain IN (SELECT domain FROM sites_by_owner WHERE owner = 's1')")
+	if err != nil || !strings.Contains(js, `"CLIENT SEMI JOIN"`) || !strings.Contains(js, `"distinct_values": 1`) {
+		t.Errorf("EXPLAIN JSON lacks the semi-join step (%v):\n%s", err, js)
 	}
 	anti, err := explain(t, e, "EXPLAIN SELECT visits FROM sites WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.seller = sites.owner AND o.status = 'new' ALLOW FULL SCAN) ALLOW FULL SCAN")
 	if err != nil {
