@@ -68,6 +68,9 @@ func syntaxError(src string, err error, g *gStmt, toks []lexer.Token) *Error {
 	var uerr *participle.UnexpectedTokenError
 	if errors.As(err, &uerr) {
 		tok := uerr.Unexpected
+		if afterExists(tok, toks) {
+			return newError(src, Pos(tok.Pos.Offset), "EXISTS takes a subquery: EXISTS (SELECT …)")
+		}
 		if subquery(tok, toks) {
 			return newError(src, Pos(tok.Pos.Offset), "a subquery is not supported here: a derived table in FROM is not supported yet, and a subquery is IN (SELECT …), EXISTS (SELECT …) or (SELECT …) as a value in a WHERE")
 		}
@@ -426,4 +429,20 @@ func selectFollow(s *gSelect) []string {
 		next = 2
 	}
 	return append(out, selectClauses[next:]...)
+}
+
+// afterExists reports whether tok follows "EXISTS (": something other
+// than the SELECT that EXISTS takes.
+func afterExists(tok lexer.Token, toks []lexer.Token) bool {
+	var before []string
+	for _, t := range toks {
+		if t.Pos.Offset == tok.Pos.Offset {
+			break
+		}
+		if strings.TrimSpace(t.Value) != "" {
+			before = append(before, t.Value)
+		}
+	}
+	n := len(before)
+	return n >= 2 && before[n-1] == "(" && strings.EqualFold(before[n-2], "EXISTS") && !strings.EqualFold(tok.Value, "SELECT")
 }
