@@ -54,9 +54,18 @@ type subqueryRun struct {
 	took  time.Duration
 }
 
-// hasSubquery reports whether s's WHERE holds a subquery.
+// hasSubquery reports whether s's WHERE or select list holds a
+// subquery.
 func hasSubquery(s *parser.SelectStmt) bool {
-	return s != nil && s.Where != nil && parser.FirstSubquery(s.Where) != nil
+	if s == nil {
+		return false
+	}
+	for _, it := range s.Items {
+		if it.Expr != nil && parser.FirstSubquery(it.Expr) != nil {
+			return true
+		}
+	}
+	return s.Where != nil && parser.FirstSubquery(s.Where) != nil
 }
 
 // resolveSubqueries returns s with the subqueries of its WHERE answered,
@@ -75,7 +84,7 @@ func (e *Engine) resolveSubqueries(ctx context.Context, s *parser.SelectStmt) (*
 		}
 		return x
 	})
-	where := parser.Rewrite(s.Where, func(x parser.Expr) parser.Expr {
+	answer := func(x parser.Expr) parser.Expr {
 		if failed != nil {
 			return x
 		}
@@ -104,12 +113,24 @@ func (e *Engine) resolveSubqueries(ctx context.Context, s *parser.SelectStmt) (*
 		}
 		runs = append(runs, run)
 		return y
-	})
+	}
+	c := *s
+	c.Where = parser.Rewrite(s.Where, answer)
+	// A subquery in the select list is a constant column, named by the
+	// expression as written unless the item has an alias.
+	c.Items = nil
+	for _, it := range s.Items {
+		if it.Expr != nil && parser.FirstSubquery(it.Expr) != nil {
+			if it.Alias == "" {
+				it.Alias = it.Expr.String()
+			}
+			it.Expr = parser.Rewrite(it.Expr, answer)
+		}
+		c.Items = append(c.Items, it)
+	}
 	if failed != nil {
 		return nil, nil, failed
 	}
-	c := *s
-	c.Where = where
 	return &c, runs, nil
 }
 

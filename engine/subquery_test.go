@@ -8,6 +8,7 @@ import (
 
 	"github.com/rkql/rkql/engine"
 	"github.com/rkql/rkql/exec/embedded"
+	"github.com/rkql/rkql/parser"
 )
 
 // subqueryEngine holds five sites, one with no owner, and the orders of
@@ -45,6 +46,8 @@ func TestSubqueryResults(t *testing.T) {
 		{"SELECT order_id FROM orders WHERE amount = (SELECT amount FROM orders WHERE seller = 's9') ALLOW FULL SCAN", ""},
 		{"SELECT o.order_id, s.domain FROM orders o JOIN sites s ON s.owner = o.seller WHERE s.visits IN (SELECT visits FROM sites WHERE domain IN ('a.com', 'b.com')) ORDER BY o.order_id, s.domain ALLOW FULL SCAN", "1 a.com; 2 a.com; 3 b.com"},
 		{"SELECT o.order_id FROM orders o JOIN sites s ON s.owner = o.seller WHERE NOT EXISTS (SELECT 1 FROM orders p WHERE p.seller = s.owner AND p.order_id = o.order_id AND p.status = 'paid' ALLOW FULL SCAN) ORDER BY o.order_id ALLOW FULL SCAN", "1; 1; 3"},
+		{"SELECT order_id, (SELECT MAX(visits) FROM sites ALLOW FULL SCAN) + 1 AS top FROM orders WHERE seller = 's1' ORDER BY order_id", "1 51; 2 51"},
+		{"SELECT order_id, (SELECT visits FROM sites WHERE domain = 'x.com') FROM orders WHERE seller = 's2'", "3 NULL"},
 		{"SELECT domain FROM sites WHERE owner IN (SELECT seller FROM orders WHERE buyer IN (SELECT buyer FROM orders WHERE order_id = 3)) ORDER BY domain ALLOW FULL SCAN", "a.com; b.com; c.com"},
 	} {
 		if got := readAll(t, e, c.q); got != c.want {
@@ -115,8 +118,8 @@ func TestSubqueryErrors(t *testing.T) {
 		{"SELECT order_id FROM orders WHERE amount = (SELECT visits FROM sites WHERE visits < 35 ALLOW FULL SCAN) ALLOW FULL SCAN", "the scalar subquery returned 3 rows"},
 		{"SELECT order_id FROM orders o WHERE seller IN (SELECT owner FROM sites s WHERE s.visits = o.order_id ALLOW FULL SCAN) ALLOW FULL SCAN", "the subquery reads o.order_id of the outer query"},
 		{"SELECT o.order_id FROM orders o WHERE EXISTS (SELECT 1 FROM sites s WHERE s.visits > o.order_id ALLOW FULL SCAN) ALLOW FULL SCAN", "the subquery reads o.order_id of the outer query"},
-		{"SELECT (SELECT 1 FROM sites WHERE domain = 'a.com') FROM orders WHERE seller = 's1'", "a subquery is supported only in the WHERE of a SELECT"},
-		{"DELETE FROM orders WHERE seller IN (SELECT owner FROM sites WHERE domain = 'a.com')", "a subquery is supported only in the WHERE of a SELECT"},
+		{"SELECT o.order_id FROM orders o JOIN sites s ON s.owner IN (SELECT owner FROM sites WHERE domain = 'a.com') WHERE o.seller = 's1'", "a subquery is supported only in the WHERE or the select list of a SELECT"},
+		{"DELETE FROM orders WHERE seller IN (SELECT owner FROM sites WHERE domain = 'a.com')", "a subquery is supported only in the WHERE or the select list of a SELECT"},
 	} {
 		_, _, err := e.Exec(context.Background(), c.q)
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
@@ -126,5 +129,27 @@ func TestSubqueryErrors(t *testing.T) {
 	_, _, err := e.Exec(context.Background(), "SELECT order_id FROM orders WHERE seller IN (SELECT domain FROM sites ALLOW FULL SCAN) ALLOW FULL SCAN")
 	if !errors.Is(err, engine.ErrSubqueryBudget) {
 		t.Errorf("past the budget: %v, want ErrSubqueryBudget", err)
+	}
+}
+
+// TestSubqueryColumnName: a subquery in the select list is named by its
+// text, or by its alias.
+func TestSubqueryColumnName(t *testing.T) {
+	e := subqueryEngine(t, engine.Config{})
+	stmt, err := parser.ParseOne("SELECT order_id, (SELECT visits FROM sites WHERE domain = 'a.com'), (SELECT 2 FROM sites WHERE domain = 'a.com') AS two FROM orders WHERE seller = 's2'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.Run(context.Background(), stmt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Close()
+	var names []string
+	for _, c := range res.Columns {
+		names = append(names, c.Name)
+	}
+	if got, want := strings.Join(names, ", "), "order_id, (SELECT visits FROM sites WHERE domain = 'a.com'), two"; got != want {
+		t.Errorf("columns %s, want %s", got, want)
 	}
 }

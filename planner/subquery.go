@@ -9,19 +9,19 @@ import "github.com/rkql/rkql/parser"
 func subqueryHere(e parser.Expr) error {
 	switch e := e.(type) {
 	case *parser.SubqueryExpr, *parser.ExistsExpr:
-		return errAt(e.Pos(), "a subquery is supported only in the WHERE of a SELECT")
+		return errAt(e.Pos(), "a subquery is supported only in the WHERE or the select list of a SELECT")
 	case *parser.InExpr:
 		if e.Sub != nil {
-			return errAt(e.Sub.Select, "a subquery is supported only in the WHERE of a SELECT")
+			return errAt(e.Sub.Select, "a subquery is supported only in the WHERE or the select list of a SELECT")
 		}
 	}
 	return nil
 }
 
 // refuseSubqueries refuses a statement that still holds a subquery: the
-// engine answers those of a SELECT's WHERE before planning, so any that
-// is left is one it does not run (in a DELETE, an UPDATE, an INSERT, a
-// select list or a JOIN's ON). A planner used without the engine
+// engine answers those of a SELECT's WHERE and select list before
+// planning, so any that is left is one it does not run (in a DELETE, an
+// UPDATE, an INSERT, a JOIN's ON, GROUP BY, HAVING or ORDER BY). A planner used without the engine
 // refuses them all.
 func refuseSubqueries(stmt parser.Stmt) error {
 	var exprs []parser.Expr
