@@ -41,6 +41,10 @@ func (e *Engine) Run(ctx context.Context, st parser.Stmt) (*Result, error) {
 			return nil, err
 		}
 	}
+	st, runs, err := e.subqueriesFirst(ctx, st)
+	if err != nil {
+		return nil, err
+	}
 	// Planning is linear in the statement's size, but a statement may be
 	// huge: Ctrl-C and the timeout stop it through ctx.
 	p, err := e.pl.Plan(ctx, st)
@@ -49,6 +53,11 @@ func (e *Engine) Run(ctx context.Context, st parser.Stmt) (*Result, error) {
 			return nil, fmt.Errorf("planning: %w", err)
 		}
 		return nil, err
+	}
+	if ex, ok := p.(*planner.Explain); ok && len(runs) > 0 {
+		e.reading = true
+		defer func() { e.reading = false }()
+		return e.explainAfter(ctx, ex, subquerySteps(runs, ex.Analyze))
 	}
 	return e.RunPlan(ctx, p)
 }
@@ -296,6 +305,12 @@ func (e *Engine) query(ctx context.Context, sel *planner.Select) (*Result, error
 }
 
 func (e *Engine) explain(ctx context.Context, ex *planner.Explain) (*Result, error) {
+	return e.explainAfter(ctx, ex, nil)
+}
+
+// explainAfter is explain with the steps first run before the plan (the
+// subqueries answered first) shown before its own.
+func (e *Engine) explainAfter(ctx context.Context, ex *planner.Explain, first []planner.Step) (*Result, error) {
 	sel := ex.Select
 	x, p, err := e.prepare(ctx, sel)
 	if errors.Is(err, errNeverCreated) && !ex.Analyze {
@@ -325,6 +340,9 @@ func (e *Engine) explain(ctx context.Context, ex *planner.Explain) (*Result, err
 	}
 	if ex.Write != nil {
 		model.Steps = append(model.Steps, *ex.Write)
+	}
+	if len(first) > 0 {
+		model.Steps = append(slices.Clip(first), model.Steps...)
 	}
 	if ex.NoRead {
 		model = noReadModel(model)

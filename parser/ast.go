@@ -354,11 +354,27 @@ type BetweenExpr struct {
 	Not       bool
 }
 
-// InExpr is X [NOT] IN (List…).
+// InExpr is X [NOT] IN (List…), or X [NOT] IN (SELECT …) when Sub is
+// set (List is then nil).
 type InExpr struct {
 	X    Expr
 	List []Expr
+	Sub  *SelectStmt
 	Not  bool
+}
+
+// SubqueryExpr is a SELECT in parentheses used as a value: a scalar
+// subquery, one column of at most one row.
+type SubqueryExpr struct {
+	Lparen Pos
+	Select *SelectStmt
+}
+
+// ExistsExpr is EXISTS (SELECT …): true when the SELECT returns a row.
+// NOT EXISTS is a UnaryExpr NOT over it.
+type ExistsExpr struct {
+	ExistsPos Pos
+	Select    *SelectStmt
 }
 
 // LikeExpr is X [NOT] LIKE Pattern [ESCAPE Escape].

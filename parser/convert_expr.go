@@ -131,6 +131,12 @@ func (c *converter) cmp(g *gUnary) (Expr, *Error) {
 			}
 		}
 		return l, nil
+	case g.InSel != nil:
+		sub, err := c.subSelect(g.InSel)
+		if err != nil {
+			return nil, err
+		}
+		return &InExpr{X: x, Sub: sub, Not: g.PredNot}, nil
 	case len(g.In) > 0:
 		list, err := c.exprs(g.In)
 		if err != nil {
@@ -180,6 +186,18 @@ func (c *converter) neg(g *gNeg) (Expr, *Error) {
 			return nil, err
 		}
 		return &UnaryExpr{OpPos: p, Op: OpNeg, X: x}, nil
+	case g.Scalar != nil:
+		sub, err := c.subSelect(g.Scalar)
+		if err != nil {
+			return nil, err
+		}
+		return &SubqueryExpr{Lparen: p, Select: sub}, nil
+	case g.Exists != nil:
+		sub, err := c.subSelect(g.Exists)
+		if err != nil {
+			return nil, err
+		}
+		return &ExistsExpr{ExistsPos: p, Select: sub}, nil
 	case g.Paren != nil && len(g.Tuple) > 0:
 		elems, err := c.exprs(append([]*gExpr{g.Paren}, g.Tuple...))
 		if err != nil {
@@ -361,4 +379,13 @@ func (c *converter) interval(g *gInterval) (Expr, *Error) {
 		return nil, c.errorf(textPos, "interval %s %s is out of range", text, e.Unit)
 	}
 	return e, nil
+}
+
+// subSelect converts the SELECT of a subquery.
+func (c *converter) subSelect(g *gSelect) (*SelectStmt, *Error) {
+	st, err := c.selectStmt(g)
+	if err != nil {
+		return nil, err
+	}
+	return st.(*SelectStmt), nil
 }

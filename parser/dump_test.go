@@ -230,6 +230,15 @@ func (d *dumper) expr(depth int, label string, e Expr) {
 		for _, x := range e.List {
 			d.expr(depth+1, "in: ", x)
 		}
+		if e.Sub != nil {
+			d.selectStmt(depth+1, "subquery: ", e.Sub)
+		}
+	case *SubqueryExpr:
+		d.line(depth, "%sSubqueryExpr %s", label, d.at(e.Lparen))
+		d.selectStmt(depth+1, "", e.Select)
+	case *ExistsExpr:
+		d.line(depth, "%sExistsExpr %s", label, d.at(e.ExistsPos))
+		d.selectStmt(depth+1, "", e.Select)
 	case *LikeExpr:
 		d.line(depth, "%sLikeExpr %sLIKE", label, notPrefix(e.Not))
 		d.expr(depth+1, "", e.X)

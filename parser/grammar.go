@@ -346,7 +346,8 @@ type gUnary struct {
 	PredNot bool     `parser:"| @'NOT'?"`
 	Lo      *gSum    `parser:"  ( 'BETWEEN' @@"`
 	Hi      *gSum    `parser:"    'AND' @@"`
-	In      []*gExpr `parser:"  | 'IN' '(' @@ ( ',' @@ )* ')'"`
+	InSel   *gSelect `parser:"  | 'IN' '(' ( @@"`
+	In      []*gExpr `parser:"             | @@ ( ',' @@ )* ) ')'"`
 	Like    *gSum    `parser:"  | 'LIKE' @@"`
 	Escape  *gSum    `parser:"    ( 'ESCAPE' @@ )? ) )?"`
 }
@@ -380,14 +381,16 @@ type gNeg struct {
 	Int      string     `parser:"| @Int"`
 	Typed    *gTyped    `parser:"| @@"`
 	Neg      *gNeg      `parser:"| '-' @@"`
-	Paren    *gExpr     `parser:"| '(' @@"`
-	Tuple    []*gExpr   `parser:"  ( ',' @@ )* ')'"`
+	Scalar   *gSelect   `parser:"| '(' ( @@"`
+	Paren    *gExpr     `parser:"    | @@"`
+	Tuple    []*gExpr   `parser:"      ( ',' @@ )* ) ')'"`
 	Float    string     `parser:"| @Float"`
 	Bytes    string     `parser:"| @Bytes"`
 	Bool     string     `parser:"| @( 'TRUE' | 'FALSE' )"`
 	Null     bool       `parser:"| @'NULL'"`
 	Cast     *gCast     `parser:"| @@"`
 	Extract  *gExtract  `parser:"| @@"`
+	Exists   *gSelect   `parser:"| 'EXISTS':Func '(' @@ ')'"`
 	Call     *gCall     `parser:"| @@"`
 	Case     *gCase     `parser:"| @@"`
 	Interval *gInterval `parser:"| @@"`

@@ -31,7 +31,7 @@ var keywordTable = [...]Keyword{
 	{Word: "DECODE", Starter: true}, {Word: "DELETE", Reserved: true, Starter: true},
 	{Word: "DESC", Starter: true}, {Word: "DESCRIBE", Starter: true},
 	{Word: "DISTINCT", Reserved: true}, {Word: "DROP", Starter: true}, {Word: "ELSE", Reserved: true},
-	{Word: "ENCODE", Starter: true}, {Word: "END", Reserved: true}, {Word: "ESCAPE"},
+	{Word: "ENCODE", Starter: true}, {Word: "END", Reserved: true}, {Word: "ESCAPE"}, {Word: "EXISTS"},
 	{Word: "EXPLAIN", Reserved: true, Starter: true}, {Word: "EXTRACT"}, {Word: "FALSE", Reserved: true},
 	{Word: "FAMILIES", Layout: true}, {Word: "FAMILY", Layout: true}, {Word: "FLUSH", Starter: true}, {Word: "FOR"}, {Word: "FORMAT"},
 	{Word: "FROM", Reserved: true}, {Word: "FULL"}, {Word: "GROUP", Reserved: true},

@@ -33,6 +33,8 @@ var (
 	_ Expr = (*InExpr)(nil)
 	_ Expr = (*LikeExpr)(nil)
 	_ Expr = (*TupleExpr)(nil)
+	_ Expr = (*SubqueryExpr)(nil)
+	_ Expr = (*ExistsExpr)(nil)
 	_ Expr = (*IsNullExpr)(nil)
 	_ Expr = (*CallExpr)(nil)
 	_ Expr = (*CaseExpr)(nil)
@@ -94,8 +96,10 @@ func (e *BetweenExpr) Pos() Pos { return exprPos(e.X, NoPos) }
 func (e *InExpr) Pos() Pos { return exprPos(e.X, NoPos) }
 
 // Pos returns the position of the tested operand.
-func (e *LikeExpr) Pos() Pos  { return exprPos(e.X, NoPos) }
-func (e *TupleExpr) Pos() Pos { return e.Lparen }
+func (e *LikeExpr) Pos() Pos     { return exprPos(e.X, NoPos) }
+func (e *TupleExpr) Pos() Pos    { return e.Lparen }
+func (e *SubqueryExpr) Pos() Pos { return e.Lparen }
+func (e *ExistsExpr) Pos() Pos   { return e.ExistsPos }
 
 // Pos returns the position of the tested operand.
 func (e *IsNullExpr) Pos() Pos { return exprPos(e.X, NoPos) }
@@ -150,6 +154,8 @@ func (*BetweenExpr) node()   {}
 func (*InExpr) node()        {}
 func (*LikeExpr) node()      {}
 func (*TupleExpr) node()     {}
+func (*SubqueryExpr) node()  {}
+func (*ExistsExpr) node()    {}
 func (*IsNullExpr) node()    {}
 func (*CallExpr) node()      {}
 func (*CaseExpr) node()      {}
@@ -172,6 +178,8 @@ func (*BetweenExpr) expr()   {}
 func (*InExpr) expr()        {}
 func (*LikeExpr) expr()      {}
 func (*TupleExpr) expr()     {}
+func (*SubqueryExpr) expr()  {}
+func (*ExistsExpr) expr()    {}
 func (*IsNullExpr) expr()    {}
 func (*CallExpr) expr()      {}
 func (*CaseExpr) expr()      {}

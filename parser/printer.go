@@ -147,7 +147,19 @@ func writeExpr(b *strings.Builder, e Expr) {
 	case *InExpr:
 		writeOperand(b, e.X, precAdd)
 		b.WriteString(not(e.Not, " NOT IN (", " IN ("))
-		writeExprs(b, e.List)
+		if e.Sub != nil {
+			b.WriteString(e.Sub.String())
+		} else {
+			writeExprs(b, e.List)
+		}
+		b.WriteByte(')')
+	case *SubqueryExpr:
+		b.WriteByte('(')
+		b.WriteString(e.Select.String())
+		b.WriteByte(')')
+	case *ExistsExpr:
+		b.WriteString("EXISTS (")
+		b.WriteString(e.Select.String())
 		b.WriteByte(')')
 	case *LikeExpr:
 		writeOperand(b, e.X, precAdd)
@@ -251,16 +263,18 @@ func writeUnary(b *strings.Builder, e *UnaryExpr) {
 	}
 }
 
-func (e *BinaryExpr) String() string  { return exprString(e) }
-func (e *UnaryExpr) String() string   { return exprString(e) }
-func (e *BetweenExpr) String() string { return exprString(e) }
-func (e *InExpr) String() string      { return exprString(e) }
-func (e *LikeExpr) String() string    { return exprString(e) }
-func (e *TupleExpr) String() string   { return exprString(e) }
-func (e *IsNullExpr) String() string  { return exprString(e) }
-func (e *CallExpr) String() string    { return exprString(e) }
-func (e *CaseExpr) String() string    { return exprString(e) }
-func (e *CastExpr) String() string    { return exprString(e) }
+func (e *BinaryExpr) String() string   { return exprString(e) }
+func (e *UnaryExpr) String() string    { return exprString(e) }
+func (e *BetweenExpr) String() string  { return exprString(e) }
+func (e *InExpr) String() string       { return exprString(e) }
+func (e *LikeExpr) String() string     { return exprString(e) }
+func (e *TupleExpr) String() string    { return exprString(e) }
+func (e *SubqueryExpr) String() string { return exprString(e) }
+func (e *ExistsExpr) String() string   { return exprString(e) }
+func (e *IsNullExpr) String() string   { return exprString(e) }
+func (e *CallExpr) String() string     { return exprString(e) }
+func (e *CaseExpr) String() string     { return exprString(e) }
+func (e *CastExpr) String() string     { return exprString(e) }
 
 func (e *IntervalLit) String() string {
 	return "INTERVAL '" + strconv.FormatInt(e.N, 10) + "' " + e.Unit

@@ -69,8 +69,11 @@ func syntaxError(src string, err error, g *gStmt, toks []lexer.Token) *Error {
 	var uerr *participle.UnexpectedTokenError
 	if errors.As(err, &uerr) {
 		tok := uerr.Unexpected
+		if afterExists(tok, toks) {
+			return newError(src, Pos(tok.Pos.Offset), "EXISTS takes a subquery: EXISTS (SELECT …)")
+		}
 		if subquery(tok, toks) {
-			return newError(src, Pos(tok.Pos.Offset), "subqueries are not supported yet (IN (SELECT …), EXISTS (SELECT …), a SELECT as a value): write the condition as a JOIN of the two tables")
+			return newError(src, Pos(tok.Pos.Offset), "a subquery is not supported here: a derived table in FROM is not supported yet, and a subquery is IN (SELECT …), EXISTS (SELECT …) or (SELECT …) as a value in a WHERE")
 		}
 		msg := "unexpected " + describeToken(tok)
 		expected := expectedFromMessage(uerr.Message())
@@ -92,8 +95,21 @@ func syntaxError(src string, err error, g *gStmt, toks []lexer.Token) *Error {
 }
 
 // subquery reports whether tok is a SELECT right after an opening
-// parenthesis: a subquery, which the grammar does not take.
+// parenthesis: a subquery where the grammar takes none (FROM (SELECT …)).
 func subquery(tok lexer.Token, toks []lexer.Token) bool {
+	if tok.Value == "(" {
+		// FROM (SELECT …): the "(" is the unexpected token.
+		for i, t := range toks {
+			if t.Pos.Offset == tok.Pos.Offset {
+				for j := i + 1; j < len(toks); j++ {
+					if strings.TrimSpace(toks[j].Value) != "" {
+						return strings.EqualFold(toks[j].Value, "SELECT")
+					}
+				}
+			}
+		}
+		return false
+	}
 	if !strings.EqualFold(tok.Value, "SELECT") {
 		return false
 	}
@@ -414,4 +430,20 @@ func selectFollow(s *gSelect) []string {
 		next = 2
 	}
 	return append(out, selectClauses[next:]...)
+}
+
+// afterExists reports whether tok follows "EXISTS (": something other
+// than the SELECT that EXISTS takes.
+func afterExists(tok lexer.Token, toks []lexer.Token) bool {
+	var before []string
+	for _, t := range toks {
+		if t.Pos.Offset == tok.Pos.Offset {
+			break
+		}
+		if strings.TrimSpace(t.Value) != "" {
+			before = append(before, t.Value)
+		}
+	}
+	n := len(before)
+	return n >= 2 && before[n-1] == "(" && strings.EqualFold(before[n-2], "EXISTS") && !strings.EqualFold(tok.Value, "SELECT")
 }

@@ -69,6 +69,9 @@ func (c *compiler) colName(i int) string {
 }
 
 func (c *compiler) pred(e parser.Expr) (expr.Expr, error) {
+	if err := subqueryHere(e); err != nil {
+		return nil, err
+	}
 	switch e := e.(type) {
 	case *parser.BinaryExpr:
 		switch e.Op {

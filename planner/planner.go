@@ -156,6 +156,9 @@ func (pl *Planner) plan(ctx context.Context, stmt parser.Stmt) (Plan, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if err := refuseSubqueries(stmt); err != nil {
+		return nil, err
+	}
 	switch s := stmt.(type) {
 	case *parser.SelectStmt:
 		if s.FromRaw {

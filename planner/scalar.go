@@ -70,6 +70,9 @@ func (c *compiler) scalar(e parser.Expr, sc scope) (expr.Scalar, error) {
 	if s, ok := sc.whole(e); ok {
 		return s, nil
 	}
+	if err := subqueryHere(e); err != nil {
+		return nil, err
+	}
 	switch e := e.(type) {
 	case *parser.ColumnRef:
 		return sc.column(e)

@@ -80,6 +80,9 @@ var cmpOps = map[parser.BinaryOp]expr.CmpOp{parser.OpEq: expr.Eq, parser.OpNe: e
 
 // cond compiles a condition over computed values in scope sc.
 func (c *compiler) cond(e parser.Expr, sc scope) (expr.Expr, error) {
+	if err := subqueryHere(e); err != nil {
+		return nil, err
+	}
 	switch e := e.(type) {
 	case *parser.BinaryExpr:
 		switch e.Op {

@@ -46,6 +46,37 @@ func RunJoins(t *testing.T, st exec.Store, cat *catalog.Catalog, o Options) {
 		}
 	}
 	r := rand.New(rand.NewPCG(o.Seed, 29))
+	orders, sources := loadJoinTables(t, x, cat, o, r, load)
+	pl := planner.New(cat, o.Planner)
+	db := joinSQLite(t, sources)
+	g := &joinGen{r: r, orders: orders, cat: cat}
+	kinds := map[string]int{}
+	for i := 0; i < o.Queries; i++ {
+		q := g.query()
+		if err := checkJoin(ctx, x, pl, sources, q, kinds, db); err != nil {
+			t.Errorf("join query %d: %s\n  %v", i, q, err)
+			if i > 20 {
+				return
+			}
+		}
+	}
+	t.Logf("%d join queries, plans %v", o.Queries, kinds)
+	if db != nil && kinds["SQLITE"] == 0 {
+		t.Error("no join query was compared with sqlite")
+	}
+	for _, k := range []string{"LOOKUP", "HASH", "LEFT"} {
+		if kinds[k] == 0 {
+			t.Errorf("no join query was planned as %s", k)
+		}
+	}
+}
+
+// loadJoinTables writes the rows of JoinTables, whose join columns share
+// values, and returns the orders and every table's rows as ScanAll reads
+// them, its index tables' included.
+func loadJoinTables(t *testing.T, x *exec.Executor, cat *catalog.Catalog, o Options, r *rand.Rand, load func(context.Context, *catalog.Table, []catalog.Row) error) ([]catalog.Row, map[string]ref.Source) {
+	ctx := context.Background()
+	st := x.Store
 	tables := map[string]*catalog.Table{}
 	for _, n := range JoinTables {
 		tb, ok := cat.Table(n)
@@ -108,28 +139,7 @@ func RunJoins(t *testing.T, st exec.Store, cat *catalog.Catalog, o Options) {
 			sources[ix.Table.Name] = ref.Source{Table: ix.Table, Rows: rows}
 		}
 	}
-	pl := planner.New(cat, o.Planner)
-	db := joinSQLite(t, sources)
-	g := &joinGen{r: r, orders: orders, cat: cat}
-	kinds := map[string]int{}
-	for i := 0; i < o.Queries; i++ {
-		q := g.query()
-		if err := checkJoin(ctx, x, pl, sources, q, kinds, db); err != nil {
-			t.Errorf("join query %d: %s\n  %v", i, q, err)
-			if i > 20 {
-				return
-			}
-		}
-	}
-	t.Logf("%d join queries, plans %v", o.Queries, kinds)
-	if db != nil && kinds["SQLITE"] == 0 {
-		t.Error("no join query was compared with sqlite")
-	}
-	for _, k := range []string{"LOOKUP", "HASH", "LEFT"} {
-		if kinds[k] == 0 {
-			t.Errorf("no join query was planned as %s", k)
-		}
-	}
+	return orders, sources
 }
 
 // checkJoin runs q planned, with pushdown on and off, and compares each
