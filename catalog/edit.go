@@ -421,3 +421,77 @@ func TableSource(src []byte, name string) (string, error) {
 	}
 	return b.String(), nil
 }
+
+// CopyTable appends a copy of table from named to, whose HBase table is
+// hbase: the same layout, without the indexes (an index's rows are in an
+// HBase table of its own, which the copy does not have). indexes names
+// the indexes left out.
+func CopyTable(src []byte, from, to, hbase string) (out []byte, indexes []string, err error) {
+	text, err := TableSource(src, from)
+	if err != nil {
+		return nil, nil, err
+	}
+	var n yaml.Node
+	if err := yaml.Unmarshal([]byte(text), &n); err != nil {
+		return nil, nil, err
+	}
+	if n.Kind != yaml.DocumentNode || len(n.Content) != 1 || n.Content[0].Kind != yaml.SequenceNode || len(n.Content[0].Content) != 1 {
+		return nil, nil, fmt.Errorf("catalog: table %s is not one item of the tables: list", from)
+	}
+	it := n.Content[0].Content[0]
+	if it.Kind != yaml.MappingNode {
+		return nil, nil, fmt.Errorf("catalog: table %s is not a mapping", from)
+	}
+	var kept []*yaml.Node
+	hasHBase := false
+	for i := 0; i+1 < len(it.Content); i += 2 {
+		k, v := it.Content[i], it.Content[i+1]
+		switch k.Value {
+		case "indexes":
+			for _, ix := range v.Content {
+				if _, nm := mapEntry(ix, "name"); nm != nil {
+					indexes = append(indexes, nm.Value)
+				}
+			}
+			continue
+		case "name":
+			v = &yaml.Node{Kind: yaml.ScalarNode, Value: to}
+		case "hbase":
+			v = &yaml.Node{Kind: yaml.ScalarNode, Value: hbase}
+			hasHBase = true
+		}
+		kept = append(kept, k, v)
+		if k.Value == "name" && !hasHBase {
+			// hbase: follows name:, as RenderTable writes it.
+			if _, h := mapEntry(it, "hbase"); h == nil {
+				kept = append(kept, &yaml.Node{Kind: yaml.ScalarNode, Value: "hbase"}, &yaml.Node{Kind: yaml.ScalarNode, Value: hbase})
+				hasHBase = true
+			}
+		}
+	}
+	it.Content = kept
+	it.HeadComment = ""
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(n.Content[0]); err != nil {
+		return nil, nil, err
+	}
+	if err := enc.Close(); err != nil {
+		return nil, nil, err
+	}
+	d, err := parseDoc(src)
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, seq := d.tables(); seq != nil {
+		if _, x := findNamed(seq, to); x != nil {
+			return nil, nil, fmt.Errorf("table %s is in the catalog already", to)
+		}
+	}
+	if err := d.appendItem(d.root, nil, "tables", b.String(), true); err != nil {
+		return nil, nil, err
+	}
+	out, err = d.checked()
+	return out, indexes, err
+}

@@ -41,6 +41,8 @@ func maintStatement(p planner.Plan) string {
 		return "DROP SNAPSHOT"
 	case *planner.RestoreSnapshot:
 		return "RESTORE SNAPSHOT"
+	case *planner.CloneSnapshot:
+		return "CLONE SNAPSHOT"
 	}
 	return ""
 }
@@ -289,6 +291,8 @@ func (e *Engine) snapshots(ctx context.Context, p planner.Plan) (*Result, error)
 		return tagWithNote("SNAPSHOT", fmt.Sprintf("snapshot %s of %s taken", p.Name, p.Table.Physical)), nil
 	case *planner.RestoreSnapshot:
 		return e.restoreSnapshot(ctx, p)
+	case *planner.CloneSnapshot:
+		return e.cloneSnapshot(ctx, p)
 	case *planner.DropSnapshot:
 		sn, err := e.snapshotter(ctx, "DROP SNAPSHOT")
 		if err != nil {
@@ -359,4 +363,68 @@ func (e *Engine) restoreSnapshot(ctx context.Context, p *planner.RestoreSnapshot
 		return nil, fmt.Errorf("RESTORE SNAPSHOT %s: %w", p.Name, err)
 	}
 	return tagWithNote("RESTORE SNAPSHOT", fmt.Sprintf("HBase table %s restored from snapshot %s", table, p.Name)), nil
+}
+
+// cloneSnapshot runs CLONE SNAPSHOT: the master makes the new HBase
+// table from the snapshot, and the catalog gains a copy of the catalog
+// table of the snapshot's table, named as the statement says. The copy
+// has no indexes: their rows are in HBase tables the snapshot does not
+// hold (CREATE INDEX and BUILD INDEX make them anew). A snapshot of a
+// table no catalog table describes is cloned with the catalog unchanged.
+func (e *Engine) cloneSnapshot(ctx context.Context, p *planner.CloneSnapshot) (*Result, error) {
+	what := fmt.Sprintf("CLONE SNAPSHOT %s AS %s", p.Name, p.Table)
+	sn, err := e.snapshotter(ctx, "CLONE SNAPSHOT")
+	if err != nil {
+		return nil, err
+	}
+	list, err := sn.Snapshots(ctx)
+	if err != nil {
+		return nil, err
+	}
+	table := ""
+	for _, s := range list {
+		if s.Name == p.Name {
+			table = s.Table
+		}
+	}
+	if table == "" {
+		return nil, fmt.Errorf("CLONE SNAPSHOT: there is no snapshot %s (SHOW SNAPSHOTS lists them)", p.Name)
+	}
+	var from *catalog.Table
+	for _, t := range e.cfg.Catalog.Tables {
+		if t.Physical == table && t.IndexOf == nil {
+			from = t
+			break
+		}
+	}
+	var src []byte
+	var dropped []string
+	if from != nil {
+		if from.Phoenix != nil {
+			return nil, fmt.Errorf("%s: %s is a Phoenix table, whose metadata lives in Phoenix: clone it there, or describe the clone in the catalog by hand", what, from.Name)
+		}
+		if err := e.catalogFile("CLONE SNAPSHOT"); err != nil {
+			return nil, err
+		}
+		if src, dropped, err = catalog.CopyTable(e.cfg.CatalogSource, from.Name, p.Table, p.HBase); err != nil {
+			return nil, fmt.Errorf("%s: %w", what, err)
+		}
+	}
+	if err := sn.CloneSnapshot(ctx, p.Name, p.HBase); err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	notes := []string{fmt.Sprintf("HBase table %s cloned from snapshot %s of %s", p.HBase, p.Name, table)}
+	if from == nil {
+		notes = append(notes, fmt.Sprintf("no catalog table describes %s, so the catalog is unchanged: SELECT * FROM RAW '%s' reads the clone", table, p.HBase))
+	} else {
+		if err := e.saveCatalog(src); err != nil {
+			return nil, err
+		}
+		e.ensured[p.HBase] = true
+		notes = append(notes, fmt.Sprintf("catalog table %s describes it, with the layout of %s", p.Table, from.Name))
+		if len(dropped) > 0 {
+			notes = append(notes, fmt.Sprintf("without the indexes of %s (%s): the snapshot holds none of their rows; CREATE INDEX and BUILD INDEX make them for %s", from.Name, strings.Join(dropped, ", "), p.Table))
+		}
+	}
+	return &Result{Tag: "CLONE SNAPSHOT", Warnings: func() []string { return notes }}, nil
 }

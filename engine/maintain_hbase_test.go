@@ -5,6 +5,8 @@ import (
 	"crypto/md5"
 	"encoding/hex"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -312,9 +314,115 @@ func TestMaintenanceReadOnly(t *testing.T) {
 	}
 	e := engine.New(engine.Config{Catalog: cat, CatalogSource: []byte(src), ReadOnly: true, ReadOnlyHint: "writes need --allow-writes",
 		Open: func(context.Context) (exec.Store, error) { return nil, fmt.Errorf("no store in this test") }})
-	for _, sql := range []string{"FLUSH morders", "COMPACT morders", "MAJOR COMPACT morders", "SPLIT morders AT x'10'", "MERGE REGIONS morders '', x'10'", "BALANCER OFF", "SNAPSHOT morders AS s1", "DROP SNAPSHOT s1", "RESTORE SNAPSHOT s1"} {
+	for _, sql := range []string{"FLUSH morders", "COMPACT morders", "MAJOR COMPACT morders", "SPLIT morders AT x'10'", "MERGE REGIONS morders '', x'10'", "BALANCER OFF", "SNAPSHOT morders AS s1", "DROP SNAPSHOT s1", "RESTORE SNAPSHOT s1", "CLONE SNAPSHOT s1 AS m2"} {
 		if _, err := runNotes(t, e, sql); err == nil || !strings.Contains(err.Error(), "--allow-writes") {
 			t.Errorf("%s in a read-only session: %v", sql, err)
 		}
+	}
+}
+
+// TestCloneSnapshotHBase: a snapshot cloned and restored gives the same
+// rows, through rkql and through the Java client, and the clone is a
+// catalog table at once.
+func TestCloneSnapshotHBase(t *testing.T) {
+	q := hbasetest.Quorum(t)
+	java := hbasetest.CompileJava(t, "testdata/RegionCheck.java")
+	host, port, ok := strings.Cut(q, ":")
+	if !ok || strings.Contains(q, ",") {
+		t.Fatalf("quorum %q: want one host:port", q)
+	}
+	check := java.Start(t, "RegionCheck")
+	name := hbasetest.TableName("clone_check_orders")
+	clone := name + "_c2"
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	st, err := hbasestore.OpenWith(ctx, hbase.Config{ZKQuorum: q, ZKRoot: hbasetest.Root()}, hbasestore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	t.Cleanup(func() { _ = st.DropTable(context.Background(), name) })
+	t.Cleanup(func() { _ = st.DropTable(context.Background(), clone) })
+	t.Cleanup(func() { _ = st.DropTable(context.Background(), name+"_ix") })
+	src := fmt.Sprintf(maintCatalog, name) + "    indexes:\n      - {name: by_amount, hbase: " + name + "_ix, rowkey: [{field: amount}], carries: [seller, ts, order_id]}\n"
+	cat, err := catalog.Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "catalog.yaml")
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := engine.New(engine.Config{Catalog: cat, CatalogSource: []byte(src), CatalogFile: file,
+		Open:    func(context.Context) (exec.Store, error) { return st, nil },
+		Confirm: func(context.Context, string) (bool, error) { return true, nil }})
+	must := func(sql string) string {
+		t.Helper()
+		out, err := runNotes(t, e, sql)
+		if err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+		return out
+	}
+	var rows []string
+	for i := range 10 {
+		rows = append(rows, fmt.Sprintf("('s%d', %d, %d, %d.5)", i, i, 1714521600000+int64(i), i))
+	}
+	must("CREATE TABLE morders")
+	must("INSERT INTO morders (seller, order_id, ts, amount) VALUES " + strings.Join(rows, ", "))
+	snap := name + "_snap"
+	t.Cleanup(func() { _, _ = runNotes(t, e, "DROP SNAPSHOT "+snap) })
+	must("SNAPSHOT morders AS " + snap)
+	const sel = "SELECT seller, order_id, ts, amount FROM %s ALLOW FULL SCAN"
+	before := must(fmt.Sprintf(sel, "morders"))
+
+	out := must(fmt.Sprintf("CLONE SNAPSHOT %s AS morders2 HBASE '%s'", snap, clone))
+	for _, w := range []string{"HBase table " + clone + " cloned from snapshot " + snap, "catalog table morders2 describes it", "without the indexes of morders (by_amount)"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("CLONE SNAPSHOT does not say %q:\n%s", w, out)
+		}
+	}
+	if got := must(fmt.Sprintf(sel, "morders2")); got != before {
+		t.Errorf("the clone's rows are\n%s\nwant the original's\n%s", got, before)
+	}
+	saved, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, err := catalog.Parse(saved); err != nil {
+		t.Fatal(err)
+	} else if t2, ok := c.Table("morders2"); !ok || t2.Physical != clone || len(t2.Indexes) != 0 {
+		t.Errorf("the saved catalog's morders2: %v %+v", ok, t2)
+	}
+	orig := strings.TrimSpace(check.Ask("cells", host, port, name))
+	if got := strings.TrimSpace(check.Ask("cells", host, port, clone)); got != orig || orig == "-" {
+		t.Errorf("the Java client reads the clone as\n%s\nand the original as\n%s", got, orig)
+	}
+
+	for _, c := range []struct{ sql, want string }{
+		{"CLONE SNAPSHOT " + name + "_nope AS m3", "there is no snapshot"},
+		{"CLONE SNAPSHOT " + snap + " AS morders2", "in the catalog already"},
+		{fmt.Sprintf("CLONE SNAPSHOT %s AS m3 HBASE '%s'", snap, clone), "both use HBase table"},
+	} {
+		_, err := runNotes(t, e, c.sql)
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: %v, want one line saying %q", c.sql, err, c.want)
+		}
+	}
+
+	must("DELETE FROM morders WHERE seller = 's1'")
+	must("INSERT INTO morders (seller, order_id, ts, amount) VALUES ('s99', 99, 1714521600099, 99.5)")
+	if must(fmt.Sprintf(sel, "morders")) == before {
+		t.Fatal("the writes after the snapshot changed nothing")
+	}
+	must("RESTORE SNAPSHOT " + snap)
+	if got := must(fmt.Sprintf(sel, "morders")); got != before {
+		t.Errorf("after RESTORE SNAPSHOT the rows are\n%s\nwant the snapshot's\n%s", got, before)
+	}
+	if got := must(fmt.Sprintf(sel, "morders2")); got != before {
+		t.Errorf("after RESTORE SNAPSHOT the clone's rows are\n%s\nwant the snapshot's\n%s", got, before)
+	}
+	if got := strings.TrimSpace(check.Ask("cells", host, port, name)); got != orig {
+		t.Errorf("after RESTORE SNAPSHOT the Java client reads\n%s\nwant\n%s", got, orig)
 	}
 }

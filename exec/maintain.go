@@ -66,6 +66,8 @@ type Snapshotter interface {
 	Snapshots(ctx context.Context) ([]Snapshot, error)
 	// RestoreSnapshot puts table back as snapshot name holds it.
 	RestoreSnapshot(ctx context.Context, table, name string) error
+	// CloneSnapshot makes the new table table from snapshot name.
+	CloneSnapshot(ctx context.Context, name, table string) error
 	// DeleteSnapshot deletes the snapshot name.
 	DeleteSnapshot(ctx context.Context, name string) error
 }

@@ -71,6 +71,27 @@ func (s *RestoreSnapshotStmt) String() string {
 	return "RESTORE SNAPSHOT " + s.Name.String()
 }
 
+// CloneSnapshotStmt is CLONE SNAPSHOT name AS t [HBASE 'table']: a new
+// HBase table from the snapshot, described in the catalog as t.
+type CloneSnapshotStmt struct {
+	Clone Pos
+	Name  Ident
+	Table Ident
+	// HBase is the new HBase table's name; "" is t's name.
+	HBase string
+}
+
+func (s *CloneSnapshotStmt) Pos() Pos { return s.Clone }
+func (*CloneSnapshotStmt) node()      {}
+func (*CloneSnapshotStmt) stmt()      {}
+func (s *CloneSnapshotStmt) String() string {
+	out := "CLONE SNAPSHOT " + s.Name.String() + " AS " + s.Table.String()
+	if s.HBase != "" {
+		out += " HBASE " + QuoteString(s.HBase)
+	}
+	return out
+}
+
 // ShowSnapshotsStmt is SHOW SNAPSHOTS.
 type ShowSnapshotsStmt struct{ Show Pos }
 
@@ -99,6 +120,7 @@ func (s *DropSnapshotStmt) String() string { return "DROP SNAPSHOT " + s.Name.St
 var (
 	_ Stmt = (*SnapshotStmt)(nil)
 	_ Stmt = (*RestoreSnapshotStmt)(nil)
+	_ Stmt = (*CloneSnapshotStmt)(nil)
 	_ Stmt = (*ShowSnapshotsStmt)(nil)
 	_ Stmt = (*DropSnapshotStmt)(nil)
 	_ Stmt = (*ShowStatusStmt)(nil)

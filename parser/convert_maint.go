@@ -27,6 +27,14 @@ func (c *converter) maintStmt(g *gStmt) (s Stmt, err *Error, ok bool) {
 		return &SnapshotStmt{Snapshot: pos(g.Snapshot.Pos), Table: ident(g.Snapshot.Table), Name: ident((*gAlias)(g.Snapshot.Name))}, nil, true
 	case g.Restore != nil:
 		return &RestoreSnapshotStmt{Restore: pos(g.Restore.Pos), Name: ident((*gAlias)(g.Restore.Name))}, nil, true
+	case g.Clone != nil:
+		s := &CloneSnapshotStmt{Clone: pos(g.Clone.Pos), Name: ident((*gAlias)(g.Clone.Name)), Table: ident((*gAlias)(g.Clone.Table))}
+		if g.Clone.HBase != nil {
+			if s.HBase = unquote(g.Clone.HBase.Raw, '\''); s.HBase == "" {
+				return nil, c.errorf(g.Clone.HBase.Pos, "the HBase table name cannot be empty"), true
+			}
+		}
+		return s, nil, true
 	case g.Balancer != nil:
 		return &BalancerStmt{Balancer: pos(g.Balancer.Pos), Switch: strings.ToUpper(g.Balancer.Switch)}, nil, true
 	}

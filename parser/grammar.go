@@ -68,6 +68,7 @@ type gStmt struct {
 	Balancer *gBalancer `parser:"| @@"`
 	Snapshot *gSnapshot `parser:"| @@"`
 	Restore  *gRestore  `parser:"| @@"`
+	Clone    *gClone    `parser:"| @@"`
 }
 
 // gExplainable lists the statements EXPLAIN accepts.

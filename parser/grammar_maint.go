@@ -45,6 +45,14 @@ type gRestore struct {
 	Name *gIdent `parser:"'RESTORE' 'SNAPSHOT' @@"`
 }
 
+// gClone is CLONE SNAPSHOT name AS t [HBASE 'table'].
+type gClone struct {
+	Pos   lexer.Position
+	Name  *gIdent `parser:"'CLONE' 'SNAPSHOT' @@"`
+	Table *gIdent `parser:"'AS' @@"`
+	HBase *gStr   `parser:"( 'HBASE' @@ )?"`
+}
+
 type gBalancer struct {
 	Pos    lexer.Position
 	Switch string `parser:"'BALANCER' @( 'ON' | 'OFF' )?"`

@@ -25,7 +25,7 @@ var keywordTable = [...]Keyword{
 	{Word: "BINARY", Layout: true}, {Word: "BLOCKCACHE", Layout: true},
 	{Word: "BLOCKSIZE", Layout: true}, {Word: "BLOOMFILTER", Layout: true},
 	{Word: "BUILD", Starter: true}, {Word: "BY", Reserved: true}, {Word: "CASE", Reserved: true},
-	{Word: "CAST"}, {Word: "CATALOG"}, {Word: "CHECK", Starter: true}, {Word: "CLUSTER"}, {Word: "COLUMN", Layout: true},
+	{Word: "CAST"}, {Word: "CATALOG"}, {Word: "CHECK", Starter: true}, {Word: "CLONE", Starter: true}, {Word: "CLUSTER"}, {Word: "COLUMN", Layout: true},
 	{Word: "COMPACT", Starter: true}, {Word: "COMPARE"}, {Word: "COMPRESSION", Layout: true}, {Word: "COVERING", Layout: true},
 	{Word: "CREATE", Starter: true}, {Word: "DATE"}, {Word: "DAY"}, {Word: "DECIMAL", Layout: true},
 	{Word: "DECODE", Starter: true}, {Word: "DELETE", Reserved: true, Starter: true},

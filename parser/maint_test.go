@@ -24,6 +24,8 @@ func TestMaintenanceStatements(t *testing.T) {
 		{"SHOW SNAPSHOTS", "SHOW SNAPSHOTS"},
 		{"drop snapshot orders_1", "DROP SNAPSHOT orders_1"},
 		{"restore snapshot orders_1", "RESTORE SNAPSHOT orders_1"},
+		{"clone snapshot orders_1 as orders2", "CLONE SNAPSHOT orders_1 AS orders2"},
+		{"CLONE SNAPSHOT orders_1 AS orders2 HBASE 'ns:orders2'", "CLONE SNAPSHOT orders_1 AS orders2 HBASE 'ns:orders2'"},
 	}
 	var stmts []Stmt
 	for _, c := range cases {
@@ -44,6 +46,9 @@ func TestMaintenanceStatements(t *testing.T) {
 		{"SPLIT orders AT (m['k'] = 1)", "not map entries"},
 		{"BALANCER maybe", ""},
 		{"COMPACT", ""},
+		{"CLONE SNAPSHOT s1", "AS"},
+		{"CLONE s1 AS t2", "SNAPSHOT"},
+		{"CLONE SNAPSHOT s1 AS t2 HBASE ''", "cannot be empty"},
 	} {
 		_, err := ParseOne(c.src)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -52,7 +57,7 @@ func TestMaintenanceStatements(t *testing.T) {
 	}
 	// The new words stay names where the grammar wants a name.
 	for _, src := range []string{
-		"SELECT flush, compact, major, merge, balancer, at, off FROM t",
+		"SELECT flush, compact, major, merge, balancer, at, off, clone FROM t",
 		"SELECT * FROM split WHERE at = 1",
 		"CREATE TABLE merge (at STRING, off INT) ROWKEY (at)",
 	} {

@@ -50,6 +50,15 @@ type RestoreSnapshot struct{ Name string }
 
 func (*RestoreSnapshot) plan() {}
 
+// CloneSnapshot is CLONE SNAPSHOT name AS t [HBASE 'table'].
+type CloneSnapshot struct {
+	Name  string
+	Table string // the catalog name of the new table
+	HBase string // its HBase table: Table when not given
+}
+
+func (*CloneSnapshot) plan() {}
+
 // DropSnapshot is DROP SNAPSHOT name.
 type DropSnapshot struct{ Name string }
 
@@ -111,6 +120,15 @@ func (pl *Planner) maintPlan(stmt parser.Stmt) (p Plan, ok bool, err error) {
 		return &ShowSnapshots{}, true, nil
 	case *parser.RestoreSnapshotStmt:
 		return &RestoreSnapshot{Name: s.Name.Name}, true, nil
+	case *parser.CloneSnapshotStmt:
+		if _, ok := pl.cat.Table(s.Table.Name); ok {
+			return nil, true, errAt(s.Table.NamePos, "CLONE SNAPSHOT: table %s is in the catalog already", s.Table.Name)
+		}
+		hb := s.HBase
+		if hb == "" {
+			hb = s.Table.Name
+		}
+		return &CloneSnapshot{Name: s.Name.Name, Table: s.Table.Name, HBase: hb}, true, nil
 	case *parser.DropSnapshotStmt:
 		return &DropSnapshot{Name: s.Name.Name}, true, nil
 	}

@@ -148,7 +148,7 @@ func commonFlags(fs *flag.FlagSet, o *options) {
 	fs.StringVar(&o.zkRoot, "zk-root", "/hbase", "HBase's root `znode`")
 	fs.DurationVar(&o.lockTimeout, "lock-timeout", 10*time.Second, "how long to wait for another rkql process to release the embedded store, or to finish its edit of the catalog (0: not at all)")
 	connFlags(fs, o)
-	fs.BoolVar(&o.allowWrites, "allow-writes", false, "with --zk, allow statements that write or change tables (CREATE TABLE/INDEX, INSERT, UPDATE, DELETE, TRUNCATE, BUILD INDEX, CHECK INDEX … REPAIR, import, dropping HBase tables) and that change the cluster (FLUSH, COMPACT, SPLIT, MERGE REGIONS, BALANCER ON|OFF, SNAPSHOT, RESTORE SNAPSHOT, DROP SNAPSHOT, CREATE and DROP NAMESPACE)")
+	fs.BoolVar(&o.allowWrites, "allow-writes", false, "with --zk, allow statements that write or change tables (CREATE TABLE/INDEX, INSERT, UPDATE, DELETE, TRUNCATE, BUILD INDEX, CHECK INDEX … REPAIR, import, dropping HBase tables) and that change the cluster (FLUSH, COMPACT, SPLIT, MERGE REGIONS, BALANCER ON|OFF, SNAPSHOT, RESTORE SNAPSHOT, CLONE SNAPSHOT, DROP SNAPSHOT, CREATE and DROP NAMESPACE)")
 }
 
 // checkCommon refuses common flags set to nothing, such as --zk "$UNSET":

@@ -129,6 +129,23 @@ public final class RegionCheck {
         }
         return Long.toString(n);
       }
+      case "cells": {
+        // Each cell as row family:qualifier value, in hex, in scan order.
+        StringBuilder b = new StringBuilder();
+        try (org.apache.hadoop.hbase.client.Table t = conn.getTable(TableName.valueOf(args[3]));
+            org.apache.hadoop.hbase.client.ResultScanner rs = t.getScanner(new org.apache.hadoop.hbase.client.Scan())) {
+          for (org.apache.hadoop.hbase.client.Result r : rs) {
+            for (org.apache.hadoop.hbase.Cell c : r.rawCells()) {
+              b.append(b.length() > 0 ? ";" : "")
+                  .append(Bytes.toHex(org.apache.hadoop.hbase.CellUtil.cloneRow(c))).append(' ')
+                  .append(Bytes.toHex(org.apache.hadoop.hbase.CellUtil.cloneFamily(c))).append(':')
+                  .append(Bytes.toHex(org.apache.hadoop.hbase.CellUtil.cloneQualifier(c))).append(' ')
+                  .append(Bytes.toHex(org.apache.hadoop.hbase.CellUtil.cloneValue(c)));
+            }
+          }
+        }
+        return b.length() == 0 ? "-" : b.toString();
+      }
       case "servers":
         return Integer.toString(admin.getClusterMetrics().getLiveServerMetrics().size());
       default:

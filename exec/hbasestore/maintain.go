@@ -118,3 +118,8 @@ func (s *Store) DeleteSnapshot(ctx context.Context, name string) error {
 func (s *Store) RestoreSnapshot(ctx context.Context, table, name string) error {
 	return s.c.Admin().RestoreSnapshot(ctx, table, name)
 }
+
+// CloneSnapshot implements exec.Snapshotter.
+func (s *Store) CloneSnapshot(ctx context.Context, name, table string) error {
+	return s.c.Admin().CloneSnapshot(ctx, name, table)
+}

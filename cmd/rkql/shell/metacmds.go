@@ -214,6 +214,7 @@ var syntaxes = []struct{ name, syntax, desc string }{
 	{"MERGE", "MERGE REGIONS t 'start' , 'start' [, …]", "merge the adjacent regions starting at those keys (as SHOW REGIONS prints them; '' is the first) into one, once confirmed"},
 	{"SNAPSHOT", "SNAPSHOT t AS name | SHOW SNAPSHOTS | RESTORE SNAPSHOT name | DROP SNAPSHOT name", "take a snapshot of t's HBase table (HBase); list the snapshots with their tables; put a table back as its snapshot holds it, or drop a snapshot, once confirmed"},
 	{"RESTORE", "RESTORE SNAPSHOT name", "see SNAPSHOT"},
+	{"CLONE", "CLONE SNAPSHOT name AS t [HBASE 'table']", "make a new HBase table from a snapshot (HBase), and catalog table t for it with the layout of the snapshot's table, without its indexes"},
 	{"BALANCER", "BALANCER [ON | OFF]", "show the HBase balancer's state, or turn it on or off"},
 }
 

@@ -147,7 +147,7 @@ func TestParseMeta(t *testing.T) {
 		{`\o`, intentOutput, "", ""},
 		{`\e`, intentEdit, "", ""},
 		{`\h select`, intentPrint, "", ""},
-		{`\h nope`, 0, "", `no help for nope (statements: ADVISE, ALTER, BALANCER, BUILD, CHECK, COMPACT, CREATE, DECODE, DELETE, DESCRIBE, DROP, ENCODE, EXPLAIN, FLUSH, INFER, INSERT, LINT, MAJOR, MERGE, RESTORE, SELECT, SHOW, SIMULATE, SNAPSHOT, SPLIT, TRUNCATE, UPDATE, UPSERT)`},
+		{`\h nope`, 0, "", `no help for nope (statements: ADVISE, ALTER, BALANCER, BUILD, CHECK, CLONE, COMPACT, CREATE, DECODE, DELETE, DESCRIBE, DROP, ENCODE, EXPLAIN, FLUSH, INFER, INSERT, LINT, MAJOR, MERGE, RESTORE, SELECT, SHOW, SIMULATE, SNAPSHOT, SPLIT, TRUNCATE, UPDATE, UPSERT)`},
 		{`\set 9x 1`, intentVar, "", ""},
 		{`\set a-b 1`, 0, "", `invalid variable name "a-b": use letters, digits and _`},
 		{`\pset pager off`, intentSet, "", ""},
