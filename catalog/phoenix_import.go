@@ -329,6 +329,7 @@ func ImportPhoenix(name, schema, table string, rows []PhoenixCatalogRow, index f
 			}
 		}
 		ph.GlobalIndexes = append(ph.GlobalIndexes, ixFull)
+		imp.Notes = append(imp.Notes, fmt.Sprintf("%s has the Phoenix global index %s: rkql's queries of %s do not use it (import it by its name to query it), and rkql does not write %s", full, ixFull, full, full))
 	}
 	if tt == "i" {
 		of := string(header[pcDataTable])

@@ -134,7 +134,7 @@ func TestCreateTableFromPhoenix(t *testing.T) {
 	}
 	out := runText(t, e, "CREATE TABLE FROM PHOENIX 's.metrics';")
 	for _, w := range []string{"- name: metrics", "{salt: 4}", "{field: ts, encoding: phoenix, phoenix: TIMESTAMP, order: desc}",
-		`{name: 'n', type: INT, column: '0:\x80\x0C', encoding: phoenix, phoenix: INTEGER}`, "global_indexes: [S.METRICS_BY_CPU]", "# saved to"} {
+		`{name: 'n', type: INT, column: '0:\x80\x0C', encoding: phoenix, phoenix: INTEGER}`, "global_indexes: [S.METRICS_BY_CPU]", "# S.METRICS has the Phoenix global index S.METRICS_BY_CPU: rkql's queries", "# saved to"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("CREATE TABLE FROM PHOENIX does not say %q:\n%s", w, out)
 		}
