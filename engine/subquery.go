@@ -33,6 +33,21 @@ import (
 //     NOT EXISTS) in three-valued logic.
 //   - (SELECT …) as a value, uncorrelated: its one value (NULL with no
 //     row, an error with more than one).
+//   - x [NOT] IN (SELECT c … WHERE i.k = o.k AND …), correlated as
+//     EXISTS is: the rows (i.k…, c) of the subquery for all the outer
+//     rows at once, and the condition (o.k…, x) IN (those rows) AND
+//     o.k IS NOT NULL …, SQL's IN for each outer row (correlatedIn).
+//   - (SELECT v … WHERE i.k = o.k AND …) as a value, correlated so: the
+//     subquery's value for each distinct i.k… (grouped by it when v
+//     aggregates), and a CASE of the outer row's o.k… over them, the
+//     value of v over no row when none matches (correlatedScalar).
+//
+// A correlated subquery's rows are read by the outer rows' values when
+// its table's key or an index is bound by them and the outer read is
+// bound by its own conditions (a lookup join, in batches); else by one
+// read of the subquery without its equalities (correlatedRead). Outer
+// columns anywhere else in a subquery (another comparison, under an OR,
+// in its select list) are refused.
 //
 // The rows a subquery yields are held within the sort budget
 // (Config.SortBudget); past it the statement fails.
@@ -825,9 +840,10 @@ type innerShape struct {
 // the rest of its WHERE (sub's) and whose inner sides are not NULL
 // (NULL equals nothing). orig is the subquery as written in s.
 //
-// When the subquery alone would read its whole table but the conjuncts
-// of s's WHERE that do not hold it bind the outer read, the outer rows'
-// distinct correlated values are read first, then the inner rows of
+// When the subquery alone would read its whole table but the outer
+// read, by the conjuncts of s's WHERE that do not hold it, is bound (or
+// may read its whole table, when the subquery may not), the outer
+// rows' distinct correlated values are read first, then the inner rows of
 // just those values, subqueryBatch values a read, each an IN list of
 // the inner sides that the planner plans by its key or an index (a
 // multi-get or prefix scans): a lookup join. Otherwise the subquery
@@ -903,9 +919,6 @@ func (e *Engine) lookupRead(ctx context.Context, build func(...parser.Expr) *par
 		}
 		others = append(others, t)
 	}
-	if len(others) == 0 {
-		return nil, none, false, nil
-	}
 	inner := func(extra ...parser.Expr) *parser.SelectStmt {
 		q := build(extra...)
 		q.AllowFullScan = false
@@ -921,7 +934,16 @@ func (e *Engine) lookupRead(ctx context.Context, build func(...parser.Expr) *par
 		first.Items = append(first.Items, parser.SelectItem{Expr: o})
 	}
 	if _, err := e.pl.Plan(ctx, first); err != nil {
-		return nil, none, false, nil
+		// The outer read is not bound either: the hash join when the
+		// subquery may read its whole table, else the lookup join when
+		// the outer query may read its own.
+		if !errors.Is(err, planner.ErrFullScan) || orig.AllowFullScan || !s.AllowFullScan {
+			return nil, none, false, nil
+		}
+		first.AllowFullScan = true
+		if _, err := e.pl.Plan(ctx, first); err != nil {
+			return nil, none, false, nil
+		}
 	}
 	var st runStats
 	keys, _, err := e.runSubqueryPlan(ctx, first, &st)
