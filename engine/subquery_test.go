@@ -268,4 +268,25 @@ func TestCorrelatedExplain(t *testing.T) {
 	if strings.Contains(text, "STORE CALLS") {
 		t.Errorf("EXPLAIN without ANALYZE shows measured figures:\n%s", text)
 	}
+	// NOT IN by the inner table's key, the outer rows bound by theirs.
+	text = explainText(t, e, "EXPLAIN SELECT s.domain FROM sites s WHERE s.domain IN ('a.com', 'b.com', 'e.com') AND s.visits / 10 NOT IN (SELECT o.order_id FROM orders o WHERE o.seller = s.owner)")
+	for _, want := range []string{
+		"CLIENT LOOKUP ANTI JOIN (SUBQUERY RUN FIRST, ITS ROWS AS CONSTANTS): s.visits / 10 NOT IN (SELECT o.order_id FROM orders AS o WHERE o.seller = s.owner)",
+		"then SELECT DISTINCT o.seller, o.order_id FROM orders AS o WHERE o.seller IS NOT NULL AND o.seller IN (\"<2 outer values>\")",
+		"INNER PLAN SKIP SCAN ON 2 RANGES OVER orders",
+		"ROWS   4",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("EXPLAIN lacks %q:\n%s", want, text)
+		}
+	}
+	js := explainText(t, e, "EXPLAIN ANALYZE (FORMAT JSON) SELECT s.domain, (SELECT COUNT(*) FROM orders o WHERE o.seller = s.owner) AS n FROM sites s WHERE s.domain IN ('a.com', 'b.com') ORDER BY n")
+	for _, want := range []string{`"CLIENT LOOKUP SCALAR SUBQUERY PER GROUP"`, `"inner_plan": [`, `"batch_size": 1000`, `"store_calls": `, `"rows_received": `} {
+		if !strings.Contains(js, want) {
+			t.Errorf("EXPLAIN JSON lacks %s:\n%s", want, js)
+		}
+	}
+	if got := readAll(t, e, "SELECT s.domain, (SELECT COUNT(*) FROM orders o WHERE o.seller = s.owner) AS n FROM sites s WHERE s.domain IN ('a.com', 'b.com', 'd.com') ORDER BY n, s.domain"); got != "d.com 0; a.com 2; b.com 2" {
+		t.Errorf("ordered by the subquery's alias: %s", got)
+	}
 }
