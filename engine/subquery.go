@@ -348,10 +348,7 @@ func (e *Engine) runSubqueryPlan(ctx context.Context, sub *parser.SelectStmt, st
 		return nil, nil, err
 	}
 	defer res.Close()
-	budget := e.cfg.SortBudget
-	if budget <= 0 {
-		budget = defaultSubqueryBudget
-	}
+	budget := e.subqueryBudget()
 	var rows []catalog.Row
 	for {
 		row, err := res.Rows.Next(ctx)
@@ -365,11 +362,23 @@ func (e *Engine) runSubqueryPlan(ctx context.Context, sub *parser.SelectStmt, st
 			return nil, nil, err
 		}
 		if len(rows) == budget {
-			return nil, nil, &parser.Error{Pos: sub.Select, Err: ErrSubqueryBudget,
-				Msg: fmt.Sprintf("the subquery yields more than %d rows, the sort budget: narrow its WHERE or raise the budget", budget)}
+			return nil, nil, budgetError(sub, budget)
 		}
 		rows = append(rows, append(catalog.Row(nil), row...))
 	}
+}
+
+// subqueryBudget is the rows a subquery may yield.
+func (e *Engine) subqueryBudget() int {
+	if e.cfg.SortBudget > 0 {
+		return e.cfg.SortBudget
+	}
+	return defaultSubqueryBudget
+}
+
+func budgetError(sub *parser.SelectStmt, budget int) error {
+	return &parser.Error{Pos: sub.Select, Err: ErrSubqueryBudget,
+		Msg: fmt.Sprintf("the subquery yields more than %d rows, the sort budget: narrow its WHERE or raise the budget", budget)}
 }
 
 // literal is v as an expression the planner reads back as v.
@@ -841,7 +850,7 @@ type innerShape struct {
 // (NULL equals nothing). orig is the subquery as written in s.
 //
 // When the subquery alone would read its whole table but the outer
-// read, by the conjuncts of s's WHERE that do not hold it, is bound (or
+// read, by the conjuncts of s's WHERE without a subquery, is bound (or
 // may read its whole table, when the subquery may not), the outer
 // rows' distinct correlated values are read first, then the inner rows of
 // just those values, subqueryBatch values a read, each an IN list of
@@ -885,23 +894,6 @@ func (e *Engine) correlatedRead(ctx context.Context, sub, orig *parser.SelectStm
 	return rows, subqueryRun{op: "CLIENT ", query: q.String(), rows: len(rows), took: time.Since(start), plan: plan, stats: &st}, nil
 }
 
-// holds reports whether x holds the subquery sub.
-func holds(x parser.Expr, sub *parser.SelectStmt) bool {
-	found := false
-	parser.Rewrite(x, func(y parser.Expr) parser.Expr {
-		switch y := y.(type) {
-		case *parser.InExpr:
-			found = found || y.Sub == sub
-		case *parser.ExistsExpr:
-			found = found || y.Select == sub
-		case *parser.SubqueryExpr:
-			found = found || y.Select == sub
-		}
-		return y
-	})
-	return found
-}
-
 // lookupRead is correlatedRead's lookup join; ok is false when it does
 // not apply.
 func (e *Engine) lookupRead(ctx context.Context, build func(...parser.Expr) *parser.SelectStmt, orig *parser.SelectStmt, innerSide, outerSide []parser.Expr, s *parser.SelectStmt) ([]catalog.Row, subqueryRun, bool, error) {
@@ -910,14 +902,13 @@ func (e *Engine) lookupRead(ctx context.Context, build func(...parser.Expr) *par
 		return nil, none, false, nil
 	}
 	var others []parser.Expr
+	// The outer rows that read the subquery pass the conjuncts without
+	// one; their values (a superset, when another conjunct has a
+	// subquery) are looked up.
 	for _, t := range conjuncts(s.Where) {
-		if holds(t, orig) {
-			continue
+		if parser.FirstSubquery(t) == nil {
+			others = append(others, t)
 		}
-		if parser.FirstSubquery(t) != nil {
-			return nil, none, false, nil
-		}
-		others = append(others, t)
 	}
 	inner := func(extra ...parser.Expr) *parser.SelectStmt {
 		q := build(extra...)
@@ -971,6 +962,9 @@ func (e *Engine) lookupRead(ctx context.Context, build func(...parser.Expr) *par
 		}
 		batches++
 		found = append(found, rows...)
+		if len(found) > e.subqueryBudget() {
+			return nil, none, true, budgetError(orig, e.subqueryBudget())
+		}
 	}
 	shown := inner(&parser.InExpr{X: ilhs, List: []parser.Expr{&parser.ColumnRef{NamePos: parser.NoPos, Name: fmt.Sprintf("<%d outer values>", len(probe))}}})
 	return found, subqueryRun{op: "CLIENT LOOKUP ", query: first.String() + "; then " + shown.String(), rows: len(found),

@@ -3,6 +3,7 @@ package engine_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -288,5 +289,27 @@ func TestCorrelatedExplain(t *testing.T) {
 	}
 	if got := readAll(t, e, "SELECT s.domain, (SELECT COUNT(*) FROM orders o WHERE o.seller = s.owner) AS n FROM sites s WHERE s.domain IN ('a.com', 'b.com', 'd.com') ORDER BY n, s.domain"); got != "d.com 0; a.com 2; b.com 2" {
 		t.Errorf("ordered by the subquery's alias: %s", got)
+	}
+}
+
+// TestCorrelatedBatches: the outer rows' values are looked up 1000 a
+// read, and every batch's rows count.
+func TestCorrelatedBatches(t *testing.T) {
+	e := exampleEngine(t, engine.Config{})
+	var vals []string
+	for i := 0; i < 2500; i++ {
+		vals = append(vals, fmt.Sprintf("('s%d', 'bx', %d, %d, %d.5, 'new')", i, i, 1000+i, i%7))
+	}
+	run(t, e, "INSERT INTO orders (seller, buyer, order_id, ts, amount, status) VALUES "+strings.Join(vals, ", "))
+	run(t, e, "INSERT INTO orders (seller, buyer, order_id, ts, amount, status) VALUES ('s7', 'by', 9000, 9000, 99.5, 'new'), ('s2400', 'by', 9001, 9001, 0.5, 'new')")
+	const q = "SELECT COUNT(*), SUM((SELECT COUNT(*) FROM orders p WHERE p.seller = o.seller)) FROM orders o WHERE o.buyer = 'bx' AND o.amount IN (SELECT p.amount + 0 FROM orders p WHERE p.seller = o.seller AND p.amount < 99)"
+	if got := readAll(t, e, q); got != "2500 2502" {
+		t.Errorf("%s: %s, want 2500 2502", q, got)
+	}
+	text := explainText(t, e, "EXPLAIN "+q)
+	for _, want := range []string{"CLIENT LOOKUP SEMI JOIN", "CLIENT LOOKUP SCALAR SUBQUERY PER GROUP", "BATCH SIZE 1000", "BATCHES 3", "<2500 outer values>"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("EXPLAIN lacks %q:\n%s", want, text)
+		}
 	}
 }
