@@ -100,10 +100,23 @@ func (a *Access) bytesLine() string {
 }
 
 // cost counts the reads an access makes: gets or scans, and the regions
-// they touch according to env's region boundaries; multiRange says the
-// store reads the ranges with one scan. It counts; it does not estimate
-// rows, since the stores keep no statistics.
-func (a *Access) cost(env ExplainEnv, multiRange bool) string {
+// they touch according to env's region boundaries, as pl places the
+// access (one scan of several ranges, parallel parts). It counts; it does
+// not estimate rows, since the stores keep no statistics.
+func (a *Access) cost(env ExplainEnv, pl Placing) string {
+	c := a.serialCost(env, pl.MultiRange(a))
+	if parts, workers := pl.Parallel(a); parts > 1 && workers > 1 {
+		// Each part is one scanner, and so at least one RPC; a worker
+		// reads its parts one after another.
+		deep := (parts + workers - 1) / workers
+		c += fmt.Sprintf(", as %d parts on %d workers side by side: at least %d %s one after another on the busiest worker", parts, workers, deep, plural(deep, "RPC", "RPCs"))
+	}
+	return c
+}
+
+// serialCost is cost without the parallel parts: multiRange says the
+// store reads the ranges with one scan.
+func (a *Access) serialCost(env ExplainEnv, multiRange bool) string {
 	starts := env.Regions[a.Table.Physical]
 	switch a.Kind {
 	case EmptyResult:

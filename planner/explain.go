@@ -94,6 +94,10 @@ type Placing interface {
 	// Server says how the store computes n, a Count or an Aggregate,
 	// where the data lives; "" when the client does.
 	Server(n Node) string
+	// Parallel is how a's read is cut for parallel scanners: the parts
+	// and the workers that read them side by side; 0, 0 when it is read
+	// by one scanner.
+	Parallel(a *Access) (parts, workers int)
 }
 
 // unplaced is the Placing of a plan no store has placed.
@@ -113,9 +117,10 @@ func (unplaced) ScanAttrs(a *Access) []Attr {
 	return append(asOf, Attr{Label: "CLIENT COLUMNS", Value: strings.Join(a.ColumnNames(a.Columns), ", ")})
 }
 
-func (unplaced) MultiRange(*Access) bool  { return false }
-func (unplaced) Cond(f *Filter) expr.Expr { return f.Cond }
-func (unplaced) Server(Node) string       { return "" }
+func (unplaced) MultiRange(*Access) bool     { return false }
+func (unplaced) Cond(f *Filter) expr.Expr    { return f.Cond }
+func (unplaced) Server(Node) string          { return "" }
+func (unplaced) Parallel(*Access) (int, int) { return 0, 0 }
 
 // Explain builds the EXPLAIN model of s as planned, every step in the
 // client; an is nil unless it ran.
@@ -144,7 +149,7 @@ func (s *Select) ExplainPlaced(env ExplainEnv, an *Analysis, pl Placing) *Explai
 		access := Attr{Label: "ACCESS", Value: strings.TrimSuffix(a.Header(), " OVER "+a.Table.Name)}
 		st.Attrs = append([]Attr{access}, st.Attrs...)
 	}
-	e.Plan = append(e.Plan, Attr{Label: "COST", Value: s.Access.cost(env, pl.MultiRange(s.Access))})
+	e.Plan = append(e.Plan, Attr{Label: "COST", Value: s.Access.cost(env, pl)})
 	if len(s.Notes) > 0 {
 		e.Plan = append(e.Plan, Attr{Label: "NOTE", Value: s.Notes})
 	}
@@ -168,7 +173,7 @@ func (s *Select) explainUnion(u *Union, env ExplainEnv, an *Analysis, pl Placing
 			st.Attrs = append([]Attr{{Label: "branch", Value: int64(i + 1), Detail: true}}, st.Attrs...)
 			e.Steps = append(e.Steps, st)
 		}
-		costs = append(costs, fmt.Sprintf("branch %d: %s", i+1, b.Access.cost(env, pl.MultiRange(b.Access))))
+		costs = append(costs, fmt.Sprintf("branch %d: %s", i+1, b.Access.cost(env, pl)))
 		for _, n := range b.Notes {
 			notes = append(notes, fmt.Sprintf("branch %d: %s", i+1, n))
 		}

@@ -170,6 +170,7 @@ type countPlacing struct {
 
 func (countPlacing) ScanAttrs(*planner.Access) []planner.Attr { return nil }
 func (countPlacing) MultiRange(*planner.Access) bool          { return false }
+func (countPlacing) Parallel(*planner.Access) (int, int)      { return 0, 0 }
 func (countPlacing) Cond(f *planner.Filter) expr.Expr         { return f.Cond }
 func (c countPlacing) Server(n planner.Node) string {
 	if n == planner.Node(c.cnt) {
@@ -247,6 +248,55 @@ func TestNowOncePerStatement(t *testing.T) {
 			if !strings.Contains(text, want) {
 				t.Errorf("statement %d explains as\n%s\nwant it to hold %s", round, text, want)
 			}
+		}
+	}
+}
+
+// parallelPlacing places every read as parts parts on workers workers.
+type parallelPlacing struct {
+	countPlacing
+	parts, workers int
+}
+
+func (p parallelPlacing) Parallel(*planner.Access) (int, int) { return p.parts, p.workers }
+
+// TestExplainParallelCost: the COST of a read cut into parallel parts
+// counts the RPCs the busiest worker makes one after another, at least
+// one a part; a read of one scanner says nothing of workers.
+func TestExplainParallelCost(t *testing.T) {
+	pl := planner.New(exampleCatalog(t), planner.Options{})
+	stmt, err := parser.ParseOne("SELECT COUNT(*) FROM orders ALLOW FULL SCAN")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := pl.Plan(context.Background(), stmt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := p.(*planner.Select)
+	for _, c := range []struct {
+		parts, workers int
+		want           string
+	}{
+		{0, 0, ""},
+		{16, 1, ""},
+		{16, 4, ", as 16 parts on 4 workers side by side: at least 4 RPCs one after another on the busiest worker"},
+		{10, 4, ", as 10 parts on 4 workers side by side: at least 3 RPCs one after another on the busiest worker"},
+		{3, 8, ", as 3 parts on 8 workers side by side: at least 1 RPC one after another on the busiest worker"},
+	} {
+		text := s.ExplainPlaced(planner.ExplainEnv{}, nil, parallelPlacing{parts: c.parts, workers: c.workers}).Text()
+		var cost string
+		for _, l := range strings.Split(text, "\n") {
+			if strings.HasPrefix(l, "COST") {
+				cost = l
+			}
+		}
+		if c.want == "" {
+			if strings.Contains(cost, "workers") {
+				t.Errorf("%d parts, %d workers: %q names workers", c.parts, c.workers, cost)
+			}
+		} else if !strings.HasSuffix(cost, c.want) {
+			t.Errorf("%d parts, %d workers: %q, want it to end %q", c.parts, c.workers, cost, c.want)
 		}
 	}
 }

@@ -119,6 +119,9 @@ func TestIntegrationParallelLimit(t *testing.T) {
 		if par != serial {
 			t.Errorf("%s: parallel rows differ from serial", q)
 		}
+		if !strings.Contains(text, "as 16 parts on 4 workers side by side: at least 4 RPCs one after another") || s4.RPCs.Load() < 16 {
+			t.Errorf("%s: the COST does not count 16 parts on 4 workers (%d RPCs):\n%s", q, s4.RPCs.Load(), text)
+		}
 		if !strings.Contains(text, "CLIENT PARALLEL 16-WAY OVER REGIONS, 4 WORKERS") || s4.Parts.Load() != 16 {
 			t.Errorf("%s: not read over 16 regions in parallel (%d parts):\n%s", q, s4.Parts.Load(), text)
 		}

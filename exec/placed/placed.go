@@ -156,6 +156,16 @@ func (p *Plan) Root() planner.Node { return p.Node(p.sel.Root) }
 // per region.
 func (p *Plan) MultiRange(a *planner.Access) bool { return p.Scan(a).MultiRange }
 
+// Parallel returns the parts a's read is cut into for parallel scanners
+// and the workers that read them; 0, 0 for one scanner.
+func (p *Plan) Parallel(a *planner.Access) (parts, workers int) {
+	s := p.Scan(a)
+	if len(s.Parts) == 0 {
+		return 0, 0
+	}
+	return len(s.Parts), s.Workers
+}
+
 // Explain builds the EXPLAIN model of the placed plan; an is nil unless
 // it ran.
 func (p *Plan) Explain(env planner.ExplainEnv, an *planner.Analysis) *planner.Explained {
