@@ -142,17 +142,20 @@ type member struct {
 
 func (e *Engine) members(s *parser.SelectStmt) []member {
 	var out []member
-	add := func(id parser.Ident, alias string) {
+	add := func(id parser.Ident, alias string, derived *parser.SelectStmt) {
 		m := member{names: []string{id.Name}}
 		if alias != "" {
 			m.names = []string{alias}
 		}
 		m.table, _ = e.cfg.Catalog.Table(id.Name)
+		if derived != nil {
+			m.table = e.derivedColumns(derived, alias)
+		}
 		out = append(out, m)
 	}
-	add(s.Table, s.Alias)
+	add(s.Table, s.Alias, s.Derived)
 	for _, j := range s.Joins {
-		add(j.Table, j.Alias)
+		add(j.Table, j.Alias, j.Derived)
 	}
 	return out
 }

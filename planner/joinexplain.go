@@ -20,6 +20,9 @@ func (s *Select) explainJoin(j *Join, env ExplainEnv, an *Analysis, pl Placing) 
 	fe := j.First.ExplainPlaced(env, nil, pl)
 	e.Steps = append(e.Steps, fe.Steps...)
 	costs := []string{fmt.Sprintf("%s: %s", j.First.Table.Name, costOf(fe))}
+	if _, ok := derivedOf(j.First); ok {
+		costs = []string{costOf(fe)} // it names the derived table
+	}
 	notes := slices.Clone(j.First.Notes)
 	index := j.First.IndexLookup() != nil
 	runs, _ := pl.(JoinRuns)
@@ -48,6 +51,8 @@ func (s *Select) explainJoin(j *Join, env ExplainEnv, an *Analysis, pl Placing) 
 		e.Steps = append(e.Steps, st.step(runs))
 		if st.Kind == LookupJoin {
 			costs = append(costs, fmt.Sprintf("%s: one read per batch of %d left rows, each %s", st.Name, st.Batch, st.batchCost()))
+		} else if _, ok := derivedOf(st.Right); ok {
+			costs = append(costs, costOf(re)+", once")
 		} else {
 			costs = append(costs, fmt.Sprintf("%s: %s, once", st.Name, costOf(re)))
 		}
