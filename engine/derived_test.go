@@ -86,6 +86,36 @@ func TestDerivedErrors(t *testing.T) {
 	}
 }
 
+// TestDerivedPushdown: a condition of the WHERE on a derived table's
+// columns is tested in its SELECT when that is exact, where it binds the
+// key; never past a GROUP BY or a LIMIT, which it would change.
+func TestDerivedPushdown(t *testing.T) {
+	e := subqueryEngine(t, engine.Config{})
+	for _, c := range []struct{ q, want, plan, not string }{
+		{"SELECT order_id FROM (SELECT * FROM orders) d WHERE d.seller = 's1' AND amount > 6", "2",
+			"DERIVED TABLE d: RANGE SCAN OVER orders", "CLIENT FILTER BY"},
+		{"SELECT id FROM (SELECT order_id AS id, seller AS s FROM orders) d WHERE s = 's2'", "3",
+			"QUERY  SELECT order_id AS id, seller AS s FROM orders WHERE seller = 's2'", "FULL SCAN"},
+		{"SELECT order_id FROM (SELECT order_id, amount FROM orders WHERE seller = 's1' ORDER BY amount LIMIT 1) d WHERE amount > 6", "",
+			"CLIENT FILTER BY amount > 6", ""},
+		{"SELECT seller FROM (SELECT seller, COUNT(*) AS n FROM orders GROUP BY seller) d WHERE seller = 's1' ALLOW FULL SCAN", "s1",
+			"CLIENT FILTER BY seller = 's1'", ""},
+		{"SELECT s.domain, o.order_id FROM sites s JOIN (SELECT seller, order_id FROM orders) o ON o.seller = s.owner WHERE o.seller = 's2' ALLOW FULL SCAN", "b.com 3",
+			"DERIVED TABLE o: RANGE SCAN OVER orders", ""},
+	} {
+		if got := readAll(t, e, c.q); got != c.want {
+			t.Errorf("%s:\n got %q\nwant %q", c.q, got, c.want)
+		}
+		text, err := explain(t, e, "EXPLAIN "+c.q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(text, c.plan) || c.not != "" && strings.Contains(text, c.not) {
+			t.Errorf("EXPLAIN %s: want %q, not %q:\n%s", c.q, c.plan, c.not, text)
+		}
+	}
+}
+
 var derivedRows = regexp.MustCompile(`ANALYZE rows of d (\d+)`)
 
 // TestDerivedExplain: EXPLAIN shows the derived table's own plan under

@@ -170,12 +170,13 @@ func (pl *Planner) derivedPlan(ctx context.Context, s *parser.SelectStmt) (*Sele
 		return nil, errAt(s.Select, "SELECT RAW cannot read a derived table")
 	}
 	pl = pl.pinNow()
-	dt, inner, err := pl.derivedTable(ctx, s.Derived, s.Alias, s.Table.NamePos, s.AllowFullScan)
+	sub, where, pushed := pl.pushInto(s)
+	dt, inner, err := pl.derivedTable(ctx, sub, s.Alias, s.Table.NamePos, s.AllowFullScan)
 	if err != nil {
 		return nil, err
 	}
 	js := *s
-	js.Derived, js.Alias, js.AllowFullScan = nil, "", true
+	js.Derived, js.Alias, js.AllowFullScan, js.Where = nil, "", true, where
 	js.Table = parser.Ident{NamePos: s.Table.NamePos, Name: s.Alias}
 	if err := noPseudo(&js, dt); err != nil {
 		return nil, err
@@ -190,8 +191,12 @@ func (pl *Planner) derivedPlan(ctx context.Context, s *parser.SelectStmt) (*Sele
 	}
 	sel := sb.sel
 	sel.Table = inner.Table
-	d := &Derived{Name: s.Alias, Query: s.Derived.String(), Inner: inner, Cols: dt.Columns}
+	d := &Derived{Name: s.Alias, Query: sub.String(), Inner: inner, Cols: dt.Columns}
 	sel.Root = sb.clientTop(d)
+	if len(pushed) > 0 {
+		sel.Notes = append(sel.Notes, fmt.Sprintf("%s of the WHERE %s tested in the SELECT of %s, before its rows leave it, where %s its read.",
+			strings.Join(pushed, " AND "), map[bool]string{true: "is", false: "are"}[len(pushed) == 1], s.Alias, map[bool]string{true: "it may narrow", false: "they may narrow"}[len(pushed) == 1]))
+	}
 	sel.Notes = append(sel.Notes, sb.sh.hashNote()...)
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -334,4 +339,87 @@ func names2(cols []catalog.Column) []string {
 		out[i] = c.Name
 	}
 	return out
+}
+
+// pushInto moves the conjuncts of s's WHERE that read only columns of
+// its derived table into the derived table's SELECT, where that is
+// exact: a SELECT that neither aggregates nor drops nor limits rows
+// (no GROUP BY, HAVING, aggregate, DISTINCT, LIMIT, OFFSET, VERSIONS),
+// each of whose rows is one output row, so that a condition on an
+// output is the same condition on the expression it selects, tested
+// before the projection. It returns the derived table's SELECT, the
+// WHERE left to the client, and the conjuncts moved, as written.
+func (pl *Planner) pushInto(s *parser.SelectStmt) (*parser.SelectStmt, parser.Expr, []string) {
+	sub := s.Derived
+	if s.Where == nil || sub.Distinct || sub.Raw || sub.Limit != NoLimit || sub.Offset > 0 || sub.Versions > 1 || isAggregate(sub) {
+		return sub, s.Where, nil
+	}
+	cols := map[string]parser.Expr{}
+	star := sub.Star
+	for _, it := range sub.Items {
+		star = star || it.AllOf != ""
+	}
+	if star {
+		if len(sub.Joins) > 0 || sub.Derived != nil {
+			return sub, s.Where, nil
+		}
+		t, ok := pl.cat.Table(sub.Table.Name)
+		if !ok {
+			return sub, s.Where, nil
+		}
+		for _, c := range t.Columns {
+			if !c.Hidden {
+				cols[c.Name] = &parser.ColumnRef{NamePos: sub.Table.NamePos, Name: c.Name}
+			}
+		}
+	}
+	for _, it := range sub.Items {
+		if it.Expr == nil {
+			continue
+		}
+		name := it.Alias
+		if name == "" {
+			switch x := it.Expr.(type) {
+			case *parser.ColumnRef:
+				name = x.Name
+			case *parser.CallExpr:
+				name = strings.ToLower(x.Name)
+			}
+		}
+		if _, dup := cols[name]; dup || name == "" {
+			// Refused by derivedTable, or unnamed: nothing is moved.
+			return sub, s.Where, nil
+		}
+		cols[name] = it.Expr
+	}
+	var keep, moved []parser.Expr
+	var pushed []string
+	for _, c := range astConjuncts(s.Where) {
+		ok := !hasAggCall(c) && parser.FirstSubquery(c) == nil
+		walkAST(c, func(x parser.Expr) {
+			if r, isRef := x.(*parser.ColumnRef); isRef {
+				_, known := cols[r.Name]
+				ok = ok && known && (r.Table == "" || r.Table == s.Alias)
+			}
+		})
+		if !ok {
+			keep = append(keep, c)
+			continue
+		}
+		moved = append(moved, mapAST(c, func(r *parser.ColumnRef) parser.Expr { return cols[r.Name] }))
+		pushed = append(pushed, c.String())
+	}
+	if len(moved) == 0 {
+		return sub, s.Where, nil
+	}
+	c := *sub
+	if sub.Where != nil {
+		moved = append([]parser.Expr{sub.Where}, moved...)
+	}
+	c.Where = andOf(moved)
+	var where parser.Expr
+	if len(keep) > 0 {
+		where = andOf(keep)
+	}
+	return &c, where, pushed
 }
