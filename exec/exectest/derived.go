@@ -19,7 +19,9 @@ import (
 // grouped, nested, with subqueries inside) and JOINs of derived tables
 // (hash joins to them, LEFT JOINs, a derived table joined to a table
 // by its key), each run's rows equal to the reference's (each derived
-// table answered on its own by nested loops, then the query around it)
+// table answered on its own by nested loops, then the query around it;
+// a condition on a derived table's column, which the planner may move
+// into its SELECT, is tested after it)
 // and, where the query is sqlite's SQL too, to sqlite3's answer. run is
 // the engine, which answers subqueries first.
 func RunDerived(t *testing.T, st exec.Store, cat *catalog.Catalog, o Options, run SubqueryRunner) {
@@ -51,7 +53,7 @@ func RunDerived(t *testing.T, st exec.Store, cat *catalog.Catalog, o Options, ru
 		kinds[kind]++
 	}
 	t.Logf("%d derived table queries, kinds %v", o.Queries, kinds)
-	for _, k := range []string{"FILTER", "GROUPED", "OUTER AGGREGATE", "HASH JOIN", "LEFT JOIN", "LOOKUP AFTER", "NESTED", "SUBQUERY INSIDE"} {
+	for _, k := range []string{"FILTER", "GROUPED", "OUTER AGGREGATE", "HASH JOIN", "LEFT JOIN", "LOOKUP AFTER", "NESTED", "SUBQUERY INSIDE", "PUSHED", "NOT PUSHED"} {
 		if kinds[k] == 0 {
 			t.Errorf("no %s derived table query was run", k)
 		}
@@ -121,7 +123,10 @@ func checkDerived(ctx context.Context, run SubqueryRunner, sources map[string]re
 }
 
 // derived writes the i-th random SELECT over a derived table, and its
-// kind: the shapes in turn, so that 8 queries have them all.
+// kind: the shapes in turn, so that 10 queries have them all. The
+// last two test the conditions moved into a derived table's SELECT: one
+// that binds its key, which it then needs to read by, and one past a
+// LIMIT, where moving it would change the answer.
 func (g *joinGen) derived(i int) (string, string) {
 	pick := func(xs ...string) string { return xs[g.r.IntN(len(xs))] }
 	maybe := func(s string) string {
@@ -140,7 +145,13 @@ func (g *joinGen) derived(i int) (string, string) {
 		}
 		return s
 	}
-	switch i % 8 {
+	switch i % 10 {
+	case 8:
+		return fmt.Sprintf("SELECT d.order_id, d.amount FROM (SELECT order_id, seller, amount, status FROM orders) d WHERE d.seller = %s AND %s",
+			g.lit("orders", "seller"), pick("d.amount > "+g.lit("orders", "amount"), "d.status IS NOT NULL", "d.order_id < "+g.lit("orders", "order_id"))), "PUSHED"
+	case 9:
+		return fmt.Sprintf("SELECT d.order_id, d.amount FROM (SELECT order_id, amount FROM orders WHERE seller = %s ORDER BY order_id LIMIT %d) d WHERE d.amount > %s",
+			g.lit("orders", "seller"), 1+g.r.IntN(4), g.lit("orders", "amount")), "NOT PUSHED"
 	case 0:
 		inner := pick("status = "+g.lit("orders", "status"), "amount > "+g.lit("orders", "amount"), "seller = "+g.lit("orders", "seller"), "buyer IS NOT NULL")
 		outer := pick("d.amount < "+g.lit("orders", "amount"), "d.buyer = "+g.lit("orders", "buyer"), "d.status IS NULL", "d.seller <> "+g.lit("orders", "seller"))
