@@ -155,11 +155,14 @@ func TestDerivedExplain(t *testing.T) {
 	if !strings.Contains(text, "CLIENT LOOKUP JOIN orders AS o") || !strings.Contains(text, "DERIVED TABLE d: RANGE SCAN OVER orders") {
 		t.Errorf("EXPLAIN of a lookup join after a derived table:\n%s", text)
 	}
-	text, err = explain(t, e, "EXPLAIN SELECT o.order_id FROM orders o JOIN (SELECT seller, ts, order_id FROM orders) d ON o.seller = d.seller AND o.ts = d.ts AND o.order_id = d.order_id WHERE o.seller = 's1' ALLOW FULL SCAN")
+	text, err = explain(t, e, "EXPLAIN ANALYZE SELECT o.order_id FROM orders o JOIN (SELECT seller, ts, order_id FROM orders) d ON o.seller = d.seller AND o.ts = d.ts AND o.order_id = d.order_id WHERE o.seller = 's1' ALLOW FULL SCAN")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(text, "CLIENT HASH JOIN d") || strings.Contains(text, "LOOKUP JOIN") || !strings.Contains(text, "d is a derived table, which has no rowkey") {
 		t.Errorf("EXPLAIN of a join to a derived table:\n%s", text)
+	}
+	if m := derivedRows.FindStringSubmatch(text); m == nil || m[1] != "4" {
+		t.Errorf("EXPLAIN ANALYZE of the join does not count the 4 rows of d:\n%s", text)
 	}
 }
