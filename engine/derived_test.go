@@ -66,6 +66,7 @@ func TestDerivedErrors(t *testing.T) {
 		{"SELECT * FROM (SELECT seller FROM orders) d USE INDEX (orders_by_buyer) ALLOW FULL SCAN", "USE INDEX", "an index hint does not apply to a derived table"},
 		{"SELECT * FROM (SELECT seller FROM orders) d", "orders)", "query on orders would read the whole table"},
 		{"SELECT * FROM (SELECT seller FROM nosuch) d", "nosuch", `table "nosuch" does not exist`},
+		{"SELECT seller, nope FROM (SELECT * FROM orders) d ALLOW FULL SCAN", "nope", `column "nope" does not exist in table d (columns: seller, buyer, order_id, ts, amount, status)`},
 	} {
 		st, err := parser.ParseOne(c.q)
 		if err != nil {
@@ -94,6 +95,14 @@ func TestDerivedPushdown(t *testing.T) {
 	for _, c := range []struct{ q, want, plan, not string }{
 		{"SELECT order_id FROM (SELECT * FROM orders) d WHERE d.seller = 's1' AND amount > 6", "2",
 			"DERIVED TABLE d: RANGE SCAN OVER orders", "CLIENT FILTER BY"},
+		// Of its *, the SELECT reads only the columns used around it
+		// (the conditions moved into it are its own).
+		{"SELECT order_id FROM (SELECT * FROM orders) d WHERE d.seller = 's1' AND amount > 6", "2",
+			"CLIENT DERIVED TABLE d (order_id)", "status"},
+		{"SELECT COUNT(*) FROM (SELECT * FROM orders WHERE seller = 's1') d", "2",
+			"CLIENT DERIVED TABLE d (seller)", "status"},
+		{"SELECT * FROM (SELECT * FROM orders WHERE seller = 's2') d", "s2 b1 3 1970-01-01 00:00:03.000 1.5 new",
+			"CLIENT DERIVED TABLE d (seller, buyer, order_id, ts, amount, status)", ""},
 		{"SELECT id FROM (SELECT order_id AS id, seller AS s FROM orders) d WHERE s = 's2'", "3",
 			"QUERY  SELECT order_id AS id, seller AS s FROM orders WHERE seller = 's2'", "FULL SCAN"},
 		{"SELECT order_id FROM (SELECT order_id, amount FROM orders WHERE seller = 's1' ORDER BY amount LIMIT 1) d WHERE amount > 6", "",

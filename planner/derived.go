@@ -171,6 +171,7 @@ func (pl *Planner) derivedPlan(ctx context.Context, s *parser.SelectStmt) (*Sele
 	}
 	pl = pl.pinNow()
 	sub, where, pushed := pl.pushInto(s)
+	sub = pl.pruneStar(sub, s, where)
 	dt, inner, err := pl.derivedTable(ctx, sub, s.Alias, s.Table.NamePos, s.AllowFullScan)
 	if err != nil {
 		return nil, err
@@ -422,4 +423,88 @@ func (pl *Planner) pushInto(s *parser.SelectStmt) (*parser.SelectStmt, parser.Ex
 		where = andOf(keep)
 	}
 	return &c, where, pushed
+}
+
+// pruneStar writes out the * of a derived table's SELECT of one catalog
+// table as the columns the statement around it reads, so that the read
+// fetches only those: when the statement reads neither * nor d.*, and
+// the SELECT has no DISTINCT (which compares whole rows) and no ORDER BY
+// by position. where is the WHERE left to the statement.
+func (pl *Planner) pruneStar(sub, s *parser.SelectStmt, where parser.Expr) *parser.SelectStmt {
+	if !sub.Star || sub.Distinct || len(sub.Joins) > 0 || sub.Derived != nil || s.Star {
+		return sub
+	}
+	for _, o := range sub.Order {
+		if _, pos := o.Expr.(*parser.IntLit); pos {
+			return sub
+		}
+	}
+	t, ok := pl.cat.Table(sub.Table.Name)
+	if !ok {
+		return sub
+	}
+	used := map[string]bool{}
+	look := func(e parser.Expr) {
+		walkAST(e, func(x parser.Expr) {
+			if r, ok := x.(*parser.ColumnRef); ok && (r.Table == "" || r.Table == s.Alias) {
+				used[r.Name] = true
+			}
+		})
+	}
+	for _, it := range s.Items {
+		if it.AllOf != "" {
+			return sub
+		}
+		look(it.Expr)
+	}
+	look(where)
+	look(s.Having)
+	for _, g := range s.GroupBy {
+		look(g)
+	}
+	for _, o := range s.Order {
+		look(o.Expr)
+	}
+	for _, it := range sub.Items {
+		if it.AllOf != "" {
+			return sub
+		}
+	}
+	// A name of no column stays an error against every column.
+	known := map[string]bool{}
+	for _, col := range t.Columns {
+		known[col.Name] = !col.Hidden
+	}
+	for _, it := range s.Items {
+		if it.Alias != "" {
+			known[it.Alias] = true // ORDER BY or HAVING may name it
+		}
+	}
+	for _, it := range sub.Items {
+		switch r, ok := it.Expr.(*parser.ColumnRef); {
+		case it.Alias != "":
+			known[it.Alias] = true
+		case ok:
+			known[r.Name] = true
+		}
+	}
+	for n := range used {
+		if !known[n] {
+			return sub
+		}
+	}
+	c := *sub
+	c.Star, c.Items = false, nil
+	for _, col := range t.Columns {
+		if !col.Hidden && (used[col.Name] || len(c.Items) == 0 && len(used) == 0) {
+			c.Items = append(c.Items, parser.SelectItem{Expr: &parser.ColumnRef{NamePos: sub.Select, Name: col.Name}})
+		}
+	}
+	for _, it := range sub.Items {
+		c.Items = append(c.Items, it)
+	}
+	if len(c.Items) == 0 {
+		return sub
+	}
+	return &c
 }

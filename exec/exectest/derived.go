@@ -147,8 +147,8 @@ func (g *joinGen) derived(i int) (string, string) {
 	}
 	switch i % 10 {
 	case 8:
-		return fmt.Sprintf("SELECT d.order_id, d.amount FROM (SELECT order_id, seller, amount, status FROM orders) d WHERE d.seller = %s AND %s",
-			g.lit("orders", "seller"), pick("d.amount > "+g.lit("orders", "amount"), "d.status IS NOT NULL", "d.order_id < "+g.lit("orders", "order_id"))), "PUSHED"
+		return fmt.Sprintf("SELECT d.order_id, d.amount FROM (SELECT %s FROM orders) d WHERE d.seller = %s AND %s",
+			pick("order_id, seller, amount, status", "*"), g.lit("orders", "seller"), pick("d.amount > "+g.lit("orders", "amount"), "d.status IS NOT NULL", "d.order_id < "+g.lit("orders", "order_id"))), "PUSHED"
 	case 9:
 		return fmt.Sprintf("SELECT d.order_id, d.amount FROM (SELECT order_id, amount FROM orders WHERE seller = %s ORDER BY order_id LIMIT %d) d WHERE d.amount > %s",
 			g.lit("orders", "seller"), 1+g.r.IntN(4), g.lit("orders", "amount")), "NOT PUSHED"

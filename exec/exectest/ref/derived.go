@@ -76,9 +76,10 @@ func derivedSource(sub *parser.SelectStmt, alias string, sources map[string]Sour
 	if res.Limit >= 0 && int64(len(rows)) > res.Limit {
 		rows = rows[:res.Limit]
 	}
+	types := derivedTypes(sub, srcs, len(names))
 	cols := make([]catalog.Column, len(names))
 	for i, n := range names {
-		cols[i] = catalog.Column{Name: n, Type: catalog.TypeBigint}
+		cols[i] = catalog.Column{Name: n, Type: types[i]}
 		if len(rows) > 0 {
 			cols[i].Type = rows[0][i].Type
 		}
@@ -156,4 +157,33 @@ func derivedNames(sub *parser.SelectStmt, sources map[string]Source) ([]string, 
 		}
 	}
 	return names, nil
+}
+
+// derivedTypes are the types of the n outputs of sub, for a derived
+// table without rows: those Type gives over its one table's columns, or
+// BIGINT for a SELECT over a join.
+func derivedTypes(sub *parser.SelectStmt, sources map[string]Source, n int) []catalog.Type {
+	out := make([]catalog.Type, 0, n)
+	if t := sources[sub.Table.Name].Table; t != nil && len(sub.Joins) == 0 {
+		for _, c := range t.Columns {
+			if !c.Hidden && sub.Star {
+				out = append(out, c.Type)
+			}
+		}
+		for _, it := range sub.Items {
+			if it.AllOf != "" {
+				for _, c := range t.Columns {
+					if !c.Hidden {
+						out = append(out, c.Type)
+					}
+				}
+				continue
+			}
+			out = append(out, Type(t, it.Expr))
+		}
+	}
+	for len(out) < n {
+		out = append(out, catalog.TypeBigint)
+	}
+	return out[:n]
 }
