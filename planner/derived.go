@@ -500,9 +500,7 @@ func (pl *Planner) pruneStar(sub, s *parser.SelectStmt, where parser.Expr) *pars
 			c.Items = append(c.Items, parser.SelectItem{Expr: &parser.ColumnRef{NamePos: sub.Select, Name: col.Name}})
 		}
 	}
-	for _, it := range sub.Items {
-		c.Items = append(c.Items, it)
-	}
+	c.Items = append(c.Items, sub.Items...)
 	if len(c.Items) == 0 {
 		return sub
 	}
