@@ -42,6 +42,8 @@ func TestDerivedResults(t *testing.T) {
 		{"SELECT order_id FROM (SELECT order_id FROM orders WHERE seller IN (SELECT owner FROM sites WHERE visits < 25 ALLOW FULL SCAN)) d ORDER BY order_id", "1; 2; 3"},
 		{"SELECT seller FROM " + perSeller + " d WHERE seller IN (SELECT owner FROM sites WHERE visits > 15 ALLOW FULL SCAN) ORDER BY seller ALLOW FULL SCAN", "s1; s2"},
 		{"SELECT order_id FROM orders WHERE seller IN (SELECT seller FROM " + perSeller + " d WHERE n = 1 ALLOW FULL SCAN) ORDER BY order_id", "3; 4"},
+		{"SELECT seller FROM (SELECT seller FROM orders WHERE seller IN ('s1', 's2', 's3')) d WHERE EXISTS (SELECT 1 FROM sites s WHERE s.owner = d.seller ALLOW FULL SCAN) ORDER BY seller", "s1; s1; s2"},
+		{"SELECT seller FROM (SELECT seller FROM orders WHERE seller IN ('s1', 's2', 's3')) d WHERE EXISTS (SELECT 1 FROM sites s WHERE s.owner = d.seller) ORDER BY seller", "s1; s1; s2"},
 		{"SELECT domain FROM sites WHERE EXISTS (SELECT 1 FROM " + perSeller + " d WHERE d.seller = sites.owner AND n > 1 ALLOW FULL SCAN) ORDER BY domain ALLOW FULL SCAN", "a.com; c.com"},
 	} {
 		if got := readAll(t, e, c.q); got != c.want {
@@ -154,6 +156,15 @@ func TestDerivedExplain(t *testing.T) {
 	}
 	if !strings.Contains(text, "rows returned 1,") {
 		t.Errorf("EXPLAIN ANALYZE does not return 1 row:\n%s", text)
+	}
+	// A correlated EXISTS over its rows reads the subquery's table by its
+	// index, for the values the derived table yields.
+	text, err = explain(t, e, "EXPLAIN SELECT seller FROM (SELECT seller FROM orders WHERE seller IN ('s1', 's2', 's3')) d WHERE EXISTS (SELECT 1 FROM sites s WHERE s.owner = d.seller)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text, "CLIENT LOOKUP SEMI JOIN") {
+		t.Errorf("EXPLAIN of EXISTS over a derived table:\n%s", text)
 	}
 	// A derived table is never read by key; a catalog table joined to it
 	// is.

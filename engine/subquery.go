@@ -593,7 +593,7 @@ func (e *Engine) lookupSemiJoin(ctx context.Context, x *parser.ExistsExpr, sub *
 		}
 		others = append(others, t)
 	}
-	if !mine || len(others) == 0 {
+	if !mine || len(others) == 0 && s.Derived == nil {
 		return nil, none, false, nil
 	}
 	notNull := func(xs []parser.Expr) []parser.Expr {
@@ -621,7 +621,7 @@ func (e *Engine) lookupSemiJoin(ctx context.Context, x *parser.ExistsExpr, sub *
 	if _, err := e.pl.Plan(ctx, inner()); err == nil || !errors.Is(err, planner.ErrFullScan) {
 		return nil, none, false, nil
 	}
-	first := &parser.SelectStmt{Select: s.Select, Distinct: true, Table: s.Table, Alias: s.Alias, AsOf: s.AsOf, AsOfPos: s.AsOfPos,
+	first := &parser.SelectStmt{Select: s.Select, Distinct: true, Table: s.Table, Derived: s.Derived, Alias: s.Alias, AsOf: s.AsOf, AsOfPos: s.AsOfPos,
 		Hint: s.Hint, Where: andAll(append(others, notNull(outerSide)...)), Limit: -1}
 	for _, o := range outerSide {
 		first.Items = append(first.Items, parser.SelectItem{Expr: o})

@@ -59,9 +59,8 @@ type DerivedPlacing interface {
 }
 
 // derivedTable plans the SELECT of derived table alias and returns the
-// table of its outputs.
-// ALLOW FULL SCAN of the query around it (allowFull) is its SELECT's
-// too.
+// table of its outputs. The ALLOW FULL SCAN of the query around it
+// (allowFull) is its SELECT's too.
 func (pl *Planner) derivedTable(ctx context.Context, sub *parser.SelectStmt, alias string, at parser.Pos, allowFull bool) (*catalog.Table, *Select, error) {
 	if allowFull && !sub.AllowFullScan {
 		c := *sub
