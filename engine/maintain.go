@@ -277,6 +277,21 @@ func (e *Engine) snapshotter(ctx context.Context, what string) (exec.Snapshotter
 	return sn, nil
 }
 
+// snapshotTable returns the HBase table that snapshot name was taken of,
+// or an error for what (the statement) when there is no such snapshot.
+func snapshotTable(ctx context.Context, sn exec.Snapshotter, what, name string) (string, error) {
+	list, err := sn.Snapshots(ctx)
+	if err != nil {
+		return "", err
+	}
+	for _, s := range list {
+		if s.Name == name {
+			return s.Table, nil
+		}
+	}
+	return "", fmt.Errorf("%s: there is no snapshot %s (SHOW SNAPSHOTS lists them)", what, name)
+}
+
 // snapshots runs SNAPSHOT, SHOW SNAPSHOTS and DROP SNAPSHOT.
 func (e *Engine) snapshots(ctx context.Context, p planner.Plan) (*Result, error) {
 	switch p := p.(type) {
@@ -339,18 +354,9 @@ func (e *Engine) restoreSnapshot(ctx context.Context, p *planner.RestoreSnapshot
 	if err != nil {
 		return nil, err
 	}
-	list, err := sn.Snapshots(ctx)
+	table, err := snapshotTable(ctx, sn, "RESTORE SNAPSHOT", p.Name)
 	if err != nil {
 		return nil, err
-	}
-	table := ""
-	for _, s := range list {
-		if s.Name == p.Name {
-			table = s.Table
-		}
-	}
-	if table == "" {
-		return nil, fmt.Errorf("RESTORE SNAPSHOT: there is no snapshot %s (SHOW SNAPSHOTS lists them)", p.Name)
 	}
 	yes, err := e.ask(ctx, fmt.Sprintf("restore HBase table %s from snapshot %s: it is disabled meanwhile, and what was written since the snapshot is lost", table, p.Name))
 	if err != nil {
@@ -377,18 +383,9 @@ func (e *Engine) cloneSnapshot(ctx context.Context, p *planner.CloneSnapshot) (*
 	if err != nil {
 		return nil, err
 	}
-	list, err := sn.Snapshots(ctx)
+	table, err := snapshotTable(ctx, sn, "CLONE SNAPSHOT", p.Name)
 	if err != nil {
 		return nil, err
-	}
-	table := ""
-	for _, s := range list {
-		if s.Name == p.Name {
-			table = s.Table
-		}
-	}
-	if table == "" {
-		return nil, fmt.Errorf("CLONE SNAPSHOT: there is no snapshot %s (SHOW SNAPSHOTS lists them)", p.Name)
 	}
 	var from *catalog.Table
 	for _, t := range e.cfg.Catalog.Tables {

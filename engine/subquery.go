@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/exec"
 	"github.com/rkql/rkql/parser"
 	"github.com/rkql/rkql/planner"
 )
@@ -32,6 +33,21 @@ import (
 //     NOT EXISTS) in three-valued logic.
 //   - (SELECT …) as a value, uncorrelated: its one value (NULL with no
 //     row, an error with more than one).
+//   - x [NOT] IN (SELECT c … WHERE i.k = o.k AND …), correlated as
+//     EXISTS is: the rows (i.k…, c) of the subquery for all the outer
+//     rows at once, and the condition (o.k…, x) IN (those rows) AND
+//     o.k IS NOT NULL …, SQL's IN for each outer row (correlatedIn).
+//   - (SELECT v … WHERE i.k = o.k AND …) as a value, correlated so: the
+//     subquery's value for each distinct i.k… (grouped by it when v
+//     aggregates), and a CASE of the outer row's o.k… over them, the
+//     value of v over no row when none matches (correlatedScalar).
+//
+// A correlated subquery's rows are read by the outer rows' values when
+// its table's key or an index is bound by them and the outer read is
+// bound by its own conditions (a lookup join, in batches); else by one
+// read of the subquery without its equalities (correlatedRead). Outer
+// columns anywhere else in a subquery (another comparison, under an OR,
+// in its select list) are refused.
 //
 // The rows a subquery yields are held within the sort budget
 // (Config.SortBudget); past it the statement fails.
@@ -52,6 +68,13 @@ type subqueryRun struct {
 	rows  int    // rows it returned
 	vals  int    // distinct values put in place
 	took  time.Duration
+	// For a correlated subquery: the titles of its inner read's plan
+	// steps, the figures of its reads, and for a lookup join the values
+	// a read looks up and the reads.
+	plan           []string
+	stats          *runStats
+	lookup         bool
+	batch, batches int
 }
 
 // hasSubquery reports whether s's WHERE or select list holds a
@@ -96,14 +119,14 @@ func (e *Engine) resolveSubqueries(ctx context.Context, s *parser.SelectStmt) (*
 			if x.Sub == nil {
 				return x
 			}
-			y, run, err = e.inSubquery(ctx, x, outer)
+			y, run, err = e.inSubquery(ctx, x, outer, s)
 		case *parser.ExistsExpr:
 			y, run, err = e.existsSubquery(ctx, x, outer, s)
 			if anti[x] {
 				run.op, run.what = strings.Replace(run.op, "SEMI", "ANTI", 1), "NOT "+run.what
 			}
 		case *parser.SubqueryExpr:
-			y, run, err = e.scalarSubquery(ctx, x, outer)
+			y, run, err = e.scalarSubquery(ctx, x, outer, s)
 		default:
 			return x
 		}
@@ -230,25 +253,94 @@ func correlated(sub *parser.SelectStmt, inner, outer []member) *parser.ColumnRef
 }
 
 func correlatedError(r *parser.ColumnRef) error {
-	return &parser.Error{Pos: r.NamePos, Msg: fmt.Sprintf("the subquery reads %s of the outer query: a correlated subquery is supported only as [NOT] EXISTS whose WHERE ANDs equalities of its columns to outer columns with conditions on its own tables", r)}
+	return &parser.Error{Pos: r.NamePos, Msg: fmt.Sprintf("the subquery reads %s of the outer query other than in an equality of its WHERE: a correlated subquery is supported only when its WHERE ANDs equalities of its columns to outer columns (inner = outer) with conditions on its own tables (not an outer column under OR, in another comparison or in its select list)", r)}
+}
+
+// splitCorrelation splits sub's WHERE into the equalities of an inner
+// column to an outer one that correlate it, returned as their inner and
+// outer sides, and the rest, the WHERE of the copy of sub returned.
+func splitCorrelation(sub *parser.SelectStmt, inner, outer []member) (*parser.SelectStmt, []parser.Expr, []parser.Expr) {
+	c := *sub
+	var innerSide, outerSide, rest []parser.Expr
+	for _, t := range conjuncts(sub.Where) {
+		if b, ok := t.(*parser.BinaryExpr); ok && b.Op == parser.OpEq {
+			l, lok := b.LHS.(*parser.ColumnRef)
+			r, rok := b.RHS.(*parser.ColumnRef)
+			if lok && rok {
+				lo, ro := outerRef(l, inner, outer), outerRef(r, inner, outer)
+				if lo && !ro {
+					l, r = r, l
+					lo, ro = ro, lo
+				}
+				if ro && !lo {
+					innerSide = append(innerSide, l)
+					outerSide = append(outerSide, r)
+					continue
+				}
+			}
+		}
+		rest = append(rest, t)
+	}
+	c.Where = andAll(rest)
+	return &c, innerSide, outerSide
+}
+
+// noTrimmings refuses a correlated subquery with clauses that act on its
+// whole answer rather than on each outer row's.
+func noTrimmings(sub *parser.SelectStmt, pos parser.Pos, what string, order bool) error {
+	if len(sub.GroupBy) > 0 || sub.Having != nil || sub.Limit >= 0 || sub.Offset > 0 || (order && (len(sub.Order) > 0 || sub.Distinct)) {
+		clauses := "GROUP BY, HAVING, LIMIT or OFFSET"
+		if order {
+			clauses = "DISTINCT, GROUP BY, HAVING, ORDER BY, LIMIT or OFFSET"
+		}
+		return &parser.Error{Pos: pos, Msg: fmt.Sprintf("a correlated %s cannot have %s", what, clauses)}
+	}
+	return nil
+}
+
+// runStats are the figures of the reads a subquery made.
+type runStats struct {
+	rpcs, read, received int64
+}
+
+func (r *runStats) add(st *exec.Stats) {
+	if st == nil {
+		return
+	}
+	r.rpcs += st.RPCs.Load()
+	r.read += st.RowsRead.Load()
+	r.received += st.RowsReceived.Load()
 }
 
 // runSubquery plans and runs sub (its own subqueries first) and returns
 // its rows, within the budget.
 func (e *Engine) runSubquery(ctx context.Context, sub *parser.SelectStmt) ([]catalog.Row, error) {
+	rows, _, err := e.runSubqueryPlan(ctx, sub, nil)
+	return rows, err
+}
+
+// runSubqueryPlan is runSubquery that, given st, adds the figures of
+// its reads to st and returns the titles of its plan's steps.
+func (e *Engine) runSubqueryPlan(ctx context.Context, sub *parser.SelectStmt, st *runStats) ([]catalog.Row, []string, error) {
 	if hasSubquery(sub) {
 		var err error
 		if sub, _, err = e.resolveSubqueries(ctx, sub); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	p, err := e.pl.Plan(ctx, sub)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	sel, ok := p.(*planner.Select)
 	if !ok || sel.Raw {
-		return nil, &parser.Error{Pos: sub.Select, Msg: "a subquery must be a SELECT of catalog columns"}
+		return nil, nil, &parser.Error{Pos: sub.Select, Msg: "a subquery must be a SELECT of catalog columns"}
+	}
+	var plan []string
+	if st != nil {
+		for _, step := range sel.Explain(planner.ExplainEnv{}, nil).Steps {
+			plan = append(plan, step.Title)
+		}
 	}
 	// A subquery only reads: the store it opens first is opened to read.
 	prev := e.reading
@@ -256,28 +348,40 @@ func (e *Engine) runSubquery(ctx context.Context, sub *parser.SelectStmt) ([]cat
 	res, err := e.query(ctx, sel)
 	e.reading = prev
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer res.Close()
-	budget := e.cfg.SortBudget
-	if budget <= 0 {
-		budget = defaultSubqueryBudget
-	}
+	budget := e.subqueryBudget()
 	var rows []catalog.Row
 	for {
 		row, err := res.Rows.Next(ctx)
 		if err == io.EOF {
-			return rows, nil
+			if st != nil {
+				st.add(res.Stats)
+			}
+			return rows, plan, nil
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if len(rows) == budget {
-			return nil, &parser.Error{Pos: sub.Select, Err: ErrSubqueryBudget,
-				Msg: fmt.Sprintf("the subquery yields more than %d rows, the sort budget: narrow its WHERE or raise the budget", budget)}
+			return nil, nil, budgetError(sub, budget)
 		}
 		rows = append(rows, append(catalog.Row(nil), row...))
 	}
+}
+
+// subqueryBudget is the rows a subquery may yield.
+func (e *Engine) subqueryBudget() int {
+	if e.cfg.SortBudget > 0 {
+		return e.cfg.SortBudget
+	}
+	return defaultSubqueryBudget
+}
+
+func budgetError(sub *parser.SelectStmt, budget int) error {
+	return &parser.Error{Pos: sub.Select, Err: ErrSubqueryBudget,
+		Msg: fmt.Sprintf("the subquery yields more than %d rows, the sort budget: narrow its WHERE or raise the budget", budget)}
 }
 
 // literal is v as an expression the planner reads back as v.
@@ -310,21 +414,12 @@ func distinctList(rows []catalog.Row, width int) []parser.Expr {
 	seen := map[string]bool{}
 	var out []parser.Expr
 	for _, row := range rows {
-		var k strings.Builder
-		elems := make([]parser.Expr, width)
-		for i := 0; i < width; i++ {
-			v := row[i]
-			if v.Null {
-				k.WriteString("\x00N")
-			} else {
-				fmt.Fprintf(&k, "\x00%d:%s", v.Type, v.String())
-			}
-			elems[i] = literal(v)
-		}
-		if seen[k.String()] {
+		k := valuesKey(row[:width])
+		if seen[k] {
 			continue
 		}
-		seen[k.String()] = true
+		seen[k] = true
+		elems := literals(row[:width])
 		if width == 1 {
 			out = append(out, elems[0])
 		} else {
@@ -332,6 +427,20 @@ func distinctList(rows []catalog.Row, width int) []parser.Expr {
 		}
 	}
 	return out
+}
+
+// valuesKey is vs as a map key: equal for equal values of one type,
+// NULLs included.
+func valuesKey(vs []catalog.Value) string {
+	var k strings.Builder
+	for _, v := range vs {
+		if v.Null {
+			k.WriteString("\x00N")
+		} else {
+			fmt.Fprintf(&k, "\x00%d:%s", v.Type, v.String())
+		}
+	}
+	return k.String()
 }
 
 // width is the number of values x stands for: a row value's elements,
@@ -369,15 +478,20 @@ func inList(x parser.Expr, list []parser.Expr, not bool) parser.Expr {
 	return &parser.InExpr{X: x, List: list, Not: not}
 }
 
-func (e *Engine) inSubquery(ctx context.Context, x *parser.InExpr, outer []member) (parser.Expr, subqueryRun, error) {
-	sub := x.Sub
-	if r := correlated(sub, e.members(sub), outer); r != nil {
-		return nil, subqueryRun{}, correlatedError(r)
-	}
+func (e *Engine) inSubquery(ctx context.Context, x *parser.InExpr, outer []member, s *parser.SelectStmt) (parser.Expr, subqueryRun, error) {
 	n := width(x.X)
-	if err := subColumns(sub, n); err != nil {
+	if err := subColumns(x.Sub, n); err != nil {
 		return nil, subqueryRun{}, err
 	}
+	inner := e.members(x.Sub)
+	sub, innerSide, outerSide := splitCorrelation(x.Sub, inner, outer)
+	if r := correlated(sub, inner, outer); r != nil {
+		return nil, subqueryRun{}, correlatedError(r)
+	}
+	if len(innerSide) > 0 {
+		return e.correlatedIn(ctx, x, sub, innerSide, outerSide, s)
+	}
+	sub = x.Sub
 	start := time.Now()
 	rows, err := e.runSubquery(ctx, sub)
 	if err != nil {
@@ -391,14 +505,58 @@ func (e *Engine) inSubquery(ctx context.Context, x *parser.InExpr, outer []membe
 	return inList(x.X, list, x.Not), run, nil
 }
 
-func (e *Engine) scalarSubquery(ctx context.Context, x *parser.SubqueryExpr, outer []member) (parser.Expr, subqueryRun, error) {
-	sub := x.Select
-	if r := correlated(sub, e.members(sub), outer); r != nil {
-		return nil, subqueryRun{}, &parser.Error{Pos: r.NamePos, Msg: fmt.Sprintf("the subquery reads %s of the outer query: a scalar subquery must not be correlated", r)}
-	}
-	if err := subColumns(sub, 1); err != nil {
+// correlatedIn answers x [NOT] IN (SELECT c … WHERE i.k = o.k AND …):
+// the subquery's rows (i.k…, c) for all outer rows at once, NULL c
+// included, and the condition becomes
+//
+//	(o.k…, x) IN (those rows) AND o.k IS NOT NULL …
+//
+// and NOT of it for NOT IN. For an outer row with no inner row (o.k
+// NULL, or no row of its values) that is FALSE (NOT IN: TRUE); else
+// its branches are those of its own rows, o.k = i.k being TRUE there
+// and FALSE elsewhere, so that it is x = c OR … over its rows: TRUE on
+// a match, NULL when x or one c is NULL, FALSE otherwise, SQL's IN.
+func (e *Engine) correlatedIn(ctx context.Context, x *parser.InExpr, sub *parser.SelectStmt, innerSide, outerSide []parser.Expr, s *parser.SelectStmt) (parser.Expr, subqueryRun, error) {
+	if err := noTrimmings(x.Sub, x.Sub.Select, "IN subquery", false); err != nil {
 		return nil, subqueryRun{}, err
 	}
+	var items []parser.Expr
+	for _, it := range x.Sub.Items {
+		items = append(items, it.Expr)
+	}
+	rows, run, err := e.correlatedRead(ctx, sub, x.Sub, innerSide, outerSide, innerShape{items: items, distinct: true}, s)
+	if err != nil {
+		return nil, subqueryRun{}, err
+	}
+	lhs := append([]parser.Expr(nil), outerSide...)
+	if tu, ok := x.X.(*parser.TupleExpr); ok {
+		lhs = append(lhs, tu.Elems...)
+	} else {
+		lhs = append(lhs, x.X)
+	}
+	list := distinctList(rows, len(lhs))
+	var y parser.Expr = andAll(append([]parser.Expr{inList(&parser.TupleExpr{Lparen: parser.NoPos, Elems: lhs}, list, false)}, notNull(outerSide)...))
+	run.op, run.what, run.vals = run.op+"SEMI JOIN", x.String(), len(list)
+	if x.Not {
+		y = &parser.UnaryExpr{OpPos: parser.NoPos, Op: parser.OpNot, X: y}
+		run.op = strings.Replace(run.op, "SEMI", "ANTI", 1)
+	}
+	return y, run, nil
+}
+
+func (e *Engine) scalarSubquery(ctx context.Context, x *parser.SubqueryExpr, outer []member, s *parser.SelectStmt) (parser.Expr, subqueryRun, error) {
+	if err := subColumns(x.Select, 1); err != nil {
+		return nil, subqueryRun{}, err
+	}
+	inner := e.members(x.Select)
+	sub, innerSide, outerSide := splitCorrelation(x.Select, inner, outer)
+	if r := correlated(sub, inner, outer); r != nil {
+		return nil, subqueryRun{}, correlatedError(r)
+	}
+	if len(innerSide) > 0 {
+		return e.correlatedScalar(ctx, x, sub, innerSide, outerSide, s)
+	}
+	sub = x.Select
 	start := time.Now()
 	rows, err := e.runSubquery(ctx, sub)
 	if err != nil {
@@ -414,82 +572,185 @@ func (e *Engine) scalarSubquery(ctx context.Context, x *parser.SubqueryExpr, out
 	return y, subqueryRun{op: "CLIENT SCALAR SUBQUERY", what: x.String(), query: sub.String(), rows: len(rows), vals: len(rows), took: time.Since(start)}, nil
 }
 
-func (e *Engine) existsSubquery(ctx context.Context, x *parser.ExistsExpr, outer []member, s *parser.SelectStmt) (parser.Expr, subqueryRun, error) {
-	sub := *x.Select
-	inner := e.members(&sub)
-	// Split the WHERE into the equalities that correlate it and the rest.
-	var outerSide, innerSide []parser.Expr
-	var rest []parser.Expr
-	for _, t := range conjuncts(sub.Where) {
-		if b, ok := t.(*parser.BinaryExpr); ok && b.Op == parser.OpEq {
-			l, lok := b.LHS.(*parser.ColumnRef)
-			r, rok := b.RHS.(*parser.ColumnRef)
-			if lok && rok {
-				lo, ro := outerRef(l, inner, outer), outerRef(r, inner, outer)
-				if lo && !ro {
-					l, r = r, l
-					lo, ro = ro, lo
-				}
-				if ro && !lo {
-					innerSide = append(innerSide, l)
-					outerSide = append(outerSide, r)
-					continue
-				}
+// correlatedScalar answers (SELECT v … WHERE i.k = o.k AND …) as a
+// value: the subquery's rows for all outer rows at once, grouped by
+// i.k… (by the store's GROUP BY when v aggregates), give each group's
+// value, and the subquery becomes
+//
+//	CASE WHEN o.k = k1 … THEN v1 WHEN … ELSE e END
+//
+// where e is v over no row: NULL, or for an aggregate v itself with
+// COUNT 0 and the other aggregates NULL. A group of more than one row
+// that an outer row reads is an error.
+func (e *Engine) correlatedScalar(ctx context.Context, x *parser.SubqueryExpr, sub *parser.SelectStmt, innerSide, outerSide []parser.Expr, s *parser.SelectStmt) (parser.Expr, subqueryRun, error) {
+	if err := noTrimmings(x.Select, x.Select.Select, "scalar subquery", true); err != nil {
+		return nil, subqueryRun{}, err
+	}
+	item := x.Select.Items[0].Expr
+	agg := hasAggregate(item)
+	rows, run, err := e.correlatedRead(ctx, sub, x.Select, innerSide, outerSide, innerShape{items: []parser.Expr{item}, group: agg}, s)
+	if err != nil {
+		return nil, subqueryRun{}, err
+	}
+	m := len(outerSide)
+	type group struct {
+		key []catalog.Value
+		val catalog.Value
+		n   int
+	}
+	groups := map[string]*group{}
+	var order []*group
+	for _, row := range rows {
+		k := valuesKey(row[:m])
+		g := groups[k]
+		if g == nil {
+			g = &group{key: row[:m]}
+			groups[k] = g
+			order = append(order, g)
+		}
+		g.n++
+		g.val = row[m]
+	}
+	var dups []parser.Expr
+	for _, g := range order {
+		if g.n > 1 {
+			dups = append(dups, tupleOf(literals(g.key)))
+		}
+	}
+	if len(dups) > 0 {
+		used := run.lookup
+		if !used {
+			if used, err = e.outerReads(ctx, s, outerSide, dups); err != nil {
+				return nil, subqueryRun{}, err
 			}
 		}
-		rest = append(rest, t)
+		if used {
+			return nil, subqueryRun{}, &parser.Error{Pos: x.Lparen, Msg: "more than one row returned by a subquery used as an expression, for one outer row"}
+		}
 	}
-	sub.Where = andAll(rest)
-	if r := correlated(&sub, inner, outer); r != nil {
+	var els parser.Expr = &parser.NullLit{ValuePos: parser.NoPos}
+	if agg {
+		els = overNoRow(item)
+	}
+	c := &parser.CaseExpr{Case: parser.NoPos, Else: els}
+	for _, g := range order {
+		if g.n > 1 {
+			continue // no outer row reads it
+		}
+		var eqs []parser.Expr
+		for i, o := range outerSide {
+			eqs = append(eqs, &parser.BinaryExpr{OpPos: parser.NoPos, Op: parser.OpEq, LHS: o, RHS: literal(g.key[i])})
+		}
+		c.Whens = append(c.Whens, parser.When{Cond: andAll(eqs), Result: literal(g.val)})
+	}
+	run.op, run.what, run.vals = run.op+"SCALAR SUBQUERY PER GROUP", x.String(), len(c.Whens)
+	if len(c.Whens) == 0 {
+		return els, run, nil
+	}
+	return c, run, nil
+}
+
+// aggregateNames are the aggregate functions.
+var aggregateNames = map[string]bool{"COUNT": true, "SUM": true, "MIN": true, "MAX": true, "AVG": true}
+
+// hasAggregate reports whether x calls an aggregate function.
+func hasAggregate(x parser.Expr) bool {
+	found := false
+	parser.Rewrite(x, func(y parser.Expr) parser.Expr {
+		if c, ok := y.(*parser.CallExpr); ok && aggregateNames[strings.ToUpper(c.Name)] {
+			found = true
+		}
+		return y
+	})
+	return found
+}
+
+// overNoRow is the aggregate x over no row: its COUNTs 0, its other
+// aggregates NULL.
+func overNoRow(x parser.Expr) parser.Expr {
+	return parser.Rewrite(x, func(y parser.Expr) parser.Expr {
+		if c, ok := y.(*parser.CallExpr); ok && aggregateNames[strings.ToUpper(c.Name)] {
+			if strings.EqualFold(c.Name, "COUNT") {
+				return &parser.IntLit{ValuePos: parser.NoPos, Val: 0}
+			}
+			return &parser.NullLit{ValuePos: parser.NoPos}
+		}
+		return y
+	})
+}
+
+// outerReads reports whether a row of s's tables that passes the
+// conjuncts of its WHERE without a subquery has its outerSide values
+// among keys.
+func (e *Engine) outerReads(ctx context.Context, s *parser.SelectStmt, outerSide, keys []parser.Expr) (bool, error) {
+	var conds []parser.Expr
+	for _, t := range conjuncts(s.Where) {
+		if parser.FirstSubquery(t) == nil {
+			conds = append(conds, t)
+		}
+	}
+	conds = append(conds, &parser.InExpr{X: tupleOf(outerSide), List: keys})
+	q := &parser.SelectStmt{Select: s.Select, Items: []parser.SelectItem{{Expr: &parser.IntLit{ValuePos: parser.NoPos, Val: 1}}},
+		Table: s.Table, Derived: s.Derived, Alias: s.Alias, Joins: s.Joins, AsOf: s.AsOf, AsOfPos: s.AsOfPos, Hint: s.Hint,
+		Where: andAll(conds), Limit: 1, AllowFullScan: true}
+	rows, err := e.runSubquery(ctx, q)
+	return len(rows) > 0, err
+}
+
+func (e *Engine) existsSubquery(ctx context.Context, x *parser.ExistsExpr, outer []member, s *parser.SelectStmt) (parser.Expr, subqueryRun, error) {
+	inner := e.members(x.Select)
+	sub, innerSide, outerSide := splitCorrelation(x.Select, inner, outer)
+	if r := correlated(sub, inner, outer); r != nil {
 		return nil, subqueryRun{}, correlatedError(r)
 	}
-	start := time.Now()
 	if len(innerSide) == 0 {
 		// Uncorrelated: one row answers it.
+		start := time.Now()
 		sub.Limit = 1
-		rows, err := e.runSubquery(ctx, &sub)
+		rows, err := e.runSubquery(ctx, sub)
 		if err != nil {
 			return nil, subqueryRun{}, err
 		}
 		return &parser.BoolLit{ValuePos: parser.NoPos, Val: len(rows) > 0},
 			subqueryRun{op: "CLIENT SEMI JOIN", what: x.String(), query: sub.String(), rows: len(rows), vals: len(rows), took: time.Since(start)}, nil
 	}
-	if y, run, ok, err := e.lookupSemiJoin(ctx, x, &sub, innerSide, outerSide, s); err != nil || ok {
-		return y, run, err
-	}
 	// Correlated by equalities: the inner sides of the rows that pass
 	// the rest, without NULLs (which equal nothing).
-	sub.Star, sub.Items, sub.Distinct = false, nil, true
-	sub.GroupBy, sub.Having, sub.Order, sub.Limit, sub.Offset = nil, nil, nil, -1, 0
-	if len(x.Select.GroupBy) > 0 || x.Select.Having != nil || x.Select.Limit >= 0 || x.Select.Offset > 0 {
-		return nil, subqueryRun{}, &parser.Error{Pos: x.ExistsPos, Msg: "a correlated EXISTS cannot have GROUP BY, HAVING, LIMIT or OFFSET"}
+	if err := noTrimmings(x.Select, x.ExistsPos, "EXISTS", false); err != nil {
+		return nil, subqueryRun{}, err
 	}
-	var conds []parser.Expr
-	for _, in := range innerSide {
-		sub.Items = append(sub.Items, parser.SelectItem{Expr: in})
-		conds = append(conds, &parser.IsNullExpr{X: in, Not: true})
-	}
-	if sub.Where != nil {
-		conds = append([]parser.Expr{sub.Where}, conds...)
-	}
-	sub.Where = andAll(conds)
-	rows, err := e.runSubquery(ctx, &sub)
+	rows, run, err := e.correlatedRead(ctx, sub, x.Select, innerSide, outerSide, innerShape{distinct: true}, s)
 	if err != nil {
 		return nil, subqueryRun{}, err
 	}
-	var lhs parser.Expr
-	if len(outerSide) == 1 {
-		lhs = outerSide[0]
-	} else {
-		lhs = &parser.TupleExpr{Lparen: parser.NoPos, Elems: outerSide}
-	}
 	list := distinctList(rows, len(outerSide))
-	terms := []parser.Expr{inList(lhs, list, false)}
-	for _, o := range outerSide {
-		terms = append(terms, &parser.IsNullExpr{X: o, Not: true})
+	terms := append([]parser.Expr{inList(tupleOf(outerSide), list, false)}, notNull(outerSide)...)
+	run.op, run.what, run.vals = run.op+"SEMI JOIN", x.String(), len(list)
+	return andAll(terms), run, nil
+}
+
+// tupleOf is xs as a row value, or xs[0] alone.
+func tupleOf(xs []parser.Expr) parser.Expr {
+	if len(xs) == 1 {
+		return xs[0]
 	}
-	return andAll(terms),
-		subqueryRun{op: "CLIENT SEMI JOIN", what: x.String(), query: sub.String(), rows: len(rows), vals: len(list), took: time.Since(start)}, nil
+	return &parser.TupleExpr{Lparen: parser.NoPos, Elems: xs}
+}
+
+func literals(vs []catalog.Value) []parser.Expr {
+	out := make([]parser.Expr, len(vs))
+	for i, v := range vs {
+		out[i] = literal(v)
+	}
+	return out
+}
+
+func notNull(xs []parser.Expr) []parser.Expr {
+	var out []parser.Expr
+	for _, x := range xs {
+		out = append(out, &parser.IsNullExpr{X: x, Not: true})
+	}
+	return out
 }
 
 // conjuncts splits x at its top-level ANDs.
@@ -555,60 +816,65 @@ func subquerySteps(runs []subqueryRun, analyze bool) []planner.Step {
 			{Label: "ROWS", Value: int64(r.rows)},
 			{Label: "DISTINCT VALUES", Value: int64(r.vals)},
 		}
+		if r.plan != nil {
+			attrs = append(attrs, planner.Attr{Label: "INNER PLAN", Value: r.plan})
+		}
+		if r.batches > 0 {
+			attrs = append(attrs, planner.Attr{Label: "BATCH SIZE", Value: int64(r.batch)}, planner.Attr{Label: "BATCHES", Value: int64(r.batches)})
+		}
 		if analyze {
 			attrs = append(attrs, planner.Attr{Label: "TIME", Value: r.took.Round(time.Microsecond).String()})
+			if r.stats != nil {
+				attrs = append(attrs, planner.Attr{Label: "STORE CALLS", Value: r.stats.rpcs},
+					planner.Attr{Label: "ROWS RECEIVED", Value: r.stats.received},
+					planner.Attr{Label: "ROWS READ", Value: r.stats.read})
+			}
 		}
 		out = append(out, planner.Step{Op: r.op, Title: title, Attrs: attrs})
 	}
 	return out
 }
 
-// lookupSemiJoin answers a correlated [NOT] EXISTS that is a conjunct of
-// s's WHERE by the keys of both tables, when the subquery alone would
-// read its whole table but the outer conditions bind the outer read:
-// the outer rows' distinct correlated values are read first (s's other
-// conjuncts), then the subquery's rows for just those values (its
-// equalities bound to them, which its planner plans by its key or an
-// index: a multi-get or prefix scans), and the condition becomes
-// (outer…) IN (the values found) as in the hash form. ok is false when
-// the plan does not apply; the hash form then runs.
-func (e *Engine) lookupSemiJoin(ctx context.Context, x *parser.ExistsExpr, sub *parser.SelectStmt, innerSide, outerSide []parser.Expr, s *parser.SelectStmt) (parser.Expr, subqueryRun, bool, error) {
-	none := subqueryRun{}
-	if len(s.Joins) > 0 || len(x.Select.GroupBy) > 0 || x.Select.Having != nil || x.Select.Limit >= 0 || x.Select.Offset > 0 {
-		return nil, none, false, nil
-	}
-	var others []parser.Expr
-	mine := false
-	for _, t := range conjuncts(s.Where) {
-		if t == parser.Expr(x) {
-			mine = true
-			continue
-		}
-		if u, ok := t.(*parser.UnaryExpr); ok && u.Op == parser.OpNot && u.X == parser.Expr(x) {
-			mine = true
-			continue
-		}
-		if parser.FirstSubquery(t) != nil {
-			return nil, none, false, nil
-		}
-		others = append(others, t)
-	}
-	if !mine || len(others) == 0 && s.Derived == nil {
-		return nil, none, false, nil
-	}
-	notNull := func(xs []parser.Expr) []parser.Expr {
-		var out []parser.Expr
-		for _, x := range xs {
-			out = append(out, &parser.IsNullExpr{X: x, Not: true})
-		}
-		return out
-	}
-	inner := func(extra ...parser.Expr) *parser.SelectStmt {
+// subqueryBatch is how many distinct outer values one read of a lookup
+// join's inner table looks up.
+const subqueryBatch = 1000
+
+// innerShape is what the inner read of a correlated subquery selects
+// after its correlated columns.
+type innerShape struct {
+	items    []parser.Expr
+	distinct bool // each row once
+	group    bool // grouped by the correlated columns: items aggregate
+}
+
+// correlatedRead reads a correlated subquery's rows for all the outer
+// rows at once: its inner sides, then sh's items, of its rows that pass
+// the rest of its WHERE (sub's) and whose inner sides are not NULL
+// (NULL equals nothing). orig is the subquery as written in s.
+//
+// When the subquery alone would read its whole table but the outer
+// read, by the conjuncts of s's WHERE without a subquery, is bound (or
+// may read its whole table, when the subquery may not), the outer
+// rows' distinct correlated values are read first, then the inner rows of
+// just those values, subqueryBatch values a read, each an IN list of
+// the inner sides that the planner plans by its key or an index (a
+// multi-get or prefix scans): a lookup join. Otherwise the subquery
+// runs once without the equalities, its rows matched by value: a hash
+// join. The run's op is "CLIENT " or "CLIENT LOOKUP ", for the caller to
+// end.
+func (e *Engine) correlatedRead(ctx context.Context, sub, orig *parser.SelectStmt, innerSide, outerSide []parser.Expr, sh innerShape, s *parser.SelectStmt) ([]catalog.Row, subqueryRun, error) {
+	build := func(extra ...parser.Expr) *parser.SelectStmt {
 		q := *sub
-		q.Star, q.Items, q.Distinct, q.AllowFullScan = false, nil, true, false
+		q.Star, q.Items, q.Distinct = false, nil, sh.distinct
 		q.GroupBy, q.Having, q.Order, q.Limit, q.Offset = nil, nil, nil, -1, 0
 		for _, in := range innerSide {
 			q.Items = append(q.Items, parser.SelectItem{Expr: in})
+		}
+		for _, it := range sh.items {
+			q.Items = append(q.Items, parser.SelectItem{Expr: it})
+		}
+		if sh.group {
+			q.GroupBy = append([]parser.Expr(nil), innerSide...)
 		}
 		var conds []parser.Expr
 		if sub.Where != nil {
@@ -616,6 +882,41 @@ func (e *Engine) lookupSemiJoin(ctx context.Context, x *parser.ExistsExpr, sub *
 		}
 		q.Where = andAll(append(append(conds, notNull(innerSide)...), extra...))
 		return &q
+	}
+	start := time.Now()
+	if rows, run, ok, err := e.lookupRead(ctx, build, orig, innerSide, outerSide, s); err != nil || ok {
+		run.took = time.Since(start)
+		return rows, run, err
+	}
+	var st runStats
+	q := build()
+	rows, plan, err := e.runSubqueryPlan(ctx, q, &st)
+	if err != nil {
+		return nil, subqueryRun{}, err
+	}
+	return rows, subqueryRun{op: "CLIENT ", query: q.String(), rows: len(rows), took: time.Since(start), plan: plan, stats: &st}, nil
+}
+
+// lookupRead is correlatedRead's lookup join; ok is false when it does
+// not apply.
+func (e *Engine) lookupRead(ctx context.Context, build func(...parser.Expr) *parser.SelectStmt, orig *parser.SelectStmt, innerSide, outerSide []parser.Expr, s *parser.SelectStmt) ([]catalog.Row, subqueryRun, bool, error) {
+	none := subqueryRun{}
+	if len(s.Joins) > 0 {
+		return nil, none, false, nil
+	}
+	var others []parser.Expr
+	// The outer rows that read the subquery pass the conjuncts without
+	// one; their values (a superset, when another conjunct has a
+	// subquery) are looked up.
+	for _, t := range conjuncts(s.Where) {
+		if parser.FirstSubquery(t) == nil {
+			others = append(others, t)
+		}
+	}
+	inner := func(extra ...parser.Expr) *parser.SelectStmt {
+		q := build(extra...)
+		q.AllowFullScan = false
+		return q
 	}
 	// Only when the subquery alone would read its whole table.
 	if _, err := e.pl.Plan(ctx, inner()); err == nil || !errors.Is(err, planner.ErrFullScan) {
@@ -627,32 +928,48 @@ func (e *Engine) lookupSemiJoin(ctx context.Context, x *parser.ExistsExpr, sub *
 		first.Items = append(first.Items, parser.SelectItem{Expr: o})
 	}
 	if _, err := e.pl.Plan(ctx, first); err != nil {
-		return nil, none, false, nil
+		// The outer read is not bound either: the hash join when the
+		// subquery may read its whole table, else the lookup join when
+		// the outer query may read its own.
+		if !errors.Is(err, planner.ErrFullScan) || orig.AllowFullScan || !s.AllowFullScan {
+			return nil, none, false, nil
+		}
+		first.AllowFullScan = true
+		if _, err := e.pl.Plan(ctx, first); err != nil {
+			return nil, none, false, nil
+		}
 	}
-	start := time.Now()
-	keys, err := e.runSubquery(ctx, first)
+	var st runStats
+	keys, _, err := e.runSubqueryPlan(ctx, first, &st)
 	if err != nil {
 		return nil, none, true, err
 	}
-	var lhs, ilhs parser.Expr = outerSide[0], innerSide[0]
-	if len(outerSide) > 1 {
-		lhs = &parser.TupleExpr{Lparen: parser.NoPos, Elems: outerSide}
-		ilhs = &parser.TupleExpr{Lparen: parser.NoPos, Elems: innerSide}
-	}
+	ilhs := tupleOf(innerSide)
 	probe := distinctList(keys, len(outerSide))
 	var found []catalog.Row
-	q := inner(&parser.InExpr{X: ilhs, List: probe})
-	if len(probe) > 0 {
-		if _, err := e.pl.Plan(ctx, q); err != nil {
-			return nil, none, false, nil // not bound by the values either
+	var plan []string
+	batches := 0
+	for lo := 0; lo < len(probe); lo += subqueryBatch {
+		q := inner(&parser.InExpr{X: ilhs, List: probe[lo:min(lo+subqueryBatch, len(probe))]})
+		if lo == 0 {
+			if _, err := e.pl.Plan(ctx, q); err != nil {
+				return nil, none, false, nil // not bound by the values either
+			}
 		}
-		if found, err = e.runSubquery(ctx, q); err != nil {
+		rows, p, err := e.runSubqueryPlan(ctx, q, &st)
+		if err != nil {
 			return nil, none, true, err
 		}
+		if plan == nil {
+			plan = p
+		}
+		batches++
+		found = append(found, rows...)
+		if len(found) > e.subqueryBudget() {
+			return nil, none, true, budgetError(orig, e.subqueryBudget())
+		}
 	}
-	list := distinctList(found, len(outerSide))
-	terms := append([]parser.Expr{inList(lhs, list, false)}, notNull(outerSide)...)
 	shown := inner(&parser.InExpr{X: ilhs, List: []parser.Expr{&parser.ColumnRef{NamePos: parser.NoPos, Name: fmt.Sprintf("<%d outer values>", len(probe))}}})
-	return andAll(terms), subqueryRun{op: "CLIENT LOOKUP SEMI JOIN", what: x.String(),
-		query: first.String() + "; then " + shown.String(), rows: len(found), vals: len(list), took: time.Since(start)}, true, nil
+	return found, subqueryRun{op: "CLIENT LOOKUP ", query: first.String() + "; then " + shown.String(), rows: len(found),
+		plan: plan, batch: subqueryBatch, batches: batches, stats: &st, lookup: true}, true, nil
 }

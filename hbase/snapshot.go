@@ -86,21 +86,20 @@ func (a *Admin) RestoreSnapshot(ctx context.Context, table, name string) (err er
 			err = enErr
 		}
 	}()
-	g, n := a.nonces()
-	req := &pb.RestoreSnapshotRequest{Snapshot: &pb.SnapshotDescription{Name: proto.String(name), Table: proto.String(table)}, NonceGroup: g, Nonce: n}
-	var resp pb.RestoreSnapshotResponse
-	if err := a.callMaster(ctx, what, "RestoreSnapshot", req, &resp); err != nil {
-		return err
-	}
-	a.c.cache.removeTable(table)
-	return a.waitProcedure(ctx, what, resp.GetProcId())
+	return a.restoreSnapshot(ctx, what, table, name)
 }
 
 // CloneSnapshot makes the new table table from snapshot name, and waits
 // until the master's procedure is done. The master takes the RPC it
 // restores by: given a table that does not exist, it clones.
 func (a *Admin) CloneSnapshot(ctx context.Context, name, table string) error {
-	what := fmt.Sprintf("clone snapshot %s as %s", name, table)
+	return a.restoreSnapshot(ctx, fmt.Sprintf("clone snapshot %s as %s", name, table), table, name)
+}
+
+// restoreSnapshot sends the RestoreSnapshot RPC for snapshot name into
+// table, and waits for the master's procedure: a restore when table
+// exists, a clone when it does not.
+func (a *Admin) restoreSnapshot(ctx context.Context, what, table, name string) error {
 	g, n := a.nonces()
 	req := &pb.RestoreSnapshotRequest{Snapshot: &pb.SnapshotDescription{Name: proto.String(name), Table: proto.String(table)}, NonceGroup: g, Nonce: n}
 	var resp pb.RestoreSnapshotResponse

@@ -20,8 +20,9 @@ type SubqueryRunner func(ctx context.Context, q string) ([]catalog.Row, error)
 
 // RunSubqueries is the differential suite of subqueries: the rows
 // RunJoins loads, random [NOT] IN (SELECT …) of one column or two,
-// [NOT] EXISTS correlated by equalities or not, and scalar subqueries
-// in the WHERE of a SELECT, each run's rows equal to
+// [NOT] EXISTS and [NOT] IN correlated by equalities or not, and scalar
+// subqueries, correlated or not, in the WHERE or the select list of a
+// SELECT, each run's rows equal to
 // ref.EvaluateSubqueries's nested loops and, where the query is
 // sqlite's SQL too, to sqlite3's answer.
 func RunSubqueries(t *testing.T, st exec.Store, cat *catalog.Catalog, o Options, run SubqueryRunner) {
@@ -53,7 +54,8 @@ func RunSubqueries(t *testing.T, st exec.Store, cat *catalog.Catalog, o Options,
 		kinds[kind]++
 	}
 	t.Logf("%d subqueries, kinds %v", o.Queries, kinds)
-	for _, k := range []string{"IN", "NOT IN", "EXISTS", "NOT EXISTS", "SCALAR", "ROW IN", "LOOKUP EXISTS", "LOOKUP NOT EXISTS"} {
+	for _, k := range []string{"IN", "NOT IN", "EXISTS", "NOT EXISTS", "SCALAR", "ROW IN", "LOOKUP EXISTS", "LOOKUP NOT EXISTS",
+		"CORRELATED IN", "CORRELATED NOT IN", "LOOKUP IN", "LOOKUP NOT IN", "CORRELATED SCALAR", "ITEM SCALAR", "LOOKUP SCALAR"} {
 		if kinds[k] == 0 {
 			t.Errorf("no %s subquery was run", k)
 		}
@@ -109,16 +111,51 @@ func checkSubquery(ctx context.Context, run SubqueryRunner, sources map[string]r
 	return nil
 }
 
-// subquery writes the i-th random SELECT with a subquery in its WHERE,
-// and its kind: the shapes in turn, each with NOT and without in turn, so
-// that 16 queries have them all.
+// subquery writes the i-th random SELECT with a subquery in its WHERE
+// or its select list, and its kind: the shapes in turn, each with NOT
+// and without in turn, so that 24 queries have them all.
 func (g *joinGen) subquery(i int) (string, string) {
 	pick := func(xs ...string) string { return xs[g.r.IntN(len(xs))] }
-	not := (i/8)%2 == 1
+	not := (i/12)%2 == 1
 	neg := map[bool]string{true: "NOT ", false: ""}[not]
 	kind := ""
-	var outer, cond string
-	switch i % 8 {
+	var outer, cond, item string
+	switch i % 12 {
+	case 8: // correlated IN by a hash of the inner table, NULLs on both sides
+		if g.r.IntN(2) == 0 {
+			outer = "orders o"
+			cond = fmt.Sprintf("o.amount %sIN (SELECT p.amount FROM orders p WHERE p.buyer = o.buyer AND %s ALLOW FULL SCAN)", neg, pick("p.status = "+g.lit("orders", "status"), "p.amount < "+g.lit("orders", "amount"), "p.seller <> "+g.lit("orders", "seller")))
+		} else {
+			outer = "sites s"
+			cond = fmt.Sprintf("s.visits %sIN (SELECT t.visits FROM sites t WHERE t.owner = s.owner AND %s ALLOW FULL SCAN)", neg, pick("t.visits > "+g.lit("sites", "visits"), "t.domain LIKE 'www.%'", "(t.visits IS NULL OR t.visits < "+g.lit("sites", "visits")+")"))
+		}
+		kind = "CORRELATED " + neg + "IN"
+	case 9: // correlated IN by the inner table's key, outer rows bound by an index: a lookup
+		outer = "orders o"
+		cond = fmt.Sprintf("o.buyer = %s AND o.amount %sIN (SELECT p.amount FROM orders p WHERE p.seller = o.seller%s)", g.lit("orders", "buyer"), neg, pick("", " AND p.status = "+g.lit("orders", "status")))
+		kind = "LOOKUP " + neg + "IN"
+	case 10: // a correlated scalar subquery in the WHERE
+		outer = "orders o"
+		cond = fmt.Sprintf("o.amount %s (SELECT %s(p.amount) FROM orders p WHERE p.seller = o.seller%s ALLOW FULL SCAN)", pick(">", "<", "=", ">="), pick("MAX", "MIN", "AVG"), pick("", " AND p.status = "+g.lit("orders", "status")))
+		if not {
+			cond = fmt.Sprintf("(SELECT COUNT(*) FROM sites s WHERE s.owner = o.buyer ALLOW FULL SCAN) %s %d", pick(">", "=", "<"), g.r.IntN(3))
+		}
+		kind = "CORRELATED SCALAR"
+	case 11: // a correlated scalar subquery in the select list
+		outer = "orders o"
+		cond = "o.amount > " + g.lit("orders", "amount")
+		item = pick(
+			"(SELECT COUNT(*) FROM sites s WHERE s.owner = o.buyer ALLOW FULL SCAN)",
+			"(SELECT SUM(s.visits) FROM sites s WHERE s.owner = o.buyer AND s.visits > "+g.lit("sites", "visits")+" ALLOW FULL SCAN)",
+			"(SELECT MAX(p.amount) FROM orders p WHERE p.buyer = o.buyer ALLOW FULL SCAN)",
+			"(SELECT COUNT(p.amount) + 1 FROM orders p WHERE p.seller = o.seller AND p.buyer = o.buyer ALLOW FULL SCAN)",
+			"(SELECT p.status FROM orders p WHERE p.seller = o.seller AND p.ts = o.ts AND p.order_id = o.order_id ALLOW FULL SCAN)")
+		kind = "ITEM SCALAR"
+		if not { // bound outer rows and the inner table's key: a lookup
+			cond = "o.buyer = " + g.lit("orders", "buyer")
+			item = pick("(SELECT MAX(p.amount) FROM orders p WHERE p.seller = o.seller)", "(SELECT COUNT(*) FROM orders p WHERE p.seller = o.seller AND p.status = 'paid')")
+			kind = "LOOKUP SCALAR"
+		}
 	case 7: // correlated EXISTS by the inner table's index key, outer rows bound by theirs: a lookup
 		outer = "orders o"
 		inner := ""
@@ -173,6 +210,9 @@ func (g *joinGen) subquery(i int) (string, string) {
 	cols := "o.order_id, o.seller, o.amount"
 	if outer == "sites s" {
 		cols = "s.domain, s.owner, s.visits"
+	}
+	if item != "" {
+		return fmt.Sprintf("SELECT %s, %s FROM %s WHERE %s ALLOW FULL SCAN", cols, item, outer, where), kind
 	}
 	if g.r.IntN(6) == 0 {
 		return fmt.Sprintf("SELECT COUNT(*) FROM %s WHERE %s ALLOW FULL SCAN", outer, where), kind

@@ -32,7 +32,12 @@ type env struct {
 // openStore opens the HBase store of the test cluster, or skips.
 func openStore(t *testing.T, opts hbasestore.Options) *hbasestore.Store {
 	t.Helper()
-	q := hbasetest.Quorum(t)
+	return openStoreAt(t, hbasetest.Quorum(t), opts)
+}
+
+// openStoreAt opens the HBase store of the cluster at quorum q.
+func openStoreAt(t *testing.T, q string, opts hbasestore.Options) *hbasestore.Store {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	st, err := hbasestore.OpenWith(ctx, hbase.Config{ZKQuorum: q, ZKRoot: hbasetest.Root()}, opts)
@@ -93,7 +98,12 @@ func ensureTable(t *testing.T, st exec.Store, tb *catalog.Table) *exec.Executor 
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	st := openStore(t, hbasestore.Options{CompressionFallback: true})
+	return newEnvOn(t, openStore(t, hbasestore.Options{CompressionFallback: true}))
+}
+
+// newEnvOn is newEnv on the HBase store st.
+func newEnvOn(t *testing.T, st *hbasestore.Store) *env {
+	t.Helper()
 	cat, names := scratchCatalog(t)
 	dropAtEnd(t, st, names)
 	emb, err := embedded.Open(t.TempDir(), embedded.Options{NoSync: true})

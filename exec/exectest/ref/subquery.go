@@ -52,7 +52,48 @@ func EvaluateSubqueries(s *parser.SelectStmt, sources map[string]Source, now tim
 	}
 	rest := *s
 	rest.Where = nil
-	return EvaluateJoin(&rest, map[string]Source{s.Table.Name: {Table: src.Table, Rows: pass}}, now)
+	if !itemSubqueries(s) {
+		return EvaluateJoin(&rest, map[string]Source{s.Table.Name: {Table: src.Table, Rows: pass}}, now)
+	}
+	// A subquery in the select list: each row's items with its answers,
+	// the rows in no order.
+	if len(s.GroupBy) > 0 || s.Having != nil || len(s.Order) > 0 || s.Limit >= 0 || s.Offset > 0 || s.Distinct {
+		return nil, fmt.Errorf("reference: a select-list subquery with GROUP BY, HAVING, ORDER BY, DISTINCT, LIMIT or OFFSET is not modelled")
+	}
+	out := &Result{Groups: [][]catalog.Row{nil}, Limit: -1}
+	for _, row := range pass {
+		one := rest
+		one.Items = nil
+		for _, it := range s.Items {
+			if it.Expr != nil {
+				x, err := answerSubqueries(it.Expr, src.Table, outerName, row, sources, now, cache)
+				if err != nil {
+					return nil, err
+				}
+				it.Expr = x
+			}
+			one.Items = append(one.Items, it)
+		}
+		res, err := EvaluateJoin(&one, map[string]Source{s.Table.Name: {Table: src.Table, Rows: []catalog.Row{row}}}, now)
+		if err != nil {
+			return nil, err
+		}
+		out.Columns, out.Approx = res.Columns, res.Approx
+		for _, g := range res.Groups {
+			out.Groups[0] = append(out.Groups[0], g...)
+		}
+	}
+	return out, nil
+}
+
+// itemSubqueries reports whether s's select list holds a subquery.
+func itemSubqueries(s *parser.SelectStmt) bool {
+	for _, it := range s.Items {
+		if it.Expr != nil && parser.FirstSubquery(it.Expr) != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // answerSubqueries replaces each subquery of x by its answer for the
@@ -122,6 +163,11 @@ func answerSubqueries(x parser.Expr, t *catalog.Table, outerName string, row cat
 			}
 			if len(rows) == 0 {
 				return &parser.NullLit{ValuePos: parser.NoPos}
+			}
+			if v := rows[0][0]; v.Null {
+				// A NULL of the subquery's type, an aggregate's over
+				// no row say.
+				return &parser.CastExpr{Cast: parser.NoPos, X: &parser.NullLit{ValuePos: parser.NoPos}, Type: v.Type.String()}
 			}
 			return refLiteral(rows[0][0])
 		}
