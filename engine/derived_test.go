@@ -44,6 +44,8 @@ func TestDerivedResults(t *testing.T) {
 		{"SELECT order_id FROM orders WHERE seller IN (SELECT seller FROM " + perSeller + " d WHERE n = 1 ALLOW FULL SCAN) ORDER BY order_id", "3; 4"},
 		{"SELECT seller FROM (SELECT seller FROM orders WHERE seller IN ('s1', 's2', 's3')) d WHERE EXISTS (SELECT 1 FROM sites s WHERE s.owner = d.seller ALLOW FULL SCAN) ORDER BY seller", "s1; s1; s2"},
 		{"SELECT seller FROM (SELECT seller FROM orders WHERE seller IN ('s1', 's2', 's3')) d WHERE EXISTS (SELECT 1 FROM sites s WHERE s.owner = d.seller) ORDER BY seller", "s1; s1; s2"},
+		{"SELECT order_id FROM (SELECT order_id, seller FROM orders WHERE seller IN ('s1', 's2', 's3')) d WHERE d.order_id IN (SELECT visits / 10 FROM sites s WHERE s.owner = d.seller ALLOW FULL SCAN) ORDER BY order_id", "1"},
+		{"SELECT x FROM (SELECT o.order_id AS x FROM orders o WHERE o.amount > (SELECT AVG(p.amount) FROM orders p WHERE p.seller = o.seller ALLOW FULL SCAN) AND o.seller IN ('s1', 's2')) d", "2"},
 		{"SELECT domain FROM sites WHERE EXISTS (SELECT 1 FROM " + perSeller + " d WHERE d.seller = sites.owner AND n > 1 ALLOW FULL SCAN) ORDER BY domain ALLOW FULL SCAN", "a.com; c.com"},
 	} {
 		if got := readAll(t, e, c.q); got != c.want {
