@@ -41,10 +41,15 @@ func (e *Engine) Run(ctx context.Context, st parser.Stmt) (*Result, error) {
 			return nil, err
 		}
 	}
+	st, druns, err := e.derivedFirst(ctx, st)
+	if err != nil {
+		return nil, err
+	}
 	st, runs, err := e.subqueriesFirst(ctx, st)
 	if err != nil {
 		return nil, err
 	}
+	runs = append(druns, runs...)
 	// Planning is linear in the statement's size, but a statement may be
 	// huge: Ctrl-C and the timeout stop it through ctx.
 	p, err := e.pl.Plan(ctx, st)
@@ -213,7 +218,11 @@ func (e *Engine) prepare(ctx context.Context, sel *planner.Select) (*exec.Execut
 		return nil, nil, err
 	}
 	opts := exec.PlaceOptions{NoPushdown: !e.pushdown, BlockCache: e.blockCache, Parallel: e.parallel.placeParallel()}
-	if missing, err := e.neverCreated(ctx, x, sel.Table); err != nil || missing {
+	missing, err := e.neverCreated(ctx, x, sel.Table)
+	// A derived table's SELECT may yield rows over a table never created
+	// (its COUNT(*) is 0): every table it reads is created instead.
+	missing = missing && !readsDerived(sel)
+	if err != nil || missing {
 		if err != nil {
 			return x, nil, err
 		}

@@ -165,17 +165,20 @@ type member struct {
 
 func (e *Engine) members(s *parser.SelectStmt) []member {
 	var out []member
-	add := func(id parser.Ident, alias string) {
+	add := func(id parser.Ident, alias string, derived *parser.SelectStmt) {
 		m := member{names: []string{id.Name}}
 		if alias != "" {
 			m.names = []string{alias}
 		}
 		m.table, _ = e.cfg.Catalog.Table(id.Name)
+		if derived != nil {
+			m.table = e.derivedColumns(derived, alias)
+		}
 		out = append(out, m)
 	}
-	add(s.Table, s.Alias)
+	add(s.Table, s.Alias, s.Derived)
 	for _, j := range s.Joins {
-		add(j.Table, j.Alias)
+		add(j.Table, j.Alias, j.Derived)
 	}
 	return out
 }
@@ -688,7 +691,7 @@ func (e *Engine) outerReads(ctx context.Context, s *parser.SelectStmt, outerSide
 	}
 	conds = append(conds, &parser.InExpr{X: tupleOf(outerSide), List: keys})
 	q := &parser.SelectStmt{Select: s.Select, Items: []parser.SelectItem{{Expr: &parser.IntLit{ValuePos: parser.NoPos, Val: 1}}},
-		Table: s.Table, Alias: s.Alias, Joins: s.Joins, AsOf: s.AsOf, AsOfPos: s.AsOfPos, Hint: s.Hint,
+		Table: s.Table, Derived: s.Derived, Alias: s.Alias, Joins: s.Joins, AsOf: s.AsOf, AsOfPos: s.AsOfPos, Hint: s.Hint,
 		Where: andAll(conds), Limit: 1, AllowFullScan: true}
 	rows, err := e.runSubquery(ctx, q)
 	return len(rows) > 0, err
@@ -919,7 +922,7 @@ func (e *Engine) lookupRead(ctx context.Context, build func(...parser.Expr) *par
 	if _, err := e.pl.Plan(ctx, inner()); err == nil || !errors.Is(err, planner.ErrFullScan) {
 		return nil, none, false, nil
 	}
-	first := &parser.SelectStmt{Select: s.Select, Distinct: true, Table: s.Table, Alias: s.Alias, AsOf: s.AsOf, AsOfPos: s.AsOfPos,
+	first := &parser.SelectStmt{Select: s.Select, Distinct: true, Table: s.Table, Derived: s.Derived, Alias: s.Alias, AsOf: s.AsOf, AsOfPos: s.AsOfPos,
 		Hint: s.Hint, Where: andAll(append(others, notNull(outerSide)...)), Limit: -1}
 	for _, o := range outerSide {
 		first.Items = append(first.Items, parser.SelectItem{Expr: o})

@@ -57,6 +57,8 @@ func (x *Executor) build(ctx context.Context, p *placed.Plan, n planner.Node, st
 		return x.union(p, n, stats), nil
 	case *planner.Join:
 		return x.join(ctx, p, n, stats)
+	case *planner.Derived:
+		return x.derived(ctx, p, n, stats)
 	case *planner.Distinct:
 		in, err := x.build(ctx, p, p.Input(n), stats, planner.NoLimit)
 		if err != nil {

@@ -44,6 +44,9 @@ func Place(ctx context.Context, st Store, sel *planner.Select, opts PlaceOptions
 		return nil, err
 	}
 	p := placed.New(sel)
+	if err := placeDerived(ctx, p, st, sel, opts); err != nil {
+		return nil, err
+	}
 	placeReads(p, sel, st.Pushdown(), !opts.NoPushdown, opts.BlockCache)
 	if err := placeAggregate(ctx, p, st, !opts.NoPushdown); err != nil {
 		return nil, err
@@ -64,6 +67,9 @@ func placeReads(p *placed.Plan, sel *planner.Select, pd Pushdown, on bool, bc Bl
 			placeReads(p, b, pd, on, bc)
 		}
 		return
+	}
+	if _, ok := planner.Find[*planner.Derived](sel.Root); ok {
+		return // its SELECT is placed as a plan of its own (placeDerived)
 	}
 	if j, ok := planner.Find[*planner.Join](sel.Root); ok {
 		// Each side is placed as the plan it is; a lookup join places
@@ -119,6 +125,33 @@ func placeReads(p *placed.Plan, sel *planner.Select, pd Pushdown, on bool, bc Bl
 		sc.Limit = scanLimit(p, sel)
 	}
 	sc.MultiRange = f.MultiRange && multiRange(sel)
+}
+
+// placeDerived places the SELECT of each derived table of sel, or of
+// its join's sides, as a plan of its own (with its own pushdown, store
+// aggregates and parallel reads), and records it in p.
+func placeDerived(ctx context.Context, p *placed.Plan, st Store, sel *planner.Select, opts PlaceOptions) error {
+	if d, ok := planner.Find[*planner.Derived](sel.Root); ok {
+		ip, err := Place(ctx, st, d.Inner, opts)
+		if err != nil {
+			return err
+		}
+		p.SetDerived(d, ip)
+		return nil
+	}
+	if j, ok := planner.Find[*planner.Join](sel.Root); ok {
+		if err := placeDerived(ctx, p, st, j.First, opts); err != nil {
+			return err
+		}
+		for _, s := range j.Steps {
+			if s.Kind == planner.HashJoin {
+				if err := placeDerived(ctx, p, st, s.Right, opts); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // accessFilter is the client filter just above the access or above the

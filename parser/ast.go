@@ -62,6 +62,10 @@ type SelectStmt struct {
 	// (FROM RAW 'ns:table'), read one row per cell with no catalog entry.
 	Table   Ident
 	FromRaw bool
+	// Derived, when set, is the SELECT of a derived table, FROM (SELECT
+	// …) AS d, read instead of a catalog table: Table is then empty but
+	// for its position, that of the "(", and Alias names it.
+	Derived *SelectStmt
 	// Alias is the name the statement gives Table (FROM orders o); ""
 	// when none.
 	Alias string
@@ -104,8 +108,12 @@ type Join struct {
 	// Table matches is kept, with NULL for Table's columns.
 	Left  bool
 	Table Ident
-	Alias string // "" when none
-	On    Expr
+	// Derived, when set, is the SELECT of a derived table joined, JOIN
+	// (SELECT …) AS d, instead of a catalog table: Table is then empty
+	// but for its position, and Alias names it.
+	Derived *SelectStmt
+	Alias   string // "" when none
+	On      Expr
 }
 
 // Name is how the statement names the joined table: its alias, or its

@@ -169,6 +169,12 @@ func (c *converter) selectStmt(g *gSelect) (Stmt, *Error) {
 		if s.Table.Name == "" {
 			return nil, c.errorf(g.RawFrom.Pos, "FROM RAW needs an HBase table name such as 'ns:table'")
 		}
+	} else if g.Derived != nil {
+		d, err := c.derived(g.Derived)
+		if err != nil {
+			return nil, err
+		}
+		s.Derived, s.Table = d, Ident{NamePos: pos(g.Derived.Pos)}
 	} else {
 		s.Table = ident(g.Table)
 	}
@@ -184,12 +190,31 @@ func (c *converter) selectStmt(g *gSelect) (Stmt, *Error) {
 			s.Alias = ident(a.Bare).Name
 		}
 	}
+	if s.Derived != nil {
+		if asOf != nil {
+			return nil, c.errorf(asOfPos, "AS OF does not apply to a derived table: write it in its SELECT, after the table it reads")
+		}
+		if s.Alias == "" {
+			return nil, c.derivedAlias(g.Derived)
+		}
+	}
 	for _, j := range g.Joins {
 		on, err := c.expr(j.On)
 		if err != nil {
 			return nil, err
 		}
-		join := Join{JoinPos: pos(j.Pos), Left: j.Left, Table: ident(j.Table), On: on}
+		join := Join{JoinPos: pos(j.Pos), Left: j.Left, On: on}
+		if j.Derived != nil {
+			if join.Derived, err = c.derived(j.Derived); err != nil {
+				return nil, err
+			}
+			join.Table = Ident{NamePos: pos(j.Derived.Pos)}
+			if j.As == nil {
+				return nil, c.derivedAlias(j.Derived)
+			}
+		} else {
+			join.Table = ident(j.Table)
+		}
 		if j.As != nil {
 			join.Alias = ident(j.As).Name
 		}
@@ -277,6 +302,47 @@ func (c *converter) selectStmt(g *gSelect) (Stmt, *Error) {
 		s.Versions = int(n)
 	}
 	return s, nil
+}
+
+// derived converts the SELECT of a derived table.
+func (c *converter) derived(g *gDerived) (*SelectStmt, *Error) {
+	q, err := c.selectStmt(g.Select)
+	if err != nil {
+		return nil, err
+	}
+	sel := q.(*SelectStmt)
+	if sel.Raw || sel.FromRaw {
+		return nil, c.errorf(g.Select.Pos, "a derived table must select columns of catalog tables, not SELECT RAW or FROM RAW")
+	}
+	return sel, nil
+}
+
+// derivedAlias is the error of a derived table without an alias, at the
+// end of its ")".
+func (c *converter) derivedAlias(g *gDerived) *Error {
+	p := g.Pos
+	depth := 0
+	for _, t := range c.toks {
+		if t.Pos.Offset < g.Pos.Offset {
+			continue
+		}
+		if t.Type != tokPunct {
+			continue
+		}
+		switch t.Value {
+		case "(":
+			depth++
+		case ")":
+			depth--
+			if depth == 0 {
+				p = t.Pos
+				p.Offset += len(t.Value)
+				p.Column += len(t.Value)
+				return c.errorf(p, "a derived table needs an alias: (SELECT …) AS d")
+			}
+		}
+	}
+	return c.errorf(p, "a derived table needs an alias: (SELECT …) AS d")
 }
 
 func (c *converter) insert(g *gInsert) (Stmt, *Error) {

@@ -161,7 +161,18 @@ func (d *dumper) selectStmt(depth int, label string, s *SelectStmt) {
 			d.line(depth+1, "alias: %q", it.Alias)
 		}
 	}
-	d.ident(depth, "table: ", s.Table)
+	if s.Derived != nil {
+		d.selectStmt(depth, "derived: ", s.Derived)
+		d.line(depth, "alias: %q", s.Alias)
+	} else {
+		d.ident(depth, "table: ", s.Table)
+	}
+	for _, j := range s.Joins {
+		if j.Derived != nil {
+			d.selectStmt(depth, "join derived: ", j.Derived)
+			d.line(depth, "alias: %q", j.Alias)
+		}
+	}
 	if h := s.Hint; h != nil {
 		if h.NoIndex {
 			d.line(depth, "hint: NO INDEX %s", d.at(h.HintPos))

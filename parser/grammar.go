@@ -122,6 +122,7 @@ type gSelect struct {
 	More     []*gItem      `parser:"             ( ',' @@ )*"`
 	Items    []*gItem      `parser:"           | @@ ( ',' @@ )* ) )"`
 	RawFrom  *gRawFrom     `parser:"'FROM' ( @@"`
+	Derived  *gDerived     `parser:"       | @@"`
 	Table    *gTable       `parser:"       | @@ )"`
 	As       *gFromAs      `parser:"@@?"`
 	Joins    []*gJoin      `parser:"@@*"`
@@ -163,11 +164,19 @@ type gFromAs struct {
 
 // gJoin is [INNER | LEFT [OUTER]] JOIN table [[AS] alias] ON cond.
 type gJoin struct {
-	Pos   lexer.Position
-	Left  bool    `parser:"( @'LEFT' 'OUTER'? | 'INNER' )? 'JOIN'"`
-	Table *gTable `parser:"@@"`
-	As    *gAlias `parser:"( 'AS'? @@ )?"`
-	On    *gExpr  `parser:"'ON' @@"`
+	Pos     lexer.Position
+	Left    bool      `parser:"( @'LEFT' 'OUTER'? | 'INNER' )? 'JOIN'"`
+	Derived *gDerived `parser:"( @@"`
+	Table   *gTable   `parser:"| @@ )"`
+	As      *gAlias   `parser:"( 'AS'? @@ )?"`
+	On      *gExpr    `parser:"'ON' @@"`
+}
+
+// gDerived is a derived table, (SELECT …), in FROM or JOIN; its alias
+// follows it.
+type gDerived struct {
+	Pos    lexer.Position
+	Select *gSelect `parser:"'(' @@ ')'"`
 }
 
 // gRawFrom is RAW 'ns:table': an HBase table read cell by cell, with no

@@ -49,10 +49,23 @@ func tokenSymbols() map[string]lexer.TokenType {
 // words remain usable as names.
 func retype(toks []lexer.Token) {
 	from := false // after FROM, where a table may be joined
+	// outer holds from for each open parenthesis: after the ")" of a
+	// derived table, from is the FROM's again.
+	var outer []bool
 	for i := range toks {
 		t, next := &toks[i], lexer.Token{Type: lexer.EOF}
 		if i+1 < len(toks) {
 			next = toks[i+1]
+		}
+		if t.Type == tokPunct {
+			switch t.Value {
+			case "(":
+				outer = append(outer, from)
+			case ")":
+				if n := len(outer); n > 0 {
+					from, outer = outer[n-1], outer[:n-1]
+				}
+			}
 		}
 		if t.Type == tokKeyword {
 			switch strings.ToUpper(t.Value) {
@@ -76,7 +89,7 @@ func retype(toks []lexer.Token) {
 			t.Type = tokKeyword
 		case next.Type == tokString && i > 0 && strings.EqualFold(toks[i-1].Value, "FROM") && strings.EqualFold(t.Value, "RAW"):
 			t.Type = tokKeyword
-		case i > 0 && (toks[i-1].Type == tokIdent || toks[i-1].Type == tokString) && clauseWord(t.Value, next, from):
+		case i > 0 && (toks[i-1].Type == tokIdent || toks[i-1].Type == tokString || toks[i-1].Type == tokPunct && toks[i-1].Value == ")") && clauseWord(t.Value, next, from):
 			t.Type = tokKeyword
 		}
 	}

@@ -379,6 +379,8 @@ func (s *SelectStmt) String() string {
 	b.WriteString(" FROM ")
 	if s.FromRaw {
 		b.WriteString("RAW " + quote(s.Table.Name, '\''))
+	} else if s.Derived != nil {
+		b.WriteString("(" + s.Derived.String() + ")")
 	} else {
 		b.WriteString(s.Table.String())
 	}
@@ -387,7 +389,11 @@ func (s *SelectStmt) String() string {
 	}
 	for _, j := range s.Joins {
 		b.WriteString(not(j.Left, " LEFT JOIN ", " JOIN "))
-		b.WriteString(j.Table.String())
+		if j.Derived != nil {
+			b.WriteString("(" + j.Derived.String() + ")")
+		} else {
+			b.WriteString(j.Table.String())
+		}
 		if j.Alias != "" {
 			b.WriteString(" AS " + QuoteIdent(j.Alias))
 		}

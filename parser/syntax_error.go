@@ -73,7 +73,7 @@ func syntaxError(src string, err error, g *gStmt, toks []lexer.Token) *Error {
 			return newError(src, Pos(tok.Pos.Offset), "EXISTS takes a subquery: EXISTS (SELECT …)")
 		}
 		if subquery(tok, toks) {
-			return newError(src, Pos(tok.Pos.Offset), "a subquery is not supported here: a derived table in FROM is not supported yet, and a subquery is IN (SELECT …), EXISTS (SELECT …) or (SELECT …) as a value in a WHERE")
+			return newError(src, Pos(tok.Pos.Offset), "a subquery is not supported here: a subquery is a derived table, (SELECT …) AS d, in FROM or JOIN, or IN (SELECT …), EXISTS (SELECT …) or (SELECT …) as a value")
 		}
 		msg := "unexpected " + describeToken(tok)
 		expected := expectedFromMessage(uerr.Message())

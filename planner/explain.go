@@ -138,6 +138,9 @@ func (s *Select) ExplainPlaced(env ExplainEnv, an *Analysis, pl Placing) *Explai
 	if j, ok := Find[*Join](s.Root); ok {
 		return s.explainJoin(j, env, an, pl)
 	}
+	if d, ok := Find[*Derived](s.Root); ok {
+		return s.explainDerived(d, env, an, pl)
+	}
 	for _, n := range Path(s.Root) {
 		e.Steps = append(e.Steps, explainNode(n, pl)...)
 	}

@@ -104,6 +104,9 @@ type joinTable struct {
 	// used are the columns the statement reads, in table order.
 	used []int
 	pos  parser.Pos
+	// derived is the SELECT of a derived table; nil for a catalog
+	// table. t is then the table of its outputs.
+	derived *parser.SelectStmt
 }
 
 // joinBuild is a join being planned.
@@ -127,12 +130,15 @@ func (pl *Planner) joinPlan(ctx context.Context, s *parser.SelectStmt) (*Select,
 	case s.Raw:
 		return nil, errAt(s.Select, "SELECT RAW cannot be used with JOIN")
 	}
+	if s.Derived != nil && s.Hint != nil {
+		return nil, errAt(s.Hint.HintPos, "an index hint does not apply to a derived table: write it in its SELECT, after the table it reads")
+	}
 	b := &joinBuild{pl: pl.pinNow(), s: s}
-	if err := b.addTable(s.Table, s.Alias); err != nil {
+	if err := b.addTable(ctx, s.Table, s.Alias, s.Derived); err != nil {
 		return nil, err
 	}
 	for _, j := range s.Joins {
-		if err := b.addTable(j.Table, j.Alias); err != nil {
+		if err := b.addTable(ctx, j.Table, j.Alias, j.Derived); err != nil {
 			return nil, err
 		}
 	}
@@ -146,8 +152,14 @@ func (pl *Planner) joinPlan(ctx context.Context, s *parser.SelectStmt) (*Select,
 	return b.plan(ctx)
 }
 
-func (b *joinBuild) addTable(id parser.Ident, alias string) error {
-	t, err := b.pl.table(id)
+func (b *joinBuild) addTable(ctx context.Context, id parser.Ident, alias string, derived *parser.SelectStmt) error {
+	var t *catalog.Table
+	var err error
+	if derived != nil {
+		t, _, err = b.pl.derivedTable(ctx, derived, alias, id.NamePos, b.s.AllowFullScan)
+	} else {
+		t, err = b.pl.table(id)
+	}
 	if err != nil {
 		return err
 	}
@@ -160,7 +172,7 @@ func (b *joinBuild) addTable(id parser.Ident, alias string) error {
 			return errAt(id.NamePos, "table name %s is used twice in FROM: give one of them an alias", name)
 		}
 	}
-	jt := &joinTable{t: t, name: name, pos: id.NamePos, at: make([]int, len(t.Columns))}
+	jt := &joinTable{t: t, name: name, pos: id.NamePos, at: make([]int, len(t.Columns)), derived: derived}
 	for i, c := range t.Columns {
 		jt.at[i] = -1
 		if c.Hidden {
@@ -454,6 +466,9 @@ func (b *joinBuild) positions(i int) []int {
 func (b *joinBuild) sideStmt(i int, conds []parser.Expr, hint *parser.IndexHint) *parser.SelectStmt {
 	jt := b.tables[i]
 	st := &parser.SelectStmt{Select: b.s.Select, Table: parser.Ident{NamePos: jt.pos, Name: jt.t.Name}, Hint: hint, Limit: NoLimit, AllowFullScan: b.s.AllowFullScan}
+	if jt.derived != nil {
+		st.Table.Name, st.Derived, st.Alias, st.Hint = "", jt.derived, jt.name, nil
+	}
 	for _, ci := range jt.used {
 		st.Items = append(st.Items, parser.SelectItem{Expr: &parser.ColumnRef{NamePos: jt.pos, Name: jt.t.Columns[ci].Name}})
 	}
@@ -531,7 +546,8 @@ func (b *joinBuild) step(ctx context.Context, c *compiler, i int, side, on []par
 		}
 		return b.pl.selectPlan(ctx, &q)
 	}
-	if len(keyCols) > 0 {
+	if len(keyCols) > 0 && jt.derived == nil {
+		// A derived table has no rowkey: it is never read by key.
 		var probe []catalog.Value
 		for _, kc := range keyCols {
 			probe = append(probe, probeValue(jt.t.Columns[kc].Type))
@@ -782,39 +798,12 @@ func (b *joinBuild) top(ctx context.Context, c *compiler, jc *catalog.Table, j *
 			}
 		}
 	}
-	var root Node = j
-	if sb.where != nil {
-		root = &Filter{Cond: sb.where, In: root}
-	}
-	var sorter *Sort
-	if sh.agg == nil && len(sb.order) > 0 && !sh.count {
-		limit := s.Limit
-		if limit != NoLimit {
-			limit += s.Offset
-		}
-		sorter = &Sort{Keys: sb.order, Limit: limit}
-	}
-	if sh.distinctRows {
-		d := &Distinct{In: root}
-		for _, o := range sel.Output {
-			d.Cols = append(d.Cols, o.Col())
-			d.Names = append(d.Names, o.Name)
-		}
-		root = d
-	}
-	if sorter != nil {
-		sorter.In = root
-		for _, o := range sel.Output {
-			sorter.Keep = append(sorter.Keep, expr.ScalarColumns(o.Expr)...)
-		}
-		for _, k := range sorter.Keys {
-			sorter.Keep = append(sorter.Keep, k.Col)
-		}
-		root = sorter
-	}
-	sel.Root = sh.top(root, js)
-	for _, st := range j.Steps {
-		if st.Kind == HashJoin {
+	sel.Root = sb.clientTop(j)
+	for i, st := range j.Steps {
+		switch {
+		case st.Kind == HashJoin && b.tables[i+1].derived != nil:
+			sel.Notes = append(sel.Notes, fmt.Sprintf("%s is a derived table, which has no rowkey, so the client reads it once and holds its rows in memory (HASH JOIN).", st.Name))
+		case st.Kind == HashJoin:
 			sel.Notes = append(sel.Notes, fmt.Sprintf("nothing binds the key of %s to the rows before it, so the client reads it once and holds its rows in memory (HASH JOIN).", st.Table.Name))
 		}
 	}

@@ -20,7 +20,13 @@ func (s *Select) explainJoin(j *Join, env ExplainEnv, an *Analysis, pl Placing) 
 	fe := j.First.ExplainPlaced(env, nil, pl)
 	e.Steps = append(e.Steps, fe.Steps...)
 	costs := []string{fmt.Sprintf("%s: %s", j.First.Table.Name, costOf(fe))}
+	if _, ok := derivedOf(j.First); ok {
+		costs = []string{costOf(fe)} // it names the derived table
+	}
 	notes := slices.Clone(j.First.Notes)
+	if _, ok := derivedOf(j.First); ok {
+		notes = noteOf(fe) // its own and its SELECT's
+	}
 	index := j.First.IndexLookup() != nil
 	runs, _ := pl.(JoinRuns)
 	for _, st := range j.Steps {
@@ -48,12 +54,18 @@ func (s *Select) explainJoin(j *Join, env ExplainEnv, an *Analysis, pl Placing) 
 		e.Steps = append(e.Steps, st.step(runs))
 		if st.Kind == LookupJoin {
 			costs = append(costs, fmt.Sprintf("%s: one read per batch of %d left rows, each %s", st.Name, st.Batch, st.batchCost()))
+		} else if _, ok := derivedOf(st.Right); ok {
+			costs = append(costs, costOf(re)+", once")
 		} else {
 			costs = append(costs, fmt.Sprintf("%s: %s, once", st.Name, costOf(re)))
 		}
-		for _, n := range st.Right.Notes {
-			if st.Kind == HashJoin {
-				notes = append(notes, st.Name+": "+n)
+		if _, ok := derivedOf(st.Right); ok {
+			notes = append(notes, noteOf(re)...) // each named by the derived table
+		} else {
+			for _, n := range st.Right.Notes {
+				if st.Kind == HashJoin {
+					notes = append(notes, st.Name+": "+n)
+				}
 			}
 		}
 		index = index || st.Right.IndexLookup() != nil
@@ -79,6 +91,16 @@ func costOf(e *Explained) string {
 		}
 	}
 	return ""
+}
+
+// noteOf is the NOTE lines of a model.
+func noteOf(e *Explained) []string {
+	for _, a := range e.Plan {
+		if v, ok := a.Value.([]string); ok && a.Label == "NOTE" {
+			return slices.Clone(v)
+		}
+	}
+	return nil
 }
 
 // batchCost says what one lookup of the step reads.

@@ -11,7 +11,7 @@ import (
 // each step the client applies to its rows.
 //
 // The set is sealed: Access, Union, MergeSort, IndexLookup, Filter,
-// Aggregate, Project, Distinct, Sort, Count, Limit and Join.
+// Aggregate, Project, Distinct, Sort, Count, Limit, Join and Derived.
 type Node interface {
 	// Input is the node whose rows this one consumes; nil for a leaf.
 	Input() Node
@@ -31,6 +31,7 @@ var (
 	_ Node = (*Aggregate)(nil)
 	_ Node = (*Project)(nil)
 	_ Node = (*Join)(nil)
+	_ Node = (*Derived)(nil)
 )
 
 // NoLimit is a Limit that does not limit: the statement has no LIMIT.
@@ -235,6 +236,9 @@ func (s *Select) Accesses() []*Access {
 		return []*Access{s.Access}
 	}
 	var out []*Access
+	if d, ok := Find[*Derived](s.Root); ok {
+		return d.Inner.Accesses()
+	}
 	if j, ok := Find[*Join](s.Root); ok {
 		out = append(out, j.First.Accesses()...)
 		for _, st := range j.Steps {

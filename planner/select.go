@@ -63,6 +63,9 @@ func (s *Select) IndexLookups() []*IndexLookup {
 		return []*IndexLookup{ix}
 	}
 	var out []*IndexLookup
+	if d, ok := Find[*Derived](s.Root); ok {
+		return d.Inner.IndexLookups()
+	}
 	if u, ok := Find[*Union](s.Root); ok {
 		for _, b := range u.Branches {
 			out = append(out, b.IndexLookups()...)

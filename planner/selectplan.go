@@ -18,6 +18,9 @@ func (pl *Planner) selectPlan(ctx context.Context, s *parser.SelectStmt) (*Selec
 	if len(s.Joins) > 0 {
 		return pl.joinPlan(ctx, s)
 	}
+	if s.Derived != nil {
+		return pl.derivedPlan(ctx, s)
+	}
 	t, err := pl.table(s.Table)
 	if err != nil {
 		return nil, err

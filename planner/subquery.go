@@ -41,9 +41,20 @@ func refuseSubqueries(stmt parser.Stmt) error {
 			exprs = append(exprs, o.Expr)
 		}
 	}
+	var derived func(s *parser.SelectStmt)
+	derived = func(s *parser.SelectStmt) {
+		if s == nil {
+			return
+		}
+		sel(s)
+		derived(s.Derived)
+		for _, j := range s.Joins {
+			derived(j.Derived)
+		}
+	}
 	switch s := stmt.(type) {
 	case *parser.SelectStmt:
-		sel(s)
+		derived(s)
 	case *parser.ExplainStmt:
 		return refuseSubqueries(s.Stmt)
 	case *parser.DeleteStmt:
@@ -54,7 +65,7 @@ func refuseSubqueries(stmt parser.Stmt) error {
 			exprs = append(exprs, a.Key, a.Value)
 		}
 	case *parser.InsertStmt:
-		sel(s.Query)
+		derived(s.Query)
 		for _, r := range s.Rows {
 			exprs = append(exprs, r...)
 		}

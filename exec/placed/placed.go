@@ -22,6 +22,9 @@ type Plan struct {
 	servers map[planner.Node]string
 	// joins holds what the join steps measured (join.go).
 	joins joinRuns
+	// derived holds the placed plans of the derived tables' SELECTs
+	// (derived.go).
+	derived derivedPlans
 }
 
 var _ planner.Placing = (*Plan)(nil)

@@ -186,7 +186,7 @@ func validVarName(s string) bool {
 
 // syntaxes are the statements \h explains, in the order it lists them.
 var syntaxes = []struct{ name, syntax, desc string }{
-	{"SELECT", "SELECT [DISTINCT] * [, expr …] | expr [AS name] [, …] FROM t [USE INDEX (i) | NO INDEX]\n  [AS OF TIMESTAMP '…' | FOR SYSTEM_TIME AS OF TIMESTAMP '…'] [WHERE cond] [GROUP BY expr, …] [HAVING cond] [ORDER BY expr | name | n [DESC], …]\n  [LIMIT n] [OFFSET n] [VERSIONS n] [ALLOW FULL SCAN]",
+	{"SELECT", "SELECT [DISTINCT] * [, expr …] | expr [AS name] [, …] FROM t [USE INDEX (i) | NO INDEX]\n  [[LEFT] JOIN t2 ON cond …] (t, t2: a table, or a derived table (SELECT …) AS d)\n  [AS OF TIMESTAMP '…' | FOR SYSTEM_TIME AS OF TIMESTAMP '…'] [WHERE cond] [GROUP BY expr, …] [HAVING cond] [ORDER BY expr | name | n [DESC], …]\n  [LIMIT n] [OFFSET n] [VERSIONS n] [ALLOW FULL SCAN]",
 		"read rows; WHERE takes AND OR NOT, = != < <= > >=, BETWEEN, IN (also row values), LIKE [ESCAPE], IS [NOT] NULL; COUNT SUM MIN MAX AVG aggregate"},
 	{"EXPLAIN", "EXPLAIN [ANALYZE] [(VERBOSE, FORMAT JSON)] SELECT … | DELETE … | UPDATE …", "show the plan: which key ranges, index and filters, SERVER or CLIENT; ANALYZE runs it and counts; VERBOSE explains the key notation"},
 	{"INSERT", "INSERT INTO t (col [, …]) VALUES (v [, …]) [, (…)] [TIMESTAMP ts]", "write rows, merging into existing ones; the key columns are required"},

@@ -20,8 +20,13 @@ type Source struct {
 // ON condition tested on each pair, a LEFT JOIN keeping a row no pair of
 // which holds, with NULLs for the joined table. The rest of the
 // statement is then evaluated over the joined rows by Evaluate's rules.
-// sources holds the rows of each table by its catalog name.
+// A derived table is first answered on its own (withDerived). sources
+// holds the rows of each table by its catalog name.
 func EvaluateJoin(s *parser.SelectStmt, sources map[string]Source, now time.Time) (*Result, error) {
+	s, sources, err := withDerived(s, sources, now)
+	if err != nil {
+		return nil, err
+	}
 	type member struct {
 		name string // alias, or the table's name
 		src  Source

@@ -18,6 +18,10 @@ import (
 // one), and the WHERE is tested on the row with Evaluate's three-valued
 // logic. The rest of the statement is evaluated over the rows that pass.
 func EvaluateSubqueries(s *parser.SelectStmt, sources map[string]Source, now time.Time) (*Result, error) {
+	s, sources, err := withDerived(s, sources, now)
+	if err != nil {
+		return nil, err
+	}
 	if len(s.Joins) > 0 {
 		return nil, fmt.Errorf("reference: subqueries over a join are not modelled")
 	}
