@@ -30,8 +30,15 @@ func (e *Engine) checkCluster(ctx context.Context, p *planner.CheckCluster) (*Re
 	// The catalog table of each HBase table, where one describes it.
 	names := map[string]string{}
 	for _, t := range e.cfg.Catalog.Tables {
-		if n, ok := names[t.Physical]; !ok || n == "" || t.IndexOf == nil {
+		if t.IndexOf == nil {
 			names[t.Physical] = t.Name
+		}
+	}
+	for _, t := range e.cfg.Catalog.Tables {
+		for _, ix := range t.Indexes {
+			if _, ok := names[ix.Physical]; !ok {
+				names[ix.Physical] = ix.Name
+			}
 		}
 	}
 	var reps []exec.TableRegions

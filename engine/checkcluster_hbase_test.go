@@ -72,7 +72,10 @@ func TestCheckClusterHBase(t *testing.T) {
 	}
 	t.Cleanup(func() { st.Close() })
 	t.Cleanup(func() { _ = st.DropTable(context.Background(), name) })
-	src := "tables:" + fmt.Sprintf(maintPreSplit, name)
+	src := "tables:" + fmt.Sprintf(maintPreSplit, name) + "    indexes:\n      - {name: mpre_by_v, hbase: " + name + "_ix, rowkey: [{field: v}], carries: [k]}\n"
+	t.Cleanup(func() { _ = st.DropTable(context.Background(), name+"_ix") })
+	// A catalog table whose HBase table was never created.
+	src += fmt.Sprintf("  - {name: mnone, hbase: %s_none, columns: [{name: k, type: STRING}], rowkey: [{field: k}]}\n", name)
 	cat, err := catalog.Parse([]byte(src))
 	if err != nil {
 		t.Fatal(err)
@@ -98,20 +101,32 @@ func TestCheckClusterHBase(t *testing.T) {
 	const (
 		colTable, colRegion, colStart, colEnd, colProblem, colDetail = 0, 2, 3, 4, 5, 6
 	)
-	healthy := func(rows [][]string) bool {
-		return len(rows) == 1 && rows[0][colTable] == name && rows[0][colProblem] == "OK" && strings.HasPrefix(rows[0][colDetail], "4 regions tile the table")
+	okRow := func(r []string, table, catalogName, detail string) bool {
+		return r[colTable] == table && r[1] == catalogName && r[colRegion] == "" && r[colProblem] == "OK" && r[colDetail] == detail
 	}
-	for _, sql := range []string{"CHECK CLUSTER mpre", "CHECK META mpre", "CHECK CLUSTER " + parser.QuoteIdent(name)} {
+	const (
+		four = "4 regions tile the table, each open on a live region server"
+		one  = "1 region covers the table, open on a live region server"
+	)
+	// CHECK CLUSTER mpre: its HBase table, then its index's.
+	healthy := func(rows [][]string) bool {
+		return len(rows) == 2 && okRow(rows[0], name, "mpre", four) && okRow(rows[1], name+"_ix", "mpre_by_v", one)
+	}
+	for _, sql := range []string{"CHECK CLUSTER mpre", "CHECK META mpre"} {
 		rows, err := runRows(t, ro, sql)
 		if err != nil || !healthy(rows) {
-			t.Fatalf("%s of a healthy table: %v, %v; want one OK row of 4 regions", sql, rows, err)
+			t.Fatalf("%s of a healthy table: %v, %v; want an OK row of 4 regions, then one of 1 for the index", sql, rows, err)
 		}
+	}
+	// An HBase table by its own name.
+	if rows, err := runRows(t, ro, "CHECK CLUSTER "+parser.QuoteIdent(name)); err != nil || len(rows) != 1 || !okRow(rows[0], name, "mpre", four) {
+		t.Fatalf("CHECK CLUSTER %s: %v, %v; want one OK row of 4 regions", name, rows, err)
 	}
 	// Every table: ours among them, healthy.
 	all, err := runRows(t, ro, "CHECK CLUSTER")
 	var ours [][]string
 	for _, r := range all {
-		if r[colTable] == name {
+		if r[colTable] == name || r[colTable] == name+"_ix" {
 			ours = append(ours, r)
 		}
 	}
@@ -138,9 +153,9 @@ func TestCheckClusterHBase(t *testing.T) {
 	rows, err := runRows(t, ro, "CHECK CLUSTER mpre")
 	t.Logf("CHECK CLUSTER mpre of a closed region: %v, %v", rows, err)
 	var fe *engine.RegionFaultError
-	if len(rows) != 1 || rows[0][colRegion] != victim || (rows[0][colProblem] != "not deployed" && rows[0][colProblem] != "in transition") ||
+	if len(rows) != 2 || !okRow(rows[1], name+"_ix", "mpre_by_v", one) || rows[0][colRegion] != victim || (rows[0][colProblem] != "not deployed" && rows[0][colProblem] != "in transition") ||
 		rows[0][colStart] != start || rows[0][colEnd] != end || !strings.Contains(rows[0][colDetail], "its state in hbase:meta is CLOSED") {
-		t.Fatalf("CHECK CLUSTER of a closed region: %v\nwant one row: %s [%s, %s) not deployed, state CLOSED", rows, victim, start, end)
+		t.Fatalf("CHECK CLUSTER of a closed region: %v\nwant a row %s [%s, %s) not deployed, state CLOSED, then the index's OK row", rows, victim, start, end)
 	}
 	if !errors.As(err, &fe) || fe.Problems != 1 || !strings.Contains(err.Error(), name+" ("+rows[0][colProblem]+")") || strings.Contains(err.Error(), "\n") {
 		t.Errorf("CHECK CLUSTER of a closed region fails with %v, want one line naming %s (%s)", err, name, rows[0][colProblem])
@@ -174,6 +189,10 @@ func TestCheckClusterHBase(t *testing.T) {
 		t.Errorf("the rows after the region opened again: %v %v, want 5", got, err)
 	}
 
+	rows, err = runRows(t, ro, "CHECK CLUSTER mnone")
+	if len(rows) != 1 || rows[0][colProblem] != "no table" || !strings.Contains(rows[0][colDetail], name+"_none does not exist") || !errors.As(err, &fe) {
+		t.Errorf("CHECK CLUSTER of a table never created: %v, %v; want a no table row, then a RegionFaultError", rows, err)
+	}
 	// A name neither the catalog nor HBase knows.
 	if _, err := runRows(t, ro, "CHECK CLUSTER "+name+"_nope"); err == nil || !strings.Contains(err.Error(), "no table "+name+"_nope") || strings.Contains(err.Error(), "\n") {
 		t.Errorf("CHECK CLUSTER of no table: %v, want one line", err)

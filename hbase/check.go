@@ -149,10 +149,12 @@ type TableHealth struct {
 // and changing nothing else: that they tile the table (the check reads
 // make, see Regions), that each is deployed (open, on a live region
 // server), and which the master has in transition. Every table but
-// hbase:meta is checked when tables is empty. A table that does not
-// exist fails the check with ErrTableNotFound.
+// hbase:meta is checked when tables is empty, but for those dropped
+// while the check runs. A table named that does not exist fails the
+// check with ErrTableNotFound.
 func (a *Admin) CheckTables(ctx context.Context, tables []string) ([]*TableHealth, error) {
-	if len(tables) == 0 {
+	listed := len(tables) == 0
+	if listed {
 		var err error
 		if tables, err = a.ListTables(ctx); err != nil {
 			return nil, err
@@ -169,12 +171,28 @@ func (a *Admin) CheckTables(ctx context.Context, tables []string) ([]*TableHealt
 	var out []*TableHealth
 	for _, t := range tables {
 		h, err := a.checkTable(ctx, t, live, cs.InTransition)
+		if listed && gone(ctx, a, t, h, err) {
+			continue // dropped since it was listed
+		}
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, h)
 	}
 	return out, nil
+}
+
+// gone reports whether table, listed by ListTables, was dropped before
+// its check (which gave h, err) read it.
+func gone(ctx context.Context, a *Admin, table string, h *TableHealth, err error) bool {
+	if errors.Is(err, ErrTableNotFound) {
+		return true
+	}
+	if err != nil || len(h.Regions) > 0 {
+		return false
+	}
+	_, err = a.tableState(ctx, table)
+	return errors.Is(err, ErrTableNotFound)
 }
 
 func (a *Admin) checkTable(ctx context.Context, table string, live map[string]bool, rit []RegionTransition) (*TableHealth, error) {
