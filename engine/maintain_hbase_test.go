@@ -319,6 +319,12 @@ func TestMaintenanceReadOnly(t *testing.T) {
 			t.Errorf("%s in a read-only session: %v", sql, err)
 		}
 	}
+	// The reads of the cluster are not refused: they reach the store.
+	for _, sql := range []string{"CHECK CLUSTER", "CHECK META morders", "SHOW CLUSTER"} {
+		if _, err := runNotes(t, e, sql); err == nil || !strings.Contains(err.Error(), "no store in this test") {
+			t.Errorf("%s in a read-only session: %v, want it to open the store", sql, err)
+		}
+	}
 }
 
 // TestCloneSnapshotHBase: a snapshot cloned and restored gives the same

@@ -130,6 +130,8 @@ func (e *Engine) RunPlan(ctx context.Context, p planner.Plan) (*Result, error) {
 		return e.maintain(ctx, p)
 	case *planner.ShowStatus:
 		return e.showStatus(ctx)
+	case *planner.CheckCluster:
+		return e.checkCluster(ctx, p)
 	case *planner.Snapshot, *planner.ShowSnapshots, *planner.DropSnapshot, *planner.RestoreSnapshot, *planner.CloneSnapshot:
 		return e.snapshots(ctx, p)
 	case *planner.CreateNamespace, *planner.DropNamespace, *planner.ShowNamespaces:

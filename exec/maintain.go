@@ -48,6 +48,42 @@ type ClusterStatus struct {
 	InTransition []string
 }
 
+// RegionChecker is an optional Store contract: a read-only check of
+// physical tables' regions, as the cluster's catalog (hbase:meta) and its
+// master see them.
+type RegionChecker interface {
+	// CheckRegions checks each table, or every user table when tables
+	// is empty. A table that does not exist fails it with
+	// ErrTableNotFound.
+	CheckRegions(ctx context.Context, tables []string) ([]TableRegions, error)
+}
+
+// TableRegions is the outcome of the check of one physical table.
+type TableRegions struct {
+	Table string
+	// State is ENABLED, DISABLED, DISABLING or ENABLING: the regions of
+	// a table not enabled are not expected to be deployed.
+	State string
+	// Regions counts the table's regions in the catalog, deployed or
+	// not, split parents left out.
+	Regions int
+	// Faults are in key order; none for a healthy table.
+	Faults []RegionFault
+}
+
+// RegionFault is one thing wrong with a table's regions.
+type RegionFault struct {
+	// Problem is "hole", "overlap", "not deployed", "in transition",
+	// "bad key range" or "no regions".
+	Problem string
+	// Region is the region's name; "" for a hole.
+	Region string
+	// Start and End are the keys at fault (empty End: the end of the
+	// table): the hole, the keys two regions cover, or the region's.
+	Start, End []byte
+	Detail     string
+}
+
 // ServerStatus is what a live region server last reported.
 type ServerStatus struct {
 	Server                              string

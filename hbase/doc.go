@@ -64,6 +64,10 @@
 // listed. While meta leaves a gap or an overlap (a split, merge or reopen
 // being written), it drops the table's cached regions and reads meta
 // again with backoff, and fails naming the gap when the attempts run out.
+// Admin.CheckTables (CHECK CLUSTER) reads meta once through the same
+// listing and reports every fault of the same tiling check (tilingFaults,
+// whose first fault is the read path's error), with the regions not open
+// on a live server and those the master has in transition.
 // A Scanner and an Aggregate walk their range region by region, each one
 // looked up at the end key of the one before, so a split during the read
 // is followed and a gap is retried, then fails, never skipped.

@@ -1,6 +1,7 @@
 package hbase_test
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -190,5 +191,51 @@ func TestSnapshots(t *testing.T) {
 	}
 	if has() {
 		t.Errorf("snapshot %s is listed after its deletion", name)
+	}
+}
+
+// TestCheckTablesHealthy: a new pre-split table has no fault, and its
+// region rows are those Regions lists; a table that does not exist fails
+// the check with ErrTableNotFound; every table is checked when none is
+// named, the new one among them.
+func TestCheckTablesHealthy(t *testing.T) {
+	e := newEnv(t)
+	ctx := ctxT(t)
+	a := e.c.Admin()
+	want, err := a.Regions(ctx, e.table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs, err := a.CheckTables(ctx, []string{e.table})
+	if err != nil || len(hs) != 1 {
+		t.Fatalf("CheckTables: %v %v", hs, err)
+	}
+	h := hs[0]
+	if h.Table != e.table || h.State != "ENABLED" || len(h.Faults) != 0 || len(h.Regions) != len(want) || len(want) < 2 {
+		t.Fatalf("CheckTables of a new table: %+v, want ENABLED, no faults and its %d regions", h, len(want))
+	}
+	for i, r := range h.Regions {
+		if string(r.Name) != string(want[i].Name) {
+			t.Errorf("region %d: %s, Regions lists %s", i, r.Name, want[i].Name)
+		}
+	}
+	if _, err := a.CheckTables(ctx, []string{e.table + "_nope"}); !errors.Is(err, hbase.ErrTableNotFound) {
+		t.Errorf("CheckTables of no table: %v, want ErrTableNotFound", err)
+	}
+	all, err := a.CheckTables(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, h := range all {
+		if h.Table == "hbase:meta" {
+			t.Errorf("CheckTables of every table checks hbase:meta")
+		}
+		if h.Table == e.table {
+			found = len(h.Faults) == 0
+		}
+	}
+	if !found {
+		t.Errorf("CheckTables of every table does not find %s healthy: %+v", e.table, all)
 	}
 }

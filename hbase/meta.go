@@ -1,7 +1,6 @@
 package hbase
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -211,7 +210,7 @@ func (c *Client) listRegions(ctx context.Context, table string) ([]*Region, erro
 
 // cacheRegion caches r if requests can be sent to it.
 func (c *Client) cacheRegion(r *Region) {
-	if r.Server != "" && !r.offline && (r.state == "" || r.state == "OPEN") {
+	if r.deployed() {
 		c.cache.add(r)
 	}
 }
@@ -220,30 +219,20 @@ func (c *Client) cacheRegion(r *Region) {
 // regions (in key order) fail to tile [start, stop) of table: the first
 // must start at or before start, each must end where the next starts, and
 // the last must end at or after stop. An empty stop or end key is the end
-// of the table.
+// of the table. The faults are those CHECK CLUSTER reports (tilingFaults).
 func checkTiling(table string, regions []*Region, start, stop []byte) error {
-	if len(regions) == 0 {
+	faults := tilingFaults(regions, start, stop)
+	if len(faults) == 0 {
+		return nil
+	}
+	switch f := faults[0]; f.Kind {
+	case FaultNoRegions:
 		return fmt.Errorf("hbase: hbase:meta lists no region of %s", table)
+	case FaultOverlap:
+		return fmt.Errorf("hbase: regions %s and %s of %s overlap in hbase:meta", f.Other.Name, f.Region.Name, table)
+	case FaultBadRange:
+		return fmt.Errorf("hbase: region %s of %s in hbase:meta: %s", f.Region.Name, table, f.Detail)
+	default:
+		return fmt.Errorf("hbase: hbase:meta lists no region of %s from %q to %s", table, f.Start, keyText(f.End, "the end of the table"))
 	}
-	if first := regions[0]; bytes.Compare(first.StartKey, start) > 0 {
-		return fmt.Errorf("hbase: hbase:meta lists no region of %s from %q to %q", table, start, first.StartKey)
-	}
-	for i := 1; i < len(regions); i++ {
-		prev, r := regions[i-1], regions[i]
-		switch cmp := bytes.Compare(prev.EndKey, r.StartKey); {
-		case len(prev.EndKey) == 0 || cmp > 0:
-			return fmt.Errorf("hbase: regions %s and %s of %s overlap in hbase:meta", prev.Name, r.Name, table)
-		case cmp < 0:
-			return fmt.Errorf("hbase: hbase:meta lists no region of %s from %q to %q", table, prev.EndKey, r.StartKey)
-		}
-	}
-	last := regions[len(regions)-1]
-	if len(last.EndKey) > 0 && (len(stop) == 0 || bytes.Compare(last.EndKey, stop) < 0) {
-		to := "the end of the table"
-		if len(stop) > 0 {
-			to = fmt.Sprintf("%q", stop)
-		}
-		return fmt.Errorf("hbase: hbase:meta lists no region of %s from %q to %s", table, last.EndKey, to)
-	}
-	return nil
 }

@@ -51,6 +51,24 @@ func (*ShowStatusStmt) node()          {}
 func (*ShowStatusStmt) stmt()          {}
 func (*ShowStatusStmt) String() string { return "SHOW CLUSTER" }
 
+// CheckClusterStmt is CHECK CLUSTER [t] (or CHECK META [t]): whether
+// hbase:meta's regions of t, or of every table, tile it and are
+// deployed.
+type CheckClusterStmt struct {
+	Check Pos
+	Table *Ident // nil for every table
+}
+
+func (s *CheckClusterStmt) Pos() Pos { return s.Check }
+func (*CheckClusterStmt) node()      {}
+func (*CheckClusterStmt) stmt()      {}
+func (s *CheckClusterStmt) String() string {
+	if s.Table == nil {
+		return "CHECK CLUSTER"
+	}
+	return "CHECK CLUSTER " + s.Table.String()
+}
+
 // SnapshotStmt is SNAPSHOT t AS name.
 type SnapshotStmt struct {
 	Snapshot Pos
@@ -124,6 +142,7 @@ var (
 	_ Stmt = (*ShowSnapshotsStmt)(nil)
 	_ Stmt = (*DropSnapshotStmt)(nil)
 	_ Stmt = (*ShowStatusStmt)(nil)
+	_ Stmt = (*CheckClusterStmt)(nil)
 	_ Stmt = (*FlushStmt)(nil)
 	_ Stmt = (*CompactStmt)(nil)
 	_ Stmt = (*SplitStmt)(nil)

@@ -67,6 +67,13 @@ func (c *converter) stmt(g *gStmt) (Stmt, *Error) {
 		return c.decode(g.Decode)
 	case g.Build != nil:
 		return &BuildIndexStmt{Build: pos(g.Build.Pos), Index: ident(g.Build.Index), Table: ident(g.Build.Table)}, nil
+	case g.Check != nil && g.Check.Cluster:
+		s := &CheckClusterStmt{Check: pos(g.Check.Pos)}
+		if g.Check.Table != nil {
+			id := ident(g.Check.Table)
+			s.Table = &id
+		}
+		return s, nil
 	case g.Check != nil:
 		return &CheckIndexStmt{Check: pos(g.Check.Pos), Index: ident(g.Check.Index), Repair: g.Check.Repair}, nil
 	case g.Lint != nil:

@@ -327,10 +327,14 @@ type gBuild struct {
 	Table *gTable `parser:"'ON' @@"`
 }
 
+// gCheck is CHECK INDEX i [REPAIR], or CHECK CLUSTER [t] (META is its
+// synonym).
 type gCheck struct {
-	Pos    lexer.Position
-	Index  *gIndex `parser:"'CHECK' 'INDEX' @@"`
-	Repair bool    `parser:"@'REPAIR'?"`
+	Pos     lexer.Position
+	Index   *gIndex `parser:"'CHECK' ( 'INDEX' @@"`
+	Repair  bool    `parser:"          @'REPAIR'?"`
+	Cluster bool    `parser:"        | @( 'CLUSTER' | 'META' )"`
+	Table   *gTable `parser:"          @@? )"`
 }
 
 // ---- expressions, lowest precedence first ----

@@ -40,7 +40,7 @@ var keywordTable = [...]Keyword{
 	{Word: "INTERVAL"}, {Word: "INTO", Reserved: true}, {Word: "IN_MEMORY", Layout: true},
 	{Word: "IS", Reserved: true}, {Word: "JAVA", Layout: true}, {Word: "JOIN"}, {Word: "JSON"}, {Word: "KEY"},
 	{Word: "LEFT", Layout: true}, {Word: "LIKE", Reserved: true}, {Word: "LIMIT", Reserved: true},
-	{Word: "LINT", Starter: true}, {Word: "MAJOR", Starter: true}, {Word: "MERGE", Starter: true}, {Word: "MINUTE"}, {Word: "MOD", Layout: true},
+	{Word: "LINT", Starter: true}, {Word: "MAJOR", Starter: true}, {Word: "MERGE", Starter: true}, {Word: "META"}, {Word: "MINUTE"}, {Word: "MOD", Layout: true},
 	{Word: "NAMESPACE"}, {Word: "NAMESPACES"}, {Word: "NO"},
 	{Word: "NOT", Reserved: true}, {Word: "NULL", Reserved: true}, {Word: "OF"}, {Word: "OFF"}, {Word: "OFFSET"},
 	{Word: "ON"}, {Word: "OR", Reserved: true}, {Word: "ORDER", Reserved: true}, {Word: "OUTER"},

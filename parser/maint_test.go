@@ -20,6 +20,10 @@ func TestMaintenanceStatements(t *testing.T) {
 		{"balancer OFF", "BALANCER OFF"},
 		{"BALANCER", "BALANCER"},
 		{"show cluster", "SHOW CLUSTER"},
+		{"check cluster", "CHECK CLUSTER"},
+		{"CHECK CLUSTER orders", "CHECK CLUSTER orders"},
+		{"check meta \"ns:orders\"", "CHECK CLUSTER \"ns:orders\""},
+		{"CHECK META", "CHECK CLUSTER"},
 		{"snapshot orders as orders_1", "SNAPSHOT orders AS orders_1"},
 		{"SHOW SNAPSHOTS", "SHOW SNAPSHOTS"},
 		{"drop snapshot orders_1", "DROP SNAPSHOT orders_1"},
@@ -49,6 +53,8 @@ func TestMaintenanceStatements(t *testing.T) {
 		{"CLONE SNAPSHOT s1", "AS"},
 		{"CLONE s1 AS t2", "SNAPSHOT"},
 		{"CLONE SNAPSHOT s1 AS t2 HBASE ''", "cannot be empty"},
+		{"CHECK", "INDEX, CLUSTER or META"},
+		{"CHECK CLUSTER a b", "unexpected"},
 	} {
 		_, err := ParseOne(c.src)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -57,7 +63,7 @@ func TestMaintenanceStatements(t *testing.T) {
 	}
 	// The new words stay names where the grammar wants a name.
 	for _, src := range []string{
-		"SELECT flush, compact, major, merge, balancer, at, off, clone FROM t",
+		"SELECT flush, compact, major, merge, balancer, at, off, clone, meta, cluster FROM t",
 		"SELECT * FROM split WHERE at = 1",
 		"CREATE TABLE merge (at STRING, off INT) ROWKEY (at)",
 	} {

@@ -71,6 +71,17 @@ type ShowStatus struct{}
 
 func (*ShowStatus) plan() {}
 
+// CheckCluster is CHECK CLUSTER [t]: the regions in hbase:meta of the
+// HBase tables of t (its own and its indexes'), of the HBase table HBase
+// that no catalog table names, or of every HBase table when both are
+// empty.
+type CheckCluster struct {
+	Table *catalog.Table
+	HBase string
+}
+
+func (*CheckCluster) plan() {}
+
 // Balancer is BALANCER ON|OFF, or BALANCER (Switch "") to show its state.
 type Balancer struct{ Switch string }
 
@@ -113,6 +124,14 @@ func (pl *Planner) maintPlan(stmt parser.Stmt) (p Plan, ok bool, err error) {
 		return &Balancer{Switch: s.Switch}, true, nil
 	case *parser.ShowStatusStmt:
 		return &ShowStatus{}, true, nil
+	case *parser.CheckClusterStmt:
+		if s.Table == nil {
+			return &CheckCluster{}, true, nil
+		}
+		if t, ok := pl.cat.Table(s.Table.Name); ok {
+			return &CheckCluster{Table: t}, true, nil
+		}
+		return &CheckCluster{HBase: s.Table.Name}, true, nil
 	case *parser.SnapshotStmt:
 		t, err := pl.table(s.Table)
 		return &Snapshot{Table: t, Name: s.Name.Name}, true, err

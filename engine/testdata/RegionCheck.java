@@ -29,6 +29,12 @@ import org.apache.hadoop.hbase.util.Bytes;
  *   the number of rows a full scan of the table returns
  * RegionCheck servers HOST PORT
  *   the number of live region servers
+ * RegionCheck metastate HOST PORT REGION
+ *   the info:state of the region's row in hbase:meta ("-" for none); the
+ *   region name is in hex
+ * RegionCheck unassign HOST PORT REGION
+ * RegionCheck assign HOST PORT REGION
+ *   has the master close the region, or open it, and prints "ok"
  * RegionCheck serve
  *   reads such commands a line each from standard input, and prints "--"
  *   after each answer
@@ -148,6 +154,21 @@ public final class RegionCheck {
       }
       case "servers":
         return Integer.toString(admin.getClusterMetrics().getLiveServerMetrics().size());
+      case "metastate": {
+        byte[] info = Bytes.toBytes("info");
+        byte[] state = Bytes.toBytes("state");
+        try (org.apache.hadoop.hbase.client.Table meta = conn.getTable(TableName.META_TABLE_NAME)) {
+          byte[] v = meta.get(new org.apache.hadoop.hbase.client.Get(Bytes.fromHex(args[3])).addColumn(info, state))
+              .getValue(info, state);
+          return v == null ? "-" : Bytes.toString(v);
+        }
+      }
+      case "unassign":
+        admin.unassign(Bytes.fromHex(args[3]));
+        return "ok";
+      case "assign":
+        admin.assign(Bytes.fromHex(args[3]));
+        return "ok";
       default:
         System.err.println("usage: RegionCheck [until WANT SECONDS] storefiles|starts|balancer HOST PORT [TABLE]");
         System.exit(2);

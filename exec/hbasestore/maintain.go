@@ -94,6 +94,28 @@ func (s *Store) ClusterStatus(ctx context.Context) (*exec.ClusterStatus, error) 
 	return out, nil
 }
 
+var _ exec.RegionChecker = (*Store)(nil)
+
+// CheckRegions implements exec.RegionChecker.
+func (s *Store) CheckRegions(ctx context.Context, tables []string) ([]exec.TableRegions, error) {
+	hs, err := s.c.Admin().CheckTables(ctx, tables)
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	out := make([]exec.TableRegions, len(hs))
+	for i, h := range hs {
+		out[i] = exec.TableRegions{Table: h.Table, State: h.State, Regions: len(h.Regions)}
+		for _, f := range h.Faults {
+			rf := exec.RegionFault{Problem: string(f.Kind), Start: f.Start, End: f.End, Detail: f.Detail}
+			if f.Region != nil {
+				rf.Region = string(f.Region.Name)
+			}
+			out[i].Faults = append(out[i].Faults, rf)
+		}
+	}
+	return out, nil
+}
+
 // TakeSnapshot implements exec.Snapshotter.
 func (s *Store) TakeSnapshot(ctx context.Context, table, name string) error {
 	return s.c.Admin().TakeSnapshot(ctx, table, name)

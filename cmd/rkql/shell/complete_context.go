@@ -73,7 +73,7 @@ func readContext(toks []parser.Token) completionContext {
 	case p1 == "(" && p2 == "INDEX" && p3 == "USE":
 		cx.kind, cx.useIndex = wantIndex, true
 		return cx
-	case tableWords[p1] || (n == 1 && (p1 == "DESCRIBE" || p1 == "DESC")):
+	case tableWords[p1] || (n == 1 && (p1 == "DESCRIBE" || p1 == "DESC")) || (n == 2 && p2 == "CHECK" && (p1 == "CLUSTER" || p1 == "META")):
 		cx.kind = wantTable
 		return cx
 	}

@@ -88,6 +88,9 @@ func TestComplete(t *testing.T) {
 		{in: "INSERT INTO |", want: []string{"logs", "orders", "orders_by_status"}},
 		{in: "DESCRIBE o|", want: []string{"orders", "orders_by_status"}, word: "o"},
 		{in: "show regions lo|", want: []string{"logs"}, word: "lo"},
+		{in: "CHECK CLUSTER |", want: []string{"logs", "orders", "orders_by_status"}},
+		{in: "check meta o|", want: []string{"orders", "orders_by_status"}, word: "o"},
+		{in: "CHECK CLUSTER logs |", want: nil},
 		{in: "ENCODE KEY |", want: []string{"logs", "orders", "orders_by_status"}},
 		{in: "BUILD INDEX orders_by_status ON o|", want: []string{"orders", "orders_by_status"}, word: "o"},
 		// indexes

@@ -202,7 +202,7 @@ var syntaxes = []struct{ name, syntax, desc string }{
 	{"ENCODE", "ENCODE KEY t (col = v [, …])", "the rowkey bytes of the key values"},
 	{"DECODE", "DECODE KEY t 'text' | DECODE KEY t x'hex'", "the key values of rowkey bytes"},
 	{"BUILD", "BUILD INDEX i ON t", "fill index i from the rows of t"},
-	{"CHECK", "CHECK INDEX i [REPAIR]", "compare index i with its table; REPAIR fixes what differs"},
+	{"CHECK", "CHECK INDEX i [REPAIR] | CHECK CLUSTER [t]", "compare index i with its table; REPAIR fixes what differs; check that hbase:meta's regions of t (and its indexes), or of every HBase table, tile it with no hole or overlap and are open on live servers, with none in transition (HBase; read-only; CHECK META is a synonym)"},
 	{"LINT", "LINT [t]", "the anti-patterns of a layout (hotspots, long keys, delimiters, padding, splits), each with a fix"},
 	{"SIMULATE", "SIMULATE WRITES t ROWS n [WITH field = sequence | now | uniform(k) | uniform(lo, hi) | zipf(k), …] [COMPARE t2]", "how a write stream spreads over the table's regions; nothing is written"},
 	{"ADVISE", "ADVISE 'workload.sql'", "rank the key designs for a file of weighted queries, and recommend one"},
