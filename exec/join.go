@@ -138,6 +138,7 @@ type lookupBatch struct {
 	keys  int
 	done  chan struct{}
 	rows  []catalog.Row
+	rpcs  int64 // the store's round trips of its read
 	err   error
 }
 
@@ -211,7 +212,7 @@ func (l *lookupJoinIter) fill(ctx context.Context) error {
 		go func() {
 			defer l.wg.Done()
 			defer close(b.done)
-			b.rows, b.err = l.lookup(ctx, keys)
+			b.rows, b.err = l.lookup(ctx, keys, &b.rpcs)
 		}()
 	}
 	return nil
@@ -223,6 +224,7 @@ func (l *lookupJoinIter) match(b *lookupBatch) error {
 		l.run.Batches++
 		l.run.Keys += int64(b.keys)
 		l.run.RightRows += int64(len(b.rows))
+		l.run.RPCs += b.rpcs
 	}
 	found := map[string][]catalog.Row{}
 	for _, r := range b.rows {
@@ -251,10 +253,11 @@ func (l *lookupJoinIter) match(b *lookupBatch) error {
 	return nil
 }
 
-// lookup plans, places and runs the read of keys, and returns its rows.
+// lookup plans, places and runs the read of keys, and returns its rows
+// and, in rpcs, the store's round trips for them.
 // It runs beside the join's own goroutine: it reads the store and the
 // statement's Stats (whose counts are atomic), nothing of the iterator.
-func (l *lookupJoinIter) lookup(ctx context.Context, keys [][]catalog.Value) ([]catalog.Row, error) {
+func (l *lookupJoinIter) lookup(ctx context.Context, keys [][]catalog.Value, rpcs *int64) ([]catalog.Row, error) {
 	sel, err := l.st.Lookup(ctx, keys)
 	if err != nil {
 		return nil, fmt.Errorf("lookup join of %s: %w", l.st.Name, err)
@@ -263,7 +266,19 @@ func (l *lookupJoinIter) lookup(ctx context.Context, keys [][]catalog.Value) ([]
 	if err != nil {
 		return nil, err
 	}
-	rows, err := l.x.Run(ctx, p, l.stats)
+	// The batch's own figures, added to the statement's and the step's.
+	var bs Stats
+	defer func() {
+		l.stats.Add(&bs)
+		*rpcs = bs.RPCs.Load()
+	}()
+	return l.x.RunAll(ctx, p, &bs)
+}
+
+// RunAll runs a placed plan and returns all its rows, as the read of a
+// lookup's batch does. stats may be nil.
+func (x *Executor) RunAll(ctx context.Context, p *placed.Plan, stats *Stats) ([]catalog.Row, error) {
+	rows, err := x.Run(ctx, p, stats)
 	if err != nil {
 		return nil, err
 	}
@@ -279,6 +294,49 @@ func (l *lookupJoinIter) lookup(ctx context.Context, keys [][]catalog.Value) ([]
 		}
 		out = append(out, r)
 	}
+}
+
+// LookupBatches runs the reads of n batches of a lookup, as a lookup
+// join runs its batches: up to lookupDepth at once (each one multi-get
+// of its keys when they bind the whole key, which the store sends as one
+// RPC per region server, in parallel), and returns their rows in batch
+// order. read is called from goroutines of its own, so it must only read
+// what is safe to share. The first error cancels the reads not done.
+func LookupBatches(ctx context.Context, n int, read func(ctx context.Context, i int) ([]catalog.Row, error)) ([][]catalog.Row, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	out := make([][]catalog.Row, n)
+	errs := make([]error, n)
+	slots := make(chan struct{}, lookupDepth)
+	var wg sync.WaitGroup
+	for i := range n {
+		select {
+		case slots <- struct{}{}:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-slots }()
+			out[i], errs[i] = read(ctx, i)
+			if errs[i] != nil {
+				cancel()
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil && !errors.Is(err, context.Canceled) {
+			return nil, err
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return out, ctx.Err()
 }
 
 func (l *lookupJoinIter) close() {

@@ -11,8 +11,9 @@ import (
 
 // TestIntegrationLookupJoinBatches reads 1,000 orders by number through
 // the index table and joins each to its row of orders, by its whole key:
-// a scan of orders_by_id and ten multi-gets of 100 keys, which must
-// return every one of them, as the read of the index table alone does.
+// a scan of orders_by_id and ten multi-gets of 100 keys, each one RPC
+// per region server, which must return every one of them, as the read of
+// the index table alone does.
 // Its time against that read is BenchmarkHBaseLookupJoin's, not a test's.
 func TestIntegrationLookupJoinBatches(t *testing.T) {
 	t.Parallel()
@@ -35,5 +36,18 @@ func TestIntegrationLookupJoinBatches(t *testing.T) {
 	r := p.JoinRun(j.Steps[0])
 	if r == nil || r.LeftRows != 1000 || r.Batches != 10 || r.Keys != 1000 || r.RightRows != 1000 || r.Rows != 1000 {
 		t.Fatalf("lookup join measured %+v, want 1,000 left rows in 10 reads of 100 keys finding 1,000 rows", r)
+	}
+	// Each read is one multi-get: one RPC to each region server holding
+	// some of its keys, at most every server of orders.
+	regions, err := st.Regions(ctx, tb.Physical)
+	if err != nil {
+		t.Fatal(err)
+	}
+	servers := map[string]bool{}
+	for _, rg := range regions {
+		servers[rg.Server] = true
+	}
+	if r.RPCs < r.Batches || r.RPCs > r.Batches*int64(len(servers)) {
+		t.Errorf("the 10 multi-gets made %d RPCs, want 10 to %d (one per region server of orders, %d servers, per batch)", r.RPCs, 10*len(servers), len(servers))
 	}
 }
