@@ -52,6 +52,9 @@ type subqueryRun struct {
 	rows  int    // rows it returned
 	vals  int    // distinct values put in place
 	took  time.Duration
+	// A lookup semi-join's outer values and its batched reads of them.
+	outer int
+	batch *semiBatch
 }
 
 // hasSubquery reports whether s's WHERE or select list holds a
@@ -552,6 +555,7 @@ func subquerySteps(runs []subqueryRun, analyze bool) []planner.Step {
 			{Label: "ROWS", Value: int64(r.rows)},
 			{Label: "DISTINCT VALUES", Value: int64(r.vals)},
 		}
+		attrs = append(attrs, r.batchAttrs(analyze)...)
 		if analyze {
 			attrs = append(attrs, planner.Attr{Label: "TIME", Value: r.took.Round(time.Microsecond).String()})
 		}
@@ -637,19 +641,16 @@ func (e *Engine) lookupSemiJoin(ctx context.Context, x *parser.ExistsExpr, sub *
 		ilhs = &parser.TupleExpr{Lparen: parser.NoPos, Elems: innerSide}
 	}
 	probe := distinctList(keys, len(outerSide))
-	var found []catalog.Row
-	q := inner(&parser.InExpr{X: ilhs, List: probe})
-	if len(probe) > 0 {
-		if _, err := e.pl.Plan(ctx, q); err != nil {
-			return nil, none, false, nil // not bound by the values either
-		}
-		if found, err = e.runSubquery(ctx, q); err != nil {
-			return nil, none, true, err
-		}
+	found, batch, ok, err := e.semiLookups(ctx, probe, func(vals []parser.Expr) *parser.SelectStmt {
+		return inner(&parser.InExpr{X: ilhs, List: vals})
+	})
+	if err != nil || !ok {
+		return nil, none, ok, err
 	}
 	list := distinctList(found, len(outerSide))
 	terms := append([]parser.Expr{inList(lhs, list, false)}, notNull(outerSide)...)
 	shown := inner(&parser.InExpr{X: ilhs, List: []parser.Expr{&parser.ColumnRef{NamePos: parser.NoPos, Name: fmt.Sprintf("<%d outer values>", len(probe))}}})
 	return andAll(terms), subqueryRun{op: "CLIENT LOOKUP SEMI JOIN", what: x.String(),
-		query: first.String() + "; then " + shown.String(), rows: len(found), vals: len(list), took: time.Since(start)}, true, nil
+		query: first.String() + "; then " + shown.String(), rows: len(found), vals: len(list), took: time.Since(start),
+		outer: len(probe), batch: &batch}, true, nil
 }

@@ -111,6 +111,9 @@ func pair(left *Row, right catalog.Row, cols []int, cond expr.Expr) (*Row, error
 // cluster their round trips overlap.
 const lookupDepth = 4
 
+// LookupDepth is how many batches' reads a lookup runs at once.
+const LookupDepth = lookupDepth
+
 // lookupJoinIter reads its left rows a batch at a time and looks up the
 // batch's join values in the table by key: one planned read per batch,
 // up to lookupDepth of them running at once, their rows passed on in the

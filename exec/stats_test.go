@@ -1,10 +1,13 @@
 package exec
 
 import (
+	"context"
 	"errors"
 	"reflect"
 	"sync/atomic"
 	"testing"
+
+	"github.com/rkql/rkql/catalog"
 )
 
 // TestStatsAdd: Add carries every count of a read's own Stats into the
@@ -62,4 +65,51 @@ func TestStatsAdd(t *testing.T) {
 		t.Errorf("slowest part %d, want the larger, 9", z.SlowestPart.Load())
 	}
 	(*Stats)(nil).Add(&o)
+}
+
+// TestLookupBatches: the batches' rows come back in batch order, no more
+// than lookupDepth run at once, and the first error ends the rest.
+func TestLookupBatches(t *testing.T) {
+	var running, most atomic.Int64
+	rows, err := LookupBatches(context.Background(), 25, func(ctx context.Context, i int) ([]catalog.Row, error) {
+		n := running.Add(1)
+		defer running.Add(-1)
+		for {
+			m := most.Load()
+			if n <= m || most.CompareAndSwap(m, n) {
+				break
+			}
+		}
+		return []catalog.Row{{catalog.Bigint(int64(i))}}, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 25 {
+		t.Fatalf("%d batches, want 25", len(rows))
+	}
+	for i, b := range rows {
+		if len(b) != 1 || b[0][0].I != int64(i) {
+			t.Errorf("batch %d holds %v", i, b)
+		}
+	}
+	if m := most.Load(); m > lookupDepth {
+		t.Errorf("%d batches ran at once, want at most %d", m, lookupDepth)
+	}
+	bad := errors.New("read failed")
+	var started atomic.Int64
+	_, err = LookupBatches(context.Background(), 50, func(ctx context.Context, i int) ([]catalog.Row, error) {
+		started.Add(1)
+		if i == 2 {
+			return nil, bad
+		}
+		<-ctx.Done()
+		return nil, ctx.Err()
+	})
+	if err != bad {
+		t.Errorf("error %v, want %v", err, bad)
+	}
+	if n := started.Load(); n > lookupDepth+1 {
+		t.Errorf("%d batches started after the error, want at most %d", n, lookupDepth+1)
+	}
 }
