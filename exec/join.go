@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -85,9 +86,34 @@ func joinKey(b *strings.Builder, r catalog.Row, cols []int) bool {
 		if r[c].Null {
 			return false
 		}
-		writeIdentity(b, r[c])
+		writeJoinValue(b, r[c])
 	}
 	return true
+}
+
+// writeJoinValue writes a join value, not NULL, as writeIdentity does but
+// without formatting it: the values a key holds of each position are of
+// one type, whose type byte leads, then the value's bits (the integer of
+// an integer, time, date or boolean), or its length and bytes.
+func writeJoinValue(b *strings.Builder, v catalog.Value) {
+	var buf [binary.MaxVarintLen64 + 1]byte
+	buf[0] = byte(v.Type)
+	switch v.Type {
+	case catalog.TypeBigint, catalog.TypeInt, catalog.TypeTimestamp, catalog.TypeDate, catalog.TypeBoolean:
+		binary.BigEndian.PutUint64(buf[1:9], uint64(v.I))
+		b.Write(buf[:9])
+	case catalog.TypeString:
+		n := binary.PutUvarint(buf[1:], uint64(len(v.S)))
+		b.Write(buf[:1+n])
+		b.WriteString(v.S)
+	case catalog.TypeBytes:
+		n := binary.PutUvarint(buf[1:], uint64(len(v.B)))
+		b.Write(buf[:1+n])
+		b.Write(v.B)
+	default:
+		b.WriteByte(0xff)
+		writeIdentity(b, v)
+	}
 }
 
 // pair is the joined row of left and right (right's values at cols), or
@@ -179,8 +205,8 @@ func (l *lookupJoinIter) fill(ctx context.Context) error {
 	}
 	for !l.done && len(l.queue) < lookupDepth {
 		b := &lookupBatch{done: make(chan struct{})}
-		var keys [][]catalog.Value
-		seen := map[string]bool{}
+		keys := make([][]catalog.Value, 0, l.st.Batch)
+		seen := make(map[string]bool, l.st.Batch)
 		for len(b.lefts) < l.st.Batch {
 			r, err := l.in.next(ctx)
 			if err == io.EOF {
@@ -229,7 +255,7 @@ func (l *lookupJoinIter) match(b *lookupBatch) error {
 		l.run.RightRows += int64(len(b.rows))
 		l.run.RPCs += b.rpcs
 	}
-	found := map[string][]catalog.Row{}
+	found := make(map[string][]catalog.Row, len(b.rows))
 	for _, r := range b.rows {
 		if joinKey(&l.buf, r, l.st.RightKeys) {
 			found[l.buf.String()] = append(found[l.buf.String()], r)
