@@ -17,7 +17,7 @@ import (
 )
 
 var (
-	joinAnalyze = regexp.MustCompile(`ANALYZE left rows (\d+), reads (\d+), keys looked up (\d+), rows of o (\d+), joined rows (\d+)`)
+	joinAnalyze = regexp.MustCompile(`ANALYZE left rows (\d+), reads (\d+) in (\d+) RPCs, keys looked up (\d+), rows of o (\d+), joined rows (\d+)`)
 	rpcsAnalyze = regexp.MustCompile(`ANALYZE rows read \d+, rows received \d+, rows returned (\d+), .*RPCs (\d+),`)
 )
 
@@ -34,8 +34,9 @@ func atoi(t *testing.T, s string) int {
 // table (orders_by_buyer) to the seller table (orders) by its whole key,
 // as seed 000's design reads an order: EXPLAIN must say LOOKUP JOIN with
 // a multi-get per batch, and EXPLAIN ANALYZE must count one read of
-// orders per 100 rows of the buyer's orders, each one store call beside
-// the calls of the buyer table's own read.
+// orders per 100 rows of the buyer's orders, each one store call (the
+// step's own RPCs, measured) beside the calls of the buyer table's own
+// read.
 func TestLookupJoinBatches(t *testing.T) {
 	e := newEngine(t, embedded.Pushdown{})
 	n := examples.DemoRows["orders"]
@@ -62,12 +63,15 @@ func TestLookupJoinBatches(t *testing.T) {
 	if m == nil || all == nil {
 		t.Fatalf("no join figures in:\n%s", text)
 	}
-	left, reads, keys, right, rows := atoi(t, m[1]), atoi(t, m[2]), atoi(t, m[3]), atoi(t, m[4]), atoi(t, m[5])
+	left, reads, rpcs, keys, right, rows := atoi(t, m[1]), atoi(t, m[2]), atoi(t, m[3]), atoi(t, m[4]), atoi(t, m[5]), atoi(t, m[6])
 	if left <= 100 {
 		t.Fatalf("%d left rows: the test needs more than one batch", left)
 	}
 	if want := (left + 99) / 100; reads != want || keys != left || right != left || rows != left {
 		t.Errorf("left rows %d, reads %d (want %d), keys %d, rows of o %d, joined %d; want every order found once:\n%s", left, reads, want, keys, right, rows, text)
+	}
+	if rpcs != reads {
+		t.Errorf("the lookups of %d batches made %d store calls, want one multi-get each:\n%s", reads, rpcs, text)
 	}
 	lone, err := explain(t, e, "EXPLAIN ANALYZE SELECT b.order_id FROM orders_by_buyer b "+where)
 	if err != nil {

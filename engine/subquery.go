@@ -71,10 +71,13 @@ type subqueryRun struct {
 	// For a correlated subquery: the titles of its inner read's plan
 	// steps, the figures of its reads, and for a lookup join the values
 	// a read looks up and the reads.
-	plan           []string
-	stats          *runStats
-	lookup         bool
-	batch, batches int
+	plan   []string
+	stats  *runStats
+	lookup bool
+	// outer is how many outer values a lookup reads, batch its batched
+	// reads of them.
+	outer int
+	batch *semiBatch
 }
 
 // hasSubquery reports whether s's WHERE or select list holds a
@@ -819,9 +822,7 @@ func subquerySteps(runs []subqueryRun, analyze bool) []planner.Step {
 		if r.plan != nil {
 			attrs = append(attrs, planner.Attr{Label: "INNER PLAN", Value: r.plan})
 		}
-		if r.batches > 0 {
-			attrs = append(attrs, planner.Attr{Label: "BATCH SIZE", Value: int64(r.batch)}, planner.Attr{Label: "BATCHES", Value: int64(r.batches)})
-		}
+		attrs = append(attrs, r.batchAttrs(analyze)...)
 		if analyze {
 			attrs = append(attrs, planner.Attr{Label: "TIME", Value: r.took.Round(time.Microsecond).String()})
 			if r.stats != nil {
@@ -834,10 +835,6 @@ func subquerySteps(runs []subqueryRun, analyze bool) []planner.Step {
 	}
 	return out
 }
-
-// subqueryBatch is how many distinct outer values one read of a lookup
-// join's inner table looks up.
-const subqueryBatch = 1000
 
 // innerShape is what the inner read of a correlated subquery selects
 // after its correlated columns.
@@ -856,7 +853,7 @@ type innerShape struct {
 // read, by the conjuncts of s's WHERE without a subquery, is bound (or
 // may read its whole table, when the subquery may not), the outer
 // rows' distinct correlated values are read first, then the inner rows of
-// just those values, subqueryBatch values a read, each an IN list of
+// just those values, planner.JoinBatch values a read, each an IN list of
 // the inner sides that the planner plans by its key or an index (a
 // multi-get or prefix scans): a lookup join. Otherwise the subquery
 // runs once without the equalities, its rows matched by value: a hash
@@ -946,30 +943,13 @@ func (e *Engine) lookupRead(ctx context.Context, build func(...parser.Expr) *par
 	}
 	ilhs := tupleOf(innerSide)
 	probe := distinctList(keys, len(outerSide))
-	var found []catalog.Row
-	var plan []string
-	batches := 0
-	for lo := 0; lo < len(probe); lo += subqueryBatch {
-		q := inner(&parser.InExpr{X: ilhs, List: probe[lo:min(lo+subqueryBatch, len(probe))]})
-		if lo == 0 {
-			if _, err := e.pl.Plan(ctx, q); err != nil {
-				return nil, none, false, nil // not bound by the values either
-			}
-		}
-		rows, p, err := e.runSubqueryPlan(ctx, q, &st)
-		if err != nil {
-			return nil, none, true, err
-		}
-		if plan == nil {
-			plan = p
-		}
-		batches++
-		found = append(found, rows...)
-		if len(found) > e.subqueryBudget() {
-			return nil, none, true, budgetError(orig, e.subqueryBudget())
-		}
+	found, batch, ok, err := e.semiLookups(ctx, probe, &st, func(vals []parser.Expr) *parser.SelectStmt {
+		return inner(&parser.InExpr{X: ilhs, List: vals})
+	})
+	if err != nil || !ok {
+		return nil, none, ok, err
 	}
 	shown := inner(&parser.InExpr{X: ilhs, List: []parser.Expr{&parser.ColumnRef{NamePos: parser.NoPos, Name: fmt.Sprintf("<%d outer values>", len(probe))}}})
 	return found, subqueryRun{op: "CLIENT LOOKUP ", query: first.String() + "; then " + shown.String(), rows: len(found),
-		plan: plan, batch: subqueryBatch, batches: batches, stats: &st, lookup: true}, true, nil
+		plan: batch.plan, stats: &st, lookup: true, outer: len(probe), batch: &batch}, true, nil
 }

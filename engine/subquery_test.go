@@ -242,8 +242,8 @@ func TestCorrelatedExplain(t *testing.T) {
 		"CLIENT LOOKUP SCALAR SUBQUERY PER GROUP (SUBQUERY RUN FIRST, ITS ROWS AS CONSTANTS): (SELECT MAX(o.amount) FROM orders AS o WHERE o.seller = s.owner)",
 		"SELECT DISTINCT s.owner FROM sites AS s WHERE s.domain IN ('a.com', 'b.com', 'd.com') AND s.owner IS NOT NULL; then SELECT o.seller, MAX(o.amount) FROM orders AS o WHERE o.seller IS NOT NULL AND o.seller IN (\"<3 outer values>\") GROUP BY o.seller",
 		"INNER PLAN",
-		"BATCH SIZE 1000",
-		"BATCHES 1",
+		"BATCH  one read of the inner table per 100 outer values",
+		"outer values 3, reads 1 in",
 		"ROWS   2",
 		"DISTINCT VALUES 2",
 		"SKIP SCAN ON 3 RANGES OVER orders",
@@ -282,7 +282,7 @@ func TestCorrelatedExplain(t *testing.T) {
 		}
 	}
 	js := explainText(t, e, "EXPLAIN ANALYZE (FORMAT JSON) SELECT s.domain, (SELECT COUNT(*) FROM orders o WHERE o.seller = s.owner) AS n FROM sites s WHERE s.domain IN ('a.com', 'b.com') ORDER BY n")
-	for _, want := range []string{`"CLIENT LOOKUP SCALAR SUBQUERY PER GROUP"`, `"inner_plan": [`, `"batch_size": 1000`, `"store_calls": `, `"rows_received": `} {
+	for _, want := range []string{`"CLIENT LOOKUP SCALAR SUBQUERY PER GROUP"`, `"inner_plan": [`, `"batch_rows": 100`, `"store_calls": `, `"rows_received": `} {
 		if !strings.Contains(js, want) {
 			t.Errorf("EXPLAIN JSON lacks %s:\n%s", want, js)
 		}
@@ -292,7 +292,7 @@ func TestCorrelatedExplain(t *testing.T) {
 	}
 }
 
-// TestCorrelatedBatches: the outer rows' values are looked up 1000 a
+// TestCorrelatedBatches: the outer rows' values are looked up 100 a
 // read, and every batch's rows count.
 func TestCorrelatedBatches(t *testing.T) {
 	e := exampleEngine(t, engine.Config{})
@@ -306,8 +306,8 @@ func TestCorrelatedBatches(t *testing.T) {
 	if got := readAll(t, e, q); got != "2500 2502" {
 		t.Errorf("%s: %s, want 2500 2502", q, got)
 	}
-	text := explainText(t, e, "EXPLAIN "+q)
-	for _, want := range []string{"CLIENT LOOKUP SEMI JOIN", "CLIENT LOOKUP SCALAR SUBQUERY PER GROUP", "BATCH SIZE 1000", "BATCHES 3", "<2500 outer values>"} {
+	text := explainText(t, e, "EXPLAIN ANALYZE "+q)
+	for _, want := range []string{"CLIENT LOOKUP SEMI JOIN", "CLIENT LOOKUP SCALAR SUBQUERY PER GROUP", "BATCH  one read of the inner table per 100 outer values", "outer values 2500, reads 25 in", "<2500 outer values>"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("EXPLAIN lacks %q:\n%s", want, text)
 		}

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -85,9 +86,34 @@ func joinKey(b *strings.Builder, r catalog.Row, cols []int) bool {
 		if r[c].Null {
 			return false
 		}
-		writeIdentity(b, r[c])
+		writeJoinValue(b, r[c])
 	}
 	return true
+}
+
+// writeJoinValue writes a join value, not NULL, as writeIdentity does but
+// without formatting it: the values a key holds of each position are of
+// one type, whose type byte leads, then the value's bits (the integer of
+// an integer, time, date or boolean), or its length and bytes.
+func writeJoinValue(b *strings.Builder, v catalog.Value) {
+	var buf [binary.MaxVarintLen64 + 1]byte
+	buf[0] = byte(v.Type)
+	switch v.Type {
+	case catalog.TypeBigint, catalog.TypeInt, catalog.TypeTimestamp, catalog.TypeDate, catalog.TypeBoolean:
+		binary.BigEndian.PutUint64(buf[1:9], uint64(v.I))
+		b.Write(buf[:9])
+	case catalog.TypeString:
+		n := binary.PutUvarint(buf[1:], uint64(len(v.S)))
+		b.Write(buf[:1+n])
+		b.WriteString(v.S)
+	case catalog.TypeBytes:
+		n := binary.PutUvarint(buf[1:], uint64(len(v.B)))
+		b.Write(buf[:1+n])
+		b.Write(v.B)
+	default:
+		b.WriteByte(0xff)
+		writeIdentity(b, v)
+	}
 }
 
 // pair is the joined row of left and right (right's values at cols), or
@@ -110,6 +136,9 @@ func pair(left *Row, right catalog.Row, cols []int, cond expr.Expr) (*Row, error
 // while the rows of one are matched, the next ones are read, so that on a
 // cluster their round trips overlap.
 const lookupDepth = 4
+
+// LookupDepth is how many batches' reads a lookup runs at once.
+const LookupDepth = lookupDepth
 
 // lookupJoinIter reads its left rows a batch at a time and looks up the
 // batch's join values in the table by key: one planned read per batch,
@@ -138,6 +167,7 @@ type lookupBatch struct {
 	keys  int
 	done  chan struct{}
 	rows  []catalog.Row
+	rpcs  int64 // the store's round trips of its read
 	err   error
 }
 
@@ -175,8 +205,8 @@ func (l *lookupJoinIter) fill(ctx context.Context) error {
 	}
 	for !l.done && len(l.queue) < lookupDepth {
 		b := &lookupBatch{done: make(chan struct{})}
-		var keys [][]catalog.Value
-		seen := map[string]bool{}
+		keys := make([][]catalog.Value, 0, l.st.Batch)
+		seen := make(map[string]bool, l.st.Batch)
 		for len(b.lefts) < l.st.Batch {
 			r, err := l.in.next(ctx)
 			if err == io.EOF {
@@ -211,7 +241,7 @@ func (l *lookupJoinIter) fill(ctx context.Context) error {
 		go func() {
 			defer l.wg.Done()
 			defer close(b.done)
-			b.rows, b.err = l.lookup(ctx, keys)
+			b.rows, b.err = l.lookup(ctx, keys, &b.rpcs)
 		}()
 	}
 	return nil
@@ -223,8 +253,9 @@ func (l *lookupJoinIter) match(b *lookupBatch) error {
 		l.run.Batches++
 		l.run.Keys += int64(b.keys)
 		l.run.RightRows += int64(len(b.rows))
+		l.run.RPCs += b.rpcs
 	}
-	found := map[string][]catalog.Row{}
+	found := make(map[string][]catalog.Row, len(b.rows))
 	for _, r := range b.rows {
 		if joinKey(&l.buf, r, l.st.RightKeys) {
 			found[l.buf.String()] = append(found[l.buf.String()], r)
@@ -251,10 +282,11 @@ func (l *lookupJoinIter) match(b *lookupBatch) error {
 	return nil
 }
 
-// lookup plans, places and runs the read of keys, and returns its rows.
+// lookup plans, places and runs the read of keys, and returns its rows
+// and, in rpcs, the store's round trips for them.
 // It runs beside the join's own goroutine: it reads the store and the
 // statement's Stats (whose counts are atomic), nothing of the iterator.
-func (l *lookupJoinIter) lookup(ctx context.Context, keys [][]catalog.Value) ([]catalog.Row, error) {
+func (l *lookupJoinIter) lookup(ctx context.Context, keys [][]catalog.Value, rpcs *int64) ([]catalog.Row, error) {
 	sel, err := l.st.Lookup(ctx, keys)
 	if err != nil {
 		return nil, fmt.Errorf("lookup join of %s: %w", l.st.Name, err)
@@ -263,7 +295,19 @@ func (l *lookupJoinIter) lookup(ctx context.Context, keys [][]catalog.Value) ([]
 	if err != nil {
 		return nil, err
 	}
-	rows, err := l.x.Run(ctx, p, l.stats)
+	// The batch's own figures, added to the statement's and the step's.
+	var bs Stats
+	defer func() {
+		l.stats.Add(&bs)
+		*rpcs = bs.RPCs.Load()
+	}()
+	return l.x.RunAll(ctx, p, &bs)
+}
+
+// RunAll runs a placed plan and returns all its rows, as the read of a
+// lookup's batch does. stats may be nil.
+func (x *Executor) RunAll(ctx context.Context, p *placed.Plan, stats *Stats) ([]catalog.Row, error) {
+	rows, err := x.Run(ctx, p, stats)
 	if err != nil {
 		return nil, err
 	}
@@ -279,6 +323,49 @@ func (l *lookupJoinIter) lookup(ctx context.Context, keys [][]catalog.Value) ([]
 		}
 		out = append(out, r)
 	}
+}
+
+// LookupBatches runs the reads of n batches of a lookup, as a lookup
+// join runs its batches: up to lookupDepth at once (each one multi-get
+// of its keys when they bind the whole key, which the store sends as one
+// RPC per region server, in parallel), and returns their rows in batch
+// order. read is called from goroutines of its own, so it must only read
+// what is safe to share. The first error cancels the reads not done.
+func LookupBatches(ctx context.Context, n int, read func(ctx context.Context, i int) ([]catalog.Row, error)) ([][]catalog.Row, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	out := make([][]catalog.Row, n)
+	errs := make([]error, n)
+	slots := make(chan struct{}, lookupDepth)
+	var wg sync.WaitGroup
+	for i := range n {
+		select {
+		case slots <- struct{}{}:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-slots }()
+			out[i], errs[i] = read(ctx, i)
+			if errs[i] != nil {
+				cancel()
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil && !errors.Is(err, context.Canceled) {
+			return nil, err
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return out, ctx.Err()
 }
 
 func (l *lookupJoinIter) close() {

@@ -406,6 +406,35 @@ type Stats struct {
 	malOrder       atomic.Pointer[orderedErr]
 }
 
+// Add adds the counts of o, a read's own Stats, to s: a read counted
+// apart (such as one batch of a lookup) and then into the statement's.
+// s may be nil. o must be done.
+func (s *Stats) Add(o *Stats) {
+	if s == nil {
+		return
+	}
+	s.RowsRead.Add(o.RowsRead.Load())
+	s.RowsReceived.Add(o.RowsReceived.Load())
+	s.Cells.Add(o.Cells.Load())
+	s.Bytes.Add(o.Bytes.Load())
+	s.RPCs.Add(o.RPCs.Load())
+	s.Regions.Add(o.Regions.Load())
+	s.DataReads.Add(o.DataReads.Load())
+	s.Dangling.Add(o.Dangling.Load())
+	s.Parts.Add(o.Parts.Load())
+	for {
+		cur, d := s.SlowestPart.Load(), o.SlowestPart.Load()
+		if d <= cur || s.SlowestPart.CompareAndSwap(cur, d) {
+			break
+		}
+	}
+	if n := o.Malformed.Load(); n > 0 {
+		s.Malformed.Add(n)
+		err := o.FirstMalformed()
+		s.firstMalformed.CompareAndSwap(nil, &err)
+	}
+}
+
 // orderedErr is a malformed row's error and the key order of its part.
 type orderedErr struct {
 	err   error

@@ -389,6 +389,9 @@ type ReadStats struct {
 	Cells int
 	// Rows is the number of results received that hold at least one cell.
 	Rows int
+	// Regions is the number of regions a multi-get's rows were sent to,
+	// retries' included.
+	Regions int
 }
 
 func (st *ReadStats) addResult(r *Result) {

@@ -73,6 +73,12 @@ func (c *Client) multi(ctx context.Context, what string, acts []action, results 
 		pending[i] = i
 	}
 	var regionErrs int
+	seen := map[string]bool{}
+	defer func() {
+		if st != nil {
+			st.Regions = len(seen)
+		}
+	}()
 	return c.retry(ctx, what, func(ctx context.Context) error {
 		if len(pending) == 0 {
 			return nil
@@ -91,6 +97,7 @@ func (c *Client) multi(ctx context.Context, what string, acts []action, results 
 				unplaced = append(unplaced, i)
 				continue
 			}
+			seen[string(r.Name)] = true
 			b := byRegion[string(r.Name)]
 			if b == nil {
 				b = &regionBatch{region: r}

@@ -81,6 +81,7 @@ type JoinRun struct {
 	Batches   int64 // lookups (one read of the table each), or 1 for a hash join
 	Keys      int64 // distinct join values looked up
 	RightRows int64 // rows of the table read
+	RPCs      int64 // the store's round trips of a lookup join's reads
 	Rows      int64 // joined rows passed on
 }
 

@@ -104,14 +104,18 @@ func noteOf(e *Explained) []string {
 }
 
 // batchCost says what one lookup of the step reads.
-func (st *JoinStep) batchCost() string {
-	if st.Right.IndexLookup() != nil {
-		return fmt.Sprintf("a read of index %s for up to %d keys and a multi-get of the rows it finds", st.Right.IndexLookup().Index.Name, st.Batch)
+func (st *JoinStep) batchCost() string { return BatchCost(st.Right, st.Batch) }
+
+// BatchCost says what one read of a lookup's batch of n keys reads, sel
+// being the read of one batch: a lookup join's, or a lookup semi-join's.
+func BatchCost(sel *Select, n int) string {
+	if sel.IndexLookup() != nil {
+		return fmt.Sprintf("a read of index %s for up to %d keys and a multi-get of the rows it finds", sel.IndexLookup().Index.Name, n)
 	}
-	if st.Right.Access.Kind == PointLookup {
-		return fmt.Sprintf("one multi-get of up to %d keys, one RPC per region server", st.Batch)
+	if sel.Access.Kind == PointLookup {
+		return fmt.Sprintf("one multi-get of up to %d keys, one RPC per region server", n)
 	}
-	return fmt.Sprintf("up to %d key prefix scans", st.Batch)
+	return fmt.Sprintf("up to %d key prefix scans", n)
 }
 
 // step is the join's EXPLAIN node.
@@ -150,9 +154,16 @@ func (st *JoinStep) step(runs JoinRuns) Step {
 	}
 	if runs != nil {
 		if r := runs.JoinRun(st); r != nil {
-			s.Attrs = append(s.Attrs, Attr{Label: "ANALYZE", Value: fmt.Sprintf("left rows %d, reads %d, keys looked up %d, rows of %s %d, joined rows %d", r.LeftRows, r.Batches, r.Keys, st.Name, r.RightRows, r.Rows)},
+			a := fmt.Sprintf("left rows %d, reads %d, keys looked up %d, rows of %s %d, joined rows %d", r.LeftRows, r.Batches, r.Keys, st.Name, r.RightRows, r.Rows)
+			if st.Kind == LookupJoin {
+				a = fmt.Sprintf("left rows %d, reads %d in %d RPCs, keys looked up %d, rows of %s %d, joined rows %d", r.LeftRows, r.Batches, r.RPCs, r.Keys, st.Name, r.RightRows, r.Rows)
+			}
+			s.Attrs = append(s.Attrs, Attr{Label: "ANALYZE", Value: a},
 				Attr{Label: "left rows", Value: r.LeftRows, Detail: true}, Attr{Label: "reads", Value: r.Batches, Detail: true},
 				Attr{Label: "keys", Value: r.Keys, Detail: true}, Attr{Label: "right rows", Value: r.RightRows, Detail: true}, Attr{Label: "joined rows", Value: r.Rows, Detail: true})
+			if st.Kind == LookupJoin {
+				s.Attrs = append(s.Attrs, Attr{Label: "rpcs", Value: r.RPCs, Detail: true})
+			}
 		}
 	}
 	return s

@@ -28,7 +28,7 @@ var indexSplits = map[string][]string{
 // scratchCatalog is the example catalog with every physical table, index
 // tables included, renamed to <prefix>_<name> under a fresh prefix, and
 // extra splits. It returns the catalog and the physical names.
-func scratchCatalog(t *testing.T) (*catalog.Catalog, []string) {
+func scratchCatalog(t testing.TB) (*catalog.Catalog, []string) {
 	t.Helper()
 	prefix := hbasetest.TableName("rkql_it")
 	var doc yaml.Node

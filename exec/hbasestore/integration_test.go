@@ -30,13 +30,13 @@ type env struct {
 }
 
 // openStore opens the HBase store of the test cluster, or skips.
-func openStore(t *testing.T, opts hbasestore.Options) *hbasestore.Store {
+func openStore(t testing.TB, opts hbasestore.Options) *hbasestore.Store {
 	t.Helper()
 	return openStoreAt(t, hbasetest.Quorum(t), opts)
 }
 
 // openStoreAt opens the HBase store of the cluster at quorum q.
-func openStoreAt(t *testing.T, q string, opts hbasestore.Options) *hbasestore.Store {
+func openStoreAt(t testing.TB, q string, opts hbasestore.Options) *hbasestore.Store {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -49,7 +49,7 @@ func openStoreAt(t *testing.T, q string, opts hbasestore.Options) *hbasestore.St
 }
 
 // dropAtEnd drops the named tables when the test ends, whatever happened.
-func dropAtEnd(t *testing.T, st *hbasestore.Store, names []string) {
+func dropAtEnd(t testing.TB, st *hbasestore.Store, names []string) {
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 		defer cancel()
@@ -73,7 +73,7 @@ func dropAtEnd(t *testing.T, st *hbasestore.Store, names []string) {
 // catalog under unique physical names) on st, every table of the catalog
 // dropped when t ends, and returns the catalog, the table and an executor
 // over st.
-func scratchExample(t *testing.T, st *hbasestore.Store, name string) (*catalog.Catalog, *catalog.Table, *exec.Executor) {
+func scratchExample(t testing.TB, st *hbasestore.Store, name string) (*catalog.Catalog, *catalog.Table, *exec.Executor) {
 	t.Helper()
 	cat, names := scratchCatalog(t)
 	dropAtEnd(t, st, names)
@@ -84,7 +84,7 @@ func scratchExample(t *testing.T, st *hbasestore.Store, name string) (*catalog.C
 // ensureTable creates tb on st and returns an executor over st. A region
 // server that cannot load the aggregation endpoint a store asks for skips
 // t, or fails it under RKQL_REQUIRE_HBASE=1.
-func ensureTable(t *testing.T, st exec.Store, tb *catalog.Table) *exec.Executor {
+func ensureTable(t testing.TB, st exec.Store, tb *catalog.Table) *exec.Executor {
 	t.Helper()
 	x := &exec.Executor{Store: st}
 	if err := x.EnsureTable(context.Background(), tb); err != nil {

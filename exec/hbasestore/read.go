@@ -89,8 +89,7 @@ func (s *Store) Get(ctx context.Context, table string, keys [][]byte, opts exec.
 		}
 		if st := opts.Stats; st != nil {
 			st.RowsRead.Add(read)
-			_, regions := s.spread(ctx, table, batch)
-			st.Regions.Add(int64(regions))
+			st.Regions.Add(int64(rs.Regions))
 		}
 		if opts.Limit > 0 && len(out) >= opts.Limit {
 			break
@@ -117,21 +116,6 @@ func (s *Store) markers(ctx context.Context, table string, keys [][]byte, stats 
 		stats.Bytes.Add(rs.Bytes)
 	}
 	return res, err
-}
-
-// spread counts the region servers and regions keys fall in, from the
-// client's region cache (warm after the MultiGet).
-func (s *Store) spread(ctx context.Context, table string, keys [][]byte) (servers, regions int) {
-	seenS, seenR := map[string]bool{}, map[string]bool{}
-	for _, k := range keys {
-		r, err := s.c.Locate(ctx, table, k)
-		if err != nil {
-			continue
-		}
-		seenR[string(r.Name)] = true
-		seenS[r.Server] = true
-	}
-	return len(seenS), len(seenR)
 }
 
 // Scan streams the rows of r. The scanner's first RPC is sent at once in
