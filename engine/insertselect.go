@@ -29,6 +29,10 @@ func (e *Engine) insertSelect(ctx context.Context, ins *planner.Insert) (*Result
 	if err != nil {
 		return nil, err
 	}
+	// copyRow copies each value of a row of the query into a row of its
+	// own before the next is read: the query may decode each row into
+	// the memory of the one before.
+	src.ReuseRows()
 	// The query is read and its rows checked on a goroutine of its own,
 	// up to copyReadAhead batches ahead of the writes, as rkql import
 	// reads its input.
