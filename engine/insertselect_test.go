@@ -209,43 +209,33 @@ func BenchmarkInsertSelect(b *testing.B) {
 		}
 		return e
 	}
-	var imported, copied time.Duration
-	importing := func() {
+	importing := func() time.Duration {
 		b.StopTimer()
 		e := fresh(b, false)
 		runtime.GC()
 		b.StartTimer()
 		start := time.Now()
 		got, err := e.Import(ctx, bytes.NewReader(data), engine.ImportOptions{Table: "orders_v2", Name: "orders.csv"})
-		imported += time.Since(start)
+		took := time.Since(start)
 		if err != nil || got != int64(n) {
 			b.Fatalf("imported %d rows, %v", got, err)
 		}
+		return took
 	}
-	copying := func() {
+	copying := func() time.Duration {
 		b.StopTimer()
 		e := fresh(b, true)
 		runtime.GC() // the garbage of writing orders is not the copy's
 		b.StartTimer()
 		start := time.Now()
 		_, tag, err := e.Exec(ctx, "INSERT INTO orders_v2 SELECT * FROM orders ALLOW FULL SCAN")
-		copied += time.Since(start)
+		took := time.Since(start)
 		if err != nil || tag != "INSERT "+itoa(n) {
 			b.Fatalf("%s, %v", tag, err)
 		}
+		return took
 	}
-	// The two take turns going first, so that neither pays more often
-	// for what the other leaves behind (dirty pages being written back).
-	for i := 0; b.Loop(); i++ {
-		if i%2 == 0 {
-			importing()
-			copying()
-		} else {
-			copying()
-			importing()
-		}
-	}
-	reportCopy(b, imported, copied)
+	compareCopy(b, importing, copying)
 }
 
 // benchRows is RKQL_BENCH_ROWS, or 20,000.
@@ -279,9 +269,22 @@ func ordersCSV(tb *catalog.Table, rows []catalog.Row) []byte {
 	return buf.Bytes()
 }
 
-// reportCopy reports the mean times of the import and of INSERT …
-// SELECT, and the ratio of INSERT … SELECT's to import's.
-func reportCopy(b *testing.B, imported, copied time.Duration) {
+// compareCopy runs importing and copying once an iteration, taking turns
+// going first, so that neither pays more often for what the other leaves
+// behind (dirty pages being written back, a store's compactions), and
+// reports the mean time of each and the ratio of INSERT … SELECT's
+// (copying) to import's.
+func compareCopy(b *testing.B, importing, copying func() time.Duration) {
+	var imported, copied time.Duration
+	for i := 0; b.Loop(); i++ {
+		if i%2 == 0 {
+			imported += importing()
+			copied += copying()
+		} else {
+			copied += copying()
+			imported += importing()
+		}
+	}
 	b.ReportMetric(float64(imported.Milliseconds())/float64(b.N), "import-ms/op")
 	b.ReportMetric(float64(copied.Milliseconds())/float64(b.N), "insert-select-ms/op")
 	b.ReportMetric(copied.Seconds()/imported.Seconds(), "insert-select/import")
