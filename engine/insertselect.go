@@ -29,10 +29,15 @@ func (e *Engine) insertSelect(ctx context.Context, ins *planner.Insert) (*Result
 	if err != nil {
 		return nil, err
 	}
-	// The query is read and its rows checked one batch ahead of the
-	// writes, as rkql import reads its input.
+	// copyRow copies each value of a row of the query into a row of its
+	// own before the next is read: the query may decode each row into
+	// the memory of the one before.
+	src.ReuseRows()
+	// The query is read and its rows checked on a goroutine of its own,
+	// up to copyReadAhead batches ahead of the writes, as rkql import
+	// reads its input.
 	rctx, cancel := context.WithCancel(ctx)
-	batches := make(chan copyBatch, 1)
+	batches := make(chan copyBatch, copyReadAhead)
 	go func() {
 		defer close(batches)
 		defer src.Rows.Close()
@@ -62,6 +67,16 @@ func (e *Engine) insertSelect(ctx context.Context, ins *planner.Insert) (*Result
 	return &Result{Tag: fmt.Sprintf("%s %d", verb, written)}, nil
 }
 
+// copyReadAhead is how many batches of its query INSERT … SELECT holds
+// read and checked, besides the one it is writing and the one it is
+// reading: a read that stalls for a moment (a region server's next
+// scanner call) does not hold up the writes.
+const copyReadAhead = 2
+
+// copySlab is how many rows of a batch of INSERT … SELECT share an
+// allocation.
+const copySlab = 256
+
 // copyBatch is rows of the query of INSERT … SELECT, made rows of the
 // target, or the error that ends the copy.
 type copyBatch struct {
@@ -81,6 +96,12 @@ func readCopyBatches(ctx context.Context, ins *planner.Insert, src *Result, out 
 			return false
 		}
 	}
+	// The rows of a batch are cut from allocations of up to copySlab
+	// rows, each filled from a row of NULLs: the batch is the writer's
+	// until written, and the next batch has its own.
+	empty := t.NewRow()
+	width := len(empty)
+	var slab []catalog.Value
 	batch := make([]catalog.Row, 0, planner.InsertBatch)
 	for n := 1; ; n++ {
 		in, err := src.Rows.Next(ctx)
@@ -91,7 +112,13 @@ func readCopyBatches(ctx context.Context, ins *planner.Insert, src *Result, out 
 			send(copyBatch{err: err})
 			return
 		}
-		row, err := copyRow(t, ins.Columns, keys, in)
+		if len(slab) == 0 {
+			slab = make([]catalog.Value, width*min(copySlab, cap(batch)-len(batch)))
+		}
+		dst := catalog.Row(slab[:width:width])
+		slab = slab[width:]
+		copy(dst, empty)
+		row, err := copyRow(t, ins.Columns, keys, in, dst)
 		if err != nil {
 			send(copyBatch{err: fmt.Errorf("row %d of the SELECT: %w", n, err)})
 			return
@@ -101,7 +128,7 @@ func readCopyBatches(ctx context.Context, ins *planner.Insert, src *Result, out 
 			if !send(copyBatch{rows: batch}) {
 				return
 			}
-			batch = make([]catalog.Row, 0, planner.InsertBatch)
+			batch, slab = make([]catalog.Row, 0, planner.InsertBatch), nil
 		}
 	}
 	if len(batch) > 0 {
@@ -109,9 +136,9 @@ func readCopyBatches(ctx context.Context, ins *planner.Insert, src *Result, out 
 	}
 }
 
-// copyRow is the row of t that a query's row in writes to cols.
-func copyRow(t *catalog.Table, cols, keys []int, in catalog.Row) (catalog.Row, error) {
-	row := t.NewRow()
+// copyRow is the row of t that a query's row in writes to cols, made in
+// row, a row of t's width that holds NULLs.
+func copyRow(t *catalog.Table, cols, keys []int, in, row catalog.Row) (catalog.Row, error) {
 	for i, c := range cols {
 		v, err := assign(in[i], t.Columns[c])
 		if err != nil {
