@@ -82,7 +82,7 @@ var ptypes = [...]pinfo{
 	PDouble:            {"DOUBLE", 8, []Type{TypeDouble}},
 	PUnsignedFloat:     {"UNSIGNED_FLOAT", 4, []Type{TypeDouble}},
 	PUnsignedDouble:    {"UNSIGNED_DOUBLE", 8, []Type{TypeDouble}},
-	PDecimal:           {"DECIMAL", 0, []Type{TypeString, TypeDouble}},
+	PDecimal:           {"DECIMAL", 0, []Type{TypeString, TypeDouble, TypeBigint, TypeInt}},
 	PBoolean:           {"BOOLEAN", 1, []Type{TypeBoolean}},
 	PDate:              {"DATE", 8, []Type{TypeTimestamp, TypeDate}},
 	PTime:              {"TIME", 8, []Type{TypeTimestamp, TypeDate}},

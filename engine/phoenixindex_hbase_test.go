@@ -1,0 +1,250 @@
+package engine_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/rkql/rkql/catalog"
+	"github.com/rkql/rkql/engine"
+	"github.com/rkql/rkql/exec"
+	"github.com/rkql/rkql/exec/hbasestore"
+	"github.com/rkql/rkql/hbase"
+	"github.com/rkql/rkql/internal/phoenixtest"
+)
+
+// pxIndexQuery is a random SELECT of a Phoenix data table whose WHERE
+// binds an index's leading column: rkql must plan it over the index, and
+// return what Phoenix returns with NO_INDEX.
+type pxIndexQuery struct {
+	index   string // the index's catalog name, which EXPLAIN must show
+	covered bool
+	rkql    string
+	phoenix string
+	kinds   string
+}
+
+// pxNum is a random DOUBLE of a small set, so that equalities hit rows.
+func pxNum(r *rand.Rand) string { return fmt.Sprint(float64(r.IntN(81)-40) / 4) }
+
+// pxCond is a random condition on a numeric column c that binds it to
+// values: = or IN (rkql narrows no scan by a range of a Phoenix DECIMAL
+// or VARCHAR key field, so a range would read the whole index).
+func pxCond(r *rand.Rand, c string, num func() string) string {
+	switch r.IntN(3) {
+	case 0:
+		return c + " = " + num()
+	case 1:
+		return fmt.Sprintf("%s IN (%s, %s)", c, num(), num())
+	}
+	return fmt.Sprintf("%s IN (%s, %s, %s)", c, num(), num(), num())
+}
+
+// TestPhoenixIndexQueries: Phoenix creates an unsalted table with plain
+// qualifiers and a salted one with encoded qualifiers in two families,
+// each with a covered global index and an index of other columns, and
+// UPSERTs random rows. rkql imports the tables and their indexes, and
+// random SELECTs binding an index's columns are planned over that index
+// (EXPLAIN names it, COVERED or looking the data rows up) and return
+// Phoenix's rows for the same SELECT with NO_INDEX.
+func TestPhoenixIndexQueries(t *testing.T) {
+	zk := phoenixtest.Require(t)
+	const (
+		plain      = "PHX_INDEX.PLAIN"
+		salted     = "PHX_INDEX.SALTED"
+		plainCPU   = "PHX_INDEX.PLAIN_BY_CPU"
+		plainN     = "PHX_INDEX.PLAIN_BY_N"
+		saltedCPU  = "PHX_INDEX.SALTED_BY_CPU"
+		saltedName = "PHX_INDEX.SALTED_BY_NAME"
+	)
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 23))
+	maybe := func(s string) string {
+		if r.IntN(5) == 0 {
+			return "NULL"
+		}
+		return s
+	}
+	name := func() string { return fmt.Sprintf("'n%d'", r.IntN(12)) }
+	stmts := []string{
+		"DROP TABLE IF EXISTS " + plain + " CASCADE", "DROP TABLE IF EXISTS " + salted + " CASCADE",
+		"CREATE TABLE " + plain + " (ID BIGINT NOT NULL, K VARCHAR NOT NULL, CPU DOUBLE, N INTEGER, NAME VARCHAR, CODE CHAR(3), X BIGINT, " +
+			"CONSTRAINT PK PRIMARY KEY (ID, K)) COLUMN_ENCODED_BYTES = 0, UPDATE_CACHE_FREQUENCY = 60000",
+		"CREATE INDEX PLAIN_BY_CPU ON " + plain + " (CPU) INCLUDE (NAME, CODE)",
+		"CREATE INDEX PLAIN_BY_N ON " + plain + " (N, NAME)",
+		"CREATE TABLE " + salted + " (HOST VARCHAR NOT NULL, TS TIMESTAMP NOT NULL, CPU DOUBLE, NAME VARCHAR, B.X BIGINT, " +
+			"CONSTRAINT PK PRIMARY KEY (HOST, TS DESC)) SALT_BUCKETS = 4, UPDATE_CACHE_FREQUENCY = 60000",
+		"CREATE INDEX SALTED_BY_CPU ON " + salted + " (CPU) INCLUDE (NAME)",
+		"CREATE INDEX SALTED_BY_NAME ON " + salted + " (NAME DESC)",
+	}
+	for i := 0; i < 150; i++ {
+		stmts = append(stmts, fmt.Sprintf("UPSERT INTO %s (ID, K, CPU, N, NAME, CODE, X) VALUES (%d, 'k%d', %s, %s, %s, %s, %s)",
+			plain, r.Int64N(1<<40)-1<<39, r.IntN(4), maybe(pxNum(r)), maybe(fmt.Sprint(r.IntN(21)-10)), maybe(name()),
+			maybe(fmt.Sprintf("'c%02d'", r.IntN(100))), maybe(fmt.Sprint(r.Int64N(1<<50)-1<<49))))
+		stmts = append(stmts, fmt.Sprintf("UPSERT INTO %s (HOST, TS, CPU, NAME, X) VALUES ('h%d', TO_TIMESTAMP('2024-05-%02d %02d:%02d:%02d.%03d'), %s, %s, %s)",
+			salted, r.IntN(6), 1+r.IntN(28), r.IntN(24), r.IntN(60), r.IntN(60), r.IntN(1000),
+			maybe(pxNum(r)), maybe(name()), maybe(fmt.Sprint(r.Int64N(1000)))))
+	}
+	num := func() string { return pxNum(r) }
+	intNum := func() string { return fmt.Sprint(r.IntN(21) - 10) }
+	nameCond := func(c string) string {
+		if r.IntN(2) == 0 {
+			return c + " = " + name()
+		}
+		return fmt.Sprintf("%s IN (%s, %s)", c, name(), name())
+	}
+	// extra is a condition on another column, which the index or the
+	// data row tests.
+	extra := func(c string) string {
+		switch r.IntN(4) {
+		case 0:
+			return fmt.Sprintf(" AND %s IS NOT NULL", c)
+		case 1:
+			return fmt.Sprintf(" AND (%s IS NULL OR %s > %s)", c, c, map[bool]string{true: name(), false: "0"}[c == "NAME" || c == "CODE"])
+		}
+		return ""
+	}
+	var queries []pxIndexQuery
+	add := func(index string, covered bool, cols, kinds, table, where string) {
+		queries = append(queries, pxIndexQuery{index: index, covered: covered, kinds: kinds,
+			rkql:    fmt.Sprintf("SELECT %s FROM %s WHERE %s", strings.ToLower(cols), strings.ToLower(table[strings.Index(table, ".")+1:]), strings.ToLower(where)),
+			phoenix: fmt.Sprintf("SELECT /*+ NO_INDEX */ %s FROM %s WHERE %s", cols, table, where)})
+	}
+	for i := 0; i < 25; i++ {
+		add("plain_by_cpu", true, "ID, K, CPU, NAME, CODE", "nsnss", plain, pxCond(r, "CPU", num)+extra("NAME"))
+		add("plain_by_cpu", false, "ID, K, CPU, NAME, X", "nsnsn", plain, pxCond(r, "CPU", num)+extra("X"))
+		where := pxCond(r, "N", intNum)
+		if r.IntN(2) == 0 {
+			where = fmt.Sprintf("N = %s AND %s", intNum(), nameCond("NAME"))
+		}
+		add("plain_by_n", r.IntN(2) == 0, "ID, K, N, NAME", "nsns", plain, where)
+		add("plain_by_n", false, "ID, K, N, NAME, CPU, CODE", "nsnsns", plain, where+extra("CODE"))
+		add("salted_by_cpu", true, "HOST, TS, CPU, NAME", "stns", salted, pxCond(r, "CPU", num)+extra("NAME"))
+		add("salted_by_cpu", false, "HOST, TS, CPU, X", "stnn", salted, pxCond(r, "CPU", num)+extra("X"))
+		add("salted_by_name", r.IntN(2) == 0, "HOST, TS, NAME", "sts", salted, nameCond("NAME"))
+		add("salted_by_name", false, "HOST, TS, NAME, CPU, X", "stsnn", salted, nameCond("NAME"))
+	}
+	for i, q := range queries {
+		if q.covered {
+			continue
+		}
+		// The queries of indexed columns alone that were drawn as not
+		// covered read every column.
+		switch {
+		case strings.HasPrefix(q.index, "plain_by_n") && q.kinds == "nsns":
+			queries[i].rkql = strings.Replace(q.rkql, "SELECT id, k, n, name", "SELECT id, k, n, name, x", 1)
+			queries[i].phoenix = strings.Replace(q.phoenix, "ID, K, N, NAME", "ID, K, N, NAME, X", 1)
+			queries[i].kinds += "n"
+		case q.index == "salted_by_name" && q.kinds == "sts":
+			queries[i].rkql = strings.Replace(q.rkql, "SELECT host, ts, name", "SELECT host, ts, name, x", 1)
+			queries[i].phoenix = strings.Replace(q.phoenix, "HOST, TS, NAME", "HOST, TS, NAME, X", 1)
+			queries[i].kinds += "n"
+		}
+	}
+	for _, q := range queries {
+		stmts = append(stmts, q.phoenix)
+	}
+	res := phoenixtest.RunBatch(t, 100, stmts...)
+	res = res[len(res)-len(queries):]
+
+	e, file, st := pxIndexEngine(t, zk, plain, plainCPU, plainN, salted, saltedCPU, saltedName)
+	defer st.Close()
+	cat, err := catalog.LoadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"plain", "salted"} {
+		tb, _ := cat.Table(n)
+		if tb == nil || len(tb.PhoenixIndexes) != 2 {
+			t.Fatalf("table %s: the catalog links no Phoenix indexes to it: %v (warnings %v)", n, tb, cat.Warnings)
+		}
+	}
+	hits := 0
+	for i, q := range queries {
+		plan := runText(t, e, "EXPLAIN "+q.rkql+";")
+		wantStep := "POINT LOOKUP ON n KEYS OVER"
+		if q.covered {
+			wantStep = "CLIENT INDEX LOOKUP, COVERED"
+		}
+		if !strings.Contains(plan, "index "+q.index+" ") && !strings.Contains(plan, q.index+"\n") ||
+			!strings.Contains(plan, wantStep) || !strings.Contains(plan, "PHOENIX INDEX") || !strings.Contains(plan, "CLIENT CHECK") {
+			t.Errorf("%s: want a plan over Phoenix index %s (%s):\n%s", q.rkql, q.index, wantStep, plan)
+			continue
+		}
+		n := pxIndexCompare(t, e, q.rkql, q.kinds, res[i].Rows)
+		hits += n
+	}
+	if hits == 0 {
+		t.Errorf("%d queries returned no rows at all", len(queries))
+	}
+	t.Logf("%d queries over Phoenix indexes, %d rows", len(queries), hits)
+}
+
+// pxIndexEngine imports the Phoenix tables into a new catalog file and
+// returns an engine over it.
+func pxIndexEngine(t *testing.T, zk string, tables ...string) (*engine.Engine, string, exec.Store) {
+	t.Helper()
+	ctx := context.Background()
+	st, err := hbasestore.OpenWith(ctx, hbase.Config{ZKQuorum: zk}, hbasestore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "catalog.yaml")
+	src := []byte("tables: []\n")
+	if err := os.WriteFile(file, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cat, err := catalog.Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := engine.New(engine.Config{Catalog: cat, CatalogSource: src, CatalogFile: file,
+		Open:    func(context.Context) (exec.Store, error) { return st, nil },
+		Confirm: func(context.Context, string) (bool, error) { return true, nil },
+	})
+	for _, tb := range tables {
+		q := "CREATE TABLE " + strings.ToLower(tb[strings.Index(tb, ".")+1:]) + " FROM PHOENIX '" + tb + "';"
+		if out := runText(t, e, q); !strings.Contains(out, "# saved to") {
+			t.Fatalf("%s\n%s", q, out)
+		}
+	}
+	return e, file, st
+}
+
+// pxIndexCompare runs an rkql query and compares its rows with Phoenix's,
+// returning how many there are.
+func pxIndexCompare(t *testing.T, e *engine.Engine, q, kinds string, want [][]any) int {
+	t.Helper()
+	var ph, rk []string
+	for _, row := range want {
+		var vs []string
+		for i, v := range row {
+			vs = append(vs, pxCanon(kinds[i:i+1], v))
+		}
+		ph = append(ph, strings.Join(vs, " | "))
+	}
+	rows, _, err := e.Exec(context.Background(), q)
+	if err != nil {
+		t.Errorf("%s: %v", q, err)
+		return 0
+	}
+	for _, row := range rows {
+		var vs []string
+		for i, v := range row {
+			vs = append(vs, pxCanon(kinds[i:i+1], v))
+		}
+		rk = append(rk, strings.Join(vs, " | "))
+	}
+	sort.Strings(ph)
+	sort.Strings(rk)
+	if strings.Join(ph, "\n") != strings.Join(rk, "\n") {
+		t.Errorf("%s: rkql reads %d rows, Phoenix %d:\n%s", q, len(rk), len(ph), diffLines(rk, ph))
+	}
+	return len(ph)
+}
