@@ -151,7 +151,7 @@ func TestImportPhoenix(t *testing.T) {
 	if lookups != 1 {
 		t.Errorf("%d index lookups, want 1", lookups)
 	}
-	if len(imp.Notes) != 1 || !strings.Contains(imp.Notes[0], "S.METRICS has the Phoenix global index S.METRICS_BY_CPU: rkql's queries of S.METRICS do not use it") {
+	if len(imp.Notes) != 1 || !strings.Contains(imp.Notes[0], "S.METRICS has the Phoenix global index S.METRICS_BY_CPU: rkql's queries of S.METRICS use it once the catalog describes it too") {
 		t.Errorf("notes %q", imp.Notes)
 	}
 	c, err := Parse([]byte("tables:\n" + indent(want, "  ")))
