@@ -101,6 +101,8 @@ type yPhoenix struct {
 	GlobalIndexes []string `yaml:"global_indexes"`
 	// IndexOf names the data table of a table that is a Phoenix index.
 	IndexOf string `yaml:"index_of"`
+	// Uncovered marks an index of Phoenix's CREATE UNCOVERED INDEX.
+	Uncovered bool `yaml:"uncovered"`
 }
 
 // PhoenixSpec is the YAML shape of a table's phoenix: block.
@@ -108,7 +110,10 @@ type PhoenixSpec = yPhoenix
 
 // phoenixTable reads a table's phoenix: block.
 func (l *loader) phoenixTable(t *Table, y *yPhoenix, path []any) (*PhoenixTable, error) {
-	p := &PhoenixTable{Name: y.Table, IndexOf: y.IndexOf}
+	p := &PhoenixTable{Name: y.Table, IndexOf: y.IndexOf, Uncovered: y.Uncovered}
+	if y.Uncovered && y.IndexOf == "" {
+		return nil, l.errf(append(path, "uncovered"), "table %q: uncovered is for a Phoenix index (index_of: S.T)", t.Name)
+	}
 	for i, ix := range y.GlobalIndexes {
 		if ix == "" {
 			return nil, l.errf(append(path, "global_indexes", i), "table %q: a global index's name is empty", t.Name)

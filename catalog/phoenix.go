@@ -479,6 +479,11 @@ type PhoenixTable struct {
 	// data table it names (SCHEMA.TABLE): Phoenix writes it, rkql only
 	// reads it.
 	IndexOf string
+	// Uncovered marks an uncovered global index (CREATE UNCOVERED INDEX,
+	// SYSTEM.CATALOG's INDEX_TYPE 3): Phoenix checks each of its rows
+	// against the data row on every read and need not delete a stale
+	// one, so rkql never takes its rows' values as the data row's.
+	Uncovered bool
 }
 
 // PhoenixEmptyValue is the value of Phoenix's empty column, as Phoenix

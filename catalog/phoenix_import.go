@@ -340,6 +340,9 @@ func ImportPhoenix(name, schema, table string, rows []PhoenixCatalogRow, index f
 			of = "its data table"
 		}
 		ph.IndexOf = of
+		if it, _ := pcByte(header[pcIndexType]); it == 3 {
+			ph.Uncovered = true
+		}
 		imp.Notes = append(imp.Notes, fmt.Sprintf("%s is a Phoenix index of %s, which Phoenix keeps in step: rkql reads it and does not write it, and queries of %s use it when the catalog describes %s too", full, of, of, of))
 	}
 	if ph.Storage != "" {

@@ -105,6 +105,11 @@ func indexCandidate(ctx context.Context, t *catalog.Table, ix *catalog.Index, co
 			cand.covered = false
 		}
 	}
+	if it.Phoenix != nil && it.Phoenix.Uncovered {
+		// Phoenix leaves stale rows in an uncovered index and checks
+		// each row against its data row: so does rkql.
+		cand.covered = false
+	}
 	if f := ttlFamily(t, it); f != nil {
 		// Cells of a family with a TTL expire in the data table but not
 		// in the index, so a covered copy may outlive them: every hit is
