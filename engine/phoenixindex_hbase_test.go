@@ -47,7 +47,8 @@ func pxCond(r *rand.Rand, c string, num func() string) string {
 
 // TestPhoenixIndexQueries: Phoenix creates an unsalted table with plain
 // qualifiers and a salted one with encoded qualifiers in two families,
-// each with a covered global index and an index of other columns, and
+// each with a covered global index and an index of other columns (and
+// an uncovered index of the salted one), and
 // UPSERTs random rows. rkql imports the tables and their indexes, and
 // random SELECTs binding an index's columns are planned over that index
 // (EXPLAIN names it, COVERED or looking the data rows up) and return
@@ -61,6 +62,7 @@ func TestPhoenixIndexQueries(t *testing.T) {
 		plainN     = "PHX_INDEX.PLAIN_BY_N"
 		saltedCPU  = "PHX_INDEX.SALTED_BY_CPU"
 		saltedName = "PHX_INDEX.SALTED_BY_NAME"
+		saltedX    = "PHX_INDEX.SALTED_BY_X"
 	)
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
@@ -82,6 +84,7 @@ func TestPhoenixIndexQueries(t *testing.T) {
 			"CONSTRAINT PK PRIMARY KEY (HOST, TS DESC)) SALT_BUCKETS = 4, UPDATE_CACHE_FREQUENCY = 60000",
 		"CREATE INDEX SALTED_BY_CPU ON " + salted + " (CPU) INCLUDE (NAME)",
 		"CREATE INDEX SALTED_BY_NAME ON " + salted + " (NAME DESC)",
+		"CREATE UNCOVERED INDEX SALTED_BY_X ON " + salted + " (X)",
 	}
 	for i := 0; i < 150; i++ {
 		stmts = append(stmts, fmt.Sprintf("UPSERT INTO %s (ID, K, CPU, N, NAME, CODE, X) VALUES (%d, 'k%d', %s, %s, %s, %s, %s)",
@@ -89,7 +92,7 @@ func TestPhoenixIndexQueries(t *testing.T) {
 			maybe(fmt.Sprintf("'c%02d'", r.IntN(100))), maybe(fmt.Sprint(r.Int64N(1<<50)-1<<49))))
 		stmts = append(stmts, fmt.Sprintf("UPSERT INTO %s (HOST, TS, CPU, NAME, X) VALUES ('h%d', TO_TIMESTAMP('2024-05-%02d %02d:%02d:%02d.%03d'), %s, %s, %s)",
 			salted, r.IntN(6), 1+r.IntN(28), r.IntN(24), r.IntN(60), r.IntN(60), r.IntN(1000),
-			maybe(pxNum(r)), maybe(name()), maybe(fmt.Sprint(r.Int64N(1000)))))
+			maybe(pxNum(r)), maybe(name()), maybe(fmt.Sprint(r.Int64N(40)))))
 	}
 	num := func() string { return pxNum(r) }
 	intNum := func() string { return fmt.Sprint(r.IntN(21) - 10) }
@@ -129,6 +132,8 @@ func TestPhoenixIndexQueries(t *testing.T) {
 		add("salted_by_cpu", false, "HOST, TS, CPU, X", "stnn", salted, pxCond(r, "CPU", num)+extra("X"))
 		add("salted_by_name", r.IntN(2) == 0, "HOST, TS, NAME", "sts", salted, nameCond("NAME"))
 		add("salted_by_name", false, "HOST, TS, NAME, CPU, X", "stsnn", salted, nameCond("NAME"))
+		// An uncovered index holds x and the key, but is never read alone.
+		add("salted_by_x", false, "HOST, TS, X", "stn", salted, pxCond(r, "X", func() string { return fmt.Sprint(r.IntN(40)) }))
 	}
 	for i, q := range queries {
 		if q.covered {
@@ -153,15 +158,15 @@ func TestPhoenixIndexQueries(t *testing.T) {
 	res := phoenixtest.RunBatch(t, 100, stmts...)
 	res = res[len(res)-len(queries):]
 
-	e, file, st := pxIndexEngine(t, zk, plain, plainCPU, plainN, salted, saltedCPU, saltedName)
+	e, file, st := pxIndexEngine(t, zk, plain, plainCPU, plainN, salted, saltedCPU, saltedName, saltedX)
 	defer st.Close()
 	cat, err := catalog.LoadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, n := range []string{"plain", "salted"} {
+	for n, count := range map[string]int{"plain": 2, "salted": 3} {
 		tb, _ := cat.Table(n)
-		if tb == nil || len(tb.PhoenixIndexes) != 2 {
+		if tb == nil || len(tb.PhoenixIndexes) != count {
 			t.Fatalf("table %s: the catalog links no Phoenix indexes to it: %v (warnings %v)", n, tb, cat.Warnings)
 		}
 	}
@@ -182,6 +187,9 @@ func TestPhoenixIndexQueries(t *testing.T) {
 	}
 	if hits == 0 {
 		t.Errorf("%d queries returned no rows at all", len(queries))
+	}
+	if ux, _ := cat.Table("salted_by_x"); ux == nil || !ux.Phoenix.Uncovered {
+		t.Errorf("the import of %s does not say it is uncovered", saltedX)
 	}
 	t.Logf("%d queries over Phoenix indexes, %d rows", len(queries), hits)
 }
