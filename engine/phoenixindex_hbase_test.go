@@ -16,6 +16,7 @@ import (
 	"github.com/rkql/rkql/exec/hbasestore"
 	"github.com/rkql/rkql/hbase"
 	"github.com/rkql/rkql/internal/phoenixtest"
+	"github.com/rkql/rkql/parser"
 )
 
 // pxIndexQuery is a random SELECT of a Phoenix data table whose WHERE
@@ -292,6 +293,17 @@ func TestPhoenixIndexUnverified(t *testing.T) {
 		t.Fatalf("the catalog links no Phoenix index to unverified: %v", cat.Warnings)
 	}
 	ix := data.PhoenixIndexes[0].Table
+	stmt, err := parser.ParseOne("DESCRIBE unverified")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.Run(ctx, stmt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if notes := strings.Join(res.Notes, "\n"); !strings.Contains(notes, "Phoenix index unverified_by_cpu ("+index+", HBase table "+index+")") {
+		t.Errorf("DESCRIBE does not list the Phoenix index:\n%s", notes)
+	}
 	// put writes an index row for (cpu, id) with the given name and
 	// status.
 	put := func(cpu float64, id int64, name string, status byte) {
