@@ -96,7 +96,8 @@ func TestPhoenixIndexPlan(t *testing.T) {
 		{"SELECT host, cpu, x FROM m WHERE cpu IN (1, 2)",
 			[]string{"OVER m_cpu", "POINT LOOKUP ON n KEYS OVER m", "PHOENIX INDEX", "CLIENT CHECK"}, []string{"COVERED"}},
 		{"SELECT host, cpu FROM m NO INDEX WHERE cpu = 1.5 ALLOW FULL SCAN", []string{"FULL SCAN"}, []string{"m_cpu"}},
-		{"SELECT host, cpu FROM m WHERE host = 'h1' AND cpu > 1.5", []string{"POINT LOOKUP"}, []string{"m_cpu"}},
+		{"SELECT host, cpu FROM m WHERE host = 'h1' AND cpu > 1.5", []string{"POINT LOOKUP"}, []string{"OVER m_cpu"}},
+		{"SELECT host, cpu, name FROM m WHERE cpu > 1.5 AND cpu <= 3", []string{"OVER m_cpu", "CLIENT INDEX LOOKUP, COVERED", "CLIENT FILTER"}, nil},
 	} {
 		stmt, err := parser.ParseOne("EXPLAIN " + tc.q)
 		if err != nil {
