@@ -237,7 +237,9 @@ func (c *Component) phoenixSpan(lo, hi Bound) KeySpan {
 			return KeySpan{Empty: true}
 		}
 		return fixedSpan(enc(Value{Type: c.typ, I: a}, false), enc(Value{Type: c.typ, I: b}, true), true, true, c.Desc)
-	case p == PVarchar || p == PDecimal:
+	case p == PVarchar || p == PDecimal && c.typ != TypeString:
+		// A DECIMAL read as text compares as text, not in the key's
+		// numeric order.
 		return c.phoenixVarSpan(lo, hi)
 	}
 	return KeySpan{}
