@@ -351,6 +351,7 @@ func (l *loader) catalog(y *yCatalog) (*Catalog, error) {
 		}
 		c.Tables = append(c.Tables, t)
 	}
+	l.linkPhoenixIndexes(c, y)
 	for i, t := range c.Tables {
 		if t.Wide == nil || t.Wide.Names == nil {
 			continue

@@ -1,6 +1,8 @@
 package catalog
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 )
 
@@ -99,6 +101,8 @@ type yPhoenix struct {
 	GlobalIndexes []string `yaml:"global_indexes"`
 	// IndexOf names the data table of a table that is a Phoenix index.
 	IndexOf string `yaml:"index_of"`
+	// Uncovered marks an index of Phoenix's CREATE UNCOVERED INDEX.
+	Uncovered bool `yaml:"uncovered"`
 }
 
 // PhoenixSpec is the YAML shape of a table's phoenix: block.
@@ -106,7 +110,10 @@ type PhoenixSpec = yPhoenix
 
 // phoenixTable reads a table's phoenix: block.
 func (l *loader) phoenixTable(t *Table, y *yPhoenix, path []any) (*PhoenixTable, error) {
-	p := &PhoenixTable{Name: y.Table, IndexOf: y.IndexOf}
+	p := &PhoenixTable{Name: y.Table, IndexOf: y.IndexOf, Uncovered: y.Uncovered}
+	if y.Uncovered && y.IndexOf == "" {
+		return nil, l.errf(append(path, "uncovered"), "table %q: uncovered is for a Phoenix index (index_of: S.T)", t.Name)
+	}
 	for i, ix := range y.GlobalIndexes {
 		if ix == "" {
 			return nil, l.errf(append(path, "global_indexes", i), "table %q: a global index's name is empty", t.Name)
@@ -145,4 +152,89 @@ func (l *loader) phoenixTable(t *Table, y *yPhoenix, path []any) (*PhoenixTable,
 		p.EmptyFamily, p.EmptyQualifier = fam, qual
 	}
 	return p, nil
+}
+
+// linkPhoenixIndexes makes each Phoenix global index that the catalog
+// describes (index_of: S.T) an index of its data table's entry (phoenix:
+// table: S.T), so that queries of the table may read it. The index's key
+// is its indexed columns, then the data table's key columns; its cells
+// are the columns it covers. The linked copy is the index's entry with
+// the data table's column types, which the index's Phoenix types must
+// hold (Phoenix keeps a nullable number as a DECIMAL); an index that
+// does not fit is left unlinked, with a warning.
+func (l *loader) linkPhoenixIndexes(c *Catalog, y *yCatalog) {
+	data := map[string]*Table{}
+	for _, t := range c.Tables {
+		if t.Phoenix != nil && t.Phoenix.IndexOf == "" && t.IndexOf == nil {
+			data[t.Phoenix.Name] = t
+		}
+	}
+	for i, it := range c.Tables {
+		if it.Phoenix == nil || it.Phoenix.IndexOf == "" {
+			continue
+		}
+		t, ok := data[it.Phoenix.IndexOf]
+		if !ok {
+			continue
+		}
+		path := []any{"tables", i}
+		ix, why := l.phoenixIndex(t, it, &y.Tables[i], path)
+		if ix == nil {
+			l.warnf(path, "table %q is Phoenix's index %s of %s, but queries of %s cannot read it: %s", it.Name, it.Phoenix.Name, t.Name, t.Name, why)
+			continue
+		}
+		if !containsString(t.Phoenix.GlobalIndexes, it.Phoenix.Name) {
+			t.Phoenix.GlobalIndexes = append(t.Phoenix.GlobalIndexes, it.Phoenix.Name)
+		}
+		t.PhoenixIndexes = append(t.PhoenixIndexes, ix)
+	}
+}
+
+// phoenixIndex builds the index of data table t that Phoenix index entry
+// it describes, or says why it cannot.
+func (l *loader) phoenixIndex(t, it *Table, y *yTable, path []any) (*Index, string) {
+	cp := *y
+	cp.Columns = append([]yColumn(nil), y.Columns...)
+	for i := range cp.Columns {
+		yc := &cp.Columns[i]
+		d, ok := t.Column(yc.Name)
+		if !ok {
+			return nil, fmt.Sprintf("its column %s is no column of %s", yc.Name, t.Name)
+		}
+		dc := t.Columns[d]
+		if dc.MapFamily != "" || dc.Type == TypeMap {
+			return nil, fmt.Sprintf("column %s of %s is a MAP", dc.Name, t.Name)
+		}
+		yc.Type = dc.Type.String()
+	}
+	// Build it with a loader of its own: an error is a reason not to link
+	// it, not a fault of the catalog.
+	sub := &loader{root: l.root, src: l.src}
+	ixt, err := sub.table(&cp, path)
+	if err != nil {
+		var le *LoadError
+		if errors.As(err, &le) {
+			return nil, le.Msg
+		}
+		return nil, err.Error()
+	}
+	for _, c := range t.Key.Components {
+		switch c.Kind {
+		case KindField:
+			if _, ok := ixt.Column(c.Field); !ok {
+				return nil, fmt.Sprintf("it does not hold key column %s of %s", c.Field, t.Name)
+			}
+		case KindSalt, KindLiteral:
+		default:
+			return nil, fmt.Sprintf("the key of %s is not Phoenix's", t.Name)
+		}
+	}
+	for _, c := range ixt.Columns {
+		d, _ := t.Column(c.Name)
+		if c.KeyField && !t.Columns[d].KeyField && t.Columns[d].Family == "" {
+			return nil, fmt.Sprintf("column %s of %s is not stored", c.Name, t.Name)
+		}
+	}
+	ixt.IndexOf = t
+	return &Index{Name: it.Name, Physical: it.Physical, Table: ixt, Phoenix: true}, ""
 }

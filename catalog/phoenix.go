@@ -82,7 +82,7 @@ var ptypes = [...]pinfo{
 	PDouble:            {"DOUBLE", 8, []Type{TypeDouble}},
 	PUnsignedFloat:     {"UNSIGNED_FLOAT", 4, []Type{TypeDouble}},
 	PUnsignedDouble:    {"UNSIGNED_DOUBLE", 8, []Type{TypeDouble}},
-	PDecimal:           {"DECIMAL", 0, []Type{TypeString, TypeDouble}},
+	PDecimal:           {"DECIMAL", 0, []Type{TypeString, TypeDouble, TypeBigint, TypeInt}},
 	PBoolean:           {"BOOLEAN", 1, []Type{TypeBoolean}},
 	PDate:              {"DATE", 8, []Type{TypeTimestamp, TypeDate}},
 	PTime:              {"TIME", 8, []Type{TypeTimestamp, TypeDate}},
@@ -479,6 +479,11 @@ type PhoenixTable struct {
 	// data table it names (SCHEMA.TABLE): Phoenix writes it, rkql only
 	// reads it.
 	IndexOf string
+	// Uncovered marks an uncovered global index (CREATE UNCOVERED INDEX,
+	// SYSTEM.CATALOG's INDEX_TYPE 3): Phoenix checks each of its rows
+	// against the data row on every read and need not delete a stale
+	// one, so rkql never takes its rows' values as the data row's.
+	Uncovered bool
 }
 
 // PhoenixEmptyValue is the value of Phoenix's empty column, as Phoenix

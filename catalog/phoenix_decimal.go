@@ -40,8 +40,12 @@ func decimalOf(v Value) (decimal, error) {
 			return decimal{}, fmt.Errorf("%s is not a DECIMAL", v)
 		}
 		return parseDecimal(strconv.FormatFloat(v.F, 'e', -1, 64))
+	case TypeInt, TypeBigint:
+		// Phoenix's global index holds a nullable integer column as a
+		// DECIMAL.
+		return parseDecimal(strconv.FormatInt(v.I, 10))
 	}
-	return decimal{}, fmt.Errorf("%s is %s, not a DECIMAL's text or DOUBLE", v, v.Type)
+	return decimal{}, fmt.Errorf("%s is %s, not a DECIMAL's text, DOUBLE or integer", v, v.Type)
 }
 
 // parseDecimal reads [+-]digits[.digits][e[+-]digits], rounded and
@@ -124,10 +128,24 @@ func (d decimal) plain() string {
 	return s
 }
 
-// value is d as a value of column type t: its text, or the nearest DOUBLE.
+// value is d as a value of column type t: its text, the nearest DOUBLE,
+// or, for an integer column, the integer it must be.
 func (d decimal) value(t Type) (Value, error) {
-	if t == TypeString {
+	switch t {
+	case TypeString:
 		return String(d.plain()), nil
+	case TypeInt, TypeBigint:
+		if d.exp < 0 {
+			return Value{}, fmt.Errorf("DECIMAL %s is not an integer", d.plain())
+		}
+		i, err := strconv.ParseInt(d.plain(), 10, 64)
+		if err != nil || t == TypeInt && (i < math.MinInt32 || i > math.MaxInt32) {
+			return Value{}, fmt.Errorf("DECIMAL %s is out of range for %s", d.plain(), t)
+		}
+		if t == TypeInt {
+			return Int(int32(i)), nil
+		}
+		return Bigint(i), nil
 	}
 	if d.coef == "" {
 		return Double(0), nil

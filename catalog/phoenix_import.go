@@ -329,7 +329,7 @@ func ImportPhoenix(name, schema, table string, rows []PhoenixCatalogRow, index f
 			}
 		}
 		ph.GlobalIndexes = append(ph.GlobalIndexes, ixFull)
-		imp.Notes = append(imp.Notes, fmt.Sprintf("%s has the Phoenix global index %s: rkql's queries of %s do not use it (import it by its name to query it), and rkql does not write %s", full, ixFull, full, full))
+		imp.Notes = append(imp.Notes, fmt.Sprintf("%s has the Phoenix global index %s: rkql's queries of %s use it once the catalog describes it too (CREATE TABLE name FROM PHOENIX '%s'), and rkql does not write %s", full, ixFull, full, ixFull, full))
 	}
 	if tt == "i" {
 		of := string(header[pcDataTable])
@@ -340,7 +340,10 @@ func ImportPhoenix(name, schema, table string, rows []PhoenixCatalogRow, index f
 			of = "its data table"
 		}
 		ph.IndexOf = of
-		imp.Notes = append(imp.Notes, fmt.Sprintf("%s is a Phoenix index of %s, which Phoenix keeps in step: rkql reads it and does not write it", full, of))
+		if it, _ := pcByte(header[pcIndexType]); it == 3 {
+			ph.Uncovered = true
+		}
+		imp.Notes = append(imp.Notes, fmt.Sprintf("%s is a Phoenix index of %s, which Phoenix keeps in step: rkql reads it and does not write it, and queries of %s use it when the catalog describes %s too", full, of, of, of))
 	}
 	if ph.Storage != "" {
 		imp.Notes = append(imp.Notes, fmt.Sprintf("%s keeps each family's columns in one cell (SINGLE_CELL_ARRAY_WITH_OFFSETS): each rkql write of a row reads its cells and writes them whole", full))

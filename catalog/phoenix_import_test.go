@@ -151,7 +151,7 @@ func TestImportPhoenix(t *testing.T) {
 	if lookups != 1 {
 		t.Errorf("%d index lookups, want 1", lookups)
 	}
-	if len(imp.Notes) != 1 || !strings.Contains(imp.Notes[0], "S.METRICS has the Phoenix global index S.METRICS_BY_CPU: rkql's queries of S.METRICS do not use it") {
+	if len(imp.Notes) != 1 || !strings.Contains(imp.Notes[0], "S.METRICS has the Phoenix global index S.METRICS_BY_CPU: rkql's queries of S.METRICS use it once the catalog describes it too") {
 		t.Errorf("notes %q", imp.Notes)
 	}
 	c, err := Parse([]byte("tables:\n" + indent(want, "  ")))
@@ -193,6 +193,33 @@ func TestImportPhoenix(t *testing.T) {
 	}
 	if _, err := Parse([]byte("tables:\n" + indent(wantIx, "  "))); err != nil {
 		t.Fatal(err)
+	}
+
+	// The two entries in one catalog: the index is linked to its table.
+	both, err := Parse([]byte("tables:\n" + indent(want, "  ") + indent(wantIx, "  ")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := both.Table("metrics")
+	if len(m.PhoenixIndexes) != 1 || m.PhoenixIndexes[0].Name != "by_cpu" || len(both.Warnings) != 0 {
+		t.Fatalf("linked indexes %v, warnings %v", m.PhoenixIndexes, both.Warnings)
+	}
+	if i, _ := m.PhoenixIndexes[0].Table.Column("cpu"); m.PhoenixIndexes[0].Table.Columns[i].Type != TypeDouble {
+		t.Errorf("the linked index reads cpu as %s", m.PhoenixIndexes[0].Table.Columns[i].Type)
+	}
+
+	// An uncovered index (INDEX_TYPE 3) says so.
+	for i := range index {
+		if string(index[i].Cells["TABLE_TYPE"]) == "i" {
+			index[i].Cells["INDEX_TYPE"] = []byte{3}
+		}
+	}
+	ix, err = ImportPhoenix("by_cpu", "S", "METRICS_BY_CPU", index, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := RenderTable(&ix.Spec); !strings.Contains(got, "index_of: S.METRICS, uncovered: true}") {
+		t.Errorf("uncovered index entry:\n%s", got)
 	}
 }
 

@@ -237,8 +237,93 @@ func (c *Component) phoenixSpan(lo, hi Bound) KeySpan {
 			return KeySpan{Empty: true}
 		}
 		return fixedSpan(enc(Value{Type: c.typ, I: a}, false), enc(Value{Type: c.typ, I: b}, true), true, true, c.Desc)
+	case p == PVarchar || p == PDecimal && c.typ != TypeString:
+		// A DECIMAL read as text compares as text, not in the key's
+		// numeric order.
+		return c.phoenixVarSpan(lo, hi)
 	}
 	return KeySpan{}
+}
+
+// phoenixVarSpan is the span of a VARCHAR or DECIMAL field, whose bytes
+// sort as its values do, a value's bytes being a prefix only of larger
+// values' (Phoenix's DECIMAL ends a negative number with 102, which no
+// digit byte is). Ascending, the field ends with 0x00 unless it is the
+// last, and a key may end after the value's bytes (the fields after it
+// NULL); descending, the bytes are inverted and end with 0xFF. NULL sorts
+// first (no bytes, or 0x00), so a span open below holds the NULLs: the
+// span is never exact, and the condition is tested on each row too (a
+// DOUBLE that Phoenix wrote as a DECIMAL with other digits than rkql's
+// is then still the same value).
+func (c *Component) phoenixVarSpan(lo, hi Bound) KeySpan {
+	enc := func(b Bound) ([]byte, bool) {
+		if !b.Set {
+			return nil, true
+		}
+		out, err := phoenixEncode(nil, c.Phoenix, c.typ, b.Value, 0)
+		if err != nil || len(out) == 0 || bytes.IndexByte(out, phoenixSep) >= 0 {
+			return nil, false
+		}
+		if c.Desc {
+			out = invertP(c.Phoenix, out)
+		}
+		return out, true
+	}
+	lob, ok1 := enc(lo)
+	hib, ok2 := enc(hi)
+	if !ok1 || !ok2 {
+		return KeySpan{}
+	}
+	with := func(b []byte, x ...byte) []byte { return append(bytes.Clone(b), x...) }
+	var s KeySpan
+	switch {
+	case c.Desc:
+		// The larger values come first: hi bounds the start.
+		if hib != nil {
+			if hi.Inclusive {
+				s.Start = with(hib, phoenixDescSep)
+			} else if s.Start = prefixEnd(hib); s.Start == nil {
+				return KeySpan{Empty: true}
+			}
+		}
+		if lob != nil {
+			if lo.Inclusive {
+				s.Stop = prefixEnd(lob)
+			} else {
+				s.Stop = with(lob, phoenixDescSep)
+			}
+		}
+	case c.last:
+		if lob != nil {
+			s.Start = lob
+			if !lo.Inclusive {
+				s.Start = with(lob, 0)
+			}
+		}
+		if hib != nil {
+			s.Stop = hib
+			if hi.Inclusive {
+				s.Stop = with(hib, 0)
+			}
+		}
+	default:
+		if lob != nil {
+			s.Start = lob
+			if !lo.Inclusive {
+				s.Start = with(lob, phoenixSep+1)
+			}
+		}
+		if hib != nil {
+			s.Stop = hib
+			if hi.Inclusive {
+				s.Stop = with(hib, phoenixSep+1)
+			}
+		}
+	}
+	if s.Start != nil && s.Stop != nil && bytes.Compare(s.Start, s.Stop) >= 0 {
+		return KeySpan{Empty: true}
+	}
+	return s
 }
 
 // phoenixDomain is the range of Value.I a phoenix integer, time or

@@ -85,6 +85,9 @@ func RenderTable(spec *TableSpec) string {
 		if p.IndexOf != "" {
 			kv = append(kv, "index_of", p.IndexOf)
 		}
+		if p.Uncovered {
+			kv = append(kv, "uncovered", "true")
+		}
 		b.WriteString("  phoenix: " + flowMap(kv) + "\n")
 	}
 	if len(spec.Indexes) > 0 {
@@ -235,7 +238,7 @@ func flowMap(kv []string) string {
 // numericKeys are the keys whose values flowMap writes unquoted.
 var numericKeys = map[string]bool{
 	"versions": true, "ttl": true, "blocksize": true, "blockcache": true, "in_memory": true,
-	"width": true, "mod": true, "salt": true, "random": true, "reverse": true, "binary": true, "unsigned": true,
+	"width": true, "uncovered": true, "mod": true, "salt": true, "random": true, "reverse": true, "binary": true, "unsigned": true,
 }
 
 func isYAMLNumberOrBool(v, key string) bool { return numericKeys[key] }

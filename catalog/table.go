@@ -45,6 +45,11 @@ type Table struct {
 	Splits  SplitPolicy
 	// Indexes are the index tables that serve this table.
 	Indexes []*Index
+	// PhoenixIndexes are the Phoenix global indexes of a Phoenix table
+	// that the catalog also describes (an entry whose phoenix: block says
+	// index_of this table). Queries read them as they read Indexes;
+	// Phoenix writes them, rkql does not (nor the table).
+	PhoenixIndexes []*Index
 	// IndexOf is the data table this table is an index of, and nil for a
 	// data table. Only an index table's rows hold a status cell.
 	IndexOf *Table
@@ -161,6 +166,20 @@ type Index struct {
 	// writes it so, and BUILD INDEX clears it once every entry is
 	// written. Writes keep its entries in step, but no read uses it.
 	Unbuilt bool
+	// Phoenix is set for a Phoenix global index (Table.PhoenixIndexes):
+	// its Table is the index's catalog entry with the data table's column
+	// types, and its rows' status is Phoenix's empty column (\x01
+	// verified).
+	Phoenix bool
+}
+
+// ReadIndexes lists the indexes a query of t may read: its own, then its
+// Phoenix global indexes.
+func (t *Table) ReadIndexes() []*Index {
+	if len(t.PhoenixIndexes) == 0 {
+		return t.Indexes
+	}
+	return append(append([]*Index(nil), t.Indexes...), t.PhoenixIndexes...)
 }
 
 // StateUnbuilt is the catalog state of an index that is not yet built.

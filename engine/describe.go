@@ -232,6 +232,13 @@ func describeNotes(t *catalog.Table) []string {
 		}
 		notes = append(notes, note)
 	}
+	for _, ix := range t.PhoenixIndexes {
+		what := "Phoenix index"
+		if ix.Table.Phoenix.Uncovered {
+			what = "Phoenix uncovered index"
+		}
+		notes = append(notes, fmt.Sprintf("%s %s (%s, HBase table %s): %s; queries read it, Phoenix writes it", what, ix.Name, ix.Table.Phoenix.Name, ix.Physical, ix.Table.Key))
+	}
 	if t.Doc != "" {
 		notes = append(notes, strings.TrimSpace(t.Doc))
 	}

@@ -32,6 +32,11 @@ type decoder struct {
 	// index is set for an index table, whose rows hold a status cell;
 	// elsewhere a StatusQualifier cell is an ordinary column.
 	index bool
+	// phoenixStatus is set for a Phoenix global index read as an index
+	// of its data table: its rows' status is the empty column, \x01 for
+	// a verified row (\x02 unverified, as a Phoenix write leaves it
+	// until the data row is written).
+	phoenixStatus bool
 	// vals, offs and boxes are the unused rest of the slabs alloc carves
 	// rows from.
 	vals  catalog.Row
@@ -70,6 +75,9 @@ const linearColumns = 8
 // ignored: a projected read may carry them with empty values.
 func newDecoder(t *catalog.Table, cols []int) *decoder {
 	d := &decoder{t: t, cols: map[string]int{}, index: t.IndexOf != nil}
+	if d.index && t.Phoenix != nil && t.Phoenix.IndexOf != "" {
+		d.index, d.phoenixStatus = false, t.Phoenix.EmptyFamily != ""
+	}
 	for i, c := range t.Columns {
 		if cols != nil && !slices.Contains(cols, i) {
 			continue
@@ -215,6 +223,7 @@ func (d *decoder) cells(r *Row, sr *StoreRow, asOf int64) (int64, error) {
 		return was
 	}
 	var fq []byte
+	statusSeen := false
 	if len(d.maps) > 0 {
 		if err := d.mapCells(r, sr, asOf); err != nil {
 			return 0, err
@@ -227,6 +236,14 @@ func (d *decoder) cells(r *Row, sr *StoreRow, asOf int64) (int64, error) {
 		newest = max(newest, c.Timestamp)
 		if d.index && c.Qualifier == StatusQualifier {
 			r.Verified = len(c.Value) == 1 && c.Value[0] == statusVerified
+			continue
+		}
+		if d.phoenixStatus && c.Family == d.t.Phoenix.EmptyFamily && c.Qualifier == d.t.Phoenix.EmptyQualifier {
+			// Cells are newest first: the first is the row's status.
+			if !statusSeen {
+				r.Verified = len(c.Value) == 1 && c.Value[0] == phoenixVerified
+			}
+			statusSeen = true
 			continue
 		}
 		if cols, ok := d.arrays[c.Family]; ok && c.Qualifier == catalog.PhoenixCellArrayQualifier {

@@ -29,6 +29,11 @@ const (
 	// StatusQualifier is the qualifier of an index entry's status cell.
 	StatusQualifier = "_v"
 	statusVerified  = 1
+	// phoenixVerified is the value of a verified row's empty column in a
+	// Phoenix 5 global index; Phoenix writes \x02 before the data row and
+	// \x01 after it, and its reads check a row not \x01 against the data
+	// table, as rkql does its own unverified entries.
+	phoenixVerified = 1
 )
 
 // indexRow projects a data row onto an index's columns; ok is false when
@@ -150,7 +155,7 @@ func (l *lookupIter) fill(ctx context.Context) error {
 				l.stats.malformed(err)
 				continue
 			}
-			if !l.matches(dr.Vals, hits[i].Key) {
+			if !l.matches(dr.Vals, hits[i].Key, hits[i].Vals) {
 				l.stats.Dangling.Add(1)
 				continue
 			}
@@ -172,8 +177,20 @@ func (l *lookupIter) fill(ctx context.Context) error {
 	return nil
 }
 
-// matches reports whether data row vals has the index entry key.
-func (l *lookupIter) matches(vals catalog.Row, key []byte) bool {
+// matches reports whether data row vals has the index entry key. A
+// Phoenix index's entry is compared by the values of its key columns
+// (entry): Phoenix writes a DOUBLE's DECIMAL with Java's digits, which
+// need not be the bytes rkql would write for the same value.
+func (l *lookupIter) matches(vals catalog.Row, key []byte, entry catalog.Row) bool {
+	if l.st.Index.Phoenix {
+		for _, c := range l.st.Index.Table.KeyColumns() {
+			a, b := vals[l.st.ToData[c]], entry[c]
+			if a.Null != b.Null || !a.Null && catalog.Compare(a, b) != 0 {
+				return false
+			}
+		}
+		return true
+	}
 	ir, ok := indexRow(l.st.Index, l.st.Data, vals)
 	if !ok {
 		return false

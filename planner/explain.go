@@ -237,12 +237,18 @@ func explainNode(n Node, pl Placing) []Step {
 
 func (n *IndexLookup) step() Step {
 	st := Step{Op: "INDEX LOOKUP", Attrs: []Attr{{Label: "index", Value: n.Index.Name, Detail: true}, {Label: "data table", Value: n.Data.Name, Detail: true}}}
+	if n.Index.Phoenix {
+		st.Attrs = append(st.Attrs, Attr{Label: "PHOENIX INDEX", Value: fmt.Sprintf("%s, Phoenix's global index of %s", n.Index.Table.Phoenix.Name, n.Index.Table.Phoenix.IndexOf)})
+	}
 	if n.Covered {
 		st.Title = "CLIENT INDEX LOOKUP, COVERED"
 		st.Attrs = append(st.Attrs, Attr{Label: "COVERED", Value: fmt.Sprintf("verified entries hold every column the query reads, so %s is read only for unverified ones", n.Data.Name)})
 	} else {
 		st.Title = fmt.Sprintf("POINT LOOKUP ON n KEYS OVER %s", n.Data.Name)
 		st.Attrs = append(st.Attrs, Attr{Label: "BATCH", Value: fmt.Sprintf("one multi-get per %d index hits", LookupBatch)})
+	}
+	if n.Index.Phoenix {
+		st.Attrs = append(st.Attrs, Attr{Label: "CLIENT CHECK", Value: fmt.Sprintf("an index row whose empty column is not \\x01 (verified) is dropped unless its %s row exists with the indexed values", n.Data.Name)})
 	}
 	if n.DataOnly != nil {
 		st.Attrs = append(st.Attrs, Attr{Label: "CLIENT FILTER BY", Value: n.DataOnly.String()})

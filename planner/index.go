@@ -105,6 +105,11 @@ func indexCandidate(ctx context.Context, t *catalog.Table, ix *catalog.Index, co
 			cand.covered = false
 		}
 	}
+	if it.Phoenix != nil && it.Phoenix.Uncovered {
+		// Phoenix leaves stale rows in an uncovered index and checks
+		// each row against its data row: so does rkql.
+		cand.covered = false
+	}
 	if f := ttlFamily(t, it); f != nil {
 		// Cells of a family with a TTL expire in the data table but not
 		// in the index, so a covered copy may outlive them: every hit is
@@ -123,7 +128,9 @@ func indexCandidate(ctx context.Context, t *catalog.Table, ix *catalog.Index, co
 		return nil, err
 	}
 	cand.kp = kp
-	if kp.full || !nullsExcluded(t, it, cand.conj) {
+	// A Phoenix global index has a row for every data row, NULLs and all;
+	// rkql's own has none for a row with a NULL key field.
+	if kp.full || !ix.Phoenix && !nullsExcluded(t, it, cand.conj) {
 		return nil, nil
 	}
 	return cand, nil
@@ -249,7 +256,8 @@ func termColumns(ps []expr.Expr) []int {
 func (pl *Planner) chooseIndex(ctx context.Context, s *parser.SelectStmt, t *catalog.Table, data *candidate, needed []int) (*candidate, []string, error) {
 	var notes []string
 	hint := s.Hint
-	if (hint != nil && hint.NoIndex) || len(t.Indexes) == 0 {
+	indexes := t.ReadIndexes()
+	if (hint != nil && hint.NoIndex) || len(indexes) == 0 {
 		return data, nil, nil
 	}
 	if s.Versions > 1 {
@@ -260,7 +268,7 @@ func (pl *Planner) chooseIndex(ctx context.Context, s *parser.SelectStmt, t *cat
 	}
 	if hint != nil && !hint.NoIndex {
 		found := false
-		for _, ix := range t.Indexes {
+		for _, ix := range indexes {
 			found = found || ix.Name == hint.Index.Name
 		}
 		if !found {
@@ -268,7 +276,7 @@ func (pl *Planner) chooseIndex(ctx context.Context, s *parser.SelectStmt, t *cat
 		}
 	}
 	best := data
-	for _, ix := range t.Indexes {
+	for _, ix := range indexes {
 		if hint != nil && ix.Name != hint.Index.Name {
 			continue
 		}
@@ -308,6 +316,9 @@ func (pl *Planner) chooseIndex(ctx context.Context, s *parser.SelectStmt, t *cat
 			why = fmt.Sprintf("index %s serves it with a point lookup", best.ix.Name)
 		}
 		notes = append([]string{why + "."}, notes...)
+		if best.ix.Phoenix {
+			notes = append(notes, fmt.Sprintf("%s is Phoenix's global index %s: an index row whose empty column does not say verified (\\x01) is checked against its data row, and kept only if the row exists with the indexed values.", best.ix.Name, best.ix.Table.Phoenix.Name))
+		}
 		if f := best.ttl; f != nil {
 			notes = append(notes, fmt.Sprintf("family %s of %s has a TTL of %d s, which index %s does not follow, so each hit is checked against its data row.", f.Name, t.Name, f.TTL, best.ix.Name))
 		}

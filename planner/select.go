@@ -312,7 +312,7 @@ func fullScanMessage(t *catalog.Table, unbounded string) string {
 		}
 	}
 	var ixs []string
-	for _, ix := range t.Indexes {
+	for _, ix := range t.ReadIndexes() {
 		if !ix.Unbuilt {
 			ixs = append(ixs, fmt.Sprintf("%s (%s)", strings.Join(leadingFields(ix.Table), ", "), ix.Name))
 		}
