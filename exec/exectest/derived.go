@@ -95,28 +95,8 @@ func checkDerived(ctx context.Context, run SubqueryRunner, sources map[string]re
 	if db == nil || strings.Contains(q, " LIMIT ") {
 		return nil
 	}
-	rows, err := db.Query(strings.ReplaceAll(q, " ALLOW FULL SCAN", "") + ";")
-	if err != nil {
-		return fmt.Errorf("sqlite: %w", err)
-	}
-	if len(rows) != len(got) {
-		return fmt.Errorf("sqlite gives %d rows, rkql %d", len(rows), len(got))
-	}
-	var sq []catalog.Row
-	for _, r := range rows {
-		if len(got) == 0 || len(r) != len(got[0]) {
-			return fmt.Errorf("sqlite gives %d columns", len(r))
-		}
-		row := make(catalog.Row, len(r))
-		for i, v := range r {
-			if row[i], err = fromSQL(v, got[0][i].Type); err != nil {
-				return err
-			}
-		}
-		sq = append(sq, row)
-	}
-	if err := ref.Compare(got, &ref.Result{Groups: [][]catalog.Row{sq}, Limit: -1}); err != nil {
-		return fmt.Errorf("against sqlite: %w", err)
+	if err := sameAsSQLite(db, q, got); err != nil {
+		return err
 	}
 	kinds["SQLITE"]++
 	return nil
