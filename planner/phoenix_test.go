@@ -2,6 +2,7 @@ package planner_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -145,5 +146,26 @@ func TestPhoenixUncoveredIndexPlan(t *testing.T) {
 	if _, err := catalog.Parse([]byte(strings.Replace(phoenixIndexCatalog, "global_indexes: [S.M_CPU]}", "global_indexes: [S.M_CPU], uncovered: true}", 1))); err == nil ||
 		!strings.Contains(err.Error(), "uncovered is for a Phoenix index") {
 		t.Errorf("uncovered on a data table: %v", err)
+	}
+}
+
+// BUILD, CHECK and DROP INDEX refuse a Phoenix global index, saying
+// whose it is, at the index's name.
+func TestPhoenixIndexStatementsRefused(t *testing.T) {
+	cat, err := catalog.Parse([]byte(phoenixIndexCatalog))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl := planner.New(cat, planner.Options{})
+	for _, q := range []string{"BUILD INDEX m_cpu ON m", "CHECK INDEX m_cpu", "DROP INDEX m_cpu"} {
+		stmt, err := parser.ParseOne(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = pl.Plan(context.Background(), stmt)
+		var perr *parser.Error
+		if !errors.As(err, &perr) || !strings.Contains(perr.Msg, "index m_cpu of m is a Phoenix global index") || int(perr.Pos) != strings.Index(q, "m_cpu") {
+			t.Errorf("%s: %v, want the Phoenix index refused at its name", q, err)
+		}
 	}
 }

@@ -279,6 +279,9 @@ func (pl *Planner) index(id parser.Ident, t *catalog.Table) (*catalog.Index, err
 		}
 		names = append(names, ix.Name)
 	}
+	if err := phoenixIndexError(id, t); err != nil {
+		return nil, err
+	}
 	if len(names) == 0 {
 		return nil, errAt(id.NamePos, "table %s has no indexes", t.Name)
 	}
@@ -294,7 +297,25 @@ func (pl *Planner) indexOwner(id parser.Ident) (*catalog.Table, *catalog.Index, 
 			}
 		}
 	}
+	for _, t := range pl.cat.Tables {
+		if err := phoenixIndexError(id, t); err != nil {
+			return nil, nil, err
+		}
+	}
 	return nil, nil, errAt(id.NamePos, "no table has an index %q", id.Name)
+}
+
+// phoenixIndexError refuses, as the index of an index statement (BUILD,
+// CHECK, DROP INDEX), a Phoenix global index of t named id: Phoenix
+// writes and checks it, and rkql only reads it. It is nil when t has no
+// such Phoenix index.
+func phoenixIndexError(id parser.Ident, t *catalog.Table) error {
+	for _, ix := range t.PhoenixIndexes {
+		if ix.Name == id.Name {
+			return errAt(id.NamePos, "index %s of %s is a Phoenix global index, which Phoenix writes and checks (its IndexTool), and rkql only reads: build, check or drop it through Phoenix", ix.Name, t.Name)
+		}
+	}
+	return nil
 }
 
 func (pl *Planner) insert(ctx context.Context, s *parser.InsertStmt) (*Insert, error) {
