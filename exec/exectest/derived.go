@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -25,41 +24,19 @@ import (
 // and, where the query is sqlite's SQL too, to sqlite3's answer. run is
 // the engine, which answers subqueries first.
 func RunDerived(t *testing.T, st exec.Store, cat *catalog.Catalog, o Options, run SubqueryRunner) {
-	ctx := context.Background()
-	o.Rows = cmp.Or(o.Rows, 300)
 	o.Queries = cmp.Or(o.Queries, 80)
-	o.Seed = diffSeed(o.Seed)
-	x := &exec.Executor{Store: st}
-	load := o.Load
-	if load == nil {
-		load = func(ctx context.Context, t *catalog.Table, rows []catalog.Row) error {
-			return x.Insert(ctx, t, rows, 0, nil)
-		}
-	}
-	r := rand.New(rand.NewPCG(o.Seed, 37))
-	orders, sources := loadJoinTables(t, x, cat, o, r, load)
-	db := joinSQLite(t, sources)
-	g := &joinGen{r: r, orders: orders, cat: cat}
-	kinds := map[string]int{}
-	for i := 0; i < o.Queries; i++ {
-		q, kind := g.derived(i)
-		if err := checkDerived(ctx, run, sources, q, db, kinds); err != nil {
-			t.Errorf("derived table query %d: %s\n  %v", i, q, err)
-			if i > 20 {
-				return
-			}
-			continue
-		}
-		kinds[kind]++
+	kinds := runEngineQueries(t, st, cat, o, 37, "derived table query", func(g *joinGen, i int) (string, string) { return g.derived(i) },
+		func(ctx context.Context, sources map[string]ref.Source, q string, db *SQLite, kinds map[string]int) error {
+			return checkDerived(ctx, run, sources, q, db, kinds)
+		})
+	if kinds == nil {
+		return
 	}
 	t.Logf("%d derived table queries, kinds %v", o.Queries, kinds)
 	for _, k := range []string{"FILTER", "GROUPED", "OUTER AGGREGATE", "HASH JOIN", "LEFT JOIN", "LOOKUP AFTER", "NESTED", "SUBQUERY INSIDE", "PUSHED", "NOT PUSHED"} {
 		if kinds[k] == 0 {
 			t.Errorf("no %s derived table query was run", k)
 		}
-	}
-	if db != nil && kinds["SQLITE"] == 0 {
-		t.Error("no derived table query was compared with sqlite")
 	}
 	if kinds["ROWS"] < o.Queries/3 {
 		t.Errorf("only %d of %d derived table queries returned rows", kinds["ROWS"], o.Queries)

@@ -26,32 +26,13 @@ type SubqueryRunner func(ctx context.Context, q string) ([]catalog.Row, error)
 // ref.EvaluateSubqueries's nested loops and, where the query is
 // sqlite's SQL too, to sqlite3's answer.
 func RunSubqueries(t *testing.T, st exec.Store, cat *catalog.Catalog, o Options, run SubqueryRunner) {
-	ctx := context.Background()
-	o.Rows = cmp.Or(o.Rows, 300)
 	o.Queries = cmp.Or(o.Queries, 100)
-	o.Seed = diffSeed(o.Seed)
-	x := &exec.Executor{Store: st}
-	load := o.Load
-	if load == nil {
-		load = func(ctx context.Context, t *catalog.Table, rows []catalog.Row) error {
-			return x.Insert(ctx, t, rows, 0, nil)
-		}
-	}
-	r := rand.New(rand.NewPCG(o.Seed, 31))
-	orders, sources := loadJoinTables(t, x, cat, o, r, load)
-	db := joinSQLite(t, sources)
-	g := &joinGen{r: r, orders: orders, cat: cat}
-	kinds := map[string]int{}
-	for i := 0; i < o.Queries; i++ {
-		q, kind := g.subquery(i)
-		if err := checkSubquery(ctx, run, sources, q, db, kinds); err != nil {
-			t.Errorf("subquery %d: %s\n  %v", i, q, err)
-			if i > 20 {
-				return
-			}
-			continue
-		}
-		kinds[kind]++
+	kinds := runEngineQueries(t, st, cat, o, 31, "subquery", func(g *joinGen, i int) (string, string) { return g.subquery(i) },
+		func(ctx context.Context, sources map[string]ref.Source, q string, db *SQLite, kinds map[string]int) error {
+			return checkSubquery(ctx, run, sources, q, db, kinds)
+		})
+	if kinds == nil {
+		return
 	}
 	t.Logf("%d subqueries, kinds %v", o.Queries, kinds)
 	for _, k := range []string{"IN", "NOT IN", "EXISTS", "NOT EXISTS", "SCALAR", "ROW IN", "LOOKUP EXISTS", "LOOKUP NOT EXISTS",
@@ -60,9 +41,46 @@ func RunSubqueries(t *testing.T, st exec.Store, cat *catalog.Catalog, o Options,
 			t.Errorf("no %s subquery was run", k)
 		}
 	}
-	if db != nil && kinds["SQLITE"] == 0 {
-		t.Error("no subquery was compared with sqlite")
+}
+
+// runEngineQueries loads the rows RunJoins loads (the random source
+// seeded with o.Seed and stream) and checks o.Queries queries that gen
+// writes, each by check, counting their kinds; what names them in
+// errors. It stops early, returning nil, after too many failures, and
+// fails t when sqlite3 is at hand but compared none.
+func runEngineQueries(t *testing.T, st exec.Store, cat *catalog.Catalog, o Options, stream uint64, what string,
+	gen func(g *joinGen, i int) (string, string),
+	check func(ctx context.Context, sources map[string]ref.Source, q string, db *SQLite, kinds map[string]int) error) map[string]int {
+	ctx := context.Background()
+	o.Rows = cmp.Or(o.Rows, 300)
+	o.Seed = diffSeed(o.Seed)
+	x := &exec.Executor{Store: st}
+	load := o.Load
+	if load == nil {
+		load = func(ctx context.Context, t *catalog.Table, rows []catalog.Row) error {
+			return x.Insert(ctx, t, rows, 0, nil)
+		}
 	}
+	r := rand.New(rand.NewPCG(o.Seed, stream))
+	orders, sources := loadJoinTables(t, x, cat, o, r, load)
+	db := joinSQLite(t, sources)
+	g := &joinGen{r: r, orders: orders, cat: cat}
+	kinds := map[string]int{}
+	for i := 0; i < o.Queries; i++ {
+		q, kind := gen(g, i)
+		if err := check(ctx, sources, q, db, kinds); err != nil {
+			t.Errorf("%s %d: %s\n  %v", what, i, q, err)
+			if i > 20 {
+				return nil
+			}
+			continue
+		}
+		kinds[kind]++
+	}
+	if db != nil && kinds["SQLITE"] == 0 {
+		t.Errorf("no %s was compared with sqlite", what)
+	}
+	return kinds
 }
 
 func checkSubquery(ctx context.Context, run SubqueryRunner, sources map[string]ref.Source, q string, db *SQLite, kinds map[string]int) error {
